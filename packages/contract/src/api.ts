@@ -1,0 +1,107 @@
+/** The API catalogue: every call's method, path, schemas and who may make it. Server and web both read it. */
+import type { z } from 'zod';
+import type { Permission } from './enums.js';
+import * as A from './schemas/answer.js';
+import * as C from './schemas/ceping.js';
+import { Empty } from './schemas/common.js';
+import * as E from './schemas/exam.js';
+import * as M from './schemas/monitor.js';
+import * as Site from './schemas/site.js';
+import * as St from './schemas/staff.js';
+import * as S from './schemas/subject.js';
+import * as U from './schemas/user.js';
+
+/** Who may make a call. */
+export type CallAuth = 'public' | 'candidate' | 'staff';
+
+/** One API call. */
+export interface CallDef<
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  D extends z.ZodType = z.ZodType,
+> {
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path after the API prefix, as the specification names it. */
+  path: string;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** Query-string schema. */
+  query: Q;
+  /** Body schema. */
+  body: B;
+  /** Schema of `data` in the success envelope. */
+  data: D;
+  /** Who may make it. */
+  auth: CallAuth;
+  /** Permission a staff call requires (staff calls only). */
+  permission?: Permission;
+  /** How the body is encoded; JSON unless said. */
+  bodyFormat?: 'json' | 'form' | 'multipart';
+  /** True when the server serves it now; calls of later features are declared ahead. */
+  live?: boolean;
+}
+
+function call<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, D extends z.ZodType>(
+  def: CallDef<Q, B, D>,
+): CallDef<Q, B, D> {
+  return def;
+}
+
+/** Every call, keyed by a stable name. */
+export const api = {
+  // user
+  areaCodeList: call({ method: 'GET', path: '/user/area-code-list', summary: 'Calling codes offered at login', query: undefined, body: undefined, data: U.AreaCodeListData, auth: 'public' }),
+  sendMsg: call({ method: 'GET', path: '/user/send-msg', summary: 'Send a login code by SMS', query: U.SendMsgQuery, body: undefined, data: U.SendMsgData, auth: 'public' }),
+  login: call({ method: 'POST', path: '/user/login', summary: 'Log in with phone and SMS code', query: undefined, body: U.LoginBody, data: U.LoginData, auth: 'public' }),
+  getInfo: call({ method: 'GET', path: '/user/get-info', summary: 'The logged-in candidate', query: undefined, body: undefined, data: U.GetInfoData, auth: 'candidate' }),
+  logout: call({ method: 'POST', path: '/user/logout', summary: 'Revoke the current token', query: undefined, body: undefined, data: Empty, auth: 'candidate' }),
+  // site and time
+  siteConfig: call({ method: 'GET', path: '/common/site-config', summary: 'Maintenance window, support phone and client settings', query: undefined, body: undefined, data: Site.SiteConfigData, auth: 'public' }),
+  timeTable: call({ method: 'GET', path: '/monitor/time-table', summary: 'Server time (UTC+8)', query: undefined, body: undefined, data: M.TimeTableData, auth: 'public' }),
+  // exams
+  examIndex: call({ method: 'GET', path: '/exam/index', summary: 'Exams the candidate is invited to', query: E.ExamIndexQuery, body: undefined, data: E.ExamIndexData, auth: 'candidate' }),
+  examShow: call({ method: 'GET', path: '/exam/show', summary: 'Exam detail by id and anid', query: E.ExamShowQuery, body: undefined, data: E.ExamDetail, auth: 'candidate', live: false }),
+  anidInfo: call({ method: 'GET', path: '/exam/get-anid-info', summary: 'An invitation', query: E.AnidInfoQuery, body: undefined, data: E.AnidInfoData, auth: 'candidate', live: false }),
+  recommendInfo: call({ method: 'GET', path: '/exam/recommend-info', summary: 'Positions recommended after the exam', query: E.RecommendQuery, body: undefined, data: E.RecommendData, auth: 'candidate', live: false }),
+  feedback: call({ method: 'POST', path: '/exam/feedback', summary: 'Feedback on an exam', query: undefined, body: E.FeedbackBody, data: E.FeedbackData, auth: 'candidate', live: false }),
+  wxUrlLink: call({ method: 'GET', path: '/exam/wx-url-link', summary: 'Link that opens the second-view page on a phone', query: E.WxUrlLinkQuery, body: undefined, data: E.WxUrlLinkData, auth: 'candidate', live: false }),
+  // attempt
+  startExam: call({ method: 'POST', path: '/monitor/start-exam', summary: 'Create or resume the attempt', query: undefined, body: M.StartExamBody, data: M.StartExamData, auth: 'candidate', live: false }),
+  finishExam: call({ method: 'POST', path: '/monitor/finish-exam', summary: 'Submit the attempt', query: undefined, body: M.FinishExamBody, data: M.FinishExamData, auth: 'candidate', live: false }),
+  firstPicture: call({ method: 'POST', path: '/monitor/first-picture', summary: 'Record the first camera picture', query: undefined, body: M.FirstPictureBody, data: A.EvidenceData, auth: 'candidate', live: false }),
+  recordRisk: call({ method: 'POST', path: '/monitor/record-risk', summary: 'Record a risk event', query: undefined, body: M.RecordRiskBody, data: M.RecordRiskData, auth: 'candidate', bodyFormat: 'form', live: false }),
+  faceRecognize: call({ method: 'POST', path: '/tools/face_recognize', summary: 'Face count and similarity of a picture', query: undefined, body: M.FaceRecognizeFields, data: M.FaceRecognizeData, auth: 'candidate', bodyFormat: 'multipart', live: false }),
+  stsToken: call({ method: 'GET', path: '/sts/get-token', summary: 'Short-lived upload credentials', query: undefined, body: undefined, data: M.StsData, auth: 'candidate', live: false }),
+  // questions and answers
+  orderList: call({ method: 'GET', path: '/subject/order-list', summary: 'Questions in display order', query: S.OrderListQuery, body: undefined, data: S.OrderListData, auth: 'candidate', live: false }),
+  showNew: call({ method: 'GET', path: '/subject/show-new', summary: 'One question, without its key', query: S.ShowNewQuery, body: undefined, data: S.ShowNewData, auth: 'candidate', live: false }),
+  audioInfo: call({ method: 'POST', path: '/subject/get-audio-info', summary: 'Audio of a listening question and plays left', query: undefined, body: S.AudioBody, data: S.AudioData, auth: 'candidate', live: false }),
+  audioPlay: call({ method: 'POST', path: '/subject/audio-play', summary: 'Count one play of a listening audio', query: undefined, body: S.AudioBody, data: S.AudioData, auth: 'candidate', live: false }),
+  answer: call({ method: 'POST', path: '/answer/answer', summary: 'Save an answer and/or record an answer event', query: undefined, body: A.AnswerBody, data: A.AnswerReceipt, auth: 'candidate', live: false }),
+  judge: call({ method: 'POST', path: '/answer/judge', summary: 'Run or submit code', query: undefined, body: A.JudgeBody, data: A.JudgeData, auth: 'candidate', live: false }),
+  pertinentMoment: call({ method: 'POST', path: '/answer/pertinent-moment', summary: 'Record a picture taken at a risk event', query: undefined, body: A.PertinentBody, data: A.EvidenceData, auth: 'candidate', live: false }),
+  byte: call({ method: 'POST', path: '/answer/byte', summary: 'Record a short microphone recording', query: undefined, body: A.ByteBody, data: A.EvidenceData, auth: 'candidate', live: false }),
+  // evaluation
+  cepingLineOrder: call({ method: 'GET', path: '/ceping/exam-line-order', summary: 'Evaluation answer card', query: C.CepingExamQuery, body: undefined, data: C.CepingLineOrderData, auth: 'candidate', live: false }),
+  cepingOrderList: call({ method: 'GET', path: '/ceping/exam-order-list', summary: 'Evaluation items in order', query: C.CepingExamQuery, body: undefined, data: C.CepingOrderListData, auth: 'candidate', live: false }),
+  cepingShow: call({ method: 'GET', path: '/ceping/exam-show', summary: 'One evaluation item', query: C.CepingShowQuery, body: undefined, data: C.CepingShowData, auth: 'candidate', live: false }),
+  cepingShowNew: call({ method: 'GET', path: '/ceping/exam-show-new', summary: 'One evaluation item with neighbours', query: C.CepingShowQuery, body: undefined, data: C.CepingShowData, auth: 'candidate', live: false }),
+  cepingAnswer: call({ method: 'POST', path: '/ceping/answer', summary: 'Answer an evaluation item', query: undefined, body: C.CepingAnswerBody, data: A.AnswerReceipt, auth: 'candidate', live: false }),
+  cepingFinish: call({ method: 'POST', path: '/ceping/exam-finish', summary: 'Finish the evaluation and score its dimensions', query: undefined, body: C.CepingFinishBody, data: C.CepingFinishData, auth: 'candidate', live: false }),
+  // staff
+  staffLogin: call({ method: 'POST', path: '/admin/auth/login', summary: 'Staff password login', query: undefined, body: St.StaffLoginBody, data: St.StaffLoginData, auth: 'public' }),
+  staffLogout: call({ method: 'POST', path: '/admin/auth/logout', summary: 'Revoke the current staff token', query: undefined, body: undefined, data: Empty, auth: 'staff' }),
+  staffMe: call({ method: 'GET', path: '/admin/auth/me', summary: 'The logged-in staff account', query: undefined, body: undefined, data: St.StaffView, auth: 'staff' }),
+  staffList: call({ method: 'GET', path: '/admin/staff', summary: 'Staff accounts', query: undefined, body: undefined, data: St.StaffListData, auth: 'staff', permission: 'staff.read' }),
+  staffCreate: call({ method: 'POST', path: '/admin/staff', summary: 'Create a staff account', query: undefined, body: St.CreateStaffBody, data: St.StaffView, auth: 'staff', permission: 'staff.manage' }),
+} as const;
+
+/** A call's name. */
+export type CallName = keyof typeof api;
+/** What a call's query accepts. */
+export type CallQuery<C extends CallDef> = C['query'] extends z.ZodType ? z.input<C['query']> : undefined;
+/** What a call's body accepts. */
+export type CallBody<C extends CallDef> = C['body'] extends z.ZodType ? z.input<C['body']> : undefined;
+/** What a call answers in `data`. */
+export type CallData<C extends CallDef> = z.infer<C['data']>;

@@ -1,0 +1,129 @@
+/** Enumerations fixed by the specification (seed points 2, 4, 8 and 9). */
+
+/** Question types (seed point 9). */
+export const QuestionType = {
+  single: 1,
+  multiple: 2,
+  indefinite: 3,
+  fillBlank: 4,
+  qa: 5,
+  programming: 6,
+  trueFalse: 7,
+  programmingQa: 8,
+  reading: 9,
+  listening: 10,
+  gradient: 11,
+} as const;
+/** A question type id, 1 to 11. */
+export type QuestionType = (typeof QuestionType)[keyof typeof QuestionType];
+/** Every question type id, ascending. */
+export const QUESTION_TYPES = Object.values(QuestionType) as QuestionType[];
+
+/** The order in which question types are shown to the candidate (seed point 9). */
+export const QUESTION_TYPE_DISPLAY_ORDER: readonly QuestionType[] = [1, 2, 11, 3, 7, 4, 10, 9, 5, 8, 6];
+
+/** Types that may appear as sub-questions of a reading (9) or listening (10) question. */
+export const SUB_QUESTION_TYPES: readonly QuestionType[] = [1, 2, 3, 4, 7, 11];
+
+/** Exam phases (seed point 2). */
+export const ExamPhase = { monitor: 1, exam: 2, submit: 3 } as const;
+/** An exam phase id. */
+export type ExamPhase = (typeof ExamPhase)[keyof typeof ExamPhase];
+
+/** Exam modes (seed point 2). */
+export const ExamMode = { simulate: 0, exam: 1, longTime: 2 } as const;
+/** An exam mode id. */
+export type ExamMode = (typeof ExamMode)[keyof typeof ExamMode];
+
+/** Answer events recorded while the candidate moves through the exam (seed point 4). */
+export const AnswerEvent = { prevAndNext: 1, goto: 2, submit: 3, leave: 4, enter: 5 } as const;
+/** An answer event id. */
+export type AnswerEvent = (typeof AnswerEvent)[keyof typeof AnswerEvent];
+
+/** Exam sections (seed point 1). */
+export const SECTIONS = ['linetest', 'major', 'evaluation'] as const;
+/** A section kind. */
+export type Section = (typeof SECTIONS)[number];
+
+/** Monitor check steps in check order; ids run from -5 to -1 in that same order (seed point 2). */
+export const MONITOR_STEPS = [
+  { id: -5, key: 'camera', skipFlag: 'is_skip_camera', closeFlag: 'is_close_camera', skipRisk: 15 },
+  { id: -4, key: 'microphone', skipFlag: 'is_skip_microphone', closeFlag: 'is_close_microphone', skipRisk: 16 },
+  { id: -3, key: 'screenSharing', skipFlag: 'is_skip_screen', closeFlag: 'is_close_screen', skipRisk: 17 },
+  { id: -2, key: 'mobileDevice', skipFlag: 'is_skip_phone', closeFlag: 'is_close_phone', skipRisk: 18 },
+  { id: -1, key: 'signature', skipFlag: null, closeFlag: null, skipRisk: null },
+] as const;
+/** A monitor step key. */
+export type MonitorStepKey = (typeof MONITOR_STEPS)[number]['key'];
+
+/** Risk event categories (seed point 8). */
+export const RiskCategory = { normal: 0, behaviour: 1, device: 2, skip: 3 } as const;
+/** A risk category id. */
+export type RiskCategory = (typeof RiskCategory)[keyof typeof RiskCategory];
+
+/** Risk events with their id and category (seed point 8). */
+export const RISK_EVENTS = {
+  normal: { id: 0, type: 0 },
+  screenSwitch: { id: 1, type: 1 },
+  cancelFullscreen: { id: 3, type: 1 },
+  offline: { id: 10, type: 1 },
+  networkUnstable: { id: 20, type: 1 },
+  changePhoneNumber: { id: 21, type: 1 },
+  copyPasteOutside: { id: 4, type: 2 },
+  firstCameraAbnormal: { id: 11, type: 2 },
+  secondCameraAbnormal: { id: 12, type: 2 },
+  microphoneAbnormal: { id: 13, type: 2 },
+  screenSharingAbnormal: { id: 14, type: 2 },
+  phoneUse: { id: 7, type: 2 },
+  browserTranslate: { id: 19, type: 2 },
+  skipCamera: { id: 15, type: 3 },
+  skipMicrophone: { id: 16, type: 3 },
+  skipScreen: { id: 17, type: 3 },
+  skipSecondCamera: { id: 18, type: 3 },
+} as const satisfies Record<string, { id: number; type: RiskCategory }>;
+/** A risk event key. */
+export type RiskEventKey = keyof typeof RISK_EVENTS;
+/** A risk event id. */
+export type RiskEventId = (typeof RISK_EVENTS)[RiskEventKey]['id'];
+/** Every risk event id. */
+export const RISK_EVENT_IDS = Object.values(RISK_EVENTS).map((e) => e.id) as RiskEventId[];
+
+/** The category of a risk event id. */
+export function riskCategoryOf(id: RiskEventId): RiskCategory {
+  const found = Object.values(RISK_EVENTS).find((e) => e.id === id);
+  return (found?.type ?? 0) as RiskCategory;
+}
+
+/** Staff roles (not shown in the seed; ours). */
+export const STAFF_ROLES = ['admin', 'author', 'proctor', 'grader'] as const;
+/** A staff role. */
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** Permissions a staff route may require. */
+export const PERMISSIONS = [
+  'staff.read',
+  'staff.manage',
+  'exam.read',
+  'exam.manage',
+  'proctor.watch',
+  'proctor.decide',
+  'grade.read',
+  'grade.score',
+  'audit.read',
+  'system.manage',
+] as const;
+/** A permission name. */
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** What each role may do; admin may do everything. */
+export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+  admin: PERMISSIONS,
+  author: ['exam.read', 'exam.manage', 'grade.read'],
+  proctor: ['exam.read', 'proctor.watch', 'proctor.decide'],
+  grader: ['exam.read', 'grade.read', 'grade.score'],
+};
+
+/** True when a role holds a permission. */
+export function roleHas(role: StaffRole, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}

@@ -1,0 +1,62 @@
+/** The error catalogue: stable codes, HTTP statuses and messages (seed point 8 and ours). */
+
+/** Descriptions the client logs for HTTP statuses (seed point 8). */
+export const HTTP_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  200: 'success',
+  201: 'created',
+  202: 'queued',
+  204: 'deleted',
+  400: 'bad request',
+  401: 'no permission',
+  403: 'forbidden',
+  404: 'not found',
+  405: 'method not allowed',
+  406: 'format unavailable',
+  410: 'gone',
+  422: 'validation error',
+  500: 'server error',
+  502: 'gateway error',
+  503: 'unavailable/maintenance',
+  504: 'gateway timeout',
+};
+
+/** Every error the API can answer with; `msg` is the default English message. */
+export const ERRORS = {
+  bad_request: { status: 400, msg: 'bad request' },
+  not_logged_in: { status: 401, msg: 'not logged in' },
+  forbidden: { status: 403, msg: 'forbidden' },
+  not_found: { status: 404, msg: 'not found' },
+  method_not_allowed: { status: 405, msg: 'method not allowed' },
+  conflict: { status: 409, msg: 'conflict' },
+  exam_finished: { status: 409, msg: 'the exam has finished' },
+  payload_too_large: { status: 413, msg: 'payload too large' },
+  unsupported_media_type: { status: 415, msg: 'unsupported media type' },
+  validation_error: { status: 422, msg: 'validation error' },
+  invalid_phone: { status: 422, msg: 'invalid phone number' },
+  sms_code_invalid: { status: 422, msg: 'wrong verification code' },
+  sms_code_expired: { status: 422, msg: 'verification code expired, please request a new one' },
+  sms_code_exhausted: { status: 422, msg: 'too many wrong tries, please request a new code' },
+  invalid_credentials: { status: 401, msg: 'wrong phone number or password' },
+  rate_limited: { status: 429, msg: 'too many requests, please try again later' },
+  sms_too_frequent: { status: 429, msg: 'a code was sent recently, please wait before requesting another' },
+  sms_daily_limit: { status: 429, msg: 'daily limit of verification codes reached for this phone' },
+  account_locked: { status: 429, msg: 'too many failed logins, please try again later' },
+  exam_detail_missing: { status: 404, msg: 'failed to get exam detail' },
+  internal_error: { status: 500, msg: 'server error' },
+  sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },
+  maintenance: { status: 503, msg: 'system maintenance upgrade in progress' },
+} as const satisfies Record<string, { status: number; msg: string }>;
+
+/** A stable error code. */
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Every error code. */
+export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
+
+/** Messages raised by the client itself (seed point 8). */
+export const CLIENT_MESSAGES = {
+  timeout: 'response timeout, please retry',
+  notLoggedIn: 'not logged in',
+  uploadFailed: 'upload failed',
+  examDetailMissing: 'failed to get exam detail',
+} as const;

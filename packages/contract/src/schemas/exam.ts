@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { ExamMode, ExamPhase } from '../enums.js';
+import { ClientId, EpochMs, Flag, Id, PageQuery } from './common.js';
+
+/** An exam mode id. */
+export const ExamModeField = z.union([z.literal(ExamMode.simulate), z.literal(ExamMode.exam), z.literal(ExamMode.longTime)]);
+/** An exam phase id. */
+export const ExamPhaseField = z.union([z.literal(ExamPhase.monitor), z.literal(ExamPhase.exam), z.literal(ExamPhase.submit)]);
+
+/** Where the candidate stands with an exam in the list. */
+export const InvitationState = z.enum(['not_started', 'open', 'in_progress', 'submitted', 'closed']);
+/** Where the candidate stands with an exam in the list. */
+export type InvitationState = z.infer<typeof InvitationState>;
+
+/** One exam in /exam/index. */
+export const ExamListItem = z.object({
+  /** Exam id. */
+  id: z.number().int(),
+  /** The candidate's invitation to this exam. */
+  anid: z.number().int(),
+  /** Exam name. */
+  name: z.string(),
+  /** Mode: simulate 0, exam 1, longTime 2. */
+  mode: ExamModeField,
+  /** Length in minutes. */
+  time: z.number().int(),
+  /** When the exam opens (epoch ms). */
+  start_at: EpochMs,
+  /** When the exam closes (epoch ms). */
+  end_at: EpochMs,
+  /** Where the candidate stands. */
+  state: InvitationState,
+});
+/** One exam in /exam/index. */
+export type ExamListItem = z.infer<typeof ExamListItem>;
+
+/** GET /exam/index query. */
+export const ExamIndexQuery = PageQuery;
+/** GET /exam/index query. */
+export type ExamIndexQuery = z.input<typeof ExamIndexQuery>;
+
+/** GET /exam/index data. */
+export const ExamIndexData = z.object({
+  /** The exams the candidate is invited to, soonest first. */
+  list: z.array(ExamListItem),
+  /** How many there are in all. */
+  total: z.number().int(),
+});
+/** GET /exam/index data. */
+export type ExamIndexData = z.infer<typeof ExamIndexData>;
+
+/** GET /exam/show query. */
+export const ExamShowQuery = z.object({
+  /** Exam id. */
+  id: Id,
+  /** The candidate's invitation to it. */
+  anid: Id,
+});
+/** GET /exam/show query. */
+export type ExamShowQuery = z.input<typeof ExamShowQuery>;
+
+/** Question counts per section. */
+export const CountNum = z.object({
+  /** Aptitude questions. */
+  linetest: z.number().int(),
+  /** Professional questions. */
+  major: z.number().int(),
+  /** Evaluation items. */
+  evaluation: z.number().int(),
+});
+/** Question counts per section. */
+export type CountNum = z.infer<typeof CountNum>;
+
+/** GET /exam/show data: every field of seed point 3 and what the pages need besides. */
+export const ExamDetail = z.object({
+  /** Exam id. */
+  id: z.number().int(),
+  /** The candidate's invitation. */
+  anid: z.number().int(),
+  /** Exam name. */
+  name: z.string(),
+  /** Instructions shown before the exam (sanitized HTML). */
+  description: z.string(),
+  /** Mode. */
+  mode: ExamModeField,
+  /** Length in minutes, the candidate's extra time included. */
+  time: z.number().int(),
+  /** When the exam window opens and closes (epoch ms). */
+  start_at: EpochMs,
+  /** When the exam window closes (epoch ms). */
+  end_at: EpochMs,
+  /** The candidate's attempt so far. */
+  userData: z.object({
+    /** When the attempt started (epoch ms), null before it does. */
+    create_time: EpochMs.nullable(),
+    /** The attempt's phase, null before it starts. */
+    phase: ExamPhaseField.nullable(),
+  }),
+  /** 1 shows the enterprise logo. */
+  is_enterprise_logo: Flag,
+  /** Icon file name. */
+  ico_name: z.string(),
+  /** Path of the system logo. */
+  systemLogoPath: z.string(),
+  /** Paste into answers allowed. */
+  is_paste: Flag,
+  /** Copying question text allowed. */
+  is_copy_question: Flag,
+  /** File upload allowed on Q&A. */
+  is_upload_file: Flag,
+  /** Screen switches allowed before the attempt is submitted. */
+  cutting_times: z.number().int(),
+  /** The camera step may be skipped. */
+  is_skip_camera: Flag,
+  /** The microphone step may be skipped. */
+  is_skip_microphone: Flag,
+  /** The screen-sharing step may be skipped. */
+  is_skip_screen: Flag,
+  /** The phone (second view) step may be skipped. */
+  is_skip_phone: Flag,
+  /** The camera step is removed. */
+  is_close_camera: Flag,
+  /** The microphone step is removed. */
+  is_close_microphone: Flag,
+  /** The screen-sharing step is removed. */
+  is_close_screen: Flag,
+  /** The phone step is removed. */
+  is_close_phone: Flag,
+  /** Question counts per section. */
+  countNum: CountNum,
+});
+/** GET /exam/show data. */
+export type ExamDetail = z.infer<typeof ExamDetail>;
+
+/** GET /exam/get-anid-info query. */
+export const AnidInfoQuery = z.object({
+  /** The invitation id. */
+  anid: Id,
+});
+/** GET /exam/get-anid-info query. */
+export type AnidInfoQuery = z.input<typeof AnidInfoQuery>;
+
+/** GET /exam/get-anid-info data. */
+export const AnidInfoData = z.object({
+  /** The invitation id. */
+  anid: z.number().int(),
+  /** The exam it is for. */
+  exam_id: z.number().int(),
+  /** Exam name. */
+  exam_name: z.string(),
+  /** The invited phone, masked. */
+  phone_masked: z.string(),
+  /** Where the candidate stands. */
+  state: InvitationState,
+});
+/** GET /exam/get-anid-info data. */
+export type AnidInfoData = z.infer<typeof AnidInfoData>;
+
+/** GET /exam/recommend-info query. */
+export const RecommendQuery = z.object({
+  /** The exam taken. */
+  exam_id: Id,
+});
+/** GET /exam/recommend-info query. */
+export type RecommendQuery = z.input<typeof RecommendQuery>;
+
+/** A recommended position. */
+export const Position = z.object({
+  /** Position id. */
+  id: z.number().int(),
+  /** Title. */
+  title: z.string(),
+  /** Department. */
+  department: z.string(),
+  /** City. */
+  city: z.string(),
+  /** What the job is. */
+  description: z.string(),
+  /** How well the candidate's result fits, 0 to 100. */
+  match: z.number(),
+});
+/** A recommended position. */
+export type Position = z.infer<typeof Position>;
+
+/** GET /exam/recommend-info data. */
+export const RecommendData = z.object({
+  /** Positions, best match first. */
+  list: z.array(Position),
+});
+/** GET /exam/recommend-info data. */
+export type RecommendData = z.infer<typeof RecommendData>;
+
+/** POST /exam/feedback body. */
+export const FeedbackBody = z.object({
+  /** The exam the feedback is about. */
+  exam_id: Id,
+  /** Rating from 1 to 5. */
+  rating: z.coerce.number().int().min(1).max(5),
+  /** Free text. */
+  content: z.string().trim().max(2000).default(''),
+  /** Makes a retried submit idempotent. */
+  client_id: ClientId,
+});
+/** POST /exam/feedback body. */
+export type FeedbackBody = z.input<typeof FeedbackBody>;
+
+/** POST /exam/feedback data. */
+export const FeedbackData = z.object({
+  /** Feedback id. */
+  id: z.number().int(),
+});
+/** POST /exam/feedback data. */
+export type FeedbackData = z.infer<typeof FeedbackData>;
+
+/** GET /exam/wx-url-link query. */
+export const WxUrlLinkQuery = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** The candidate's invitation. */
+  anid: Id,
+});
+/** GET /exam/wx-url-link query. */
+export type WxUrlLinkQuery = z.input<typeof WxUrlLinkQuery>;
+
+/** GET /exam/wx-url-link data: a short-lived link that opens the second-view page on a phone. */
+export const WxUrlLinkData = z.object({
+  /** The link to encode in the QR code. */
+  url: z.string(),
+  /** When the link stops working (epoch ms). */
+  expires_at: EpochMs,
+});
+/** GET /exam/wx-url-link data. */
+export type WxUrlLinkData = z.infer<typeof WxUrlLinkData>;

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { RISK_EVENT_IDS } from '../enums.js';
+import { ClientId, EpochMs, Id } from './common.js';
+import { ExamModeField, ExamPhaseField } from './exam.js';
+
+/** GET /monitor/time-table data: the server's clock. */
+export const TimeTableData = z.object({
+  /** Server time in UTC+8, 'YYYY-MM-DD HH:mm:ss'. */
+  date: z.string(),
+  /** The same instant as epoch ms, for aligning the client clock. */
+  timestamp: EpochMs,
+  /** Offset of `date` from UTC, '+08:00'. */
+  timezone: z.string(),
+});
+/** GET /monitor/time-table data. */
+export type TimeTableData = z.infer<typeof TimeTableData>;
+
+/** POST /monitor/start-exam body. */
+export const StartExamBody = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** The candidate's invitation. */
+  anid: Id,
+});
+/** POST /monitor/start-exam body. */
+export type StartExamBody = z.input<typeof StartExamBody>;
+
+/** An attempt as the candidate sees it. */
+export const AttemptView = z.object({
+  /** Attempt id. */
+  id: z.number().int(),
+  /** Exam id. */
+  exam_id: z.number().int(),
+  /** Mode. */
+  mode: ExamModeField,
+  /** Phase. */
+  phase: ExamPhaseField,
+  /** When it started (epoch ms). */
+  create_time: EpochMs,
+  /** When it ends (epoch ms): start + minutes, extra time included. */
+  end_time: EpochMs,
+  /** When it was submitted, null while open. */
+  finished_at: EpochMs.nullable(),
+  /** Screen switches left before the attempt is submitted. */
+  cuts_left: z.number().int(),
+});
+/** An attempt as the candidate sees it. */
+export type AttemptView = z.infer<typeof AttemptView>;
+
+/** POST /monitor/start-exam data. */
+export const StartExamData = z.object({
+  /** The attempt created or resumed. */
+  attempt: AttemptView,
+  /** Server time (epoch ms) when answered. */
+  server_time: EpochMs,
+});
+/** POST /monitor/start-exam data. */
+export type StartExamData = z.infer<typeof StartExamData>;
+
+/** POST /monitor/finish-exam body. */
+export const FinishExamBody = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** Makes a retried finish idempotent. */
+  client_id: ClientId.optional(),
+});
+/** POST /monitor/finish-exam body. */
+export type FinishExamBody = z.input<typeof FinishExamBody>;
+
+/** POST /monitor/finish-exam data. */
+export const FinishExamData = z.object({
+  /** The finished attempt. */
+  attempt: AttemptView,
+  /** Score of the automatically scored questions; null while answers await a grader or in practice mode. */
+  score: z.number().nullable(),
+});
+/** POST /monitor/finish-exam data. */
+export type FinishExamData = z.infer<typeof FinishExamData>;
+
+/** POST /monitor/first-picture body: the first camera picture, already in storage. */
+export const FirstPictureBody = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** Object key of the picture. */
+  key: z.string().min(1).max(300),
+  /** SHA-256 of the picture, hex. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+/** POST /monitor/first-picture body. */
+export type FirstPictureBody = z.input<typeof FirstPictureBody>;
+
+/** A risk event id from the catalogue, sent as a string in forms. */
+export const RiskEventField = z.coerce
+  .number()
+  .int()
+  .refine((v) => (RISK_EVENT_IDS as number[]).includes(v), 'unknown risk event');
+
+/** POST /monitor/record-risk form (fields arrive as strings; undefined ones are left out). */
+export const RecordRiskBody = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** Risk event id (seed point 8). */
+  risk: RiskEventField,
+  /** When it happened (epoch ms). */
+  trigger_time: z.coerce.number().int(),
+  /** Object key of a picture taken at that moment. */
+  image_key: z.string().max(300).optional(),
+  /** Free detail, e.g. the track that ended. */
+  detail: z.string().max(2000).optional(),
+  /** Makes a retried record idempotent. */
+  client_id: ClientId,
+});
+/** POST /monitor/record-risk form. */
+export type RecordRiskBody = z.input<typeof RecordRiskBody>;
+
+/** POST /monitor/record-risk data. */
+export const RecordRiskData = z.object({
+  /** Record id. */
+  id: z.number().int(),
+  /** Hash of the record in the attempt's chain, hex. */
+  hash: z.string(),
+  /** Screen switches left; 0 or less means the attempt was submitted. */
+  cuts_left: z.number().int(),
+  /** Phase after the record (3 when it ended the attempt). */
+  phase: ExamPhaseField,
+});
+/** POST /monitor/record-risk data. */
+export type RecordRiskData = z.infer<typeof RecordRiskData>;
+
+/** POST /tools/face_recognize form: the picture in field face_img, plus the exam. */
+export const FaceRecognizeFields = z.object({
+  /** Exam id. */
+  exam_id: Id,
+});
+
+/** POST /tools/face_recognize data. */
+export const FaceRecognizeData = z.object({
+  /** Faces found. */
+  face_count: z.number().int(),
+  /** Similarity to the attempt's first picture, 0 to 1; null without one. */
+  similarity: z.number().nullable(),
+  /** True when exactly one face is found and it matches. */
+  passed: z.boolean(),
+});
+/** POST /tools/face_recognize data. */
+export type FaceRecognizeData = z.infer<typeof FaceRecognizeData>;
+
+/** GET /sts/get-token data: short-lived upload credentials for object storage. */
+export const StsData = z.object({
+  /** Session token. */
+  SecurityToken: z.string(),
+  /** Access key id. */
+  AccessKeyId: z.string(),
+  /** Access key secret. */
+  AccessKeySecret: z.string(),
+  /** When they expire, ISO 8601. */
+  Expiration: z.string(),
+  /** Bucket to upload to. */
+  bucket: z.string(),
+  /** Region. */
+  region: z.string(),
+  /** Endpoint URL. */
+  endpoint: z.string(),
+  /** Key prefix the credentials are limited to. */
+  prefix: z.string(),
+});
+/** GET /sts/get-token data. */
+export type StsData = z.infer<typeof StsData>;

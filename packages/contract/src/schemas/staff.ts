@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { STAFF_PASSWORD_MIN } from '../constants.js';
+import { PERMISSIONS, STAFF_ROLES } from '../enums.js';
+import { EpochMs } from './common.js';
+import { AreaCodeField, PhoneField } from './user.js';
+
+/** A staff role. */
+export const StaffRoleField = z.enum(STAFF_ROLES);
+
+/** POST /admin/auth/login body. */
+export const StaffLoginBody = z.object({
+  /** Phone number the account was created with. */
+  phone: PhoneField,
+  /** Password. */
+  password: z.string().min(1).max(200),
+});
+/** POST /admin/auth/login body. */
+export type StaffLoginBody = z.input<typeof StaffLoginBody>;
+
+/** A staff account as shown in the console (never with its password hash). */
+export const StaffView = z.object({
+  /** Account id. */
+  id: z.number().int(),
+  /** Phone number. */
+  phone: z.string(),
+  /** Display name. */
+  name: z.string(),
+  /** Role. */
+  role: StaffRoleField,
+  /** Permissions the role holds. */
+  permissions: z.array(z.enum(PERMISSIONS)),
+  /** When it was created (epoch ms). */
+  created_at: EpochMs,
+  /** True when the account may not log in. */
+  disabled: z.boolean(),
+});
+/** A staff account. */
+export type StaffView = z.infer<typeof StaffView>;
+
+/** POST /admin/auth/login data. */
+export const StaffLoginData = z.object({
+  /** Staff token; also set as cookie `staff_auth`. */
+  token: z.string(),
+  /** When it expires (epoch ms). */
+  expires_at: EpochMs,
+  /** The account. */
+  staff: StaffView,
+});
+/** POST /admin/auth/login data. */
+export type StaffLoginData = z.infer<typeof StaffLoginData>;
+
+/** GET /admin/staff data. */
+export const StaffListData = z.object({
+  /** Every staff account. */
+  list: z.array(StaffView),
+});
+/** GET /admin/staff data. */
+export type StaffListData = z.infer<typeof StaffListData>;
+
+/** POST /admin/staff body: creates a staff account. */
+export const CreateStaffBody = z.object({
+  /** Phone number (login name). */
+  phone: PhoneField,
+  /** Calling code. */
+  area_code: AreaCodeField,
+  /** Display name. */
+  name: z.string().trim().min(1).max(60),
+  /** Role. */
+  role: StaffRoleField,
+  /** Initial password. */
+  password: z.string().min(STAFF_PASSWORD_MIN).max(200),
+});
+/** POST /admin/staff body. */
+export type CreateStaffBody = z.input<typeof CreateStaffBody>;
