@@ -19,6 +19,7 @@ export interface CallDef<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   D extends z.ZodType = z.ZodType,
+  A extends CallAuth = CallAuth,
 > {
   /** HTTP method. */
   method: 'GET' | 'POST' | 'DELETE';
@@ -33,7 +34,7 @@ export interface CallDef<
   /** Schema of `data` in the success envelope. */
   data: D;
   /** Who may make it. */
-  auth: CallAuth;
+  auth: A;
   /** Permission a staff call requires (staff calls only). */
   permission?: Permission;
   /** How the body is encoded; JSON unless said. */
@@ -42,9 +43,9 @@ export interface CallDef<
   live?: boolean;
 }
 
-function call<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, D extends z.ZodType>(
-  def: CallDef<Q, B, D>,
-): CallDef<Q, B, D> {
+function call<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, D extends z.ZodType, A extends CallAuth>(
+  def: CallDef<Q, B, D, A>,
+): CallDef<Q, B, D, A> {
   return def;
 }
 

@@ -13,3 +13,4 @@ export * from './schemas/site.js';
 export * from './schemas/staff.js';
 export * from './schemas/subject.js';
 export * from './schemas/user.js';
+export * from './time.js';

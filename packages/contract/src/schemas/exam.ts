@@ -231,3 +231,24 @@ export const WxUrlLinkData = z.object({
 });
 /** GET /exam/wx-url-link data. */
 export type WxUrlLinkData = z.infer<typeof WxUrlLinkData>;
+
+/** The per-exam rules an author sets, stored with the exam and shown in its detail. */
+export const ExamSettings = ExamDetail.pick({
+  is_enterprise_logo: true,
+  ico_name: true,
+  systemLogoPath: true,
+  is_paste: true,
+  is_copy_question: true,
+  is_upload_file: true,
+  cutting_times: true,
+  is_skip_camera: true,
+  is_skip_microphone: true,
+  is_skip_screen: true,
+  is_skip_phone: true,
+  is_close_camera: true,
+  is_close_microphone: true,
+  is_close_screen: true,
+  is_close_phone: true,
+});
+/** The per-exam rules. */
+export type ExamSettings = z.infer<typeof ExamSettings>;

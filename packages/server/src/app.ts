@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { installErrorHandler, sendError } from './http/errorHandler.js';
+import { redactUrl } from './http/tokens.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
+import { adminRoutes } from './routes/admin.js';
+import { examRoutes } from './routes/exam.js';
+import { siteRoutes } from './routes/site.js';
+import { userRoutes } from './routes/user.js';
+import { createServices, type Services } from './services/index.js';
+import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
+
+/** What the app is built from; tests pass their own clock, log stream or SMS sender. */
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  limiter: RateLimiter;
+  clock?: () => number;
+  sms?: SmsSender;
+  /** Where log lines go (default stdout). */
+  logStream?: Writable;
+}
+
+/** The app and its services. */
+export interface App {
+  app: FastifyInstance;
+  services: Services;
+}
+
+/** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
+export async function buildApp(opts: AppOptions): Promise<App> {
+  const { config } = opts;
+  const app = Fastify({
+    trustProxy: config.trustProxy,
+    bodyLimit: 2 * 1024 * 1024,
+    logger: {
+      level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      // Tokens travel in the query string, cookies and the Authorization header: none of them reach a log line.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+      },
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Examhall API', version: '0.1.0', description: 'Online written-test platform for campus recruitment' },
+      servers: [{ url: config.apiPrefix || '/' }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  const clock = opts.clock ?? Date.now;
+  const sms =
+    opts.sms ??
+    (config.sms.provider === 'webhook' && config.sms.webhookUrl
+      ? new WebhookSmsSender(config.sms.webhookUrl)
+      : new ConsoleSmsSender(app.log));
+  const services = createServices({ config, db: opts.db, limiter: opts.limiter, sms, clock, log: app.log });
+
+  await app.register(
+    async (api) => {
+      userRoutes(api, services, config);
+      siteRoutes(api, services);
+      examRoutes(api, services);
+      adminRoutes(api, services, config);
+    },
+    { prefix: config.apiPrefix },
+  );
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const serveWeb = config.apiPrefix !== '' && fs.existsSync(indexHtml);
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathOnly = request.url.split('?')[0] ?? '';
+    const isApi = config.apiPrefix === '' || pathOnly === config.apiPrefix || pathOnly.startsWith(`${config.apiPrefix}/`);
+    const isAsset = /\.[A-Za-z0-9]+$/.test(pathOnly);
+    if (isApi || isAsset || !serveWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return sendError(reply, 404, 'not_found', `no such path: ${request.method} ${pathOnly}`);
+    }
+    // The web app routes on the client and shows its own 404 page for unknown paths.
+    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  });
+
+  return { app, services };
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config.js';
+import { openRuntime } from './runtime.js';
+import { seedDemo } from './services/demoSeed.js';
+import { createServices } from './services/index.js';
+import { ConsoleSmsSender } from './sms/sender.js';
+
+const USAGE = `Usage: examhall <command> [options]
+
+Commands:
+  create-admin --phone PHONE --password PASSWORD [--name NAME]
+                 create the admin account (or reset its password)
+  migrate        bring the database schema up to date
+  seed-demo      seed the demo exam when the database has no exam
+
+The database is the one the environment configures (DATABASE_URL, or SQLite in DATA_DIR).`;
+
+async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  try {
+    switch (command) {
+      case 'migrate':
+        process.stdout.write(`Database (${runtime.handle.dialect}) is up to date.\n`);
+        return 0;
+      case 'seed-demo': {
+        const seeded = await seedDemo(runtime.handle.db, config.demoPhone, Date.now());
+        process.stdout.write(seeded ? `Demo exam ${seeded.examId} seeded, invitation ${seeded.anid}.\n` : 'The database already has exams; nothing seeded.\n');
+        return 0;
+      }
+      case 'create-admin': {
+        const { values } = parseArgs({
+          args: rest,
+          options: { phone: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+        });
+        if (!values.phone || !values.password) {
+          process.stderr.write('create-admin needs --phone and --password\n');
+          return 2;
+        }
+        const log = pino({ level: 'silent' });
+        const services = createServices({
+          config,
+          db: runtime.handle.db,
+          limiter: runtime.limiter,
+          sms: new ConsoleSmsSender(log),
+          clock: Date.now,
+          log,
+        });
+        const result = await services.staff.ensureAdmin(values.phone, values.password, values.name);
+        process.stdout.write(result.created ? `Admin ${values.phone} created (id ${result.id}).\n` : `Admin ${values.phone} exists; password updated.\n`);
+        return 0;
+      }
+      default:
+        process.stderr.write(`Unknown command: ${command}\n\n${USAGE}\n`);
+        return 2;
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

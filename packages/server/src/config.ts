@@ -1,0 +1,128 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseServerTime } from '@examhall/contract';
+import { z } from 'zod';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const serverTime = (name: string) =>
+  optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const ms = parseServerTime(v);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be 'YYYY-MM-DD HH:mm' (UTC+8) or ISO 8601 with a zone` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** The environment variables Examhall reads, with their defaults. */
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    PUBLIC_URL: optionalText.pipe(z.url().optional()),
+    API_PREFIX: z
+      .string()
+      .default('/api')
+      .transform((v) => v.replace(/\/+$/, ''))
+      .pipe(z.string().regex(/^(\/[A-Za-z0-9._-]+)*$/, "must be empty or like '/api'")),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional()),
+    REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, 'must start with redis://').optional()),
+    SMS_PROVIDER: z.enum(['console', 'webhook']).default('console'),
+    SMS_WEBHOOK_URL: optionalText.pipe(z.url().optional()),
+    COOKIE_DOMAIN: z.string().trim().default(''),
+    MAINTENANCE_FROM: serverTime('MAINTENANCE_FROM'),
+    MAINTENANCE_TO: serverTime('MAINTENANCE_TO'),
+    SUPPORT_PHONE: z.string().trim().default('400-820-0000'),
+    ADMIN_PHONE: optionalText,
+    ADMIN_PASSWORD: optionalText,
+    DEMO_PHONE: z.string().trim().default('13800138000'),
+    WEB_DIST: z.string().default(path.resolve(here, '../../web/dist')),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ERROR_REPORT_URL: z.string().trim().default(''),
+    ANALYTICS_URL: z.string().trim().default(''),
+    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL) {
+      ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
+    }
+    if ((env.MAINTENANCE_FROM === undefined) !== (env.MAINTENANCE_TO === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['MAINTENANCE_TO'], message: 'MAINTENANCE_FROM and MAINTENANCE_TO go together' });
+    }
+    if (env.MAINTENANCE_FROM !== undefined && env.MAINTENANCE_TO !== undefined && env.MAINTENANCE_TO <= env.MAINTENANCE_FROM) {
+      ctx.addIssue({ code: 'custom', path: ['MAINTENANCE_TO'], message: 'must be after MAINTENANCE_FROM' });
+    }
+    if ((env.ADMIN_PHONE === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PHONE and ADMIN_PASSWORD go together' });
+    }
+    if (env.ADMIN_PASSWORD !== undefined && env.ADMIN_PASSWORD.length < 8) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'must be at least 8 characters' });
+    }
+  });
+
+/** Validated configuration. */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  apiPrefix: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined };
+  cookieDomain: string;
+  maintenance: { from: number; to: number } | null;
+  supportPhone: string;
+  admin: { phone: string; password: string } | null;
+  demoPhone: string;
+  webDist: string;
+  logLevel: string;
+  errorReportUrl: string;
+  analyticsUrl: string;
+  trustProxy: boolean;
+}
+
+/** Thrown when the environment is invalid; the message lists every problem. */
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration once; throws ConfigError with one line per problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'environment'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    apiPrefix: e.API_PREFIX,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL },
+    cookieDomain: e.COOKIE_DOMAIN,
+    maintenance:
+      e.MAINTENANCE_FROM !== undefined && e.MAINTENANCE_TO !== undefined
+        ? { from: e.MAINTENANCE_FROM, to: e.MAINTENANCE_TO }
+        : null,
+    supportPhone: e.SUPPORT_PHONE,
+    admin: e.ADMIN_PHONE && e.ADMIN_PASSWORD ? { phone: e.ADMIN_PHONE, password: e.ADMIN_PASSWORD } : null,
+    demoPhone: e.DEMO_PHONE,
+    webDist: path.resolve(e.WEB_DIST),
+    logLevel: e.LOG_LEVEL,
+    errorReportUrl: e.ERROR_REPORT_URL,
+    analyticsUrl: e.ANALYTICS_URL,
+    trustProxy: e.TRUST_PROXY === 'true',
+  };
+}

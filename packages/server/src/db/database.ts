@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { postgresKit } from './dialects/postgres.js';
+import { sqliteKit } from './dialects/sqlite.js';
+import type { DialectKit } from './dialects/types.js';
+import { foundation } from './migrations/001_foundation.js';
+import type { Database } from './schema.js';
+
+/** The database handle services and repositories share. */
+export type Db = Kysely<Database>;
+
+/** An open database and what kind it is. */
+export interface DbHandle {
+  db: Db;
+  dialect: DialectKit['name'];
+  kit: DialectKit;
+}
+
+/** Where the database lives: PostgreSQL when a URL is given, else SQLite in the data directory. */
+export interface DbTarget {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** SQLite file; ':memory:' for a throwaway database. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (tests isolate themselves this way). */
+  searchPath?: string;
+}
+
+/** Opens the database described by `target`. */
+export function openDb(target: DbTarget): DbHandle {
+  const kit = target.databaseUrl
+    ? postgresKit(target.databaseUrl, target.searchPath)
+    : sqliteKit(target.sqliteFile ?? path.join(target.dataDir ?? './data', 'examhall.sqlite'));
+  return { db: new Kysely<Database>({ dialect: kit.dialect }), dialect: kit.name, kit };
+}
+
+/** Every migration in order; names sort in the order they run. */
+function migrations(kit: DialectKit): Record<string, Migration> {
+  return { '001_foundation': foundation(kit) };
+}
+
+/** Brings the schema up to date; throws with the failing migration's name. */
+export async function migrate(handle: DbHandle): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(handle.kit) };
+  const migrator = new Migrator({ db: handle.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

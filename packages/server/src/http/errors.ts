@@ -1,0 +1,19 @@
+import { ERRORS, type ErrorCode } from '@examhall/contract';
+
+/** An error with a stable code from the catalogue; the error handler turns it into the envelope. */
+export class AppError extends Error {
+  /** HTTP status of the code. */
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+  ) {
+    super(message ?? ERRORS[code].msg);
+    this.status = ERRORS[code].status;
+  }
+}
+
+/** Creates an AppError for `code`, optionally with a more specific message. */
+export function fail(code: ErrorCode, message?: string): AppError {
+  return new AppError(code, message);
+}

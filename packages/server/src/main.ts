@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openRuntime } from './runtime.js';
+import { DEMO_EXAM_NAME, seedDemo } from './services/demoSeed.js';
+
+function banner(config: Config, address: string, dialect: string, seeded: boolean): string {
+  const url = config.publicUrl;
+  const lines = [
+    '',
+    `Examhall is listening on ${address} (database: ${dialect})`,
+    `  Candidates:  ${url}/`,
+    `  Staff:       ${url}/admin`,
+    `  API docs:    ${url}/docs`,
+    seeded ? `  Demo exam "${DEMO_EXAM_NAME}" seeded.` : '',
+    `  Log in as a candidate with phone ${config.demoPhone} (+86); ` +
+      (config.sms.provider === 'console'
+        ? 'the SMS code is printed in this log ("SMS code for ...").'
+        : `the SMS code is POSTed to ${config.sms.webhookUrl}.`),
+    config.admin ? `  Staff login: ${config.admin.phone} with ADMIN_PASSWORD.` : '  No staff account configured: set ADMIN_PHONE and ADMIN_PASSWORD, or run `npm run examhall -- create-admin`.',
+    '',
+  ];
+  return lines.filter((l) => l !== '').join('\n');
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const runtime = await openRuntime(config);
+  const { app, services } = await buildApp({ config, db: runtime.handle.db, limiter: runtime.limiter });
+  if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
+  const seeded = (await seedDemo(runtime.handle.db, config.demoPhone, Date.now())) !== null;
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const listening = address.replace('0.0.0.0', 'localhost');
+  process.stdout.write(`${banner(config, listening, runtime.handle.dialect, seeded)}\n`);
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal} received, shutting down`);
+    await app.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Examhall failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { CandidateTable } from '../db/schema.js';
+
+/** A candidate row. */
+export type Candidate = Selectable<CandidateTable>;
+
+/** Candidates by phone and id. */
+export class CandidateRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The candidate with this phone, if any. */
+  findByPhone(areaCode: string, phone: string): Promise<Candidate | undefined> {
+    return this.db
+      .selectFrom('candidates')
+      .selectAll()
+      .where('area_code', '=', areaCode)
+      .where('phone', '=', phone)
+      .executeTakeFirst();
+  }
+
+  /** The candidate with this id, if any. */
+  findById(id: number): Promise<Candidate | undefined> {
+    return this.db.selectFrom('candidates').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Creates a candidate on first login. */
+  create(areaCode: string, phone: string, now: number): Promise<Candidate> {
+    return this.db
+      .insertInto('candidates')
+      .values({ area_code: areaCode, phone, created_at: now, last_login_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Notes a login. */
+  async touchLogin(id: number, now: number): Promise<void> {
+    await this.db.updateTable('candidates').set({ last_login_at: now }).where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,92 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { ExamSectionTable, ExamTable, InvitationTable, QuestionTable } from '../db/schema.js';
+
+/** An exam row. */
+export type ExamRow = Selectable<ExamTable>;
+
+/** An exam together with the candidate's invitation to it. */
+export interface InvitedExam {
+  exam: ExamRow;
+  anid: number;
+  extraMinutes: number;
+}
+
+/** Exams, their sections and questions, and invitations. */
+export class ExamRepository {
+  constructor(private readonly db: Db) {}
+
+  /** How many exams exist. */
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('exams')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private invitedQuery(areaCode: string, phone: string) {
+    return this.db
+      .selectFrom('invitations as i')
+      .innerJoin('exams as e', 'e.id', 'i.exam_id')
+      .where('i.area_code', '=', areaCode)
+      .where('i.phone', '=', phone);
+  }
+
+  /** The exams a phone is invited to, by start time, one page. */
+  async listInvited(areaCode: string, phone: string, offset: number, limit: number): Promise<InvitedExam[]> {
+    const rows = await this.invitedQuery(areaCode, phone)
+      .selectAll('e')
+      .select(['i.id as anid', 'i.extra_minutes'])
+      .orderBy('e.start_at')
+      .orderBy('e.id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return rows.map(({ anid, extra_minutes, ...exam }) => ({ exam, anid, extraMinutes: extra_minutes }));
+  }
+
+  /** How many exams a phone is invited to. */
+  async countInvited(areaCode: string, phone: string): Promise<number> {
+    const row = await this.invitedQuery(areaCode, phone)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Creates an exam. */
+  createExam(row: Insertable<ExamTable>): Promise<ExamRow> {
+    return this.db.insertInto('exams').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Creates a section; returns its id. */
+  async createSection(row: Insertable<ExamSectionTable>): Promise<number> {
+    const r = await this.db.insertInto('exam_sections').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  /** Creates a question; returns its id. */
+  async createQuestion(row: Insertable<QuestionTable>): Promise<number> {
+    const r = await this.db.insertInto('questions').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  /** Invites a phone to an exam (no-op when already invited); returns the anid. */
+  async invite(row: Insertable<InvitationTable>): Promise<number> {
+    const existing = await this.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('exam_id', '=', row.exam_id)
+      .where('area_code', '=', row.area_code)
+      .where('phone', '=', row.phone)
+      .executeTakeFirst();
+    if (existing) return existing.id;
+    const r = await this.db.insertInto('invitations').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  /** Questions of an exam in insertion order, keys included (server-side use only). */
+  questionsOf(examId: number): Promise<Selectable<QuestionTable>[]> {
+    return this.db.selectFrom('questions').selectAll().where('exam_id', '=', examId).orderBy('id').execute();
+  }
+}

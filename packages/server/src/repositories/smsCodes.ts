@@ -1,0 +1,69 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { SmsCodeTable } from '../db/schema.js';
+
+/** An SMS code row (hash only). */
+export type SmsCode = Selectable<SmsCodeTable>;
+
+/** SMS login codes. */
+export class SmsCodeRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a code about to be sent; returns its id. */
+  async insert(row: Insertable<SmsCodeTable>): Promise<number> {
+    const r = await this.db.insertInto('sms_codes').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  /** Removes a code that could not be delivered, so it counts against no limit. */
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('sms_codes').where('id', '=', id).execute();
+  }
+
+  /** The most recent code sent to a phone. */
+  latest(areaCode: string, phone: string): Promise<SmsCode | undefined> {
+    return this.db
+      .selectFrom('sms_codes')
+      .selectAll()
+      .where('area_code', '=', areaCode)
+      .where('phone', '=', phone)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Codes sent to a phone since `since`. */
+  async countSince(areaCode: string, phone: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('sms_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('area_code', '=', areaCode)
+      .where('phone', '=', phone)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Counts a wrong try; returns the tries so far. */
+  async addAttempt(id: number): Promise<number> {
+    const row = await this.db
+      .updateTable('sms_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .returning('attempts')
+      .executeTakeFirstOrThrow();
+    return row.attempts;
+  }
+
+  /** Marks a code used; false when another request used it first. */
+  async consume(id: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sms_codes')
+      .set({ consumed_at: now })
+      .where('id', '=', id)
+      .where('consumed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

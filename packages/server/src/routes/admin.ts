@@ -1,0 +1,32 @@
+import { STAFF_AUTH_COOKIE, STAFF_TOKEN_HOURS, api } from '@examhall/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { route } from '../http/route.js';
+import type { Services } from '../services/index.js';
+
+/** Staff login and account management. */
+export function adminRoutes(app: FastifyInstance, services: Services, config: Config): void {
+  const cookie = {
+    path: '/',
+    maxAge: STAFF_TOKEN_HOURS * 3_600,
+    sameSite: 'strict' as const,
+    httpOnly: true,
+    secure: config.publicUrl.startsWith('https:'),
+  };
+
+  route(app, services, api.staffLogin, async ({ body, reply }) => {
+    const { token, expiresAt, staff } = await services.staff.login(body.phone, body.password);
+    reply.setCookie(STAFF_AUTH_COOKIE, token, cookie);
+    return { token, expires_at: expiresAt, staff };
+  });
+
+  route(app, services, api.staffLogout, async ({ staff, token, reply }) => {
+    await services.staff.logout(staff, token);
+    reply.clearCookie(STAFF_AUTH_COOKIE, { path: '/' });
+    return {};
+  });
+
+  route(app, services, api.staffMe, async ({ staff }) => services.staff.me(staff));
+  route(app, services, api.staffList, async ({ staff }) => ({ list: await services.staff.list(staff) }));
+  route(app, services, api.staffCreate, async ({ staff, body }) => services.staff.create(staff, body));
+}

@@ -1,0 +1,29 @@
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { migrate, openDb, type DbHandle } from './db/database.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
+
+/** The parts a process runs on: the database (migrated) and the rate limiter. */
+export interface Runtime {
+  handle: DbHandle;
+  limiter: RateLimiter;
+  /** Closes connections. */
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the configured database and connects the configured limiter. */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const handle = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(handle);
+  const limiter: RateLimiter = config.redisUrl
+    ? new RedisRateLimiter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }))
+    : new MemoryRateLimiter();
+  return {
+    handle,
+    limiter,
+    async close() {
+      await limiter.close();
+      await handle.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { AUTH_COOKIE_DAYS, SMS_RULES, serverDayStart, type GetInfoData, type SendMsgData } from '@examhall/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import type { RateLimiter } from '../ratelimit/limiter.js';
+import { CandidateRepository, type Candidate } from '../repositories/candidates.js';
+import { SmsCodeRepository } from '../repositories/smsCodes.js';
+import type { SmsSender } from '../sms/sender.js';
+import type { TokenService } from './tokens.js';
+
+/** Login attempts allowed from one IP address per window (codes are also limited per code). */
+const LOGIN_IP_LIMIT = { max: 60, windowMs: 10 * 60_000 };
+
+function hashCode(areaCode: string, phone: string, code: string): Buffer {
+  return createHash('sha256').update(`${areaCode}:${phone}:${code}`).digest();
+}
+
+/** Dependencies of candidate login. */
+export interface CandidateAuthDeps {
+  db: Db;
+  limiter: RateLimiter;
+  sms: SmsSender;
+  tokens: TokenService;
+  clock: () => number;
+  log: FastifyBaseLogger;
+}
+
+/** Candidate login by SMS code, and the candidate behind a token. */
+export class CandidateAuthService {
+  private readonly codes: SmsCodeRepository;
+  private readonly candidates: CandidateRepository;
+
+  constructor(private readonly deps: CandidateAuthDeps) {
+    this.codes = new SmsCodeRepository(deps.db);
+    this.candidates = new CandidateRepository(deps.db);
+  }
+
+  /** Sends a login code, within the per-IP, per-phone interval and daily limits. */
+  async sendCode(areaCode: string, phone: string, ip: string): Promise<SendMsgData> {
+    const now = this.deps.clock();
+    const ipHit = await this.deps.limiter.hit(`sms:ip:${ip}`, SMS_RULES.ipLimit, SMS_RULES.ipWindowMs);
+    if (!ipHit.allowed) throw fail('rate_limited');
+
+    const latest = await this.codes.latest(areaCode, phone);
+    if (latest && now - latest.created_at < SMS_RULES.resendIntervalMs) {
+      const wait = Math.ceil((SMS_RULES.resendIntervalMs - (now - latest.created_at)) / 1000);
+      throw fail('sms_too_frequent', `a code was sent recently, please wait ${wait} s before requesting another`);
+    }
+    const today = await this.codes.countSince(areaCode, phone, serverDayStart(now));
+    if (today >= SMS_RULES.dailyCapPerPhone) throw fail('sms_daily_limit');
+
+    const code = String(randomInt(0, 10 ** SMS_RULES.codeLength)).padStart(SMS_RULES.codeLength, '0');
+    const id = await this.codes.insert({
+      area_code: areaCode,
+      phone,
+      code_hash: hashCode(areaCode, phone, code).toString('hex'),
+      ip,
+      created_at: now,
+      expires_at: now + SMS_RULES.codeTtlMs,
+      attempts: 0,
+    });
+    try {
+      await this.deps.sms.send({ area_code: areaCode, phone, code, purpose: 'login' });
+    } catch (err) {
+      await this.codes.delete(id);
+      this.deps.log.warn({ err }, 'SMS delivery failed');
+      throw fail('sms_delivery_failed');
+    }
+    return { resend_after: SMS_RULES.resendIntervalMs / 1000, expires_in: SMS_RULES.codeTtlMs / 1000 };
+  }
+
+  /** Checks the latest code; creates the candidate on first login and issues a token. */
+  async login(
+    areaCode: string,
+    phone: string,
+    code: string,
+    ip: string,
+  ): Promise<{ token: string; expiresAt: number; candidate: Candidate }> {
+    const ipHit = await this.deps.limiter.hit(`login:ip:${ip}`, LOGIN_IP_LIMIT.max, LOGIN_IP_LIMIT.windowMs);
+    if (!ipHit.allowed) throw fail('rate_limited');
+
+    const now = this.deps.clock();
+    const latest = await this.codes.latest(areaCode, phone);
+    if (!latest) throw fail('sms_code_invalid', 'no verification code was sent to this phone, please request one');
+    if (latest.consumed_at !== null || latest.expires_at <= now) throw fail('sms_code_expired');
+    if (latest.attempts >= SMS_RULES.maxWrongTries) throw fail('sms_code_exhausted');
+
+    const given = hashCode(areaCode, phone, code);
+    if (!timingSafeEqual(given, Buffer.from(latest.code_hash, 'hex'))) {
+      const attempts = await this.codes.addAttempt(latest.id);
+      if (attempts >= SMS_RULES.maxWrongTries) throw fail('sms_code_exhausted');
+      throw fail('sms_code_invalid', `wrong verification code, ${SMS_RULES.maxWrongTries - attempts} tries left`);
+    }
+    if (!(await this.codes.consume(latest.id, now))) throw fail('sms_code_expired');
+
+    const candidate = await this.findOrCreate(areaCode, phone, now);
+    const { token, expiresAt } = await this.deps.tokens.issue('candidate', candidate.id, AUTH_COOKIE_DAYS * 86_400_000);
+    return { token, expiresAt, candidate };
+  }
+
+  private async findOrCreate(areaCode: string, phone: string, now: number): Promise<Candidate> {
+    const existing = await this.candidates.findByPhone(areaCode, phone);
+    if (existing) {
+      await this.candidates.touchLogin(existing.id, now);
+      return existing;
+    }
+    try {
+      return await this.candidates.create(areaCode, phone, now);
+    } catch (err) {
+      // Two first logins at once: the unique constraint lets one create, the other finds it.
+      const raced = await this.candidates.findByPhone(areaCode, phone);
+      if (raced) return raced;
+      throw err;
+    }
+  }
+
+  /** The candidate behind a token, or null. */
+  async resolve(token: string | undefined): Promise<Candidate | null> {
+    const id = await this.deps.tokens.resolve('candidate', token);
+    if (id === null) return null;
+    return (await this.candidates.findById(id)) ?? null;
+  }
+
+  /** Revokes the token. */
+  async logout(token: string): Promise<void> {
+    await this.deps.tokens.revoke(token);
+  }
+
+  /** What /user/get-info answers. */
+  info(c: Candidate): GetInfoData {
+    return {
+      id: c.id,
+      user_id: c.id,
+      phone: c.phone,
+      area_code: c.area_code,
+      info: c.name && c.school ? 1 : 0,
+      userInfo: {
+        name: c.name,
+        school: c.school,
+        major: c.major,
+        degree: c.degree,
+        graduation_year: c.graduation_year,
+      },
+    };
+  }
+}

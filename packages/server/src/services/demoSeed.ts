@@ -1,0 +1,197 @@
+import { DEFAULT_AREA_CODE, ExamMode, QuestionType, type ExamSettings, type Section } from '@examhall/contract';
+import type { Db } from '../db/database.js';
+import { ExamRepository } from '../repositories/exams.js';
+
+/** Name of the demo exam. */
+export const DEMO_EXAM_NAME = 'Examhall demo exam 演示笔试';
+
+interface DemoQuestion {
+  type: QuestionType;
+  score: number;
+  content: Record<string, unknown>;
+  key: Record<string, unknown>;
+}
+
+const opts = (...texts: string[]) => texts.map((content, i) => ({ id: String.fromCharCode(65 + i), content }));
+
+/** The demo exam's questions by section: every one of the 11 types appears at least once. */
+const DEMO: Record<Section, DemoQuestion[]> = {
+  linetest: [
+    {
+      type: QuestionType.single,
+      score: 5,
+      content: { stem: '<p>2, 4, 8, 16, ? 下一个数是多少？ / What comes next?</p>', options: opts('24', '32', '30', '64') },
+      key: { option: 'B' },
+    },
+    {
+      type: QuestionType.multiple,
+      score: 5,
+      content: { stem: '<p>以下哪些是质数？ / Which are prime numbers?</p>', options: opts('2', '9', '11', '15') },
+      key: { options: ['A', 'C'] },
+    },
+    {
+      type: QuestionType.indefinite,
+      score: 5,
+      content: {
+        stem: '<p>以下哪些城市位于长江沿岸？ / Which cities lie on the Yangtze?</p>',
+        options: opts('武汉 Wuhan', '南京 Nanjing', '西安 Xi’an', '重庆 Chongqing'),
+      },
+      key: { options: ['A', 'B', 'D'] },
+    },
+    {
+      type: QuestionType.trueFalse,
+      score: 2,
+      content: { stem: '<p>所有的正方形都是矩形。 / Every square is a rectangle.</p>', options: opts('正确 True', '错误 False') },
+      key: { option: 'A' },
+    },
+    {
+      type: QuestionType.reading,
+      score: 6,
+      content: {
+        stem: '<p>阅读下文并回答问题。 / Read the passage and answer.</p>',
+        passage:
+          '<p>Examhall 是一个在线笔试平台。候选人用手机号登录，在监考下完成限时考试。</p><p>Examhall is an online written-test platform. Candidates log in with a phone number and take timed exams under proctoring.</p>',
+        subs: [
+          { id: 1, type: QuestionType.single, score: 3, stem: '<p>候选人如何登录？ / How do candidates log in?</p>', options: opts('邮箱 Email', '手机号 Phone number', '微信 WeChat') },
+          { id: 2, type: QuestionType.trueFalse, score: 3, stem: '<p>考试有时间限制。 / Exams are timed.</p>', options: opts('正确 True', '错误 False') },
+        ],
+      },
+      key: { subs: { '1': { option: 'B' }, '2': { option: 'A' } } },
+    },
+  ],
+  major: [
+    {
+      type: QuestionType.fillBlank,
+      score: 4,
+      content: { stem: '<p>HTTP 状态码 ___ 表示未找到，___ 表示服务器错误。 / Status ___ means not found, ___ means server error.</p>', blanks: 2 },
+      key: { blanks: [['404'], ['500']] },
+    },
+    {
+      type: QuestionType.listening,
+      score: 4,
+      content: {
+        stem: '<p>听录音并回答问题。 / Listen and answer.</p>',
+        audio: { play_limit: 2, duration_s: 4 },
+        subs: [{ id: 1, type: QuestionType.single, score: 4, stem: '<p>录音中提到的数字是？ / Which number is spoken?</p>', options: opts('3', '5', '8') }],
+      },
+      key: { audio: { text: 'The number is five. 数字是五。' }, subs: { '1': { option: 'B' } } },
+    },
+    {
+      type: QuestionType.qa,
+      score: 10,
+      content: { stem: '<p>简述数据库事务的 ACID 特性。 / Describe the ACID properties of database transactions.</p>' },
+      key: { rubric: 'Atomicity, consistency, isolation, durability: 2.5 points each.' },
+    },
+    {
+      type: QuestionType.programmingQa,
+      score: 10,
+      content: {
+        stem: '<p>写一个函数，判断字符串是否为回文。 / Write a function that tells whether a string is a palindrome.</p>',
+        languages: ['cpp', 'java', 'python', 'javascript', 'go'],
+      },
+      key: { rubric: 'Correct two-pointer or reverse comparison; handles empty string.' },
+    },
+    {
+      type: QuestionType.programming,
+      score: 20,
+      content: {
+        stem: '<p>输入两个整数 a 和 b，输出 a+b。 / Read two integers a and b and print a+b.</p>',
+        languages: ['c', 'cpp', 'java', 'python', 'javascript', 'go', 'rust'],
+        samples: [{ input: '1 2\n', output: '3\n' }],
+        time_limit_ms: 1000,
+        memory_limit_mb: 256,
+      },
+      key: {
+        checker: 'default',
+        cases: [
+          { input: '3 4\n', output: '7\n' },
+          { input: '-5 5\n', output: '0\n' },
+          { input: '1000000000 1000000000\n', output: '2000000000\n' },
+        ],
+      },
+    },
+  ],
+  evaluation: [
+    {
+      type: QuestionType.gradient,
+      score: 5,
+      content: {
+        stem: '<p>我喜欢在团队中工作。 / I enjoy working in a team.</p>',
+        options: opts('非常同意 Strongly agree', '同意 Agree', '一般 Neutral', '不同意 Disagree', '非常不同意 Strongly disagree'),
+        dimension: 'teamwork',
+      },
+      key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
+    },
+    {
+      type: QuestionType.gradient,
+      score: 5,
+      content: {
+        stem: '<p>面对压力时我能保持冷静。 / I stay calm under pressure.</p>',
+        options: opts('非常同意 Strongly agree', '同意 Agree', '一般 Neutral', '不同意 Disagree', '非常不同意 Strongly disagree'),
+        dimension: 'resilience',
+      },
+      key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
+    },
+  ],
+};
+
+const SECTION_TITLES: Record<Section, string> = {
+  linetest: '行测 Aptitude',
+  major: '专业 Professional',
+  evaluation: '测评 Evaluation',
+};
+
+/** Default per-exam rules of the demo: every check on, skipping allowed except the pledge. */
+const DEMO_SETTINGS: ExamSettings = {
+  is_enterprise_logo: 0,
+  ico_name: '',
+  systemLogoPath: '',
+  is_paste: 0,
+  is_copy_question: 0,
+  is_upload_file: 1,
+  cutting_times: 3,
+  is_skip_camera: 1,
+  is_skip_microphone: 1,
+  is_skip_screen: 1,
+  is_skip_phone: 1,
+  is_close_camera: 0,
+  is_close_microphone: 0,
+  is_close_screen: 0,
+  is_close_phone: 0,
+};
+
+/** Seeds the demo exam and invites `demoPhone`, only when the database has no exam yet. */
+export async function seedDemo(db: Db, demoPhone: string, now: number): Promise<{ examId: number; anid: number } | null> {
+  return db.transaction().execute(async (trx) => {
+    const repo = new ExamRepository(trx);
+    if ((await repo.count()) > 0) return null;
+    const exam = await repo.createExam({
+      name: DEMO_EXAM_NAME,
+      description: '<p>本演示考试包含全部 11 种题型。 / This demo covers all 11 question types.</p>',
+      mode: ExamMode.exam,
+      time_minutes: 60,
+      start_at: now - 86_400_000,
+      end_at: now + 365 * 86_400_000,
+      settings: JSON.stringify(DEMO_SETTINGS),
+      created_at: now,
+    });
+    let order = 0;
+    for (const [i, kind] of (Object.keys(DEMO) as Section[]).entries()) {
+      const sectionId = await repo.createSection({ exam_id: exam.id, kind, title: SECTION_TITLES[kind], order_num: i + 1 });
+      for (const q of DEMO[kind]) {
+        order += 1;
+        await repo.createQuestion({
+          exam_id: exam.id,
+          section_id: sectionId,
+          type: q.type,
+          order_num: order,
+          score: q.score,
+          content: JSON.stringify(q.content),
+          answer_key: JSON.stringify(q.key),
+        });
+      }
+    }
+    const anid = await repo.invite({ exam_id: exam.id, area_code: DEFAULT_AREA_CODE, phone: demoPhone, extra_minutes: 0, created_at: now });
+    return { examId: exam.id, anid };
+  });
+}
