@@ -1,0 +1,322 @@
+/**
+ * The one HTTP client of the web app. It applies the specification's rules to every call:
+ * the token from cookie `auth` and the page address go along as query parameters `auth` and
+ * `referer`, a call gives up after REQUEST_TIMEOUT_MS, idempotent reads are retried, 401/403
+ * lead to the right login page, 404 leads to the 404 page, and success data is checked against
+ * the call's schema before anyone uses it.
+ *
+ * It has no React dependency: navigation, cookies and logging are injected with configureClient.
+ */
+import {
+  AUTH_COOKIE,
+  CLIENT_MESSAGES,
+  ERROR_CODES,
+  HTTP_STATUS_DESCRIPTIONS,
+  REQUEST_TIMEOUT_MS,
+  RETRY_POLICY,
+  type CallBody,
+  type CallData,
+  type CallDef,
+  type CallQuery,
+  type ErrorCode,
+} from '@examhall/contract';
+import { readCookie } from './cookies.js';
+
+/** Failures the client raises itself, next to the server's catalogue codes. */
+export type ClientErrorCode = 'timeout' | 'network_error' | 'invalid_response' | 'http_error';
+
+/** A failed call: a catalogue code from the server's envelope, or one of the client's own. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    /** Stable id: the envelope's `code`, or a client code. */
+    readonly code: ErrorCode | ClientErrorCode,
+    /** HTTP status, 0 when no response arrived. */
+    readonly status: number,
+    /** Message for people. */
+    readonly msg: string,
+  ) {
+    super(msg);
+  }
+}
+
+/** True when `e` is an ApiError. */
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** What the client needs from its surroundings; the browser defaults are set below. */
+export interface ClientEnv {
+  /** Origin and prefix of the API, e.g. '/api' or 'http://127.0.0.1:3000/api'. */
+  baseUrl: string;
+  /** The candidate token, or null when logged out. */
+  getAuth: () => string | null;
+  /** The page address sent as `referer`, or null outside a browser. */
+  getReferer: () => string | null;
+  /** Path and query of the current page, used as the login page's `redirect`. */
+  getCurrentPath: () => string;
+  /** Goes to another page of the app. */
+  navigate: (to: string) => void;
+  /** Language for the server's messages, e.g. 'zh-CN'; null to let the browser decide. */
+  getLanguage: () => string | null;
+  /** Where status descriptions and failures are written. */
+  log: (message: string) => void;
+  /** Time to wait before retry number `attempt` (1-based). */
+  sleep: (ms: number) => Promise<void>;
+}
+
+const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
+
+const env: ClientEnv = {
+  baseUrl: '/api',
+  getAuth: () => (inBrowser ? readCookie(document.cookie, AUTH_COOKIE) : null),
+  getReferer: () => (inBrowser ? window.location.href : null),
+  getCurrentPath: () => (inBrowser ? window.location.pathname + window.location.search : '/'),
+  navigate: (to) => {
+    // Until the router registers itself, a full page load still reaches the right page.
+    if (inBrowser) window.location.assign(to);
+  },
+  getLanguage: () => null,
+  log: (message) => console.warn(message),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Replaces parts of the client's surroundings (the router registers its navigate here). */
+export function configureClient(patch: Partial<ClientEnv>): void {
+  Object.assign(env, patch);
+}
+
+/** Sets how the client moves to another page. */
+export function setNavigator(navigate: (to: string) => void): void {
+  env.navigate = navigate;
+}
+
+/** The query and body a call takes; keys whose schema is absent stay optional and unused. */
+export interface RequestInput<C extends CallDef> {
+  query?: CallQuery<C>;
+  body?: CallBody<C>;
+  /** Cancels the call (TanStack Query passes one). */
+  signal?: AbortSignal;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+/** Builds the call's URL: its path, its query, then `auth` and `referer`. */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  query: Readonly<Record<string, unknown>> | undefined,
+  auth: string | null,
+  referer: string | null,
+): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    appendParam(params, key, value as QueryValue);
+  }
+  if (auth) params.set('auth', auth);
+  if (referer) params.set('referer', referer);
+  const qs = params.toString();
+  return `${baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
+}
+
+function appendParam(params: URLSearchParams, key: string, value: QueryValue | readonly QueryValue[]): void {
+  if (Array.isArray(value)) {
+    for (const v of value as readonly QueryValue[]) appendParam(params, key, v);
+    return;
+  }
+  if (value === undefined || value === null) return;
+  params.append(key, String(value));
+}
+
+/**
+ * Encodes a body as the call declares. Form fields are sent as strings and undefined fields
+ * are skipped (the specification's rule for risk records).
+ */
+export function encodeBody(
+  format: CallDef['bodyFormat'],
+  body: unknown,
+): { body: BodyInit; contentType: string | null } | null {
+  if (body === undefined) return null;
+  if (format === 'form' || format === 'multipart') {
+    const entries = Object.entries(body as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (format === 'form') {
+      const params = new URLSearchParams();
+      for (const [k, v] of entries) params.append(k, stringifyField(v));
+      return { body: params, contentType: 'application/x-www-form-urlencoded' };
+    }
+    const form = new FormData();
+    for (const [k, v] of entries) form.append(k, v instanceof Blob ? v : stringifyField(v));
+    // The browser writes the multipart boundary itself.
+    return { body: form, contentType: null };
+  }
+  return { body: JSON.stringify(body), contentType: 'application/json' };
+}
+
+function stringifyField(v: unknown): string {
+  if (v === null) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** True when a failed attempt may be repeated: reads only, and never after a 4xx answer. */
+export function isRetryable(method: CallDef['method'], error: ApiError): boolean {
+  if (method !== 'GET') return false;
+  return error.status === 0 || error.status >= 500;
+}
+
+/** The login page for a call that found no valid session. */
+export function loginPathFor(callAuth: CallDef['auth'], currentPath: string): string {
+  const staff = callAuth === 'staff' || currentPath === '/admin' || currentPath.startsWith('/admin/');
+  const login = staff ? '/admin/login' : '/login';
+  return `${login}?redirect=${encodeURIComponent(currentPath)}`;
+}
+
+const isErrorCode = (v: unknown): v is ErrorCode =>
+  typeof v === 'string' && (ERROR_CODES as readonly string[]).includes(v);
+
+function describeStatus(status: number): string {
+  return HTTP_STATUS_DESCRIPTIONS[status] ?? `HTTP ${status}`;
+}
+
+/**
+ * Turns a response into the call's data or an ApiError. Pure apart from reading the body, so
+ * the rules can be tested without a router.
+ */
+export async function readResponse<C extends CallDef>(call: C, res: Response): Promise<CallData<C>> {
+  let payload: unknown;
+  try {
+    payload = await res.json();
+  } catch {
+    payload = undefined;
+  }
+  const envelope = isEnvelope(payload) ? payload : null;
+
+  if (envelope?.status === 'success' && res.ok) {
+    const parsed = call.data.safeParse(envelope.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'data';
+      throw new ApiError('invalid_response', res.status, `unexpected response from ${call.path} (${where})`);
+    }
+    return parsed.data as CallData<C>;
+  }
+  if (envelope?.status === 'error' && isErrorCode(envelope.code)) {
+    throw new ApiError(envelope.code, res.status, envelope.msg || describeStatus(res.status));
+  }
+  if (res.ok) {
+    throw new ApiError('invalid_response', res.status, `unexpected response from ${call.path}`);
+  }
+  throw new ApiError('http_error', res.status, describeStatus(res.status));
+}
+
+interface Envelope {
+  status: 'success' | 'error';
+  msg: string;
+  data: unknown;
+  code?: unknown;
+}
+
+function isEnvelope(v: unknown): v is Envelope {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return (o.status === 'success' || o.status === 'error') && (typeof o.msg === 'string' || o.msg === undefined);
+}
+
+/** One attempt: fetch with the time limit, then read the response. */
+async function attempt<C extends CallDef>(
+  call: C,
+  url: string,
+  init: RequestInit,
+  outerSignal: AbortSignal | undefined,
+): Promise<CallData<C>> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  const onOuterAbort = () => controller.abort();
+  outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
+  try {
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: controller.signal });
+    } catch (e) {
+      if (timedOut) throw new ApiError('timeout', 0, CLIENT_MESSAGES.timeout);
+      if (outerSignal?.aborted) throw e;
+      throw new ApiError('network_error', 0, e instanceof Error ? e.message : 'network error');
+    }
+    try {
+      return await readResponse(call, res);
+    } catch (e) {
+      // A body that stalls past the limit is a timeout too.
+      if (timedOut) throw new ApiError('timeout', 0, CLIENT_MESSAGES.timeout);
+      throw e;
+    }
+  } finally {
+    clearTimeout(timer);
+    outerSignal?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/**
+ * Makes one catalogue call and answers its validated data, or throws an ApiError.
+ *
+ * 401 always means the session is gone. 403 does too for candidates (the specification's
+ * rule); for staff it means the role lacks a permission, so the console shows it instead of
+ * logging the person out. Public calls (the logins) answer their own errors to the form.
+ */
+export async function request<C extends CallDef>(call: C, input: RequestInput<C> = {}): Promise<CallData<C>> {
+  const url = buildUrl(
+    env.baseUrl,
+    call.path,
+    input.query as Record<string, unknown> | undefined,
+    env.getAuth(),
+    env.getReferer(),
+  );
+  const encoded = encodeBody(call.bodyFormat, input.body);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (encoded?.contentType) headers['Content-Type'] = encoded.contentType;
+  const language = env.getLanguage();
+  if (language) headers['Accept-Language'] = language;
+  const init: RequestInit = {
+    method: call.method,
+    headers,
+    credentials: 'same-origin',
+    ...(encoded ? { body: encoded.body } : {}),
+  };
+
+  for (let tryNo = 0; ; tryNo++) {
+    try {
+      return await attempt(call, url, init, input.signal);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (tryNo < RETRY_POLICY.retries && isRetryable(call.method, e) && !input.signal?.aborted) {
+        await env.sleep(RETRY_POLICY.delayMs);
+        continue;
+      }
+      throw handleFailure(call, e);
+    }
+  }
+}
+
+function handleFailure(call: CallDef, e: ApiError): ApiError {
+  if (e.status !== 0) env.log(`[api] ${call.method} ${call.path}: ${e.status} ${describeStatus(e.status)} (${e.code})`);
+  else env.log(`[api] ${call.method} ${call.path}: ${e.msg}`);
+
+  if (call.auth !== 'public') {
+    const sessionGone = e.status === 401 || (e.status === 403 && call.auth === 'candidate');
+    if (sessionGone) {
+      const current = env.getCurrentPath();
+      if (!isLoginPath(current)) env.navigate(loginPathFor(call.auth, current));
+      return new ApiError(e.code, e.status, CLIENT_MESSAGES.notLoggedIn);
+    }
+  }
+  if (e.status === 404) env.navigate('/404');
+  return e;
+}
+
+function isLoginPath(path: string): boolean {
+  const pathname = path.split('?')[0];
+  return pathname === '/login' || pathname === '/admin/login';
+}

@@ -1,0 +1,27 @@
+import { en } from './en.js';
+import { zh, type Dictionary, type MessageKey } from './zh.js';
+
+/** Languages the app speaks; zh-CN is the default. */
+export const LANGUAGES = ['zh-CN', 'en-US'] as const;
+/** A language the app speaks. */
+export type Language = (typeof LANGUAGES)[number];
+
+/** Where the chosen language is remembered. */
+export const LANGUAGE_STORAGE_KEY = 'examhall.lang';
+
+const dictionaries: Record<Language, Dictionary> = { 'zh-CN': zh, 'en-US': en };
+
+/** Parameters filled into a message's `{name}` placeholders. */
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** The message `key` in `lang` with its placeholders filled. */
+export function translate(lang: Language, key: MessageKey, params?: MessageParams): string {
+  const text = dictionaries[lang][key];
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** A stored or requested language, or the default when it is not one we speak. */
+export function toLanguage(value: string | null | undefined): Language {
+  return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'zh-CN';
+}

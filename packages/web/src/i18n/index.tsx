@@ -1,0 +1,76 @@
+/** The app's two languages: a context that holds the choice, remembers it and tells antd, dayjs and the API. */
+import { ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { configureClient } from '../api/client.js';
+import { LANGUAGE_STORAGE_KEY, toLanguage, translate, type Language, type MessageParams } from './format.js';
+import type { MessageKey } from './zh.js';
+
+export { LANGUAGES, type Language } from './format.js';
+export type { MessageKey } from './zh.js';
+
+interface I18nValue {
+  lang: Language;
+  setLang: (lang: Language) => void;
+  t: (key: MessageKey, params?: MessageParams) => string;
+}
+
+const I18nContext = createContext<I18nValue | null>(null);
+
+function storedLanguage(): Language {
+  try {
+    return toLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
+  } catch {
+    // Storage can be off (private mode, policies); the default language still works.
+    return 'zh-CN';
+  }
+}
+
+function applyLanguage(lang: Language): void {
+  document.documentElement.lang = lang;
+  dayjs.locale(lang === 'zh-CN' ? 'zh-cn' : 'en');
+  configureClient({ getLanguage: () => lang });
+}
+
+/** Provides the language to the app and to antd. */
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Language>(() => {
+    const initial = storedLanguage();
+    applyLanguage(initial);
+    return initial;
+  });
+
+  useEffect(() => applyLanguage(lang), [lang]);
+
+  const setLang = useCallback((next: Language) => {
+    try {
+      localStorage.setItem(LANGUAGE_STORAGE_KEY, next);
+    } catch {
+      // Not remembered, but still switched for this visit.
+    }
+    setLangState(next);
+  }, []);
+
+  const value = useMemo<I18nValue>(
+    () => ({ lang, setLang, t: (key, params) => translate(lang, key, params) }),
+    [lang, setLang],
+  );
+
+  return (
+    <I18nContext.Provider value={value}>
+      <ConfigProvider locale={lang === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: '#1d5fd6' } }}>
+        {children}
+      </ConfigProvider>
+    </I18nContext.Provider>
+  );
+}
+
+/** The current language, its setter and the translate function. */
+export function useI18n(): I18nValue {
+  const value = useContext(I18nContext);
+  if (!value) throw new Error('useI18n needs an I18nProvider above it');
+  return value;
+}

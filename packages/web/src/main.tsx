@@ -1,0 +1,24 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp } from 'antd';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { I18nProvider } from './i18n/index.js';
+import { queryClient } from './queryClient.js';
+import { router } from './router.js';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <I18nProvider>
+        <AntApp>
+          <RouterProvider router={router} />
+        </AntApp>
+      </I18nProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,85 @@
+import { LogoutOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, Space, Spin, Tag, Typography } from 'antd';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useI18n } from '../../i18n/index.js';
+import { can, useStaffLogout, useStaffMe } from '../../session/staff.js';
+import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
+import { CONSOLE_AREAS } from './areas.js';
+
+/** The console frame: sidebar of areas the role may see, the account in the header, logout. */
+export default function AdminFrame() {
+  const { t } = useI18n();
+  const me = useStaffMe();
+  const logout = useStaffLogout();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+
+  if (!me.data) {
+    // A 401 has already sent the browser to the staff login; other failures are shown.
+    return (
+      <Flex100>
+        {me.isError ? <Typography.Text type="danger">{t('common.loadFailed', { msg: me.error.message })}</Typography.Text> : <Spin />}
+      </Flex100>
+    );
+  }
+  const staff = me.data;
+  const areas = CONSOLE_AREAS.filter((a) => can(staff, a.permission));
+  const selected = areas.find((a) => pathname === `/admin/${a.key}` || pathname.startsWith(`/admin/${a.key}/`))?.key;
+
+  const onLogout = () => {
+    logout.mutate(undefined, { onSettled: () => void navigate('/admin/login', { replace: true }) });
+  };
+
+  return (
+    <Layout style={{ minHeight: '100vh' }} data-testid="admin-console">
+      <a className="skip-link" href="#console-main">
+        {t('common.skipToContent')}
+      </a>
+      <Layout.Sider breakpoint="lg" collapsedWidth={0} width={220}>
+        <div className="admin-brand">{t('app.name')}</div>
+        <nav aria-label={t('admin.nav')}>
+          <Menu
+            theme="dark"
+            mode="inline"
+            selectedKeys={selected ? [selected] : []}
+            items={areas.map((a) => ({
+              key: a.key,
+              icon: a.icon,
+              label: (
+                <NavLink to={`/admin/${a.key}`} data-testid={`nav-${a.key}`}>
+                  {t(a.label)}
+                </NavLink>
+              ),
+            }))}
+          />
+        </nav>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header className="page-header">
+          <Typography.Text strong>{t('admin.console')}</Typography.Text>
+          <Space wrap>
+            <span data-testid="staff-identity">
+              <Typography.Text>{staff.name}</Typography.Text>{' '}
+              <Tag color="blue" data-testid="staff-role">
+                {t(`admin.role.${staff.role}`)}
+              </Tag>
+            </span>
+            <LanguageSwitch />
+            <Button icon={<LogoutOutlined aria-hidden />} onClick={onLogout} loading={logout.isPending} data-testid="staff-logout">
+              {t('common.logout')}
+            </Button>
+          </Space>
+        </Layout.Header>
+        <Layout.Content style={{ padding: 24 }}>
+          <main id="console-main" tabIndex={-1}>
+            <Outlet />
+          </main>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+function Flex100({ children }: { children: React.ReactNode }) {
+  return <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center' }}>{children}</div>;
+}

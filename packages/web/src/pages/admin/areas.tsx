@@ -1,0 +1,32 @@
+import {
+  AuditOutlined,
+  DatabaseOutlined,
+  EditOutlined,
+  FileTextOutlined,
+  TeamOutlined,
+  UserOutlined,
+  VideoCameraOutlined,
+} from '@ant-design/icons';
+import type { Permission } from '@examhall/contract';
+import type { ReactNode } from 'react';
+import type { MessageKey } from '../../i18n/index.js';
+
+/** An area of the console: its path under /admin, menu label, what it is for, and who may see it. */
+export interface ConsoleArea {
+  key: 'exams' | 'questions' | 'candidates' | 'proctoring' | 'grading' | 'staff' | 'audit';
+  label: MessageKey;
+  description: MessageKey | null;
+  permission: Permission;
+  icon: ReactNode;
+}
+
+/** The console's areas in menu order. */
+export const CONSOLE_AREAS: readonly ConsoleArea[] = [
+  { key: 'exams', label: 'admin.menu.exams', description: 'admin.area.exams', permission: 'exam.read', icon: <FileTextOutlined /> },
+  { key: 'questions', label: 'admin.menu.questions', description: 'admin.area.questions', permission: 'exam.read', icon: <DatabaseOutlined /> },
+  { key: 'candidates', label: 'admin.menu.candidates', description: 'admin.area.candidates', permission: 'exam.read', icon: <TeamOutlined /> },
+  { key: 'proctoring', label: 'admin.menu.proctoring', description: 'admin.area.proctoring', permission: 'proctor.watch', icon: <VideoCameraOutlined /> },
+  { key: 'grading', label: 'admin.menu.grading', description: 'admin.area.grading', permission: 'grade.read', icon: <EditOutlined /> },
+  { key: 'staff', label: 'admin.menu.staff', description: null, permission: 'staff.read', icon: <UserOutlined /> },
+  { key: 'audit', label: 'admin.menu.audit', description: 'admin.area.audit', permission: 'audit.read', icon: <AuditOutlined /> },
+];

@@ -1,0 +1,150 @@
+import { api, ExamMode, type ExamListItem, type InvitationState } from '@examhall/contract';
+import { LogoutOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Flex, List, Skeleton, Space, Tag, Typography } from 'antd';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { request } from '../../api/client.js';
+import { currentAuth } from '../../api/cookies.js';
+import { useI18n, type MessageKey } from '../../i18n/index.js';
+import { useLogout, useUserInfo } from '../../session/candidate.js';
+import { serverTime } from '../../shell/MaintenanceModal.js';
+import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+
+const MODE_KEYS: Record<ExamListItem['mode'], MessageKey> = {
+  [ExamMode.simulate]: 'exams.mode.simulate',
+  [ExamMode.exam]: 'exams.mode.exam',
+  [ExamMode.longTime]: 'exams.mode.longTime',
+};
+
+const MODE_COLORS: Record<ExamListItem['mode'], string> = {
+  [ExamMode.simulate]: 'default',
+  [ExamMode.exam]: 'blue',
+  [ExamMode.longTime]: 'purple',
+};
+
+const STATE_COLORS: Record<InvitationState, string> = {
+  not_started: 'default',
+  open: 'green',
+  in_progress: 'orange',
+  submitted: 'cyan',
+  closed: 'default',
+};
+
+/** The candidate's exams. The user-info check comes first; a refused check leads to the login. */
+export default function ExamsPage() {
+  const { t } = useI18n();
+  useDocumentTitle(t('exams.pageTitle'));
+  const location = useLocation();
+  const navigate = useNavigate();
+  const user = useUserInfo();
+  const logout = useLogout();
+  const exams = useQuery({
+    queryKey: ['exams', 'index'],
+    queryFn: ({ signal }) => request(api.examIndex, { query: { page: 1, page_size: 100 }, signal }),
+    enabled: user.isSuccess,
+  });
+
+  if (currentAuth() === null && !user.data) {
+    return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+
+  const onLogout = () => {
+    logout.mutate(undefined, { onSettled: () => void navigate('/login', { replace: true }) });
+  };
+
+  return (
+    <div className="page-body">
+      <Flex justify="space-between" align="center" wrap gap={12} style={{ marginBottom: 16 }}>
+        <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+          {t('exams.title')}
+        </Typography.Title>
+        <Space wrap>
+          {user.data && (
+            <Typography.Text type="secondary" data-testid="user-phone">
+              {t('exams.loggedInAs', { phone: user.data.phone })}
+            </Typography.Text>
+          )}
+          <Button icon={<LogoutOutlined aria-hidden />} onClick={onLogout} loading={logout.isPending} data-testid="logout">
+            {t('common.logout')}
+          </Button>
+        </Space>
+      </Flex>
+
+      {user.isError && <Alert type="error" showIcon title={t('common.loadFailed', { msg: user.error.message })} />}
+      {exams.isError && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('common.loadFailed', { msg: exams.error.message })}
+          action={
+            <Button size="small" onClick={() => void exams.refetch()}>
+              {t('common.retry')}
+            </Button>
+          }
+        />
+      )}
+      {(user.isPending || exams.isPending) && !user.isError && !exams.isError && (
+        <Card>
+          <Skeleton active />
+        </Card>
+      )}
+      {exams.data && <ExamList items={exams.data.list} total={exams.data.total} />}
+    </div>
+  );
+}
+
+function ExamList({ items, total }: { items: ExamListItem[]; total: number }) {
+  const { t } = useI18n();
+  if (items.length === 0) {
+    return (
+      <Card>
+        <Empty description={t('exams.empty')} data-testid="exams-empty" />
+      </Card>
+    );
+  }
+  return (
+    <Card title={t('exams.total', { n: total })}>
+      <List
+        dataSource={items}
+        rowKey={(e) => `${e.id}-${e.anid}`}
+        data-testid="exam-list"
+        renderItem={(exam) => (
+          <List.Item data-testid="exam-item">
+            <List.Item.Meta
+              title={
+                <Typography.Title level={2} style={{ fontSize: 16, margin: 0 }} data-testid="exam-name">
+                  {exam.name}
+                </Typography.Title>
+              }
+              description={
+                <dl style={{ margin: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 24px' }}>
+                  <Field label={t('exams.col.mode')}>
+                    <Tag color={MODE_COLORS[exam.mode]}>{t(MODE_KEYS[exam.mode])}</Tag>
+                  </Field>
+                  <Field label={t('exams.col.time')}>{t('common.minutes', { n: exam.time })}</Field>
+                  <Field label={t('exams.col.window')}>
+                    {t('exams.windowRange', { from: serverTime(exam.start_at), to: serverTime(exam.end_at) })}
+                  </Field>
+                  <Field label={t('exams.col.state')}>
+                    <Tag color={STATE_COLORS[exam.state]} data-testid="exam-state">
+                      {t(`exams.state.${exam.state}`)}
+                    </Tag>
+                  </Field>
+                </dl>
+              }
+            />
+          </List.Item>
+        )}
+      />
+    </Card>
+  );
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+      <dt>{label}:</dt>
+      <dd style={{ margin: 0 }}>{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { setNavigator } from './api/client.js';
+import { HydrateFallback } from './shell/RouteLoader.js';
+import { Shell } from './shell/Shell.js';
+
+/** A lazily loaded page: its module's default export becomes the route's component. */
+function page(load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
+}
+
+const notFound = page(() => import('./pages/NotFound.js'));
+
+/** Every route of the app. */
+export const routes: RouteObject[] = [
+  {
+    Component: Shell,
+    HydrateFallback,
+    children: [
+      { index: true, loader: () => redirect('/exams') },
+      {
+        lazy: page(() => import('./pages/candidate/CandidateFrame.js')),
+        children: [
+          { path: 'login', lazy: page(() => import('./pages/candidate/LoginPage.js')) },
+          { path: 'exams', lazy: page(() => import('./pages/candidate/ExamsPage.js')) },
+        ],
+      },
+      { path: 'admin/login', lazy: page(() => import('./pages/admin/AdminLoginPage.js')) },
+      {
+        path: 'admin',
+        lazy: page(() => import('./pages/admin/AdminFrame.js')),
+        children: [
+          { index: true, loader: () => redirect('/admin/exams') },
+          { path: 'staff', lazy: page(() => import('./pages/admin/StaffPage.js')) },
+          { path: ':area', lazy: page(() => import('./pages/admin/AreaPage.js')) },
+        ],
+      },
+      { path: '404', lazy: notFound },
+      { path: '*', lazy: notFound },
+    ],
+  },
+];
+
+/** The browser router; the HTTP client navigates through it so redirects keep the app state. */
+export const router = createBrowserRouter(routes);
+
+setNavigator((to) => {
+  void router.navigate(to, { replace: to === '/404' });
+});

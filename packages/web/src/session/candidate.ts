@@ -1,0 +1,66 @@
+/** The candidate's session: who is logged in, logging in and out. */
+import { api, type GetInfoData, type LoginBody, type LoginData } from '@examhall/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isApiError, request } from '../api/client.js';
+import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
+import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
+
+/** Query key of the logged-in candidate. */
+export const USER_INFO_KEY = ['user-info'] as const;
+
+/**
+ * The logged-in candidate. A refused check removes the cookie (the specification's rule); a
+ * timeout or a lost connection says nothing about the token, so it is kept then.
+ */
+export async function fetchUserInfo({ signal }: { signal: AbortSignal }): Promise<GetInfoData> {
+  try {
+    return await request(api.getInfo, { signal });
+  } catch (e) {
+    if (isApiError(e) && e.status !== 0) clearAuth(await ensureCookieDomain());
+    throw e;
+  }
+}
+
+/** The logged-in candidate, fetched only when a token exists. */
+export function useUserInfo() {
+  return useQuery({ queryKey: USER_INFO_KEY, queryFn: fetchUserInfo, enabled: currentAuth() !== null, staleTime: 60_000 });
+}
+
+/**
+ * Logs in. The server sets the cookie; when its domain does not cover this host (or only the
+ * body carried the token) the client stores it, so the token always rides on later calls.
+ */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LoginBody) => request(api.login, { body }),
+    onSuccess: (data: LoginData) => {
+      const domain = getCookieDomain();
+      if (currentAuth() !== data.auth) storeAuth(data.auth, domain);
+      if (currentAuth() !== data.auth && domain) storeAuth(data.auth, '');
+      queryClient.removeQueries({ queryKey: USER_INFO_KEY });
+    },
+  });
+}
+
+/** Logs out: revokes the token on the server, then forgets it here whatever the server said. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await request(api.logout);
+      } finally {
+        clearAuth(getCookieDomain());
+        queryClient.removeQueries({ queryKey: USER_INFO_KEY });
+        queryClient.removeQueries({ queryKey: ['exams'] });
+      }
+    },
+  });
+}
+
+/** A `redirect` parameter that stays inside the app, or the fallback. */
+export function safeRedirect(value: string | null, fallback: string): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  return value;
+}

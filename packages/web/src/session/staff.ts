@@ -1,0 +1,40 @@
+/** The staff session: the logged-in account and its permissions. */
+import { api, type Permission, type StaffLoginBody, type StaffView } from '@examhall/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { request } from '../api/client.js';
+
+/** Query key of the logged-in staff account. */
+export const STAFF_ME_KEY = ['staff-me'] as const;
+
+/** The logged-in staff account; a 401 sends the browser to the staff login. */
+export function useStaffMe() {
+  return useQuery({ queryKey: STAFF_ME_KEY, queryFn: ({ signal }) => request(api.staffMe, { signal }), staleTime: 60_000 });
+}
+
+/** True when the account holds the permission. */
+export function can(staff: StaffView | undefined, permission: Permission): boolean {
+  return staff?.permissions.includes(permission) ?? false;
+}
+
+/** Staff password login; the server keeps the token in an httpOnly cookie. */
+export function useStaffLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: StaffLoginBody) => request(api.staffLogin, { body }),
+    onSuccess: (data) => queryClient.setQueryData(STAFF_ME_KEY, data.staff),
+  });
+}
+
+/** Revokes the staff token and forgets everything cached for it. */
+export function useStaffLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await request(api.staffLogout);
+      } finally {
+        queryClient.clear();
+      }
+    },
+  });
+}
