@@ -6,6 +6,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { CallDef } from '@examhall/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -31,10 +32,18 @@ export interface AppOptions {
   logStream?: Writable;
 }
 
-/** The app and its services. */
+/** A registered route; `call` is its catalogue entry when it has one. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  call: CallDef | undefined;
+}
+
+/** The app, its services and every route it registered. */
 export interface App {
   app: FastifyInstance;
   services: Services;
+  routes: RegisteredRoute[];
 }
 
 /** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
@@ -56,6 +65,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  const routes: RegisteredRoute[] = [];
+  app.addHook('onRoute', (r) => {
+    const call = (r.config as { call?: CallDef } | undefined)?.call;
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, call });
+  });
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
@@ -102,5 +116,5 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
   });
 
-  return { app, services };
+  return { app, services, routes };
 }

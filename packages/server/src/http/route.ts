@@ -30,6 +30,14 @@ export type Handler<C extends CallDef> = (ctx: RouteContext<C>) => Promise<z.inp
 /** Calls that stay open during maintenance: the shell needs them to show the notice; staff keep working. */
 const OPEN_IN_MAINTENANCE: ReadonlySet<CallDef> = new Set<CallDef>([api.siteConfig, api.timeTable]);
 
+/** The caller of a request, once authenticated. */
+interface Principal {
+  token: string;
+  candidate?: Candidate;
+  staff?: StaffActor;
+}
+const principals = new WeakMap<FastifyRequest, Principal>();
+
 /** Registers one catalogue call: schemas, authentication, maintenance, envelope. */
 export function route<C extends CallDef>(app: FastifyInstance, services: Services, call: C, handler: Handler<C>): void {
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -43,30 +51,33 @@ export function route<C extends CallDef>(app: FastifyInstance, services: Service
       response: { 200: successEnvelope(call.data) },
     },
     config: { call },
-    handler: async (request, reply) => {
+    // Who is calling is settled before the body is even parsed: a stranger gets 401, never a validation answer.
+    onRequest: async (request) => {
       if (call.auth !== 'staff' && !OPEN_IN_MAINTENANCE.has(call) && services.site.inMaintenance()) {
         throw fail('maintenance');
       }
-      let token = '';
-      let candidate: Candidate | undefined;
-      let staff: StaffActor | undefined;
       if (call.auth === 'candidate') {
-        token = candidateToken(request) ?? '';
-        candidate = (await services.candidateAuth.resolve(token)) ?? undefined;
+        const token = candidateToken(request) ?? '';
+        const candidate = await services.candidateAuth.resolve(token);
         if (!candidate) throw fail('not_logged_in');
+        principals.set(request, { token, candidate });
       } else if (call.auth === 'staff') {
-        token = staffToken(request) ?? '';
-        staff = (await services.staff.resolve(token)) ?? undefined;
+        const token = staffToken(request) ?? '';
+        const staff = await services.staff.resolve(token);
         if (!staff) throw fail('not_logged_in');
+        principals.set(request, { token, staff });
       }
+    },
+    handler: async (request, reply) => {
+      const who = principals.get(request) ?? { token: '' };
       const data = await handler({
         query: request.query as Out<C['query']>,
         body: request.body as Out<C['body']>,
         request,
         reply,
-        token,
-        candidate: candidate as RouteContext<C>['candidate'],
-        staff: staff as RouteContext<C>['staff'],
+        token: who.token,
+        candidate: who.candidate as RouteContext<C>['candidate'],
+        staff: who.staff as RouteContext<C>['staff'],
       });
       return { status: 'success' as const, msg: '', data };
     },

@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const contractSrc = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
+
+// Unit and integration tests of every package; the browser journeys have their own config in e2e/.
+export default defineConfig({
+  resolve: { alias: { '@examhall/contract': contractSrc } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['packages/server/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      'packages/web',
+    ],
+  },
+});
