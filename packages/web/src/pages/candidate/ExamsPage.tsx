@@ -44,7 +44,8 @@ export default function ExamsPage() {
     enabled: user.isSuccess,
   });
 
-  if (currentAuth() === null && !user.data) {
+  // After a deliberate logout the page leads to a plain login, not one that comes back here.
+  if (currentAuth() === null && !user.data && logout.isIdle) {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
 

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Request } from 'playwright-core';
+import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
+import { DEMO_PHONE, startServer, type TestServer } from './support/server.js';
+
+const DEMO_EXAM = /Examhall demo exam|演示笔试/;
+
+describe.runIf(browserAvailable())('candidate login journey', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('logs in by SMS code, lists the demo exam, switches language, survives a reload and logs out', async () => {
+    const { context, page, consoleErrors } = await newPage(browser, server.baseUrl);
+    const apiRequests: Request[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/')) apiRequests.push(r);
+    });
+
+    // Logged out, the home page leads to the login with the way back in `redirect`.
+    await page.goto('/');
+    await page.waitForURL(/\/login\?redirect=%2Fexams$/);
+    await expect.poll(() => page.title()).toContain('登录');
+
+    // A malformed number is caught before any code is sent.
+    await page.getByTestId('phone-input').fill('12345');
+    await page.getByTestId('send-code').click();
+    await page.getByText('请输入有效的手机号').waitFor();
+    expect(server.sms.messages).toHaveLength(0);
+
+    await page.getByTestId('phone-input').fill(DEMO_PHONE);
+    await page.getByTestId('send-code').click();
+    const code = await server.sms.waitForCode(DEMO_PHONE);
+    expect(code).toMatch(/^\d{6}$/);
+    // The button counts down and cannot be pressed again meanwhile.
+    await expect.poll(() => page.getByTestId('send-code').textContent()).toMatch(/\d+ 秒后重新获取/);
+    expect(await page.getByTestId('send-code').isDisabled()).toBe(true);
+
+    // A wrong code shows the server's message and keeps the candidate on the page.
+    const wrong = code.replace(/^./, (d) => String((Number(d) + 1) % 10));
+    await page.getByTestId('code-input').fill(wrong);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('login-error').waitFor();
+    expect(page.url()).toContain('/login');
+
+    await page.getByTestId('code-input').fill(code);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/exams$/);
+    await page.getByTestId('exam-name').filter({ hasText: DEMO_EXAM }).first().waitFor();
+    expect(await page.getByTestId('user-phone').textContent()).toContain(DEMO_PHONE);
+    await expect.poll(() => page.title()).toContain('我的笔试');
+
+    // The token rides on every call as `auth`, with the page as `referer`.
+    const cookies = await context.cookies();
+    const auth = cookies.find((c) => c.name === 'auth')?.value;
+    expect(auth).toBeTruthy();
+    const examIndex = apiRequests.find((r) => new URL(r.url()).pathname === '/api/exam/index');
+    expect(examIndex).toBeDefined();
+    const params = new URL(examIndex!.url()).searchParams;
+    expect(params.get('auth')).toBe(auth);
+    expect(params.get('referer')).toMatch(/\/exams$/);
+
+    // English, remembered across a reload, which also keeps the session.
+    await page.getByTestId('lang-switch').click();
+    await page.getByRole('heading', { name: 'My exams' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('en-US');
+    await page.reload();
+    await page.getByRole('heading', { name: 'My exams' }).waitFor();
+    await page.getByTestId('exam-name').filter({ hasText: DEMO_EXAM }).first().waitFor();
+    expect(page.url()).toMatch(/\/exams$/);
+    await expect.poll(() => page.title()).toContain('My exams');
+
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/login$/);
+    expect((await context.cookies()).find((c) => c.name === 'auth')).toBeUndefined();
+    await page.goto('/exams');
+    await page.waitForURL(/\/login\?redirect=%2Fexams$/);
+
+    expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  it('removes a token the server no longer accepts and asks for a login', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    const host = new URL(server.baseUrl).hostname;
+    await context.addCookies([{ name: 'auth', value: 'revoked-or-forged', domain: host, path: '/' }]);
+    await page.goto('/exams');
+    await page.waitForURL(/\/login\?redirect=%2Fexams$/);
+    await expect.poll(async () => (await context.cookies()).some((c) => c.name === 'auth')).toBe(false);
+    await context.close();
+  });
+});

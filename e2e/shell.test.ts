@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
+import { startServer, type TestServer } from './support/server.js';
+
+/** 'YYYY-MM-DD HH:mm' on the server's clock (UTC+8). */
+function serverClock(ms: number): string {
+  return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+describe.runIf(browserAvailable())('application shell', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the 404 page for an unknown address', async () => {
+    server = await startServer();
+    const { context, page } = await newPage(browser, server.baseUrl);
+    const res = await page.goto('/no-such-page');
+    expect(res?.status()).toBeLessThan(500);
+    await page.getByTestId('not-found').waitFor();
+    await page.getByRole('heading', { name: '页面不存在' }).waitFor();
+    await expect.poll(() => page.title()).toContain('页面不存在');
+    expect(new URL(page.url()).pathname).toBe('/no-such-page');
+
+    await page.getByTestId('back-home').click();
+    await page.waitForURL(/\/login\?redirect=%2Fexams$/);
+
+    // The page carries its search keywords.
+    const keywords = await page.locator('meta[name="keywords"]').getAttribute('content');
+    expect(keywords).toContain('在线笔试');
+    await context.close();
+    await server.stop();
+  });
+
+  it('shows the maintenance notice, which cannot be closed, during the window', async () => {
+    const now = Date.now();
+    server = await startServer({
+      MAINTENANCE_FROM: serverClock(now - 3_600_000),
+      MAINTENANCE_TO: serverClock(now + 3_600_000),
+      SUPPORT_PHONE: '400-123-4567',
+    });
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await page.goto('/login');
+    const dialog = page.getByRole('dialog', { name: '系统维护升级公告' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('400-123-4567');
+    expect(await dialog.getByRole('button', { name: /close|关闭/i }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.mouse.click(5, 5);
+    await dialog.waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** The system Chromium (Debian package `chromium`). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
+  '--auto-select-desktop-capture-source=Entire screen',
+];
+
+/**
+ * Whether the journeys can run here. Without Chromium they fail in CI, and outside CI they are
+ * skipped with a warning so a developer without the browser can still run everything else.
+ */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM_PATH)) return true;
+  const message = `${CHROMIUM_PATH} is missing: install the Debian package 'chromium' to run the browser journeys`;
+  if (process.env.CI === 'true') throw new Error(message);
+  console.warn(`\n!!!!!!!!!!\n!!! SKIPPING BROWSER JOURNEYS: ${message}\n!!!!!!!!!!\n`);
+  return false;
+}
+
+/** Launches headless Chromium with fake camera, microphone and screen capture. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+}
+
+/** A fresh context (own cookies and storage) and page; browser console errors are collected for assertions. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext({ baseURL, locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  return { context, page, consoleErrors };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser journeys against the built server and web app; one file at a time, since each starts a server and a browser.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    include: ['e2e/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+  },
+});
