@@ -28,7 +28,7 @@ export interface RouteContext<C extends CallDef> {
 export type Handler<C extends CallDef> = (ctx: RouteContext<C>) => Promise<z.input<C['data']>>;
 
 /** Calls that stay open during maintenance: the shell needs them to show the notice; staff keep working. */
-const OPEN_IN_MAINTENANCE: ReadonlySet<CallDef> = new Set<CallDef>([api.siteConfig, api.timeTable]);
+const OPEN_IN_MAINTENANCE: ReadonlySet<CallDef> = new Set<CallDef>([api.siteConfig, api.timeTable, api.staffLogin]);
 
 /** The caller of a request, once authenticated. */
 interface Principal {

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('runs on embedded defaults with nothing set', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      apiPrefix: '/api',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      sms: { provider: 'console' },
+      maintenance: null,
+      admin: null,
+      demoPhone: '13800138000',
+      publicUrl: 'http://localhost:3000',
+    });
+  });
+
+  it('reads the maintenance window in UTC+8', () => {
+    const c = loadConfig({ MAINTENANCE_FROM: '2024-08-05 09:00', MAINTENANCE_TO: '2024-08-07T12:00:00+08:00' });
+    expect(c.maintenance).toEqual({ from: Date.UTC(2024, 7, 5, 1, 0), to: Date.UTC(2024, 7, 7, 4, 0) });
+  });
+
+  it('trims a trailing slash of API_PREFIX and accepts an empty one', () => {
+    expect(loadConfig({ API_PREFIX: '/v1/' }).apiPrefix).toBe('/v1');
+    expect(loadConfig({ API_PREFIX: '' }).apiPrefix).toBe('');
+  });
+
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error('configuration was accepted');
+  };
+
+  it('names every invalid variable at once', () => {
+    const message = problems({ PORT: 'abc', DATABASE_URL: 'mysql://x', MAINTENANCE_FROM: 'tomorrow', REDIS_URL: 'http://x' });
+    for (const field of ['PORT', 'DATABASE_URL', 'MAINTENANCE_FROM', 'REDIS_URL']) expect(message).toContain(field);
+  });
+
+  it('checks variables that go together', () => {
+    expect(problems({ SMS_PROVIDER: 'webhook' })).toContain('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
+    expect(problems({ ADMIN_PHONE: '13900000000' })).toContain('ADMIN_PASSWORD');
+    expect(problems({ ADMIN_PHONE: '13900000000', ADMIN_PASSWORD: 'short' })).toContain('at least 8');
+    expect(problems({ MAINTENANCE_FROM: '2024-08-07 12:00', MAINTENANCE_TO: '2024-08-05 09:00' })).toContain('after MAINTENANCE_FROM');
+  });
+});

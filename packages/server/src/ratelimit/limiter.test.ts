@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './limiter.js';
+
+const redisHere = await requirePart('redis');
+const redis = redisHere ? new Redis(TEST_REDIS_URL) : null;
+afterAll(() => redis?.disconnect());
+
+function contract(name: string, make: () => { limiter: RateLimiter; wait: (ms: number) => Promise<void> }) {
+  describe(name, () => {
+    it('allows up to the limit within a window, then refuses, and counts without hitting', async () => {
+      const { limiter } = make();
+      const key = `k-${randomBytes(4).toString('hex')}`;
+      for (let i = 1; i <= 3; i++) expect(await limiter.hit(key, 3, 60_000)).toMatchObject({ allowed: true, count: i });
+      expect(await limiter.hit(key, 3, 60_000)).toMatchObject({ allowed: false, count: 4 });
+      expect(await limiter.count(key)).toBe(4);
+      expect(await limiter.count(`${key}-other`)).toBe(0);
+    });
+
+    it('starts a new window when the old one ends, and forgets a reset key', async () => {
+      const { limiter, wait } = make();
+      const key = `k-${randomBytes(4).toString('hex')}`;
+      await limiter.hit(key, 1, 200);
+      expect((await limiter.hit(key, 1, 200)).allowed).toBe(false);
+      await wait(250);
+      expect(await limiter.hit(key, 1, 200)).toMatchObject({ allowed: true, count: 1 });
+      await limiter.reset(key);
+      expect(await limiter.count(key)).toBe(0);
+    });
+  });
+}
+
+contract('in-process limiter', () => {
+  let now = 1_000_000;
+  return {
+    limiter: new MemoryRateLimiter(() => now),
+    wait: async (ms) => {
+      now += ms;
+    },
+  };
+});
+
+describe.skipIf(!redisHere)('Redis limiter', () => {
+  contract('shared counters', () => ({
+    limiter: new RedisRateLimiter(redis as Redis, `examhall:test:${randomBytes(4).toString('hex')}:`),
+    wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+  }));
+
+  it('shares one count between two processes’ clients', async () => {
+    const prefix = `examhall:test:${randomBytes(4).toString('hex')}:`;
+    const other = new Redis(TEST_REDIS_URL);
+    const a = new RedisRateLimiter(redis as Redis, prefix);
+    const b = new RedisRateLimiter(other, prefix);
+    await a.hit('shared', 2, 60_000);
+    await b.hit('shared', 2, 60_000);
+    expect((await a.hit('shared', 2, 60_000)).allowed).toBe(false);
+    other.disconnect();
+  });
+});
