@@ -35,7 +35,7 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     await page.getByTestId('phone-input').fill('12345');
     await page.getByTestId('send-code').click();
     await page.getByText('请输入有效的手机号').waitFor();
-    expect(server.sms.messages).toHaveLength(0);
+    expect(server.sms.messages()).toHaveLength(0);
 
     await page.getByTestId('phone-input').fill(DEMO_PHONE);
     await page.getByTestId('send-code').click();

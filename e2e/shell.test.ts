@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
+import { startRecorder } from './support/recorder.js';
 import { startServer, type TestServer } from './support/server.js';
 
 /** 'YYYY-MM-DD HH:mm' on the server's clock (UTC+8). */
@@ -58,5 +59,56 @@ describe.runIf(browserAvailable())('application shell', () => {
     await page.mouse.click(5, 5);
     await dialog.waitFor();
     await context.close();
+  });
+
+  it('reports page views and uncaught errors when the addresses are configured', async () => {
+    const analytics = await startRecorder('/collect');
+    const reports = await startRecorder('/errors');
+    server = await startServer({ ANALYTICS_URL: analytics.url, ERROR_REPORT_URL: reports.url });
+    const { context, page } = await newPage(browser, server.baseUrl);
+    try {
+      await page.goto('/login');
+      const isView = (path: string) => (b: unknown): b is { type: string; path: string } =>
+        (b as { type?: unknown }).type === 'pageview' && (b as { path?: unknown }).path === path;
+      await analytics.waitFor(isView('/login'));
+      await page.getByRole('link', { name: '招聘方登录' }).click();
+      await page.waitForURL(/\/admin\/login$/);
+      await analytics.waitFor(isView('/admin/login'));
+
+      await page.evaluate(() => {
+        setTimeout(() => {
+          throw new Error('e2e uncaught failure');
+        });
+      });
+      const report = await reports.waitFor((b): b is { kind: string; message: string; page: string } =>
+        (b as { message?: unknown }).message === 'e2e uncaught failure',
+      );
+      expect(report.kind).toBe('error');
+      expect(report.page).toMatch(/\/admin\/login$/);
+    } finally {
+      await context.close();
+      await analytics.close();
+      await reports.close();
+      await server.stop();
+    }
+  });
+
+  it('shows the loading overlay when a page takes longer than the loader delay to arrive', async () => {
+    server = await startServer();
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await page.goto('/login');
+    await page.getByTestId('phone-input').waitFor();
+    expect(await page.getByTestId('route-loader').count()).toBe(0);
+    // Hold the console login page's code back for a second.
+    await page.route(/\/assets\/AdminLoginPage-[^/]+\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      await route.continue();
+    });
+    await page.getByRole('link', { name: '招聘方登录' }).click();
+    await page.getByTestId('route-loader').waitFor();
+    await page.getByTestId('staff-login-form').waitFor();
+    expect(await page.getByTestId('route-loader').count()).toBe(0);
+    await context.close();
+    await server.stop();
   });
 });

@@ -58,9 +58,3 @@ export function useLogout() {
     },
   });
 }
-
-/** A `redirect` parameter that stays inside the app, or the fallback. */
-export function safeRedirect(value: string | null, fallback: string): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  return value;
-}

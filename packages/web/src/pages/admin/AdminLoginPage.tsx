@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
-import { safeRedirect } from '../../session/candidate.js';
+import { safeRedirect } from '../../session/redirect.js';
 import { useStaffLogin } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';

@@ -1,0 +1,33 @@
+import { it } from 'vitest';
+import { launchBrowser, newPage } from './support/browser.js';
+import { ADMIN, DEMO_PHONE, startServer } from './support/server.js';
+
+it('shots', async () => {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const { page } = await newPage(browser, server.baseUrl);
+  const logs: string[] = [];
+  page.on('console', (m) => logs.push(`${m.type()}: ${m.text().slice(0, 300)}`));
+  await page.goto('/login');
+  await page.getByTestId('phone-input').waitFor();
+  await page.screenshot({ path: '/tmp/shots/login.png' });
+  await page.getByTestId('phone-input').fill(DEMO_PHONE);
+  await page.getByTestId('send-code').click();
+  const code = await server.sms.waitForCode(DEMO_PHONE);
+  await page.getByTestId('code-input').fill(code);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('exam-name').first().waitFor();
+  await page.screenshot({ path: '/tmp/shots/exams.png' });
+  await page.goto('/admin/login');
+  await page.getByTestId('staff-phone').fill(ADMIN.phone);
+  await page.getByTestId('staff-password').fill(ADMIN.password);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('area-exams').waitFor();
+  await page.screenshot({ path: '/tmp/shots/admin.png' });
+  await page.getByTestId('nav-staff').click();
+  await page.getByTestId('staff-table').getByText(ADMIN.phone).waitFor();
+  await page.screenshot({ path: '/tmp/shots/staff.png', fullPage: true });
+  console.log(logs.join('\n'));
+  await browser.close();
+  await server.stop();
+});
