@@ -7,6 +7,8 @@ const contractSrc = fileURLToPath(new URL('./packages/contract/src/index.ts', im
 export default defineConfig({
   resolve: { alias: { '@examhall/contract': contractSrc } },
   test: {
+    // A zone far from the server's UTC+8, so a result that leans on the machine's zone fails.
+    env: { TZ: 'America/New_York' },
     projects: [
       {
         extends: true,

@@ -34,7 +34,11 @@ describe('the specification’s constants', () => {
   });
 
   it('files each risk event under its category', () => {
-    const byType = (t: number) => Object.values(RISK_EVENTS).filter((e) => e.type === t).map((e) => e.id).sort((a, b) => a - b);
+    const byType = (t: number) =>
+      Object.values(RISK_EVENTS)
+        .filter((e) => e.type === t)
+        .map((e) => e.id)
+        .sort((a, b) => a - b);
     expect(byType(0)).toEqual([0]);
     expect(byType(1)).toEqual([1, 3, 10, 20, 21]);
     expect(byType(2)).toEqual([4, 7, 11, 12, 13, 14, 19]);
@@ -57,13 +61,36 @@ describe('the specification’s constants', () => {
 
   it('declares every call of the specification once', () => {
     const seedCalls = [
-      'GET /sts/get-token', 'GET /monitor/time-table', 'POST /exam/feedback', 'GET /exam/wx-url-link',
-      'GET /ceping/exam-line-order', 'GET /ceping/exam-order-list', 'GET /ceping/exam-show', 'GET /ceping/exam-show-new',
-      'POST /ceping/answer', 'POST /ceping/exam-finish', 'GET /exam/index', 'GET /exam/show', 'POST /monitor/start-exam',
-      'GET /subject/show-new', 'GET /subject/order-list', 'POST /answer/answer', 'POST /answer/judge',
-      'POST /subject/get-audio-info', 'POST /subject/audio-play', 'POST /monitor/finish-exam', 'POST /tools/face_recognize',
-      'POST /monitor/first-picture', 'POST /monitor/record-risk', 'POST /answer/pertinent-moment', 'POST /answer/byte',
-      'GET /user/send-msg', 'GET /user/area-code-list', 'GET /user/get-info', 'POST /user/login', 'GET /exam/get-anid-info',
+      'GET /sts/get-token',
+      'GET /monitor/time-table',
+      'POST /exam/feedback',
+      'GET /exam/wx-url-link',
+      'GET /ceping/exam-line-order',
+      'GET /ceping/exam-order-list',
+      'GET /ceping/exam-show',
+      'GET /ceping/exam-show-new',
+      'POST /ceping/answer',
+      'POST /ceping/exam-finish',
+      'GET /exam/index',
+      'GET /exam/show',
+      'POST /monitor/start-exam',
+      'GET /subject/show-new',
+      'GET /subject/order-list',
+      'POST /answer/answer',
+      'POST /answer/judge',
+      'POST /subject/get-audio-info',
+      'POST /subject/audio-play',
+      'POST /monitor/finish-exam',
+      'POST /tools/face_recognize',
+      'POST /monitor/first-picture',
+      'POST /monitor/record-risk',
+      'POST /answer/pertinent-moment',
+      'POST /answer/byte',
+      'GET /user/send-msg',
+      'GET /user/area-code-list',
+      'GET /user/get-info',
+      'POST /user/login',
+      'GET /exam/get-anid-info',
       'GET /exam/recommend-info',
     ];
     const declared = Object.values(api).map((c) => `${c.method} ${c.path}`);
@@ -74,7 +101,11 @@ describe('the specification’s constants', () => {
 
 describe('schemas', () => {
   it('normalizes and checks a login', () => {
-    expect(LoginBody.parse({ phone: '138 0013-8000', code: '123456' })).toEqual({ phone: '13800138000', area_code: '86', code: '123456' });
+    expect(LoginBody.parse({ phone: '138 0013-8000', code: '123456' })).toEqual({
+      phone: '13800138000',
+      area_code: '86',
+      code: '123456',
+    });
     const bad = LoginBody.safeParse({ phone: '12800138000', code: '123456' });
     expect(bad.success).toBe(false);
     expect(z.prettifyError(bad.error!)).toContain('invalid phone number');

@@ -56,9 +56,16 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       level: config.logLevel,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
       // Tokens travel in the query string, cookies and the Authorization header: none of them reach a log line.
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
       serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          ip: req.ip,
+        }),
       },
     },
   });
@@ -75,7 +82,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(fastifyFormbody);
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Examhall API', version: '0.1.0', description: 'Online written-test platform for campus recruitment' },
+      info: {
+        title: 'Examhall API',
+        version: '0.1.0',
+        description: 'Online written-test platform for campus recruitment',
+      },
       servers: [{ url: config.apiPrefix || '/' }],
     },
     transform: jsonSchemaTransform,
@@ -107,7 +118,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   }
   app.setNotFoundHandler((request, reply) => {
     const pathOnly = request.url.split('?')[0] ?? '';
-    const isApi = config.apiPrefix === '' || pathOnly === config.apiPrefix || pathOnly.startsWith(`${config.apiPrefix}/`);
+    const isApi =
+      config.apiPrefix === '' || pathOnly === config.apiPrefix || pathOnly.startsWith(`${config.apiPrefix}/`);
     const isAsset = /\.[A-Za-z0-9]+$/.test(pathOnly);
     if (isApi || isAsset || !serveWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(reply, 404, 'not_found', `no such path: ${request.method} ${pathOnly}`);

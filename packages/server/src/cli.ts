@@ -32,7 +32,11 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       case 'seed-demo': {
         const seeded = await seedDemo(runtime.handle.db, config.demoPhone, Date.now());
-        process.stdout.write(seeded ? `Demo exam ${seeded.examId} seeded, invitation ${seeded.anid}.\n` : 'The database already has exams; nothing seeded.\n');
+        process.stdout.write(
+          seeded
+            ? `Demo exam ${seeded.examId} seeded, invitation ${seeded.anid}.\n`
+            : 'The database already has exams; nothing seeded.\n',
+        );
         return 0;
       }
       case 'create-admin': {
@@ -54,7 +58,11 @@ async function run(argv: string[]): Promise<number> {
           log,
         });
         const result = await services.staff.ensureAdmin(values.phone, values.password, values.name);
-        process.stdout.write(result.created ? `Admin ${values.phone} created (id ${result.id}).\n` : `Admin ${values.phone} exists; password updated.\n`);
+        process.stdout.write(
+          result.created
+            ? `Admin ${values.phone} created (id ${result.id}).\n`
+            : `Admin ${values.phone} exists; password updated.\n`,
+        );
         return 0;
       }
       default:

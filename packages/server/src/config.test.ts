@@ -40,7 +40,12 @@ describe('configuration', () => {
   };
 
   it('names every invalid variable at once', () => {
-    const message = problems({ PORT: 'abc', DATABASE_URL: 'mysql://x', MAINTENANCE_FROM: 'tomorrow', REDIS_URL: 'http://x' });
+    const message = problems({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      MAINTENANCE_FROM: 'tomorrow',
+      REDIS_URL: 'http://x',
+    });
     for (const field of ['PORT', 'DATABASE_URL', 'MAINTENANCE_FROM', 'REDIS_URL']) expect(message).toContain(field);
   });
 
@@ -48,6 +53,8 @@ describe('configuration', () => {
     expect(problems({ SMS_PROVIDER: 'webhook' })).toContain('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
     expect(problems({ ADMIN_PHONE: '13900000000' })).toContain('ADMIN_PASSWORD');
     expect(problems({ ADMIN_PHONE: '13900000000', ADMIN_PASSWORD: 'short' })).toContain('at least 8');
-    expect(problems({ MAINTENANCE_FROM: '2024-08-07 12:00', MAINTENANCE_TO: '2024-08-05 09:00' })).toContain('after MAINTENANCE_FROM');
+    expect(problems({ MAINTENANCE_FROM: '2024-08-07 12:00', MAINTENANCE_TO: '2024-08-05 09:00' })).toContain(
+      'after MAINTENANCE_FROM',
+    );
   });
 });

@@ -34,8 +34,18 @@ const EnvSchema = z
       .transform((v) => v.replace(/\/+$/, ''))
       .pipe(z.string().regex(/^(\/[A-Za-z0-9._-]+)*$/, "must be empty or like '/api'")),
     DATA_DIR: z.string().default('./data'),
-    DATABASE_URL: optionalText.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres://').optional()),
-    REDIS_URL: optionalText.pipe(z.string().regex(/^rediss?:\/\//, 'must start with redis://').optional()),
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+        .optional(),
+    ),
+    REDIS_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^rediss?:\/\//, 'must start with redis://')
+        .optional(),
+    ),
     SMS_PROVIDER: z.enum(['console', 'webhook']).default('console'),
     SMS_WEBHOOK_URL: optionalText.pipe(z.url().optional()),
     COOKIE_DOMAIN: z.string().trim().default(''),
@@ -56,9 +66,17 @@ const EnvSchema = z
       ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
     }
     if ((env.MAINTENANCE_FROM === undefined) !== (env.MAINTENANCE_TO === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['MAINTENANCE_TO'], message: 'MAINTENANCE_FROM and MAINTENANCE_TO go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAINTENANCE_TO'],
+        message: 'MAINTENANCE_FROM and MAINTENANCE_TO go together',
+      });
     }
-    if (env.MAINTENANCE_FROM !== undefined && env.MAINTENANCE_TO !== undefined && env.MAINTENANCE_TO <= env.MAINTENANCE_FROM) {
+    if (
+      env.MAINTENANCE_FROM !== undefined &&
+      env.MAINTENANCE_TO !== undefined &&
+      env.MAINTENANCE_TO <= env.MAINTENANCE_FROM
+    ) {
       ctx.addIssue({ code: 'custom', path: ['MAINTENANCE_TO'], message: 'must be after MAINTENANCE_FROM' });
     }
     if ((env.ADMIN_PHONE === undefined) !== (env.ADMIN_PASSWORD === undefined)) {

@@ -17,7 +17,9 @@ function banner(config: Config, address: string, dialect: string, seeded: boolea
       (config.sms.provider === 'console'
         ? 'the SMS code is printed in this log ("SMS code for ...").'
         : `the SMS code is POSTed to ${config.sms.webhookUrl}.`),
-    config.admin ? `  Staff login: ${config.admin.phone} with ADMIN_PASSWORD.` : '  No staff account configured: set ADMIN_PHONE and ADMIN_PASSWORD, or run `npm run examhall -- create-admin`.',
+    config.admin
+      ? `  Staff login: ${config.admin.phone} with ADMIN_PASSWORD.`
+      : '  No staff account configured: set ADMIN_PHONE and ADMIN_PASSWORD, or run `npm run examhall -- create-admin`.',
     '',
   ];
   return lines.filter((l) => l !== '').join('\n');
@@ -54,6 +56,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Examhall failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `Examhall failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

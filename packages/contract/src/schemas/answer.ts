@@ -63,7 +63,10 @@ export const AnswerBody = z
     /** When the change was made in the browser (epoch ms, server-aligned clock). */
     changed_at: EpochMs,
   })
-  .refine((v) => v.answer !== undefined || v.event !== undefined, { message: 'answer or event is required', path: ['answer'] });
+  .refine((v) => v.answer !== undefined || v.event !== undefined, {
+    message: 'answer or event is required',
+    path: ['answer'],
+  });
 /** POST /answer/answer body. */
 export type AnswerBody = z.input<typeof AnswerBody>;
 

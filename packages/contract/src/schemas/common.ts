@@ -11,7 +11,11 @@ export const Flag = z.union([z.literal(0), z.literal(1)]);
 export const EpochMs = z.number().int();
 
 /** A client-generated id that makes a retried write idempotent. */
-export const ClientId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+export const ClientId = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
 
 /** Paging parameters of list calls. */
 export const PageQuery = z.object({

@@ -3,9 +3,17 @@ import { ExamMode, ExamPhase } from '../enums.js';
 import { ClientId, EpochMs, Flag, Id, PageQuery } from './common.js';
 
 /** An exam mode id. */
-export const ExamModeField = z.union([z.literal(ExamMode.simulate), z.literal(ExamMode.exam), z.literal(ExamMode.longTime)]);
+export const ExamModeField = z.union([
+  z.literal(ExamMode.simulate),
+  z.literal(ExamMode.exam),
+  z.literal(ExamMode.longTime),
+]);
 /** An exam phase id. */
-export const ExamPhaseField = z.union([z.literal(ExamPhase.monitor), z.literal(ExamPhase.exam), z.literal(ExamPhase.submit)]);
+export const ExamPhaseField = z.union([
+  z.literal(ExamPhase.monitor),
+  z.literal(ExamPhase.exam),
+  z.literal(ExamPhase.submit),
+]);
 
 /** Where the candidate stands with an exam in the list. */
 export const InvitationState = z.enum(['not_started', 'open', 'in_progress', 'submitted', 'closed']);

@@ -17,7 +17,9 @@ export const PhoneField = z
   .pipe(z.string().regex(/^\d{4,15}$/, 'must be 4 to 15 digits'));
 
 /** Checks the phone against its area code's pattern; used by every call that takes both. */
-function withValidPhone<T extends z.ZodObject<{ phone: typeof PhoneField; area_code: typeof AreaCodeField }>>(schema: T) {
+function withValidPhone<T extends z.ZodObject<{ phone: typeof PhoneField; area_code: typeof AreaCodeField }>>(
+  schema: T,
+) {
   return schema.superRefine((v, ctx) => {
     const { phone, area_code } = v as { phone: string; area_code: string };
     if (!isValidPhone(area_code, phone)) {

@@ -16,7 +16,11 @@ describe('tokens never reach a log line', () => {
     await t.app.inject(`/api/exam/index?page=oops&auth=${token}`);
     await t.app.inject(`/api/no/such/path?auth=${token}`);
     await t.services.staff.ensureAdmin('13900000000', 'admin-password');
-    const staff = await t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone: '13900000000', password: 'admin-password' } });
+    const staff = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/auth/login',
+      payload: { phone: '13900000000', password: 'admin-password' },
+    });
     const staffToken = body<{ token: string }>(staff).data.token;
     await t.app.inject({ url: '/api/admin/staff', headers: { authorization: `Bearer ${staffToken}` } });
     await t.app.inject({ url: '/api/admin/staff', cookies: { staff_auth: staffToken } });

@@ -1,4 +1,5 @@
 import { api, roleHas, STAFF_ROLES, type CallDef, type StaffRole } from '@examhall/contract';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
@@ -18,7 +19,11 @@ describe.each(await testedDialects())('staff routes on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect, { env: { ADMIN_PHONE: '13900000000', ADMIN_PASSWORD: 'admin-password' } });
     await t.services.staff.ensureAdmin('13900000000', 'admin-password');
-    const admin = await t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone: '13900000000', password: 'admin-password' } });
+    const admin = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/auth/login',
+      payload: { phone: '13900000000', password: 'admin-password' },
+    });
     tokens.admin = body<{ token: string }>(admin).data.token;
     for (const [i, role] of STAFF_ROLES.entries()) {
       if (role === 'admin') continue;
@@ -30,7 +35,11 @@ describe.each(await testedDialects())('staff routes on %s', (dialect) => {
         payload: { phone, area_code: '86', name: role, role, password: 'password-1' },
       });
       expect(created.statusCode).toBe(200);
-      const res = await t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone, password: 'password-1' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/auth/login',
+        payload: { phone, password: 'password-1' },
+      });
       tokens[role] = body<{ token: string }>(res).data.token;
     }
     candidateToken = await t.loginCandidate('13800138000');
@@ -52,7 +61,7 @@ describe.each(await testedDialects())('staff routes on %s', (dialect) => {
 
   it.each(staffCalls)('%s refuses no token and a candidate token, wherever it is put', async (_name, c) => {
     const url = `/api/${c.path.slice(1)}`;
-    const attempts = [
+    const attempts: Partial<InjectOptions>[] = [
       {},
       { headers: { authorization: `Bearer ${candidateToken}` } },
       { cookies: { staff_auth: candidateToken } },
@@ -99,7 +108,10 @@ describe.each(await testedDialects())('staff routes on %s', (dialect) => {
     const token = body<{ token: string }>(ok).data.token;
     expect(ok.cookies.find((k) => k.name === 'staff_auth')?.httpOnly).toBe(true);
     expect((await t.app.inject({ url: '/api/admin/auth/me', cookies: { staff_auth: token } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/auth/logout', cookies: { staff_auth: token } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/admin/auth/logout', cookies: { staff_auth: token } }))
+        .statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ url: '/api/admin/auth/me', cookies: { staff_auth: token } })).statusCode).toBe(401);
   });
 

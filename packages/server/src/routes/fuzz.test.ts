@@ -13,7 +13,20 @@ const queryValue = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 );
 const queryKey = fc.oneof(
-  fc.constantFrom('auth', 'phone', 'area_code', 'code', 'page', 'page_size', 'id', 'anid', 'exam_id', 'referer', '__proto__', 'constructor'),
+  fc.constantFrom(
+    'auth',
+    'phone',
+    'area_code',
+    'code',
+    'page',
+    'page_size',
+    'id',
+    'anid',
+    'exam_id',
+    'referer',
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ maxLength: 12 }),
 );
 const queryString = fc
@@ -25,11 +38,29 @@ const bodyArb: fc.Arbitrary<Pick<InjectOptions, 'payload' | 'headers'>> = fc.one
   fc.jsonValue().map((v) => ({ payload: JSON.stringify(v), headers: { 'content-type': 'application/json' } })),
   fc
     .record(
-      { phone: queryValue, area_code: queryValue, code: queryValue, password: queryValue, name: queryValue, role: queryValue },
+      {
+        phone: queryValue,
+        area_code: queryValue,
+        code: queryValue,
+        password: queryValue,
+        name: queryValue,
+        role: queryValue,
+      },
       { requiredKeys: [] },
     )
     .map((v) => ({ payload: JSON.stringify(v), headers: { 'content-type': 'application/json' } })),
-  fc.tuple(fc.string({ maxLength: 200 }), fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data', 'application/xml', ''))
+  fc
+    .tuple(
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'multipart/form-data',
+        'application/xml',
+        '',
+      ),
+    )
     .map(([payload, type]) => ({ payload, headers: type ? { 'content-type': type } : {} })),
 );
 
@@ -58,7 +89,10 @@ describe('fuzzing every delivered endpoint', () => {
     const apiRoutes = t.routes.filter((r) => r.call);
     const routeArb = fc.oneof(
       fc.constantFrom(...apiRoutes).map((r) => ({ method: r.method, url: r.url })),
-      fc.record({ method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH'), url: fc.constantFrom(...apiRoutes.map((r) => r.url), '/api/x', '/api/user/') }),
+      fc.record({
+        method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH'),
+        url: fc.constantFrom(...apiRoutes.map((r) => r.url), '/api/x', '/api/user/'),
+      }),
     );
     const auth = fc.constantFrom<'none' | 'candidate' | 'staff'>('none', 'candidate', 'staff');
     await fc.assert(

@@ -16,18 +16,32 @@ describe.each(await testedDialects())('site, clock and exam list on %s', (dialec
   });
 
   it('closes candidate calls with 503 during maintenance and keeps the notice, the clock and staff open', async () => {
-    t = await createTestApp(dialect, { env: { MAINTENANCE_FROM: '2026-11-21 09:00', MAINTENANCE_TO: '2026-11-21 12:00', SUPPORT_PHONE: '400-123-4567' } });
-    const site = body<{ maintenance: { active: boolean }; support_phone: string }>(await t.app.inject('/api/common/site-config')).data;
+    t = await createTestApp(dialect, {
+      env: { MAINTENANCE_FROM: '2026-11-21 09:00', MAINTENANCE_TO: '2026-11-21 12:00', SUPPORT_PHONE: '400-123-4567' },
+    });
+    const site = body<{ maintenance: { active: boolean }; support_phone: string }>(
+      await t.app.inject('/api/common/site-config'),
+    ).data;
     expect(site.maintenance.active).toBe(true);
     expect(site.support_phone).toBe('400-123-4567');
     const send = await t.app.inject('/api/user/send-msg?phone=13800138000');
     expect(send.statusCode).toBe(503);
     expect(body(send).code).toBe('maintenance');
     expect((await t.app.inject('/api/monitor/time-table')).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone: '13900000000', password: 'x' } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/admin/auth/login',
+          payload: { phone: '13900000000', password: 'x' },
+        })
+      ).statusCode,
+    ).toBe(401);
     t.advance(2 * 3_600_000); // 12:00 in UTC+8: the window is over
     expect((await t.app.inject('/api/user/send-msg?phone=13800138000')).statusCode).toBe(200);
-    expect(body<{ maintenance: { active: boolean } }>(await t.app.inject('/api/common/site-config')).data.maintenance.active).toBe(false);
+    expect(
+      body<{ maintenance: { active: boolean } }>(await t.app.inject('/api/common/site-config')).data.maintenance.active,
+    ).toBe(false);
   });
 
   it('seeds the demo exam once, with three sections and all 11 question types', async () => {
@@ -70,7 +84,9 @@ describe('the HTTP surface', () => {
     expect(doc.statusCode).toBe(200);
     const openapi = doc.json() as { paths: Record<string, unknown>; servers: { url: string }[] };
     expect(openapi.servers[0]?.url).toBe('/api');
-    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/user/login', '/user/send-msg', '/exam/index']));
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining(['/user/login', '/user/send-msg', '/exam/index']),
+    );
   });
 
   it('serves the API at the root when API_PREFIX is empty', async () => {
@@ -93,9 +109,18 @@ describe('the HTTP surface', () => {
       expect(body(res).code).toBe('validation_error');
       expect(body(res).msg).toMatch(/^\w[\w.]*: /);
     }
-    const res = await t.app.inject({ method: 'POST', url: '/api/user/login', payload: { phone: '13800138000', code: 'abc' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { phone: '13800138000', code: 'abc' },
+    });
     expect(body(res).msg).toBe('code: must be 6 digits');
-    const xml = await t.app.inject({ method: 'POST', url: '/api/user/login', payload: '<a/>', headers: { 'content-type': 'application/xml' } });
+    const xml = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: '<a/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(xml.statusCode).toBe(415);
     expect(body(xml).code).toBe('unsupported_media_type');
   });

@@ -15,7 +15,12 @@ describe.each(await testedDialects())('candidate login on %s', (dialect) => {
   const send = (phone = PHONE, ip = '10.0.0.1') =>
     t.app.inject({ method: 'GET', url: `/api/user/send-msg?phone=${phone}&area_code=86`, remoteAddress: ip });
   const login = (code: string, phone = PHONE, ip = '10.0.0.1') =>
-    t.app.inject({ method: 'POST', url: '/api/user/login', payload: { phone, area_code: '86', code }, remoteAddress: ip });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { phone, area_code: '86', code },
+      remoteAddress: ip,
+    });
 
   it('lists area codes with mainland China first', async () => {
     const res = await t.app.inject('/api/user/area-code-list');
@@ -74,7 +79,11 @@ describe.each(await testedDialects())('candidate login on %s', (dialect) => {
   });
 
   it('refuses an unknown or garbage token with 401', async () => {
-    for (const url of ['/api/user/get-info', '/api/user/get-info?auth=nope', `/api/user/get-info?auth=${'x'.repeat(5000)}`]) {
+    for (const url of [
+      '/api/user/get-info',
+      '/api/user/get-info?auth=nope',
+      `/api/user/get-info?auth=${'x'.repeat(5000)}`,
+    ]) {
       const res = await t.app.inject(url);
       expect(res.statusCode).toBe(401);
       expect(body(res).code).toBe('not_logged_in');

@@ -23,7 +23,12 @@ export function userRoutes(app: FastifyInstance, services: Services, config: Con
   );
 
   route(app, services, api.login, async ({ body, request, reply }) => {
-    const { token, expiresAt, candidate } = await services.candidateAuth.login(body.area_code, body.phone, body.code, request.ip);
+    const { token, expiresAt, candidate } = await services.candidateAuth.login(
+      body.area_code,
+      body.phone,
+      body.code,
+      request.ip,
+    );
     reply.setCookie(AUTH_COOKIE, token, cookie);
     return { auth: token, user_id: candidate.id, phone: candidate.phone, expires_at: expiresAt };
   });

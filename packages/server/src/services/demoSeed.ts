@@ -20,7 +20,10 @@ const DEMO: Record<Section, DemoQuestion[]> = {
     {
       type: QuestionType.single,
       score: 5,
-      content: { stem: '<p>2, 4, 8, 16, ? 下一个数是多少？ / What comes next?</p>', options: opts('24', '32', '30', '64') },
+      content: {
+        stem: '<p>2, 4, 8, 16, ? 下一个数是多少？ / What comes next?</p>',
+        options: opts('24', '32', '30', '64'),
+      },
       key: { option: 'B' },
     },
     {
@@ -41,7 +44,10 @@ const DEMO: Record<Section, DemoQuestion[]> = {
     {
       type: QuestionType.trueFalse,
       score: 2,
-      content: { stem: '<p>所有的正方形都是矩形。 / Every square is a rectangle.</p>', options: opts('正确 True', '错误 False') },
+      content: {
+        stem: '<p>所有的正方形都是矩形。 / Every square is a rectangle.</p>',
+        options: opts('正确 True', '错误 False'),
+      },
       key: { option: 'A' },
     },
     {
@@ -52,8 +58,20 @@ const DEMO: Record<Section, DemoQuestion[]> = {
         passage:
           '<p>Examhall 是一个在线笔试平台。候选人用手机号登录，在监考下完成限时考试。</p><p>Examhall is an online written-test platform. Candidates log in with a phone number and take timed exams under proctoring.</p>',
         subs: [
-          { id: 1, type: QuestionType.single, score: 3, stem: '<p>候选人如何登录？ / How do candidates log in?</p>', options: opts('邮箱 Email', '手机号 Phone number', '微信 WeChat') },
-          { id: 2, type: QuestionType.trueFalse, score: 3, stem: '<p>考试有时间限制。 / Exams are timed.</p>', options: opts('正确 True', '错误 False') },
+          {
+            id: 1,
+            type: QuestionType.single,
+            score: 3,
+            stem: '<p>候选人如何登录？ / How do candidates log in?</p>',
+            options: opts('邮箱 Email', '手机号 Phone number', '微信 WeChat'),
+          },
+          {
+            id: 2,
+            type: QuestionType.trueFalse,
+            score: 3,
+            stem: '<p>考试有时间限制。 / Exams are timed.</p>',
+            options: opts('正确 True', '错误 False'),
+          },
         ],
       },
       key: { subs: { '1': { option: 'B' }, '2': { option: 'A' } } },
@@ -63,7 +81,10 @@ const DEMO: Record<Section, DemoQuestion[]> = {
     {
       type: QuestionType.fillBlank,
       score: 4,
-      content: { stem: '<p>HTTP 状态码 ___ 表示未找到，___ 表示服务器错误。 / Status ___ means not found, ___ means server error.</p>', blanks: 2 },
+      content: {
+        stem: '<p>HTTP 状态码 ___ 表示未找到，___ 表示服务器错误。 / Status ___ means not found, ___ means server error.</p>',
+        blanks: 2,
+      },
       key: { blanks: [['404'], ['500']] },
     },
     {
@@ -72,7 +93,15 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       content: {
         stem: '<p>听录音并回答问题。 / Listen and answer.</p>',
         audio: { play_limit: 2, duration_s: 4 },
-        subs: [{ id: 1, type: QuestionType.single, score: 4, stem: '<p>录音中提到的数字是？ / Which number is spoken?</p>', options: opts('3', '5', '8') }],
+        subs: [
+          {
+            id: 1,
+            type: QuestionType.single,
+            score: 4,
+            stem: '<p>录音中提到的数字是？ / Which number is spoken?</p>',
+            options: opts('3', '5', '8'),
+          },
+        ],
       },
       key: { audio: { text: 'The number is five. 数字是五。' }, subs: { '1': { option: 'B' } } },
     },
@@ -117,7 +146,13 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       score: 5,
       content: {
         stem: '<p>我喜欢在团队中工作。 / I enjoy working in a team.</p>',
-        options: opts('非常同意 Strongly agree', '同意 Agree', '一般 Neutral', '不同意 Disagree', '非常不同意 Strongly disagree'),
+        options: opts(
+          '非常同意 Strongly agree',
+          '同意 Agree',
+          '一般 Neutral',
+          '不同意 Disagree',
+          '非常不同意 Strongly disagree',
+        ),
         dimension: 'teamwork',
       },
       key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
@@ -127,7 +162,13 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       score: 5,
       content: {
         stem: '<p>面对压力时我能保持冷静。 / I stay calm under pressure.</p>',
-        options: opts('非常同意 Strongly agree', '同意 Agree', '一般 Neutral', '不同意 Disagree', '非常不同意 Strongly disagree'),
+        options: opts(
+          '非常同意 Strongly agree',
+          '同意 Agree',
+          '一般 Neutral',
+          '不同意 Disagree',
+          '非常不同意 Strongly disagree',
+        ),
         dimension: 'resilience',
       },
       key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
@@ -161,7 +202,11 @@ const DEMO_SETTINGS: ExamSettings = {
 };
 
 /** Seeds the demo exam and invites `demoPhone`, only when the database has no exam yet. */
-export async function seedDemo(db: Db, demoPhone: string, now: number): Promise<{ examId: number; anid: number } | null> {
+export async function seedDemo(
+  db: Db,
+  demoPhone: string,
+  now: number,
+): Promise<{ examId: number; anid: number } | null> {
   return db.transaction().execute(async (trx) => {
     const repo = new ExamRepository(trx);
     if ((await repo.count()) > 0) return null;
@@ -177,7 +222,12 @@ export async function seedDemo(db: Db, demoPhone: string, now: number): Promise<
     });
     let order = 0;
     for (const [i, kind] of (Object.keys(DEMO) as Section[]).entries()) {
-      const sectionId = await repo.createSection({ exam_id: exam.id, kind, title: SECTION_TITLES[kind], order_num: i + 1 });
+      const sectionId = await repo.createSection({
+        exam_id: exam.id,
+        kind,
+        title: SECTION_TITLES[kind],
+        order_num: i + 1,
+      });
       for (const q of DEMO[kind]) {
         order += 1;
         await repo.createQuestion({
@@ -191,7 +241,13 @@ export async function seedDemo(db: Db, demoPhone: string, now: number): Promise<
         });
       }
     }
-    const anid = await repo.invite({ exam_id: exam.id, area_code: DEFAULT_AREA_CODE, phone: demoPhone, extra_minutes: 0, created_at: now });
+    const anid = await repo.invite({
+      exam_id: exam.id,
+      area_code: DEFAULT_AREA_CODE,
+      phone: demoPhone,
+      extra_minutes: 0,
+      created_at: now,
+    });
     return { examId: exam.id, anid };
   });
 }

@@ -28,18 +28,16 @@ export class ExamService {
       this.repo.countInvited(c.area_code, c.phone),
     ]);
     const now = this.clock();
-    const list = rows.map(
-      ({ exam, anid, extraMinutes }): ExamListItem => ({
-        id: exam.id,
-        anid,
-        name: exam.name,
-        mode: exam.mode as ExamListItem['mode'],
-        time: exam.time_minutes + extraMinutes,
-        start_at: exam.start_at,
-        end_at: exam.end_at,
-        state: stateOf(exam, now),
-      }),
-    );
+    const list = rows.map(({ exam, anid, extraMinutes }): ExamListItem => ({
+      id: exam.id,
+      anid,
+      name: exam.name,
+      mode: exam.mode as ExamListItem['mode'],
+      time: exam.time_minutes + extraMinutes,
+      start_at: exam.start_at,
+      end_at: exam.end_at,
+      state: stateOf(exam, now),
+    }));
     return { list, total };
   }
 }

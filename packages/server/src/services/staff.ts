@@ -105,7 +105,8 @@ export class StaffService {
     input: { phone: string; area_code: string; name: string; role: StaffRole; password: string },
   ): Promise<StaffView> {
     authorize(actor, api.staffCreate);
-    if (await this.repo.findByPhone(input.phone)) throw fail('conflict', 'a staff account with this phone already exists');
+    if (await this.repo.findByPhone(input.phone))
+      throw fail('conflict', 'a staff account with this phone already exists');
     const row = await this.repo.create({
       phone: input.phone,
       area_code: input.area_code,
@@ -123,7 +124,11 @@ export class StaffService {
    * Creates the admin account, or resets its password when the phone exists.
    * Used at start (ADMIN_PHONE/ADMIN_PASSWORD) and by `examhall create-admin`; no actor, so no permission check.
    */
-  async ensureAdmin(phone: string, password: string, name = 'Administrator'): Promise<{ created: boolean; id: number }> {
+  async ensureAdmin(
+    phone: string,
+    password: string,
+    name = 'Administrator',
+  ): Promise<{ created: boolean; id: number }> {
     if (password.length < 8) throw new Error('the admin password must be at least 8 characters');
     const existing = await this.repo.findByPhone(phone);
     const hash = await argon2.hash(password);

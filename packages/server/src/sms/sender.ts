@@ -23,7 +23,10 @@ export class ConsoleSmsSender implements SmsSender {
   constructor(private readonly log: FastifyBaseLogger) {}
 
   async send(m: SmsMessage): Promise<void> {
-    this.log.info({ sms: { to: `+${m.area_code} ${m.phone}`, purpose: m.purpose } }, `SMS code for +${m.area_code} ${m.phone}: ${m.code}`);
+    this.log.info(
+      { sms: { to: `+${m.area_code} ${m.phone}`, purpose: m.purpose } },
+      `SMS code for +${m.area_code} ${m.phone}: ${m.code}`,
+    );
   }
 }
 

@@ -35,7 +35,9 @@ export interface TestApp {
 }
 
 /** Parses an envelope answer. */
-export function body<T = unknown>(res: LightMyRequestResponse): { status: string; msg: string; code?: string; data: T } {
+export function body<T = unknown>(
+  res: LightMyRequestResponse,
+): { status: string; msg: string; code?: string; data: T } {
   return res.json();
 }
 
@@ -52,7 +54,13 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
   });
   let now = Date.UTC(2026, 10, 21, 2, 0, 0);
   const clock = () => now;
-  const config = loadConfig({ SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: sms.url, LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...opts.env });
+  const config = loadConfig({
+    SMS_PROVIDER: 'webhook',
+    SMS_WEBHOOK_URL: sms.url,
+    LOG_LEVEL: 'info',
+    WEB_DIST: '/nonexistent',
+    ...opts.env,
+  });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
   const { app, services, routes } = await buildApp({ config, db: db.handle.db, limiter, clock, logStream });
   await app.ready();

@@ -55,7 +55,11 @@ export function foundation(kit: DialectKit) {
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('consumed_at', 'bigint')
         .execute();
-      await db.schema.createIndex('sms_codes_phone').on('sms_codes').columns(['phone', 'area_code', 'created_at']).execute();
+      await db.schema
+        .createIndex('sms_codes_phone')
+        .on('sms_codes')
+        .columns(['phone', 'area_code', 'created_at'])
+        .execute();
 
       await db.schema
         .createTable('exams')
