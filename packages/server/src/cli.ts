@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
@@ -17,22 +19,28 @@ Commands:
 
 The database is the one the environment configures (DATABASE_URL, or SQLite in DATA_DIR).`;
 
-async function run(argv: string[]): Promise<number> {
+/** Runs one command; returns the exit code. Output goes to `out` and `err`. */
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: (text: string) => void = (t) => process.stdout.write(t),
+  err: (text: string) => void = (t) => process.stderr.write(t),
+): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    out(`${USAGE}\n`);
     return command ? 0 : 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(env);
   const runtime = await openRuntime(config);
   try {
     switch (command) {
       case 'migrate':
-        process.stdout.write(`Database (${runtime.handle.dialect}) is up to date.\n`);
+        out(`Database (${runtime.handle.dialect}) is up to date.\n`);
         return 0;
       case 'seed-demo': {
         const seeded = await seedDemo(runtime.handle.db, config.demoPhone, Date.now());
-        process.stdout.write(
+        out(
           seeded
             ? `Demo exam ${seeded.examId} seeded, invitation ${seeded.anid}.\n`
             : 'The database already has exams; nothing seeded.\n',
@@ -45,7 +53,7 @@ async function run(argv: string[]): Promise<number> {
           options: { phone: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
         });
         if (!values.phone || !values.password) {
-          process.stderr.write('create-admin needs --phone and --password\n');
+          err('create-admin needs --phone and --password\n');
           return 2;
         }
         const log = pino({ level: 'silent' });
@@ -58,7 +66,7 @@ async function run(argv: string[]): Promise<number> {
           log,
         });
         const result = await services.staff.ensureAdmin(values.phone, values.password, values.name);
-        process.stdout.write(
+        out(
           result.created
             ? `Admin ${values.phone} created (id ${result.id}).\n`
             : `Admin ${values.phone} exists; password updated.\n`,
@@ -66,7 +74,7 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       default:
-        process.stderr.write(`Unknown command: ${command}\n\n${USAGE}\n`);
+        err(`Unknown command: ${command}\n\n${USAGE}\n`);
         return 2;
     }
   } finally {
@@ -74,10 +82,15 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof ConfigError || err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  },
-);
+// Run only as the `examhall` command, not when imported by tests.
+if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(
+        `${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exit(1);
+    },
+  );
+}
