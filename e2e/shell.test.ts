@@ -108,6 +108,18 @@ describe.runIf(browserAvailable())('application shell', () => {
     await page.getByTestId('route-loader').waitFor();
     await page.getByTestId('staff-login-form').waitFor();
     expect(await page.getByTestId('route-loader').count()).toBe(0);
+
+    // A change whose page is already loaded is quicker than the delay: the overlay never flashes.
+    await page.evaluate(() => {
+      const w = window as unknown as { loaderSeen: boolean };
+      w.loaderSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="route-loader"]')) w.loaderSeen = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByRole('link', { name: '考生登录' }).click();
+    await page.getByTestId('login-form').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { loaderSeen: boolean }).loaderSeen)).toBe(false);
     await context.close();
     await server.stop();
   });

@@ -1,6 +1,7 @@
 /** The candidate's session: who is logged in, logging in and out. */
 import { api, type GetInfoData, type LoginBody, type LoginData } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { isApiError, request } from '../api/client.js';
 import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
 import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
@@ -43,14 +44,19 @@ export function useLogin() {
   });
 }
 
-/** Logs out: revokes the token on the server, then forgets it here whatever the server said. */
+/**
+ * Logs out: revokes the token, leaves for the login page, then forgets the token and the cache
+ * whatever the server said. Leaving first keeps the exam list from reacting to the missing token.
+ */
 export function useLogout() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: async () => {
       try {
         await request(api.logout);
       } finally {
+        await navigate('/login', { replace: true });
         clearAuth(getCookieDomain());
         queryClient.removeQueries({ queryKey: USER_INFO_KEY });
         queryClient.removeQueries({ queryKey: ['exams'] });

@@ -1,6 +1,7 @@
 /** The staff session: the logged-in account and its permissions. */
 import { api, type Permission, type StaffLoginBody, type StaffView } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { request } from '../api/client.js';
 
 /** Query key of the logged-in staff account. */
@@ -25,14 +26,19 @@ export function useStaffLogin() {
   });
 }
 
-/** Revokes the staff token and forgets everything cached for it. */
+/**
+ * Revokes the staff token, then leaves for the login page before forgetting the cache: cleared
+ * while the console is still on screen, its queries would refetch and meet a 401.
+ */
 export function useStaffLogout() {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: async () => {
       try {
         await request(api.staffLogout);
       } finally {
+        await navigate('/admin/login', { replace: true });
         queryClient.clear();
       }
     },

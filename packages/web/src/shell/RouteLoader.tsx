@@ -14,8 +14,9 @@ export function DelayedOverlay() {
   }, []);
   if (!visible) return null;
   return (
-    <div data-testid="route-loader" role="status" aria-live="polite">
-      <Spin fullscreen size="large" tip={t('common.loading')} />
+    <div className="route-loader" data-testid="route-loader" role="status" aria-live="polite">
+      <Spin size="large" />
+      <span>{t('common.loading')}</span>
     </div>
   );
 }

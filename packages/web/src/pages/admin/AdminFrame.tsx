@@ -1,6 +1,6 @@
 import { LogoutOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Space, Spin, Tag, Typography } from 'antd';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { useI18n } from '../../i18n/index.js';
 import { can, useStaffLogout, useStaffMe } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
@@ -11,7 +11,6 @@ export default function AdminFrame() {
   const { t } = useI18n();
   const me = useStaffMe();
   const logout = useStaffLogout();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
 
   if (!me.data) {
@@ -26,9 +25,7 @@ export default function AdminFrame() {
   const areas = CONSOLE_AREAS.filter((a) => can(staff, a.permission));
   const selected = areas.find((a) => pathname === `/admin/${a.key}` || pathname.startsWith(`/admin/${a.key}/`))?.key;
 
-  const onLogout = () => {
-    logout.mutate(undefined, { onSettled: () => void navigate('/admin/login', { replace: true }) });
-  };
+  const onLogout = () => logout.mutate();
 
   return (
     <Layout style={{ minHeight: '100vh' }} data-testid="admin-console">

@@ -2,7 +2,7 @@ import { api, ExamMode, type ExamListItem, type InvitationState } from '@examhal
 import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, List, Skeleton, Space, Tag, Typography } from 'antd';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
@@ -35,7 +35,6 @@ export default function ExamsPage() {
   const { t } = useI18n();
   useDocumentTitle(t('exams.pageTitle'));
   const location = useLocation();
-  const navigate = useNavigate();
   const user = useUserInfo();
   const logout = useLogout();
   const exams = useQuery({
@@ -44,14 +43,11 @@ export default function ExamsPage() {
     enabled: user.isSuccess,
   });
 
-  // After a deliberate logout the page leads to a plain login, not one that comes back here.
-  if (currentAuth() === null && !user.data && logout.isIdle) {
+  if (currentAuth() === null && !user.data) {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
 
-  const onLogout = () => {
-    logout.mutate(undefined, { onSettled: () => void navigate('/login', { replace: true }) });
-  };
+  const onLogout = () => logout.mutate();
 
   return (
     <div className="page-body">
