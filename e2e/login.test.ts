@@ -98,4 +98,28 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     await expect.poll(async () => (await context.cookies()).some((c) => c.name === 'auth')).toBe(false);
     await context.close();
   });
+
+  it('can be done with the keyboard alone, and an invitation-less candidate sees the empty state', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    const phone = '13912345678';
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+
+    await page.goto('/login');
+    // The fields are reachable by their visible labels.
+    await page.getByLabel('手机号', { exact: true }).focus();
+    await page.keyboard.type(phone);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('code-input');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('send-code');
+    await page.keyboard.press('Enter');
+    const code = await server.sms.waitForCode(phone);
+    // Once the code is on its way, focus waits in the code field.
+    await expect.poll(focused).toBe('code-input');
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/exams$/);
+    await page.getByTestId('exams-empty').waitFor();
+    await context.close();
+  });
 });

@@ -58,6 +58,11 @@ describe.runIf(browserAvailable())('application shell', () => {
     await page.keyboard.press('Escape');
     await page.mouse.click(5, 5);
     await dialog.waitFor();
+
+    // The notice speaks English too, with the specification's title.
+    await page.evaluate(() => localStorage.setItem('examhall.lang', 'en-US'));
+    await page.reload();
+    await page.getByRole('dialog', { name: 'system maintenance upgrade notice' }).waitFor();
     await context.close();
   });
 
@@ -68,8 +73,10 @@ describe.runIf(browserAvailable())('application shell', () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     try {
       await page.goto('/login');
-      const isView = (path: string) => (b: unknown): b is { type: string; path: string } =>
-        (b as { type?: unknown }).type === 'pageview' && (b as { path?: unknown }).path === path;
+      const isView =
+        (path: string) =>
+        (b: unknown): b is { type: string; path: string } =>
+          (b as { type?: unknown }).type === 'pageview' && (b as { path?: unknown }).path === path;
       await analytics.waitFor(isView('/login'));
       await page.getByRole('link', { name: '招聘方登录' }).click();
       await page.waitForURL(/\/admin\/login$/);
@@ -80,8 +87,9 @@ describe.runIf(browserAvailable())('application shell', () => {
           throw new Error('e2e uncaught failure');
         });
       });
-      const report = await reports.waitFor((b): b is { kind: string; message: string; page: string } =>
-        (b as { message?: unknown }).message === 'e2e uncaught failure',
+      const report = await reports.waitFor(
+        (b): b is { kind: string; message: string; page: string } =>
+          (b as { message?: unknown }).message === 'e2e uncaught failure',
       );
       expect(report.kind).toBe('error');
       expect(report.page).toMatch(/\/admin\/login$/);

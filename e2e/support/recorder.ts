@@ -39,7 +39,8 @@ export async function startRecorder(path = '/'): Promise<Recorder> {
       for (;;) {
         const found = bodies.find(match);
         if (found !== undefined) return found;
-        if (Date.now() > deadline) throw new Error(`nothing matching arrived within ${timeoutMs} ms; got ${JSON.stringify(bodies)}`);
+        if (Date.now() > deadline)
+          throw new Error(`nothing matching arrived within ${timeoutMs} ms; got ${JSON.stringify(bodies)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

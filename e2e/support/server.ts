@@ -46,7 +46,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     [serverMain, 'npx tsc -b packages/server'],
     [webIndex, 'npm run build -w @examhall/web'],
   ] as const) {
-    if (!existsSync(file)) throw new Error(`${path.relative(root, file)} is missing: run \`${hint}\` (or \`npm run build\`) first`);
+    if (!existsSync(file))
+      throw new Error(`${path.relative(root, file)} is missing: run \`${hint}\` (or \`npm run build\`) first`);
   }
   const sms = await startSmsRecorder();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'examhall-e2e-'));

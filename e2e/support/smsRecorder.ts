@@ -32,9 +32,12 @@ export async function startSmsRecorder(): Promise<SmsRecorder> {
     async waitForCode(phone, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = messages().filter((m) => m.phone === phone).at(-1);
+        const found = messages()
+          .filter((m) => m.phone === phone)
+          .at(-1);
         if (found) return found.code;
-        if (Date.now() > deadline) throw new Error(`no SMS for ${phone} within ${timeoutMs} ms (got ${messages().length} in all)`);
+        if (Date.now() > deadline)
+          throw new Error(`no SMS for ${phone} within ${timeoutMs} ms (got ${messages().length} in all)`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

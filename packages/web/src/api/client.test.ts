@@ -2,20 +2,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, CLIENT_MESSAGES, REQUEST_TIMEOUT_MS, RETRY_POLICY } from '@examhall/contract';
-import {
-  ApiError,
-  buildUrl,
-  configureClient,
-  encodeBody,
-  isRetryable,
-  loginPathFor,
-  request,
-} from './client.js';
+import { ApiError, buildUrl, configureClient, encodeBody, isRetryable, loginPathFor, request } from './client.js';
 import { cookieString, readCookie, removalStrings } from './cookies.js';
 
 describe('buildUrl', () => {
   it('appends the query, then auth and referer, skipping empty values', () => {
-    const url = buildUrl('/api/', '/exam/index', { page: 2, page_size: undefined, tag: ['a', 'b'] }, 'tok', 'http://x/y?z=1');
+    const url = buildUrl(
+      '/api/',
+      '/exam/index',
+      { page: 2, page_size: undefined, tag: ['a', 'b'] },
+      'tok',
+      'http://x/y?z=1',
+    );
     const parsed = new URL(url, 'http://host');
     expect(parsed.pathname).toBe('/api/exam/index');
     expect(parsed.searchParams.get('page')).toBe('2');
@@ -67,7 +65,9 @@ describe('cookies', () => {
   });
 
   it('writes and removes on the configured domain', () => {
-    expect(cookieString('auth', 't', 30, 'example.com')).toMatch(/^auth=t; expires=.+; path=\/; SameSite=Lax; domain=example.com$/);
+    expect(cookieString('auth', 't', 30, 'example.com')).toMatch(
+      /^auth=t; expires=.+; path=\/; SameSite=Lax; domain=example.com$/,
+    );
     expect(removalStrings('auth', 'example.com')).toHaveLength(2);
     expect(removalStrings('auth', '')).toHaveLength(1);
   });
@@ -144,7 +144,11 @@ describe('request over HTTP', () => {
 
   it('posts JSON bodies', async () => {
     handler = (_req, res) =>
-      send(res, 200, { status: 'success', msg: '', data: { auth: 'a', user_id: 1, phone: '13800138000', expires_at: 1 } });
+      send(res, 200, {
+        status: 'success',
+        msg: '',
+        data: { auth: 'a', user_id: 1, phone: '13800138000', expires_at: 1 },
+      });
     await request(api.login, { body: { phone: '13800138000', area_code: '86', code: '123456' } });
     expect(hits[0]!.method).toBe('POST');
     expect(hits[0]!.headers['content-type']).toBe('application/json');
@@ -153,7 +157,9 @@ describe('request over HTTP', () => {
 
   it('throws the envelope error with its code and message, without retrying a 4xx', async () => {
     handler = (_req, res) => fail(res, 429, 'sms_too_frequent', 'a code was sent recently');
-    const err = await request(api.sendMsg, { query: { phone: '13800138000', area_code: '86' } }).catch((e: unknown) => e);
+    const err = await request(api.sendMsg, { query: { phone: '13800138000', area_code: '86' } }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 'sms_too_frequent', status: 429, msg: 'a code was sent recently' });
     expect(hits).toHaveLength(1);
@@ -170,7 +176,9 @@ describe('request over HTTP', () => {
   it('succeeds when a retry does', async () => {
     let n = 0;
     handler = (_req, res) =>
-      ++n < 3 ? fail(res, 503, 'maintenance', 'down') : send(res, 200, { status: 'success', msg: '', data: { list: [] } });
+      ++n < 3
+        ? fail(res, 503, 'maintenance', 'down')
+        : send(res, 200, { status: 'success', msg: '', data: { list: [] } });
     await expect(request(api.areaCodeList)).resolves.toEqual({ list: [] });
     expect(hits).toHaveLength(3);
   });

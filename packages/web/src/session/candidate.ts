@@ -24,7 +24,12 @@ export async function fetchUserInfo({ signal }: { signal: AbortSignal }): Promis
 
 /** The logged-in candidate, fetched only when a token exists. */
 export function useUserInfo() {
-  return useQuery({ queryKey: USER_INFO_KEY, queryFn: fetchUserInfo, enabled: currentAuth() !== null, staleTime: 60_000 });
+  return useQuery({
+    queryKey: USER_INFO_KEY,
+    queryFn: fetchUserInfo,
+    enabled: currentAuth() !== null,
+    staleTime: 60_000,
+  });
 }
 
 /**

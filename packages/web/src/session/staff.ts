@@ -9,7 +9,11 @@ export const STAFF_ME_KEY = ['staff-me'] as const;
 
 /** The logged-in staff account; a 401 sends the browser to the staff login. */
 export function useStaffMe() {
-  return useQuery({ queryKey: STAFF_ME_KEY, queryFn: ({ signal }) => request(api.staffMe, { signal }), staleTime: 60_000 });
+  return useQuery({
+    queryKey: STAFF_ME_KEY,
+    queryFn: ({ signal }) => request(api.staffMe, { signal }),
+    staleTime: 60_000,
+  });
 }
 
 /** True when the account holds the permission. */

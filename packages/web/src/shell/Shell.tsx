@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useI18n } from '../i18n/index.js';
 import { useSiteConfig } from '../session/siteConfig.js';
@@ -20,11 +20,9 @@ export function Shell() {
   }, [config]);
 
   const analyticsUrl = config?.analytics_url ?? '';
-  useEffect(() => {
-    trackPageView(analyticsUrl, location.pathname, lang);
-    // A language switch is not a new page view.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [analyticsUrl, location.pathname]);
+  // The language rides along but is read as an event, since a switch is not a new page view.
+  const onPageView = useEffectEvent((url: string, path: string) => trackPageView(url, path, lang));
+  useEffect(() => onPageView(analyticsUrl, location.pathname), [analyticsUrl, location.pathname]);
 
   return (
     <>

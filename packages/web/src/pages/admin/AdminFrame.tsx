@@ -17,7 +17,11 @@ export default function AdminFrame() {
     // A 401 has already sent the browser to the staff login; other failures are shown.
     return (
       <Flex100>
-        {me.isError ? <Typography.Text type="danger">{t('common.loadFailed', { msg: me.error.message })}</Typography.Text> : <Spin />}
+        {me.isError ? (
+          <Typography.Text type="danger">{t('common.loadFailed', { msg: me.error.message })}</Typography.Text>
+        ) : (
+          <Spin />
+        )}
       </Flex100>
     );
   }
@@ -62,7 +66,12 @@ export default function AdminFrame() {
               </Tag>
             </span>
             <LanguageSwitch />
-            <Button icon={<LogoutOutlined aria-hidden />} onClick={onLogout} loading={logout.isPending} data-testid="staff-logout">
+            <Button
+              icon={<LogoutOutlined aria-hidden />}
+              onClick={onLogout}
+              loading={logout.isPending}
+              data-testid="staff-logout"
+            >
               {t('common.logout')}
             </Button>
           </Space>

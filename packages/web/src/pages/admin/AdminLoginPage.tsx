@@ -75,7 +75,14 @@ export default function AdminLoginPage() {
             />
           </Form.Item>
           {error && (
-            <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} data-testid="staff-login-error" />
+            <Alert
+              type="error"
+              showIcon
+              title={error}
+              role="alert"
+              style={{ marginBottom: 16 }}
+              data-testid="staff-login-error"
+            />
           )}
           <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="staff-login-submit">
             {t('admin.login.submit')}

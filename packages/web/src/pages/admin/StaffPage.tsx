@@ -8,7 +8,20 @@ import {
   type StaffView,
 } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
 import { useState } from 'react';
 import { isApiError, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
@@ -97,28 +110,57 @@ function CreateStaffForm() {
         onValuesChange={() => setError(null)}
         data-testid="staff-create-form"
       >
-        <Form.Item name="name" label={t('staff.create.name')} rules={[{ required: true, whitespace: true, message: t('staff.create.nameRequired') }]}>
+        <Form.Item
+          name="name"
+          label={t('staff.create.name')}
+          rules={[{ required: true, whitespace: true, message: t('staff.create.nameRequired') }]}
+        >
           <Input maxLength={60} data-testid="staff-create-name" />
         </Form.Item>
         <Form.Item name="area_code" label={t('staff.create.areaCode')}>
           <Select
-            options={AREA_CODES.map((a) => ({ value: a.code, label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}` }))}
+            options={AREA_CODES.map((a) => ({
+              value: a.code,
+              label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}`,
+            }))}
           />
         </Form.Item>
-        <Form.Item name="phone" label={t('staff.create.phone')} rules={[{ required: true, message: t('login.phoneRequired') }]}>
+        <Form.Item
+          name="phone"
+          label={t('staff.create.phone')}
+          rules={[{ required: true, message: t('login.phoneRequired') }]}
+        >
           <Input inputMode="tel" autoComplete="off" data-testid="staff-create-phone" />
         </Form.Item>
         <Form.Item name="role" label={t('staff.create.role')}>
-          <Select options={STAFF_ROLES.map((r) => ({ value: r, label: t(`admin.role.${r}`) }))} data-testid="staff-create-role" />
+          <Select
+            options={STAFF_ROLES.map((r) => ({ value: r, label: t(`admin.role.${r}`) }))}
+            data-testid="staff-create-role"
+          />
         </Form.Item>
         <Form.Item
           name="password"
           label={t('staff.create.password')}
-          rules={[{ required: true, min: STAFF_PASSWORD_MIN, message: t('staff.create.passwordRule', { n: STAFF_PASSWORD_MIN }) }]}
+          rules={[
+            {
+              required: true,
+              min: STAFF_PASSWORD_MIN,
+              message: t('staff.create.passwordRule', { n: STAFF_PASSWORD_MIN }),
+            },
+          ]}
         >
           <Input.Password autoComplete="new-password" data-testid="staff-create-password" />
         </Form.Item>
-        {error && <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} data-testid="staff-create-error" />}
+        {error && (
+          <Alert
+            type="error"
+            showIcon
+            title={error}
+            role="alert"
+            style={{ marginBottom: 16 }}
+            data-testid="staff-create-error"
+          />
+        )}
         <Button type="primary" htmlType="submit" loading={create.isPending} data-testid="staff-create-submit">
           {t('staff.create.submit')}
         </Button>

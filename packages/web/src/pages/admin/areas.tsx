@@ -22,11 +22,47 @@ export interface ConsoleArea {
 
 /** The console's areas in menu order. */
 export const CONSOLE_AREAS: readonly ConsoleArea[] = [
-  { key: 'exams', label: 'admin.menu.exams', description: 'admin.area.exams', permission: 'exam.read', icon: <FileTextOutlined /> },
-  { key: 'questions', label: 'admin.menu.questions', description: 'admin.area.questions', permission: 'exam.read', icon: <DatabaseOutlined /> },
-  { key: 'candidates', label: 'admin.menu.candidates', description: 'admin.area.candidates', permission: 'exam.read', icon: <TeamOutlined /> },
-  { key: 'proctoring', label: 'admin.menu.proctoring', description: 'admin.area.proctoring', permission: 'proctor.watch', icon: <VideoCameraOutlined /> },
-  { key: 'grading', label: 'admin.menu.grading', description: 'admin.area.grading', permission: 'grade.read', icon: <EditOutlined /> },
+  {
+    key: 'exams',
+    label: 'admin.menu.exams',
+    description: 'admin.area.exams',
+    permission: 'exam.read',
+    icon: <FileTextOutlined />,
+  },
+  {
+    key: 'questions',
+    label: 'admin.menu.questions',
+    description: 'admin.area.questions',
+    permission: 'exam.read',
+    icon: <DatabaseOutlined />,
+  },
+  {
+    key: 'candidates',
+    label: 'admin.menu.candidates',
+    description: 'admin.area.candidates',
+    permission: 'exam.read',
+    icon: <TeamOutlined />,
+  },
+  {
+    key: 'proctoring',
+    label: 'admin.menu.proctoring',
+    description: 'admin.area.proctoring',
+    permission: 'proctor.watch',
+    icon: <VideoCameraOutlined />,
+  },
+  {
+    key: 'grading',
+    label: 'admin.menu.grading',
+    description: 'admin.area.grading',
+    permission: 'grade.read',
+    icon: <EditOutlined />,
+  },
   { key: 'staff', label: 'admin.menu.staff', description: null, permission: 'staff.read', icon: <UserOutlined /> },
-  { key: 'audit', label: 'admin.menu.audit', description: 'admin.area.audit', permission: 'audit.read', icon: <AuditOutlined /> },
+  {
+    key: 'audit',
+    label: 'admin.menu.audit',
+    description: 'admin.area.audit',
+    permission: 'audit.read',
+    icon: <AuditOutlined />,
+  },
 ];

@@ -61,7 +61,12 @@ export default function ExamsPage() {
               {t('exams.loggedInAs', { phone: user.data.phone })}
             </Typography.Text>
           )}
-          <Button icon={<LogoutOutlined aria-hidden />} onClick={onLogout} loading={logout.isPending} data-testid="logout">
+          <Button
+            icon={<LogoutOutlined aria-hidden />}
+            onClick={onLogout}
+            loading={logout.isPending}
+            data-testid="logout"
+          >
             {t('common.logout')}
           </Button>
         </Space>

@@ -163,7 +163,14 @@ export default function LoginPage() {
             </Flex>
           </Form.Item>
           {error && (
-            <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} data-testid="login-error" />
+            <Alert
+              type="error"
+              showIcon
+              title={error}
+              role="alert"
+              style={{ marginBottom: 16 }}
+              data-testid="login-error"
+            />
           )}
           <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="login-submit">
             {t('login.submit')}
