@@ -60,7 +60,7 @@ export default function StaffPage() {
   ];
 
   return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>
         {t('staff.title')}
       </Typography.Title>

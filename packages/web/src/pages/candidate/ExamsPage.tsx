@@ -1,7 +1,8 @@
 import { api, ExamMode, type ExamListItem, type InvitationState } from '@examhall/contract';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Flex, List, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
@@ -105,48 +106,39 @@ function ExamList({ items, total }: { items: ExamListItem[]; total: number }) {
     );
   }
   return (
-    <Card title={t('exams.total', { n: total })}>
-      <List
-        dataSource={items}
-        rowKey={(e) => `${e.id}-${e.anid}`}
-        data-testid="exam-list"
-        renderItem={(exam) => (
-          <List.Item data-testid="exam-item">
-            <List.Item.Meta
-              title={
-                <Typography.Title level={2} style={{ fontSize: 16, margin: 0 }} data-testid="exam-name">
-                  {exam.name}
-                </Typography.Title>
-              }
-              description={
-                <dl style={{ margin: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 24px' }}>
-                  <Field label={t('exams.col.mode')}>
-                    <Tag color={MODE_COLORS[exam.mode]}>{t(MODE_KEYS[exam.mode])}</Tag>
-                  </Field>
-                  <Field label={t('exams.col.time')}>{t('common.minutes', { n: exam.time })}</Field>
-                  <Field label={t('exams.col.window')}>
-                    {t('exams.windowRange', { from: serverTime(exam.start_at), to: serverTime(exam.end_at) })}
-                  </Field>
-                  <Field label={t('exams.col.state')}>
-                    <Tag color={STATE_COLORS[exam.state]} data-testid="exam-state">
-                      {t(`exams.state.${exam.state}`)}
-                    </Tag>
-                  </Field>
-                </dl>
-              }
-            />
-          </List.Item>
-        )}
-      />
+    <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('exams.total', { n: total })}</h2>}>
+      <ul className="exam-list" data-testid="exam-list">
+        {items.map((exam) => (
+          <li key={`${exam.id}-${exam.anid}`} className="exam-item" data-testid="exam-item">
+            <Typography.Title level={3} style={{ fontSize: 16, margin: '0 0 8px' }} data-testid="exam-name">
+              {exam.name}
+            </Typography.Title>
+            <dl className="exam-facts">
+              <Field label={t('exams.col.mode')}>
+                <Tag color={MODE_COLORS[exam.mode]}>{t(MODE_KEYS[exam.mode])}</Tag>
+              </Field>
+              <Field label={t('exams.col.time')}>{t('common.minutes', { n: exam.time })}</Field>
+              <Field label={t('exams.col.window')}>
+                {t('exams.windowRange', { from: serverTime(exam.start_at), to: serverTime(exam.end_at) })}
+              </Field>
+              <Field label={t('exams.col.state')}>
+                <Tag color={STATE_COLORS[exam.state]} data-testid="exam-state">
+                  {t(`exams.state.${exam.state}`)}
+                </Tag>
+              </Field>
+            </dl>
+          </li>
+        ))}
+      </ul>
     </Card>
   );
 }
 
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
+function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
-      <dt>{label}:</dt>
-      <dd style={{ margin: 0 }}>{children}</dd>
+    <div className="exam-fact">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
     </div>
   );
 }
