@@ -28,6 +28,23 @@ describe('buildUrl', () => {
   });
 });
 
+describe('request types', () => {
+  it('require what a call declares and refuse what it does not', () => {
+    // Checked by the compiler; the function is never called.
+    const typeOnly = () => {
+      // @ts-expect-error login needs its body
+      void request(api.login);
+      // @ts-expect-error get-info takes no body
+      void request(api.getInfo, { body: { x: 1 } });
+      // @ts-expect-error send-msg needs a phone
+      void request(api.sendMsg, { query: { area_code: '86' } });
+      void request(api.getInfo);
+      void request(api.examIndex, { query: {} });
+    };
+    expect(typeof typeOnly).toBe('function');
+  });
+});
+
 describe('encodeBody', () => {
   it('sends form fields as strings and skips undefined ones', () => {
     const enc = encodeBody('form', { type: 1, note: undefined, ok: true, extra: { a: 1 } });

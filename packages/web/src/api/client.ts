@@ -61,7 +61,7 @@ export interface ClientEnv {
   getLanguage: () => string | null;
   /** Where status descriptions and failures are written. */
   log: (message: string) => void;
-  /** Time to wait before retry number `attempt` (1-based). */
+  /** Waits `ms` milliseconds (between retries). */
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -91,13 +91,18 @@ export function setNavigator(navigate: (to: string) => void): void {
   env.navigate = navigate;
 }
 
-/** The query and body a call takes; keys whose schema is absent stay optional and unused. */
-export interface RequestInput<C extends CallDef> {
-  query?: CallQuery<C>;
-  body?: CallBody<C>;
-  /** Cancels the call (TanStack Query passes one). */
-  signal?: AbortSignal;
-}
+/** The query and body a call takes: required when the call declares them, absent when it does not. */
+export type RequestInput<C extends CallDef> = (CallQuery<C> extends undefined
+  ? { query?: undefined }
+  : { query: CallQuery<C> }) &
+  (CallBody<C> extends undefined ? { body?: undefined } : { body: CallBody<C> }) & {
+    /** Cancels the call (TanStack Query passes one). */
+    signal?: AbortSignal;
+  };
+
+/** The input argument may be left out when the call needs neither query nor body. */
+type InputArgs<C extends CallDef> =
+  Record<string, never> extends Omit<RequestInput<C>, 'signal'> ? [input?: RequestInput<C>] : [input: RequestInput<C>];
 
 type QueryValue = string | number | boolean | null | undefined;
 
@@ -266,7 +271,8 @@ async function attempt<C extends CallDef>(
  * rule); for staff it means the role lacks a permission, so the console shows it instead of
  * logging the person out. Public calls (the logins) answer their own errors to the form.
  */
-export async function request<C extends CallDef>(call: C, input: RequestInput<C> = {}): Promise<CallData<C>> {
+export async function request<C extends CallDef>(call: C, ...args: InputArgs<C>): Promise<CallData<C>> {
+  const input: { query?: unknown; body?: unknown; signal?: AbortSignal } = args[0] ?? {};
   const url = buildUrl(
     env.baseUrl,
     call.path,
