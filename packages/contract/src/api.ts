@@ -6,6 +6,7 @@ import * as C from './schemas/ceping.js';
 import { Empty } from './schemas/common.js';
 import * as E from './schemas/exam.js';
 import * as M from './schemas/monitor.js';
+import * as P from './schemas/profile.js';
 import * as Site from './schemas/site.js';
 import * as St from './schemas/staff.js';
 import * as S from './schemas/subject.js';
@@ -167,6 +168,77 @@ export const api = {
     body: E.FeedbackBody,
     data: E.FeedbackData,
     auth: 'candidate',
+    live: false,
+  }),
+  examResult: call({
+    method: 'GET',
+    path: '/exam/result',
+    summary: 'The outcome of the finished attempt',
+    query: E.ResultQuery,
+    body: undefined,
+    data: M.ExamResult,
+    auth: 'candidate',
+    live: false,
+  }),
+  myInfo: call({
+    method: 'GET',
+    path: '/user/my-info',
+    summary: 'The candidate profile',
+    query: undefined,
+    body: undefined,
+    data: P.MyInfoData,
+    auth: 'candidate',
+    live: false,
+  }),
+  saveMyInfo: call({
+    method: 'POST',
+    path: '/user/my-info',
+    summary: 'Save the candidate profile',
+    query: undefined,
+    body: P.MyInfoBody,
+    data: P.MyInfoData,
+    auth: 'candidate',
+    live: false,
+  }),
+  resume: call({
+    method: 'GET',
+    path: '/resume/index',
+    summary: 'The uploaded resume',
+    query: undefined,
+    body: undefined,
+    data: P.ResumeData,
+    auth: 'candidate',
+    live: false,
+  }),
+  uploadResume: call({
+    method: 'POST',
+    path: '/resume/index',
+    summary: 'Upload the resume (multipart field file)',
+    query: undefined,
+    body: undefined,
+    data: P.ResumeData,
+    auth: 'candidate',
+    bodyFormat: 'multipart',
+    live: false,
+  }),
+  colleges: call({
+    method: 'GET',
+    path: '/common/const',
+    summary: 'Lists behind the profile form (type=college)',
+    query: P.ConstQuery,
+    body: undefined,
+    data: P.ConstData,
+    auth: 'public',
+    live: false,
+  }),
+  majors: call({
+    method: 'GET',
+    path: '/const/mixed-major',
+    summary: 'Majors by discipline',
+    query: undefined,
+    body: undefined,
+    data: P.MixedMajorData,
+    auth: 'public',
     live: false,
   }),
   wxUrlLink: call({

@@ -14,3 +14,4 @@ export * from './schemas/staff.js';
 export * from './schemas/subject.js';
 export * from './schemas/user.js';
 export * from './time.js';
+export * from './schemas/profile.js';

@@ -164,6 +164,14 @@ export const AnidInfoData = z.object({
 /** GET /exam/get-anid-info data. */
 export type AnidInfoData = z.infer<typeof AnidInfoData>;
 
+/** GET /exam/result query. */
+export const ResultQuery = z.object({
+  /** Exam id. */
+  exam_id: Id,
+});
+/** GET /exam/result query. */
+export type ResultQuery = z.input<typeof ResultQuery>;
+
 /** GET /exam/recommend-info query. */
 export const RecommendQuery = z.object({
   /** The exam taken. */

@@ -21,6 +21,8 @@ export const StartExamBody = z.object({
   exam_id: Id,
   /** The candidate's invitation. */
   anid: Id,
+  /** 2 to leave the device checks and start the clock; absent to create or resume only. */
+  phase: z.literal(2).optional(),
 });
 /** POST /monitor/start-exam body. */
 export type StartExamBody = z.input<typeof StartExamBody>;
@@ -35,10 +37,10 @@ export const AttemptView = z.object({
   mode: ExamModeField,
   /** Phase. */
   phase: ExamPhaseField,
-  /** When it started (epoch ms). */
-  create_time: EpochMs,
-  /** When it ends (epoch ms): start + minutes, extra time included. */
-  end_time: EpochMs,
+  /** When the exam phase started (epoch ms); null while the device checks run. */
+  create_time: EpochMs.nullable(),
+  /** When it ends (epoch ms): start + minutes with extra time, or the window's end in longTime mode; null before the start. */
+  end_time: EpochMs.nullable(),
   /** When it was submitted, null while open. */
   finished_at: EpochMs.nullable(),
   /** Screen switches left before the attempt is submitted. */
@@ -67,13 +69,28 @@ export const FinishExamBody = z.object({
 /** POST /monitor/finish-exam body. */
 export type FinishExamBody = z.input<typeof FinishExamBody>;
 
-/** POST /monitor/finish-exam data. */
-export const FinishExamData = z.object({
+/** The outcome of a finished attempt as the candidate sees it. */
+export const ExamResult = z.object({
   /** The finished attempt. */
   attempt: AttemptView,
-  /** Score of the automatically scored questions; null while answers await a grader or in practice mode. */
-  score: z.number().nullable(),
+  /** Points from automatically scored questions. */
+  score: z.number(),
+  /** Points those questions are worth. */
+  max_score: z.number(),
+  /** Questions answered. */
+  answered: z.number().int(),
+  /** Questions in all. */
+  total: z.number().int(),
+  /** Questions that wait for a grader (Q&A, programming Q&A). */
+  pending_manual: z.number().int(),
+  /** True for a practice run, which never counts. */
+  practice: z.boolean(),
 });
+/** The outcome of a finished attempt. */
+export type ExamResult = z.infer<typeof ExamResult>;
+
+/** POST /monitor/finish-exam data. */
+export const FinishExamData = ExamResult;
 /** POST /monitor/finish-exam data. */
 export type FinishExamData = z.infer<typeof FinishExamData>;
 
