@@ -365,6 +365,17 @@ export const api = {
     auth: 'candidate',
     live: false,
   }),
+  uploadAnswerFile: call({
+    method: 'POST',
+    path: '/answer/upload',
+    summary: 'Attach a file to a Q&A answer (multipart: exam_id, subject_id, file)',
+    query: undefined,
+    body: undefined,
+    data: A.UploadData,
+    auth: 'candidate',
+    bodyFormat: 'multipart',
+    live: false,
+  }),
   judge: call({
     method: 'POST',
     path: '/answer/judge',

@@ -40,3 +40,30 @@ export type LanguageId = (typeof LANGUAGES)[number]['id'];
 
 /** Every language id, in specification order. */
 export const LANGUAGE_IDS = LANGUAGES.map((l) => l.id) as [LanguageId, ...LanguageId[]];
+
+/** Starter template per language: reads two integers from standard input and prints their sum. */
+export const LANGUAGE_TEMPLATES: Readonly<Record<LanguageId, string>> = {
+  c: '#include <stdio.h>\n\nint main(void) {\n    long long a, b;\n    if (scanf("%lld %lld", &a, &b) == 2) printf("%lld\\n", a + b);\n    return 0;\n}\n',
+  cpp: '#include <iostream>\nusing namespace std;\n\nint main() {\n    long long a, b;\n    cin >> a >> b;\n    cout << a + b << endl;\n    return 0;\n}\n',
+  java: 'import java.util.Scanner;\n\npublic class Main {\n    public static void main(String[] args) {\n        Scanner in = new Scanner(System.in);\n        long a = in.nextLong(), b = in.nextLong();\n        System.out.println(a + b);\n    }\n}\n',
+  python: 'a, b = map(int, input().split())\nprint(a + b)\n',
+  php: '<?php\n[$a, $b] = array_map("intval", preg_split("/\\s+/", trim(fgets(STDIN))));\necho $a + $b, PHP_EOL;\n',
+  javascript:
+    "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(a + b);\n",
+  go: 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n',
+  csharp:
+    "using System;\n\nclass Program {\n    static void Main() {\n        var p = Console.ReadLine().Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries);\n        Console.WriteLine(long.Parse(p[0]) + long.Parse(p[1]));\n    }\n}\n",
+  ruby: 'a, b = gets.split.map(&:to_i)\nputs a + b\n',
+  rust: 'use std::io::Read;\n\nfn main() {\n    let mut s = String::new();\n    std::io::stdin().read_to_string(&mut s).unwrap();\n    let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n    println!("{}", v[0] + v[1]);\n}\n',
+  haskell: 'main :: IO ()\nmain = do\n  [a, b] <- map read . words <$> getLine :: IO [Integer]\n  print (a + b)\n',
+  pascal: 'program Main;\nvar a, b: Int64;\nbegin\n  ReadLn(a, b);\n  WriteLn(a + b);\nend.\n',
+  basic: 'INPUT a, b\nPRINT a + b\n',
+  plaintext: '',
+  perl: 'my ($a, $b) = split " ", <STDIN>;\nprint $a + $b, "\\n";\n',
+  bash: 'read a b\necho $((a + b))\n',
+  coffeescript: "[a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number)\nconsole.log a + b\n",
+  julia: 'a, b = parse.(Int, split(readline()))\nprintln(a + b)\n',
+  dart: "import 'dart:io';\n\nvoid main() {\n  final p = stdin.readLineSync()!.trim().split(RegExp(r'\\s+')).map(int.parse).toList();\n  print(p[0] + p[1]);\n}\n",
+  lua: 'local a, b = io.read("n", "n")\nprint(math.tointeger(a + b) or a + b)\n',
+  ocaml: 'let () = Scanf.scanf " %d %d" (fun a b -> print_int (a + b); print_newline ())\n',
+};

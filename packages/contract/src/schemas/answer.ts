@@ -184,3 +184,18 @@ export const EvidenceData = z.object({
 });
 /** Data of evidence calls. */
 export type EvidenceData = z.infer<typeof EvidenceData>;
+
+/** POST /answer/upload data: a file attached to a Q&A answer (multipart fields exam_id, subject_id, file). */
+export const UploadData = z.object({
+  /** Storage key to put in the answer's `files`. */
+  key: z.string(),
+  /** File name as uploaded. */
+  file_name: z.string(),
+  /** Size in bytes. */
+  size: z.number().int(),
+});
+/** POST /answer/upload data. */
+export type UploadData = z.infer<typeof UploadData>;
+
+/** Largest file attached to a Q&A answer, bytes. */
+export const ANSWER_FILE_MAX_BYTES = 20 * 1024 * 1024;
