@@ -326,3 +326,56 @@ function isLoginPath(path: string): boolean {
   const pathname = path.split('?')[0];
   return pathname === '/login' || pathname === '/admin/login';
 }
+
+/** A file upload's progress, 0 to 1. */
+export type UploadProgress = (fraction: number) => void;
+
+/**
+ * Sends a multipart call (resume, Q&A files) with the same rules as `request` (auth, referer,
+ * time limit per idle stretch, 401/403 and schema checks), through XMLHttpRequest because fetch
+ * cannot report upload progress. Never retried: the candidate sees the failure and can retry.
+ */
+export function upload<C extends CallDef>(
+  call: C,
+  fields: Readonly<Record<string, string | number | Blob>>,
+  onProgress?: UploadProgress,
+): Promise<CallData<C>> {
+  const url = buildUrl(env.baseUrl, call.path, undefined, env.getAuth(), env.getReferer());
+  const form = new FormData();
+  // Text fields first: a streaming server reads them before the file.
+  for (const [k, v] of Object.entries(fields)) if (!(v instanceof Blob)) form.append(k, String(v));
+  for (const [k, v] of Object.entries(fields)) if (v instanceof Blob) form.append(k, v, v instanceof File ? v.name : k);
+  return new Promise<CallData<C>>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(call.method, url);
+    xhr.setRequestHeader('Accept', 'application/json');
+    const language = env.getLanguage();
+    if (language) xhr.setRequestHeader('Accept-Language', language);
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => xhr.abort(), REQUEST_TIMEOUT_MS);
+    };
+    let timedOut = false;
+    xhr.upload.onprogress = (e) => {
+      armIdle();
+      if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total);
+    };
+    xhr.onabort = () => {
+      timedOut = true;
+      reject(handleFailure(call, new ApiError('timeout', 0, CLIENT_MESSAGES.timeout)));
+    };
+    xhr.onerror = () => reject(handleFailure(call, new ApiError('network_error', 0, 'network error')));
+    xhr.onload = () => {
+      clearTimeout(idle);
+      if (timedOut) return;
+      const res = new Response(xhr.responseText, {
+        status: xhr.status,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      readResponse(call, res).then(resolve, (e: unknown) => reject(e instanceof ApiError ? handleFailure(call, e) : e));
+    };
+    armIdle();
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,79 @@
+/** Wires the framework-free outbox to the API client and the browser. */
+import { api } from '@examhall/contract';
+import { isApiError, request } from '../api/client.js';
+import { serverNow } from './clock.js';
+import { Outbox, type FailureKind, type OutboxEntry, type Receipt } from './outbox.js';
+import { openIndexedDbStore } from './outboxStore.js';
+
+/** Sorts a failed send: the attempt is over, the server refuses this change for good, or try again. */
+export function classifyFailure(e: unknown): FailureKind {
+  if (!isApiError(e)) return 'retry';
+  if (e.code === 'exam_finished') return 'finished';
+  // No answer, a server fault, a rate limit or a lost session: the change is fine, the moment is not.
+  if (e.status === 0 || e.status >= 500 || e.status === 429 || e.status === 401 || e.status === 403) return 'retry';
+  return 'rejected';
+}
+
+/** Sends one outbox entry through its call. */
+export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
+  switch (entry.channel) {
+    case 'answer':
+      return request(api.answer, {
+        body: {
+          exam_id: entry.exam_id,
+          subject_id: entry.subject_id,
+          ...(entry.answer !== undefined ? { answer: entry.answer } : {}),
+          ...(entry.event !== undefined ? { event: entry.event } : {}),
+          client_id: entry.client_id,
+          seq: entry.seq,
+          changed_at: entry.changed_at,
+        },
+      });
+    case 'ceping':
+      return request(api.cepingAnswer, {
+        body: {
+          exam_id: entry.exam_id,
+          subject_id: entry.subject_id,
+          option: entry.option ?? '',
+          client_id: entry.client_id,
+          seq: entry.seq,
+          changed_at: entry.changed_at,
+        },
+      });
+    case 'risk':
+      await request(api.recordRisk, {
+        body: {
+          exam_id: entry.exam_id,
+          risk: entry.risk ?? 0,
+          trigger_time: entry.changed_at,
+          detail: entry.detail,
+          client_id: entry.client_id,
+        },
+      });
+      return null;
+  }
+}
+
+/** Opens the exam's outbox on IndexedDB, following the browser's online and offline events. */
+export async function openExamOutbox(examId: number): Promise<Outbox> {
+  const store = await openIndexedDbStore();
+  const box = await Outbox.open(examId, {
+    store,
+    send: sendEntry,
+    classify: classifyFailure,
+    now: serverNow,
+    newId: () => crypto.randomUUID(),
+    online: navigator.onLine,
+  });
+  const online = () => box.setOnline(true);
+  const offline = () => box.setOnline(false);
+  window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
+  const close = box.close.bind(box);
+  box.close = () => {
+    window.removeEventListener('online', online);
+    window.removeEventListener('offline', offline);
+    close();
+  };
+  return box;
+}
