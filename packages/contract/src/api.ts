@@ -138,7 +138,6 @@ export const api = {
     body: undefined,
     data: E.ExamDetail,
     auth: 'candidate',
-    live: false,
   }),
   anidInfo: call({
     method: 'GET',
@@ -148,7 +147,6 @@ export const api = {
     body: undefined,
     data: E.AnidInfoData,
     auth: 'candidate',
-    live: false,
   }),
   recommendInfo: call({
     method: 'GET',
@@ -158,7 +156,6 @@ export const api = {
     body: undefined,
     data: E.RecommendData,
     auth: 'candidate',
-    live: false,
   }),
   feedback: call({
     method: 'POST',
@@ -168,7 +165,6 @@ export const api = {
     body: E.FeedbackBody,
     data: E.FeedbackData,
     auth: 'candidate',
-    live: false,
   }),
   examResult: call({
     method: 'GET',
@@ -178,7 +174,6 @@ export const api = {
     body: undefined,
     data: M.ExamResult,
     auth: 'candidate',
-    live: false,
   }),
   myInfo: call({
     method: 'GET',
@@ -188,7 +183,6 @@ export const api = {
     body: undefined,
     data: P.MyInfoData,
     auth: 'candidate',
-    live: false,
   }),
   saveMyInfo: call({
     method: 'POST',
@@ -198,7 +192,6 @@ export const api = {
     body: P.MyInfoBody,
     data: P.MyInfoData,
     auth: 'candidate',
-    live: false,
   }),
   resume: call({
     method: 'GET',
@@ -208,7 +201,6 @@ export const api = {
     body: undefined,
     data: P.ResumeData,
     auth: 'candidate',
-    live: false,
   }),
   uploadResume: call({
     method: 'POST',
@@ -219,7 +211,6 @@ export const api = {
     data: P.ResumeData,
     auth: 'candidate',
     bodyFormat: 'multipart',
-    live: false,
   }),
   colleges: call({
     method: 'GET',
@@ -229,7 +220,6 @@ export const api = {
     body: undefined,
     data: P.ConstData,
     auth: 'public',
-    live: false,
   }),
   majors: call({
     method: 'GET',
@@ -239,7 +229,6 @@ export const api = {
     body: undefined,
     data: P.MixedMajorData,
     auth: 'public',
-    live: false,
   }),
   wxUrlLink: call({
     method: 'GET',
@@ -260,7 +249,6 @@ export const api = {
     body: M.StartExamBody,
     data: M.StartExamData,
     auth: 'candidate',
-    live: false,
   }),
   finishExam: call({
     method: 'POST',
@@ -270,7 +258,6 @@ export const api = {
     body: M.FinishExamBody,
     data: M.FinishExamData,
     auth: 'candidate',
-    live: false,
   }),
   firstPicture: call({
     method: 'POST',
@@ -291,7 +278,6 @@ export const api = {
     data: M.RecordRiskData,
     auth: 'candidate',
     bodyFormat: 'form',
-    live: false,
   }),
   faceRecognize: call({
     method: 'POST',
@@ -323,7 +309,6 @@ export const api = {
     body: undefined,
     data: S.OrderListData,
     auth: 'candidate',
-    live: false,
   }),
   showNew: call({
     method: 'GET',
@@ -333,7 +318,6 @@ export const api = {
     body: undefined,
     data: S.ShowNewData,
     auth: 'candidate',
-    live: false,
   }),
   audioInfo: call({
     method: 'POST',
@@ -343,7 +327,6 @@ export const api = {
     body: S.AudioBody,
     data: S.AudioData,
     auth: 'candidate',
-    live: false,
   }),
   audioPlay: call({
     method: 'POST',
@@ -353,7 +336,6 @@ export const api = {
     body: S.AudioBody,
     data: S.AudioData,
     auth: 'candidate',
-    live: false,
   }),
   answer: call({
     method: 'POST',
@@ -363,7 +345,6 @@ export const api = {
     body: A.AnswerBody,
     data: A.AnswerReceipt,
     auth: 'candidate',
-    live: false,
   }),
   uploadAnswerFile: call({
     method: 'POST',
@@ -374,7 +355,6 @@ export const api = {
     data: A.UploadData,
     auth: 'candidate',
     bodyFormat: 'multipart',
-    live: false,
   }),
   judge: call({
     method: 'POST',
@@ -415,7 +395,6 @@ export const api = {
     body: undefined,
     data: C.CepingLineOrderData,
     auth: 'candidate',
-    live: false,
   }),
   cepingOrderList: call({
     method: 'GET',
@@ -425,7 +404,6 @@ export const api = {
     body: undefined,
     data: C.CepingOrderListData,
     auth: 'candidate',
-    live: false,
   }),
   cepingShow: call({
     method: 'GET',
@@ -435,7 +413,6 @@ export const api = {
     body: undefined,
     data: C.CepingShowData,
     auth: 'candidate',
-    live: false,
   }),
   cepingShowNew: call({
     method: 'GET',
@@ -445,7 +422,6 @@ export const api = {
     body: undefined,
     data: C.CepingShowData,
     auth: 'candidate',
-    live: false,
   }),
   cepingAnswer: call({
     method: 'POST',
@@ -455,7 +431,6 @@ export const api = {
     body: C.CepingAnswerBody,
     data: A.AnswerReceipt,
     auth: 'candidate',
-    live: false,
   }),
   cepingFinish: call({
     method: 'POST',
@@ -465,7 +440,6 @@ export const api = {
     body: C.CepingFinishBody,
     data: C.CepingFinishData,
     auth: 'candidate',
-    live: false,
   }),
   // staff
   staffLogin: call({

@@ -31,6 +31,7 @@ export const ERRORS = {
   exam_finished: { status: 409, msg: 'the exam has finished' },
   exam_not_open: { status: 409, msg: 'the exam is not open now' },
   exam_not_started: { status: 409, msg: 'the exam has not started yet; finish the device checks first' },
+  exam_not_finished: { status: 409, msg: 'the exam has not been submitted yet' },
   play_limit_reached: { status: 409, msg: 'the audio has been played as often as allowed' },
   payload_too_large: { status: 413, msg: 'payload too large' },
   unsupported_media_type: { status: 415, msg: 'unsupported media type' },

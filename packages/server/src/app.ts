@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -15,18 +16,27 @@ import { installErrorHandler, sendError } from './http/errorHandler.js';
 import { redactUrl } from './http/tokens.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
+import { answerRoutes } from './routes/answer.js';
+import { cepingRoutes } from './routes/ceping.js';
 import { examRoutes } from './routes/exam.js';
+import { monitorRoutes } from './routes/monitor.js';
+import { profileRoutes } from './routes/profile.js';
 import { siteRoutes } from './routes/site.js';
+import { subjectRoutes } from './routes/subject.js';
 import { userRoutes } from './routes/user.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
+import type { ObjectStore } from './storage/objectStore.js';
 
 /** What the app is built from; tests pass their own clock, log stream or SMS sender. */
 export interface AppOptions {
   config: Config;
   db: Db;
   limiter: RateLimiter;
+  store: ObjectStore;
   clock?: () => number;
+  /** How often overdue attempts are finished (default 2 s; 0 turns the sweeper off). */
+  sweepIntervalMs?: number;
   sms?: SmsSender;
   /** Where log lines go (default stdout). */
   logStream?: Writable;
@@ -80,6 +90,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10, fieldSize: 1024 },
+  });
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -99,13 +112,26 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     (config.sms.provider === 'webhook' && config.sms.webhookUrl
       ? new WebhookSmsSender(config.sms.webhookUrl)
       : new ConsoleSmsSender(app.log));
-  const services = createServices({ config, db: opts.db, limiter: opts.limiter, sms, clock, log: app.log });
+  const services = createServices({
+    config,
+    db: opts.db,
+    limiter: opts.limiter,
+    sms,
+    store: opts.store,
+    clock,
+    log: app.log,
+  });
 
   await app.register(
     async (api) => {
       userRoutes(api, services, config);
       siteRoutes(api, services);
       examRoutes(api, services);
+      monitorRoutes(api, services);
+      subjectRoutes(api, services, config);
+      answerRoutes(api, services);
+      cepingRoutes(api, services);
+      profileRoutes(api, services);
       adminRoutes(api, services, config);
     },
     { prefix: config.apiPrefix },
@@ -127,6 +153,25 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // The web app routes on the client and shows its own 404 page for unknown paths.
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
   });
+
+  // The server finishes attempts whose time is up, browser or not. Every process may sweep: finishing is idempotent.
+  const sweepEvery = opts.sweepIntervalMs ?? 2_000;
+  if (sweepEvery > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        running = services.attempts
+          .sweepOverdue()
+          .catch((err: unknown) => app.log.error({ err }, 'overdue sweep failed'));
+      }, sweepEvery);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
 
   return { app, services, routes };
 }

@@ -39,7 +39,7 @@ export async function runCli(
         out(`Database (${runtime.handle.dialect}) is up to date.\n`);
         return 0;
       case 'seed-demo': {
-        const seeded = await seedDemo(runtime.handle.db, config.demoPhone, Date.now());
+        const seeded = await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now());
         out(
           seeded
             ? `Demo exam ${seeded.examId} seeded, invitation ${seeded.anid}.\n`
@@ -62,6 +62,7 @@ export async function runCli(
           db: runtime.handle.db,
           limiter: runtime.limiter,
           sms: new ConsoleSmsSender(log),
+          store: runtime.store,
           clock: Date.now,
           log,
         });

@@ -37,9 +37,14 @@ async function main(): Promise<void> {
     throw err;
   }
   const runtime = await openRuntime(config);
-  const { app, services } = await buildApp({ config, db: runtime.handle.db, limiter: runtime.limiter });
+  const { app, services } = await buildApp({
+    config,
+    db: runtime.handle.db,
+    limiter: runtime.limiter,
+    store: runtime.store,
+  });
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
-  const seeded = (await seedDemo(runtime.handle.db, config.demoPhone, Date.now())) !== null;
+  const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
 
   const address = await app.listen({ port: config.port, host: config.host });
   const listening = address.replace('0.0.0.0', 'localhost');

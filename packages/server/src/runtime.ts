@@ -1,12 +1,15 @@
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { migrate, openDb, type DbHandle } from './db/database.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
+import { LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
 
-/** The parts a process runs on: the database (migrated) and the rate limiter. */
+/** The parts a process runs on: the database (migrated), the rate limiter and object storage. */
 export interface Runtime {
   handle: DbHandle;
   limiter: RateLimiter;
+  store: ObjectStore;
   /** Closes connections. */
   close(): Promise<void>;
 }
@@ -21,6 +24,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   return {
     handle,
     limiter,
+    store: new LocalObjectStore(path.join(config.dataDir, 'objects')),
     async close() {
       await limiter.close();
       await handle.db.destroy();

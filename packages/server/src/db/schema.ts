@@ -104,8 +104,130 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+/** Settings the processes share, e.g. the secret that signs media links. */
+export interface AppSettingTable {
+  key: string;
+  value: string;
+}
+
+/** Attempts: one candidate's run of one exam. */
+export interface AttemptTable {
+  id: Generated<number>;
+  exam_id: number;
+  candidate_id: number;
+  invitation_id: number;
+  mode: number;
+  phase: number;
+  created_at: number;
+  started_at: number | null;
+  end_at: number | null;
+  finished_at: number | null;
+  finish_reason: string | null;
+  score: number | null;
+  max_score: number | null;
+  cuts_used: Generated<number>;
+}
+
+/** The latest answer per question, with its version. */
+export interface AnswerTable {
+  attempt_id: number;
+  question_id: number;
+  value: string;
+  version: number;
+  seq: number;
+  saved_at: number;
+}
+
+/** Every answer change and answer event, as received. */
+export interface AnswerEventTable {
+  id: Generated<number>;
+  attempt_id: number;
+  question_id: number;
+  client_id: string;
+  seq: number;
+  event: number | null;
+  value: string | null;
+  version: number;
+  changed_at: number;
+  received_at: number;
+}
+
+/** Plays of a listening question's audio. */
+export interface AudioPlayTable {
+  attempt_id: number;
+  question_id: number;
+  play_count: number;
+  last_played_at: number;
+}
+
+/** Risk events of an attempt, hash-chained. */
+export interface RiskRecordTable {
+  id: Generated<number>;
+  attempt_id: number;
+  risk: number;
+  category: number;
+  trigger_time: number;
+  detail: string;
+  image_key: string | null;
+  client_id: string;
+  prev_hash: string;
+  hash: string;
+  created_at: number;
+}
+
+/** Files in object storage and who owns them. */
+export interface StoredFileTable {
+  key: string;
+  owner_kind: string;
+  owner_id: number;
+  file_name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  created_at: number;
+}
+
+/** A candidate's resume. */
+export interface ResumeTable {
+  candidate_id: number;
+  file_key: string;
+  uploaded_at: number;
+}
+
+/** Feedback on an exam. */
+export interface FeedbackTable {
+  id: Generated<number>;
+  exam_id: number;
+  candidate_id: number;
+  rating: number;
+  content: string;
+  client_id: string;
+  created_at: number;
+}
+
+/** Positions recommended after an exam; `exam_id` null means after any exam. */
+export interface PositionTable {
+  id: Generated<number>;
+  exam_id: number | null;
+  title: string;
+  department: string;
+  city: string;
+  description: string;
+  min_ratio: number;
+}
+
 /** The database. */
 export interface Database {
+  app_settings: AppSettingTable;
+  attempts: AttemptTable;
+  answers: AnswerTable;
+  answer_events: AnswerEventTable;
+  audio_plays: AudioPlayTable;
+  risk_records: RiskRecordTable;
+  stored_files: StoredFileTable;
+  resumes: ResumeTable;
+  feedback: FeedbackTable;
+  positions: PositionTable;
   candidates: CandidateTable;
   staff: StaffTable;
   auth_tokens: AuthTokenTable;

@@ -33,6 +33,14 @@ export class CandidateRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Saves the profile. */
+  async saveProfile(
+    id: number,
+    p: { name: string; school: string; major: string; degree: string; graduation_year: number },
+  ): Promise<void> {
+    await this.db.updateTable('candidates').set(p).where('id', '=', id).execute();
+  }
+
   /** Notes a login. */
   async touchLogin(id: number, now: number): Promise<void> {
     await this.db.updateTable('candidates').set({ last_login_at: now }).where('id', '=', id).execute();

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { ExamSectionTable, ExamTable, InvitationTable, QuestionTable } from '../db/schema.js';
+import type { ExamSectionTable, ExamTable, InvitationTable, PositionTable, QuestionTable } from '../db/schema.js';
 
 /** An exam row. */
 export type ExamRow = Selectable<ExamTable>;
@@ -85,8 +85,62 @@ export class ExamRepository {
     return r.id;
   }
 
-  /** Questions of an exam in insertion order, keys included (server-side use only). */
+  /** Questions of an exam in authoring order, keys included (server-side use only). */
   questionsOf(examId: number): Promise<Selectable<QuestionTable>[]> {
-    return this.db.selectFrom('questions').selectAll().where('exam_id', '=', examId).orderBy('id').execute();
+    return this.db
+      .selectFrom('questions')
+      .selectAll()
+      .where('exam_id', '=', examId)
+      .orderBy('order_num')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Sections of an exam in order. */
+  sectionsOf(examId: number): Promise<Selectable<ExamSectionTable>[]> {
+    return this.db.selectFrom('exam_sections').selectAll().where('exam_id', '=', examId).orderBy('order_num').execute();
+  }
+
+  /** Positions to recommend after an exam: its own and the general ones. */
+  positionsFor(examId: number) {
+    return this.db
+      .selectFrom('positions')
+      .selectAll()
+      .where((eb) => eb.or([eb('exam_id', '=', examId), eb('exam_id', 'is', null)]))
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Adds a position. */
+  async addPosition(row: Insertable<PositionTable>): Promise<void> {
+    await this.db.insertInto('positions').values(row).execute();
+  }
+
+  /** An exam by id. */
+  byId(id: number): Promise<ExamRow | undefined> {
+    return this.db.selectFrom('exams').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** An invitation by id. */
+  invitation(id: number): Promise<Selectable<InvitationTable> | undefined> {
+    return this.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The invitation of a phone to an exam. */
+  invitationFor(examId: number, areaCode: string, phone: string): Promise<Selectable<InvitationTable> | undefined> {
+    return this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where('exam_id', '=', examId)
+      .where('area_code', '=', areaCode)
+      .where('phone', '=', phone)
+      .executeTakeFirst();
   }
 }
+
+/** A question row, key included (server-side use only). */
+export type QuestionRow = Selectable<QuestionTable>;
+/** A section row. */
+export type SectionRow = Selectable<ExamSectionTable>;
+/** An invitation row. */
+export type InvitationRow = Selectable<InvitationTable>;

@@ -71,7 +71,7 @@ describe('fuzzing every delivered endpoint', () => {
 
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    await seedDemo(t.db.handle.db, '13800138000', t.now());
+    await seedDemo(t.db.handle.db, t.store, '13800138000', t.now());
     token = await t.loginCandidate('13800138000');
     await t.services.staff.ensureAdmin('13900000000', 'admin-password');
     staffToken = (await t.services.staff.login('13900000000', 'admin-password')).token;

@@ -46,9 +46,9 @@ describe.each(await testedDialects())('site, clock and exam list on %s', (dialec
 
   it('seeds the demo exam once, with three sections and all 11 question types', async () => {
     t = await createTestApp(dialect);
-    const first = await seedDemo(t.db.handle.db, '13800138000', t.now());
+    const first = await seedDemo(t.db.handle.db, t.store, '13800138000', t.now());
     expect(first).not.toBeNull();
-    expect(await seedDemo(t.db.handle.db, '13800138000', t.now())).toBeNull();
+    expect(await seedDemo(t.db.handle.db, t.store, '13800138000', t.now())).toBeNull();
     const sections = await t.db.handle.db.selectFrom('exam_sections').select('kind').orderBy('order_num').execute();
     expect(sections.map((s) => s.kind)).toEqual([...SECTIONS]);
     const types = await t.db.handle.db.selectFrom('questions').select('type').execute();
@@ -57,7 +57,7 @@ describe.each(await testedDialects())('site, clock and exam list on %s', (dialec
 
   it('lists only the exams the candidate is invited to', async () => {
     t = await createTestApp(dialect);
-    const seeded = await seedDemo(t.db.handle.db, '13800138000', t.now());
+    const seeded = await seedDemo(t.db.handle.db, t.store, '13800138000', t.now());
     const invited = await t.loginCandidate('13800138000');
     const stranger = await t.loginCandidate('13700137000');
     const list = body<{ list: { id: number; anid: number; state: string; time: number }[]; total: number }>(

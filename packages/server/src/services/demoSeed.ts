@@ -1,6 +1,44 @@
 import { DEFAULT_AREA_CODE, ExamMode, QuestionType, type ExamSettings, type Section } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import { ExamRepository } from '../repositories/exams.js';
+import type { ObjectStore } from '../storage/objectStore.js';
+import { beepsWav, wavSeconds } from '../storage/wav.js';
+
+/** The demo's listening audio: five beeps. */
+const DEMO_BEEPS = beepsWav(5);
+const DEMO_BEEPS_SECONDS = Math.round(wavSeconds(DEMO_BEEPS) * 10) / 10;
+
+/** Positions recommended after the demo exam. */
+const DEMO_POSITIONS = [
+  {
+    title: '后端开发工程师 Backend Engineer',
+    department: '技术部 Engineering',
+    city: '上海 Shanghai',
+    description: 'Build and run the services behind our products.',
+    min_ratio: 0.8,
+  },
+  {
+    title: '前端开发工程师 Frontend Engineer',
+    department: '技术部 Engineering',
+    city: '北京 Beijing',
+    description: 'Build the web pages our users work with every day.',
+    min_ratio: 0.6,
+  },
+  {
+    title: '测试开发工程师 Test Engineer',
+    department: '质量部 Quality',
+    city: '杭州 Hangzhou',
+    description: 'Make sure what we ship works, with automated tests.',
+    min_ratio: 0.5,
+  },
+  {
+    title: '产品运营 Product Operations',
+    department: '产品部 Product',
+    city: '深圳 Shenzhen',
+    description: 'Work with users and engineers to shape the product.',
+    min_ratio: 0.3,
+  },
+];
 
 /** Name of the demo exam. */
 export const DEMO_EXAM_NAME = 'Examhall demo exam 演示笔试';
@@ -91,19 +129,32 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       type: QuestionType.listening,
       score: 4,
       content: {
-        stem: '<p>听录音并回答问题。 / Listen and answer.</p>',
-        audio: { play_limit: 2, duration_s: 4 },
+        stem: '<p>听录音并回答问题（最多播放 2 次）。 / Listen and answer (at most 2 plays).</p>',
+        audio: { play_limit: 2, duration_s: DEMO_BEEPS_SECONDS },
         subs: [
           {
             id: 1,
             type: QuestionType.single,
             score: 4,
-            stem: '<p>录音中提到的数字是？ / Which number is spoken?</p>',
+            stem: '<p>你听到了几声提示音？ / How many beeps do you hear?</p>',
             options: opts('3', '5', '8'),
           },
         ],
       },
-      key: { audio: { text: 'The number is five. 数字是五。' }, subs: { '1': { option: 'B' } } },
+      key: { audio: { key: 'demo/listening-beeps.wav' }, subs: { '1': { option: 'B' } } },
+    },
+    {
+      type: QuestionType.gradient,
+      score: 5,
+      content: {
+        stem: '<p>团队成员意见不一致时，你通常会： / When your team disagrees, you usually:</p>',
+        options: opts(
+          '组织讨论，寻找共识 Hold a discussion to find consensus',
+          '听取意见后由负责人决定 Let the lead decide after hearing everyone',
+          '按自己的方案执行 Go ahead with your own plan',
+        ),
+      },
+      key: { scores: { A: 5, B: 3, C: 1 } },
     },
     {
       type: QuestionType.qa,
@@ -204,12 +255,14 @@ const DEMO_SETTINGS: ExamSettings = {
 /** Seeds the demo exam and invites `demoPhone`, only when the database has no exam yet. */
 export async function seedDemo(
   db: Db,
+  store: ObjectStore,
   demoPhone: string,
   now: number,
 ): Promise<{ examId: number; anid: number } | null> {
   return db.transaction().execute(async (trx) => {
     const repo = new ExamRepository(trx);
     if ((await repo.count()) > 0) return null;
+    await store.put('demo/listening-beeps.wav', DEMO_BEEPS);
     const exam = await repo.createExam({
       name: DEMO_EXAM_NAME,
       description: '<p>本演示考试包含全部 11 种题型。 / This demo covers all 11 question types.</p>',
@@ -241,6 +294,7 @@ export async function seedDemo(
         });
       }
     }
+    for (const p of DEMO_POSITIONS) await repo.addPosition({ ...p, exam_id: exam.id });
     const anid = await repo.invite({
       exam_id: exam.id,
       area_code: DEFAULT_AREA_CODE,

@@ -1,24 +1,45 @@
-import type { ExamIndexData, ExamListItem, InvitationState } from '@examhall/contract';
+import {
+  ExamPhase,
+  type AnidInfoData,
+  type ExamDetail,
+  type ExamIndexData,
+  type ExamListItem,
+  type FeedbackData,
+  type InvitationState,
+  type RecommendData,
+} from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { ExamRepository, type InvitedExam } from '../repositories/exams.js';
+import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
+import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
+import { ExamRepository, type ExamRow } from '../repositories/exams.js';
+import { FeedbackRepository } from '../repositories/feedback.js';
+import type { AttemptService } from './attempts.js';
 
-/** Where a candidate stands with an exam, from its window (attempts refine this later). */
-function stateOf(exam: InvitedExam['exam'], now: number): InvitationState {
+/** Where a candidate stands with an exam, from its window and their latest attempt. */
+function stateOf(exam: ExamRow, attempt: AttemptRow | undefined, now: number): InvitationState {
+  if (attempt?.phase === ExamPhase.submit) return 'submitted';
+  if (attempt) return now >= exam.end_at ? 'closed' : 'in_progress';
   if (now < exam.start_at) return 'not_started';
   if (now >= exam.end_at) return 'closed';
   return 'open';
 }
 
+/** Masks a phone number: 138****8000. */
+const mask = (phone: string) => (phone.length > 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : '****');
+
 /** Exams as candidates see them. */
 export class ExamService {
   private readonly repo: ExamRepository;
+  private readonly attemptRepo: AttemptRepository;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
+    private readonly attempts: AttemptService,
     private readonly clock: () => number,
   ) {
     this.repo = new ExamRepository(db);
+    this.attemptRepo = new AttemptRepository(db);
   }
 
   /** The exams the candidate is invited to, one page. */
@@ -28,16 +49,98 @@ export class ExamService {
       this.repo.countInvited(c.area_code, c.phone),
     ]);
     const now = this.clock();
-    const list = rows.map(({ exam, anid, extraMinutes }): ExamListItem => ({
+    const list = await Promise.all(
+      rows.map(async ({ exam, anid, extraMinutes }): Promise<ExamListItem> => ({
+        id: exam.id,
+        anid,
+        name: exam.name,
+        mode: exam.mode as ExamListItem['mode'],
+        time: exam.time_minutes + extraMinutes,
+        start_at: exam.start_at,
+        end_at: exam.end_at,
+        state: stateOf(exam, await this.attemptRepo.latest(c.id, exam.id), now),
+      })),
+    );
+    return { list, total };
+  }
+
+  /** The exam detail by id and anid, with every field of the specification. */
+  async show(c: Candidate, examId: number, anid: number): Promise<ExamDetail> {
+    const inv = await this.attempts.invitation(c, examId, anid);
+    const bundle = await this.attempts.bundle(examId);
+    const attempt = await this.attempts.current(c, examId);
+    const { exam, settings } = bundle;
+    return {
       id: exam.id,
-      anid,
+      anid: inv.id,
       name: exam.name,
-      mode: exam.mode as ExamListItem['mode'],
-      time: exam.time_minutes + extraMinutes,
+      description: exam.description,
+      mode: exam.mode as ExamDetail['mode'],
+      time: exam.time_minutes + inv.extra_minutes,
       start_at: exam.start_at,
       end_at: exam.end_at,
-      state: stateOf(exam, now),
-    }));
-    return { list, total };
+      userData: {
+        create_time: attempt?.started_at ?? null,
+        phase: (attempt?.phase ?? null) as ExamDetail['userData']['phase'],
+      },
+      ...settings,
+      countNum: bundle.countNum,
+    };
+  }
+
+  /** An invitation of the candidate's. */
+  async anidInfo(c: Candidate, anid: number): Promise<AnidInfoData> {
+    const inv = await this.repo.invitation(anid);
+    if (!inv || inv.area_code !== c.area_code || inv.phone !== c.phone) throw fail('not_found', 'no such invitation');
+    const bundle = await this.attempts.bundle(inv.exam_id);
+    const attempt = await this.attemptRepo.latest(c.id, inv.exam_id);
+    return {
+      anid: inv.id,
+      exam_id: inv.exam_id,
+      exam_name: bundle.exam.name,
+      phone_masked: mask(inv.phone),
+      state: stateOf(bundle.exam, attempt, this.clock()),
+    };
+  }
+
+  /**
+   * Positions for the candidate after a finished attempt: those whose bar (a share of the points) the
+   * result clears come first; `match` is how far the result reaches toward each bar, capped at 100.
+   */
+  async recommend(c: Candidate, examId: number): Promise<RecommendData> {
+    const result = await this.attempts.resultOf(c, examId);
+    const ratio = result.max_score > 0 ? result.score / result.max_score : 0;
+    const positions = await this.repo.positionsFor(examId);
+    const list = positions
+      .map((p) => ({
+        id: p.id,
+        title: p.title,
+        department: p.department,
+        city: p.city,
+        description: p.description,
+        match: Math.round(100 * Math.min(1, ratio / Math.max(p.min_ratio, 0.01))),
+        cleared: ratio >= p.min_ratio,
+        bar: p.min_ratio,
+      }))
+      .sort((a, b) => Number(b.cleared) - Number(a.cleared) || b.bar - a.bar || a.id - b.id)
+      .map(({ cleared: _cleared, bar: _bar, ...p }) => p);
+    return { list };
+  }
+
+  /** Stores feedback once per client id. */
+  async feedback(
+    c: Candidate,
+    body: { exam_id: number; rating: number; content: string; client_id: string },
+  ): Promise<FeedbackData> {
+    await this.attempts.invitationByExam(c, body.exam_id);
+    const id = await new FeedbackRepository(this.db).put({
+      exam_id: body.exam_id,
+      candidate_id: c.id,
+      rating: body.rating,
+      content: body.content,
+      client_id: body.client_id,
+      created_at: this.clock(),
+    });
+    return { id };
   }
 }

@@ -1,10 +1,15 @@
 /** A whole app on a real database of one dialect, with a controllable clock and a real SMS webhook. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { MemoryRateLimiter, type RateLimiter } from '../ratelimit/limiter.js';
+import { seedDemo } from '../services/demoSeed.js';
 import type { Services } from '../services/index.js';
+import { LocalObjectStore } from '../storage/objectStore.js';
 import { openTestDb, type TestDb, type TestDialect } from './db.js';
 import { startSmsReceiver, type SmsReceiver } from './smsReceiver.js';
 
@@ -14,6 +19,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** A limiter other than the in-process one (e.g. Redis). */
   limiter?: RateLimiter;
+  /** Run the overdue sweeper this often (off by default; tests call it directly). */
+  sweepIntervalMs?: number;
 }
 
 /** A running test app. */
@@ -29,6 +36,10 @@ export interface TestApp {
   /** The clock the app reads; move it with `advance`. */
   now(): number;
   advance(ms: number): void;
+  /** Object storage of this app. */
+  store: LocalObjectStore;
+  /** Seeds the demo exam invited to `phone`. */
+  seed(phone?: string): Promise<{ examId: number; anid: number }>;
   /** Logs a candidate in by SMS and returns the token. */
   loginCandidate(phone: string, ip?: string): Promise<string>;
   close(): Promise<void>;
@@ -62,7 +73,17 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
-  const { app, services, routes } = await buildApp({ config, db: db.handle.db, limiter, clock, logStream });
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-store-'));
+  const store = new LocalObjectStore(storeDir);
+  const { app, services, routes } = await buildApp({
+    config,
+    db: db.handle.db,
+    limiter,
+    store,
+    clock,
+    logStream,
+    sweepIntervalMs: opts.sweepIntervalMs ?? 0,
+  });
   await app.ready();
   return {
     app,
@@ -72,6 +93,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     db,
     sms,
     logs,
+    store,
     now: () => now,
     advance: (ms) => {
       now += ms;
@@ -93,6 +115,12 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
       await limiter.close();
       await sms.close();
       await db.drop();
+      fs.rmSync(storeDir, { recursive: true, force: true });
+    },
+    async seed(phone = '13800138000') {
+      const seeded = await seedDemo(db.handle.db, store, phone, now);
+      if (!seeded) throw new Error('the database already has an exam');
+      return seeded;
     },
   };
 }

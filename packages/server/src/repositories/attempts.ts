@@ -1,0 +1,154 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { AnswerTable, AttemptTable } from '../db/schema.js';
+
+/** An attempt row. */
+export type AttemptRow = Selectable<AttemptTable>;
+/** An answer row. */
+export type AnswerRow = Selectable<AnswerTable>;
+
+/** Attempts and their answers, answer events and audio plays. */
+export class AttemptRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The candidate's latest attempt at an exam. */
+  latest(candidateId: number, examId: number): Promise<AttemptRow | undefined> {
+    return this.db
+      .selectFrom('attempts')
+      .selectAll()
+      .where('candidate_id', '=', candidateId)
+      .where('exam_id', '=', examId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** An attempt by id. */
+  byId(id: number): Promise<AttemptRow | undefined> {
+    return this.db.selectFrom('attempts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Creates an attempt. */
+  create(row: Insertable<AttemptTable>): Promise<AttemptRow> {
+    return this.db.insertInto('attempts').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Updates an attempt only while it is in `fromPhase`; false when another request moved it first. */
+  async updateInPhase(id: number, fromPhase: number, set: Updateable<AttemptTable>): Promise<boolean> {
+    const r = await this.db
+      .updateTable('attempts')
+      .set(set)
+      .where('id', '=', id)
+      .where('phase', '=', fromPhase)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Ids of open attempts whose time is up. */
+  async overdue(now: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('attempts')
+      .select('id')
+      .where('phase', '=', 2)
+      .where('end_at', '<=', now)
+      .orderBy('end_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Every stored answer of an attempt. */
+  answers(attemptId: number): Promise<AnswerRow[]> {
+    return this.db.selectFrom('answers').selectAll().where('attempt_id', '=', attemptId).execute();
+  }
+
+  /** The stored answer to one question. */
+  answer(attemptId: number, questionId: number): Promise<AnswerRow | undefined> {
+    return this.db
+      .selectFrom('answers')
+      .selectAll()
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId)
+      .executeTakeFirst();
+  }
+
+  /** Ids of the questions an attempt has answered. */
+  async answeredIds(attemptId: number): Promise<Set<number>> {
+    const rows = await this.db
+      .selectFrom('answers')
+      .select('question_id')
+      .where('attempt_id', '=', attemptId)
+      .execute();
+    return new Set(rows.map((r) => r.question_id));
+  }
+
+  /** Inserts or replaces the stored answer. */
+  async putAnswer(row: AnswerRow): Promise<void> {
+    await this.db
+      .insertInto('answers')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['attempt_id', 'question_id']).doUpdateSet({
+          value: row.value,
+          version: row.version,
+          seq: row.seq,
+          saved_at: row.saved_at,
+        }),
+      )
+      .execute();
+  }
+
+  /** The event a client id was recorded as, if it was. */
+  eventByClientId(attemptId: number, clientId: string) {
+    return this.db
+      .selectFrom('answer_events')
+      .select(['question_id', 'seq', 'version', 'received_at'])
+      .where('attempt_id', '=', attemptId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
+  }
+
+  /** Appends to the answer event log. */
+  async addEvent(row: {
+    attempt_id: number;
+    question_id: number;
+    client_id: string;
+    seq: number;
+    event: number | null;
+    value: string | null;
+    version: number;
+    changed_at: number;
+    received_at: number;
+  }): Promise<void> {
+    await this.db.insertInto('answer_events').values(row).execute();
+  }
+
+  /** Plays used of a listening audio. */
+  async plays(attemptId: number, questionId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('audio_plays')
+      .select('play_count')
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId)
+      .executeTakeFirst();
+    return row?.play_count ?? 0;
+  }
+
+  /** Counts one play when fewer than `limit` were used; returns the new count, or null at the limit. */
+  async addPlay(attemptId: number, questionId: number, limit: number, now: number): Promise<number | null> {
+    await this.db
+      .insertInto('audio_plays')
+      .values({ attempt_id: attemptId, question_id: questionId, play_count: 0, last_played_at: now })
+      .onConflict((oc) => oc.columns(['attempt_id', 'question_id']).doNothing())
+      .execute();
+    const r = await this.db
+      .updateTable('audio_plays')
+      .set((eb) => ({ play_count: eb('play_count', '+', 1), last_played_at: now }))
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId)
+      .where('play_count', '<', limit)
+      .returning('play_count')
+      .executeTakeFirst();
+    return r?.play_count ?? null;
+  }
+}

@@ -1,0 +1,42 @@
+import { api } from '@examhall/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { fail } from '../http/errors.js';
+import { route } from '../http/route.js';
+import type { Services } from '../services/index.js';
+import type { Upload } from '../services/profile.js';
+
+/** Reads the one file of a multipart request with its text fields; refuses a file over the size limit. */
+export async function readUpload(request: FastifyRequest): Promise<{ file: Upload; fields: Record<string, string> }> {
+  if (!request.isMultipart())
+    throw fail('unsupported_media_type', 'body: send multipart/form-data with a field named file');
+  const part = await request.file();
+  if (!part || part.fieldname !== 'file') throw fail('validation_error', 'file: is required');
+  const data = await part.toBuffer();
+  if (part.file.truncated) throw fail('payload_too_large', 'file: too large');
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(part.fields)) {
+    const v = Array.isArray(value) ? value[0] : value;
+    if (v && v.type === 'field') fields[name] = String(v.value);
+  }
+  return { file: { fileName: part.filename, mime: part.mimetype, data }, fields };
+}
+
+const UploadFields = z.object({
+  exam_id: z.coerce.number().int().positive(),
+  subject_id: z.coerce.number().int().positive(),
+});
+
+/** Saving answers and attaching files. */
+export function answerRoutes(app: FastifyInstance, s: Services): void {
+  route(app, s, api.answer, async ({ body, candidate }) => s.answers.save(candidate, body));
+  route(app, s, api.uploadAnswerFile, async ({ request, candidate }) => {
+    const { file, fields } = await readUpload(request);
+    const parsed = UploadFields.safeParse(fields);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      throw fail('validation_error', `${first?.path.join('.') ?? 'fields'}: ${first?.message ?? 'invalid'}`);
+    }
+    return s.answers.upload(candidate, parsed.data.exam_id, parsed.data.subject_id, file);
+  });
+}

@@ -1,0 +1,328 @@
+import { createHash } from 'node:crypto';
+import type { AnswerBody } from '@examhall/contract';
+import {
+  ANSWER_FILE_MAX_BYTES,
+  ExamPhase,
+  QuestionType,
+  type UploadData,
+  type AnswerReceipt,
+  type AnswerValue,
+  type CepingLineOrderData,
+  type CepingShowData,
+  type OrderListData,
+  type ShowNewData,
+  type Subject,
+} from '@examhall/contract';
+import type { z } from 'zod';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import type { Candidate } from '../repositories/candidates.js';
+import { AttemptRepository } from '../repositories/attempts.js';
+import type { AttemptService } from './attempts.js';
+import type { CatalogQuestion, ExamBundle } from './catalog.js';
+import { FileRepository } from '../repositories/files.js';
+import type { ObjectStore } from '../storage/objectStore.js';
+import type { Upload } from './profile.js';
+import { sanitizeRichText } from './richText.js';
+import { answerProblem } from './scoring.js';
+
+type SaveInput = z.output<typeof AnswerBody>;
+
+/** Files a Q&A answer may attach, by MIME type, with the extension they are stored under. */
+const ANSWER_FILE_TYPES: Record<string, string> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'application/pdf': '.pdf',
+  'text/plain': '.txt',
+  'application/zip': '.zip',
+  'application/msword': '.doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': '.docx',
+};
+
+/** The question as the candidate sees it: the answer key is not in it, nor anything but what is listed here. */
+export function publicSubject(q: CatalogQuestion, orderNum: number): Subject {
+  const c = q.content;
+  return {
+    id: q.id,
+    type: q.type,
+    order_num: orderNum,
+    score: q.score,
+    stem: c.stem,
+    section: q.section,
+    ...(c.options ? { options: c.options.map((o) => ({ id: o.id, content: o.content })) } : {}),
+    ...(c.blanks !== undefined ? { blanks: c.blanks } : {}),
+    ...(c.languages ? { languages: c.languages as Subject['languages'] } : {}),
+    ...(c.samples ? { samples: c.samples.map((s) => ({ input: s.input, output: s.output })) } : {}),
+    ...(c.time_limit_ms !== undefined ? { time_limit_ms: c.time_limit_ms } : {}),
+    ...(c.memory_limit_mb !== undefined ? { memory_limit_mb: c.memory_limit_mb } : {}),
+    ...(c.passage !== undefined ? { passage: c.passage } : {}),
+    ...(c.audio ? { audio: { play_limit: c.audio.play_limit, duration_s: c.audio.duration_s } } : {}),
+    ...(c.subs
+      ? {
+          subs: c.subs.map((s, i) => ({
+            id: s.id,
+            type: s.type,
+            order_num: i + 1,
+            score: s.score,
+            stem: s.stem,
+            ...(s.options ? { options: s.options.map((o) => ({ id: o.id, content: o.content })) } : {}),
+            ...(s.blanks !== undefined ? { blanks: s.blanks } : {}),
+          })),
+        }
+      : {}),
+  };
+}
+
+/** Questions, answers and the answer event log of a running attempt. */
+export class AnswerService {
+  private readonly repo: AttemptRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly attempts: AttemptService,
+    private readonly store: ObjectStore,
+    private readonly clock: () => number,
+  ) {
+    this.repo = new AttemptRepository(db);
+  }
+
+  /** Where a Q&A answer's files live; an answer may only point at its own. */
+  private filePrefix(attemptId: number, questionId: number): string {
+    return `answers/${attemptId}/${questionId}/`;
+  }
+
+  /** The linetest and major questions in display order with their answered flags. */
+  async orderList(c: Candidate, examId: number): Promise<OrderListData> {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const answered = await this.repo.answeredIds(attempt.id);
+    return {
+      subject_order: bundle.ordered.map((q, i) => ({
+        id: q.id,
+        type: q.type,
+        order_num: i + 1,
+        isAnswered: answered.has(q.id) ? 1 : 0,
+        section: q.section,
+      })),
+    };
+  }
+
+  /** One question without its key, and the stored answer. */
+  async showNew(c: Candidate, examId: number, subjectId: number): Promise<ShowNewData> {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const index = bundle.ordered.findIndex((q) => q.id === subjectId);
+    if (index < 0) throw fail('not_found', 'no such question in this exam');
+    const stored = await this.repo.answer(attempt.id, subjectId);
+    return {
+      subject: publicSubject(bundle.ordered[index]!, index + 1),
+      answer: stored ? { value: JSON.parse(stored.value), version: stored.version, saved_at: stored.saved_at } : null,
+    };
+  }
+
+  /** Saves an answer of the linetest or major sections and/or records an answer event. */
+  async save(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
+    const { attempt, bundle } = await this.attempts.writable(c, body.exam_id);
+    const q = bundle.byId.get(body.subject_id);
+    if (!q || q.section === 'evaluation') throw fail('not_found', 'no such question in this exam');
+    let answer = body.answer;
+    if (answer?.kind === 'text') {
+      const prefix = this.filePrefix(attempt.id, q.id);
+      if (answer.files.some((f) => !f.startsWith(prefix)))
+        throw fail('validation_error', 'answer.files: not a file of this answer');
+      if (answer.files.length > 0 && bundle.settings.is_upload_file !== 1)
+        throw fail('validation_error', 'answer.files: this exam takes no files');
+      answer = { ...answer, html: sanitizeRichText(answer.html) };
+    }
+    return this.commit(attempt.id, q, { ...body, answer });
+  }
+
+  /** Stores a file for a Q&A answer when the exam allows uploads. */
+  async upload(c: Candidate, examId: number, subjectId: number, file: Upload): Promise<UploadData> {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const q = bundle.byId.get(subjectId);
+    if (!q || q.type !== QuestionType.qa) throw fail('not_found', 'no such Q&A question in this exam');
+    if (bundle.settings.is_upload_file !== 1) throw fail('forbidden', 'this exam takes no files');
+    const ext = ANSWER_FILE_TYPES[file.mime];
+    if (!ext) throw fail('unsupported_media_type', 'file: images, PDF, text, ZIP and Word files only');
+    if (file.data.length === 0) throw fail('validation_error', 'file: the file is empty');
+    if (file.data.length > ANSWER_FILE_MAX_BYTES)
+      throw fail('payload_too_large', `file: at most ${ANSWER_FILE_MAX_BYTES / 1024 / 1024} MB`);
+    const sha256 = createHash('sha256').update(file.data).digest('hex');
+    const key = `${this.filePrefix(attempt.id, q.id)}${sha256}${ext}`;
+    await this.store.put(key, file.data);
+    await new FileRepository(this.db).record({
+      key,
+      owner_kind: 'attempt',
+      owner_id: attempt.id,
+      file_name: file.fileName.slice(0, 200),
+      mime: file.mime,
+      size: file.data.length,
+      sha256,
+      created_at: this.clock(),
+    });
+    return { key, file_name: file.fileName.slice(0, 200), size: file.data.length };
+  }
+
+  /**
+   * Commits one change in a transaction and answers the receipt only after it: a retry with the same
+   * client id returns the first receipt; a change older (lower seq) than the stored one is logged but never
+   * overwrites it.
+   */
+  async commit(
+    attemptId: number,
+    q: CatalogQuestion,
+    body: {
+      answer?: AnswerValue | undefined;
+      event?: number | undefined;
+      client_id: string;
+      seq: number;
+      changed_at: number;
+    },
+  ): Promise<AnswerReceipt> {
+    if (body.answer) {
+      const problem = answerProblem(q.type, q.content, body.answer);
+      if (problem) throw fail('validation_error', problem);
+    }
+    const now = this.clock();
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new AttemptRepository(trx);
+      const seen = await repo.eventByClientId(attemptId, body.client_id);
+      if (seen) {
+        if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
+        return {
+          subject_id: q.id,
+          client_id: body.client_id,
+          seq: seen.seq,
+          version: seen.version,
+          saved_at: seen.received_at,
+        };
+      }
+      const stored = await repo.answer(attemptId, q.id);
+      let version = stored?.version ?? 0;
+      if (body.answer && (!stored || body.seq > stored.seq)) {
+        version += 1;
+        await repo.putAnswer({
+          attempt_id: attemptId,
+          question_id: q.id,
+          value: JSON.stringify(body.answer),
+          version,
+          seq: body.seq,
+          saved_at: now,
+        });
+      }
+      await repo.addEvent({
+        attempt_id: attemptId,
+        question_id: q.id,
+        client_id: body.client_id,
+        seq: body.seq,
+        event: body.event ?? null,
+        value: body.answer ? JSON.stringify(body.answer) : null,
+        version,
+        changed_at: body.changed_at,
+        received_at: now,
+      });
+      return { subject_id: q.id, client_id: body.client_id, seq: body.seq, version, saved_at: now };
+    });
+  }
+
+  /** The evaluation answer card. */
+  async cepingCard(c: Candidate, examId: number): Promise<CepingLineOrderData> {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const answered = await this.repo.answeredIds(attempt.id);
+    const data = bundle.evaluation.map((q, i) => ({
+      id: q.id,
+      order_num: i + 1,
+      isAnswered: answered.has(q.id) ? (1 as const) : (0 as const),
+    }));
+    return { data, total: data.length };
+  }
+
+  /** The evaluation items as an order list. */
+  async cepingOrder(c: Candidate, examId: number): Promise<OrderListData> {
+    const card = await this.cepingCard(c, examId);
+    const bundle = await this.attempts.bundle(examId);
+    return {
+      subject_order: card.data.map((d) => ({
+        ...d,
+        type: bundle.byId.get(d.id)!.type,
+        section: 'evaluation' as const,
+      })),
+    };
+  }
+
+  /** One evaluation item with its neighbours. */
+  async cepingShow(c: Candidate, examId: number, subjectId: number): Promise<CepingShowData> {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const i = bundle.evaluation.findIndex((q) => q.id === subjectId);
+    if (i < 0) throw fail('not_found', 'no such evaluation item in this exam');
+    const q = bundle.evaluation[i]!;
+    const stored = await this.repo.answer(attempt.id, q.id);
+    const value = stored ? (JSON.parse(stored.value) as AnswerValue) : null;
+    return {
+      subject: {
+        id: q.id,
+        order_num: i + 1,
+        stem: q.content.stem,
+        options: (q.content.options ?? []).map((o) => ({ id: o.id, content: o.content })),
+      },
+      answer: value?.kind === 'choice' ? value.option : null,
+      prev_id: bundle.evaluation[i - 1]?.id ?? null,
+      next_id: bundle.evaluation[i + 1]?.id ?? null,
+    };
+  }
+
+  /** Answers an evaluation item. */
+  async cepingAnswer(
+    c: Candidate,
+    body: { exam_id: number; subject_id: number; option: string; client_id: string; seq: number; changed_at: number },
+  ): Promise<AnswerReceipt> {
+    const { attempt, bundle } = await this.attempts.writable(c, body.exam_id);
+    const q = bundle.byId.get(body.subject_id);
+    if (!q || q.section !== 'evaluation') throw fail('not_found', 'no such evaluation item in this exam');
+    return this.commit(attempt.id, q, { ...body, answer: { kind: 'choice', option: body.option } });
+  }
+
+  /** Scores each dimension of the evaluation from the answers so far. */
+  async cepingFinish(c: Candidate, examId: number) {
+    const bundle = await this.attempts.bundle(examId);
+    const attempt = await this.attempts.current(c, examId);
+    if (!attempt || attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
+    const answers = new Map(
+      (await this.repo.answers(attempt.id)).map((a) => [a.question_id, JSON.parse(a.value) as AnswerValue]),
+    );
+    const dims = new Map<string, { score: number; max: number }>();
+    for (const q of bundle.evaluation) {
+      const name = q.content.dimension ?? 'general';
+      const d = dims.get(name) ?? { score: 0, max: 0 };
+      const scores = q.key.scores ?? {};
+      d.max += Math.max(0, ...Object.values(scores));
+      const a = answers.get(q.id);
+      if (a?.kind === 'choice') d.score += scores[a.option] ?? 0;
+      dims.set(name, d);
+    }
+    return { dimensions: [...dims].map(([dimension, d]) => ({ dimension, score: d.score, max: d.max })) };
+  }
+
+  /** Listening audio: plays used and allowed. */
+  async audioInfo(c: Candidate, examId: number, subjectId: number) {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const q = this.listening(bundle, subjectId);
+    return { attempt, q, plays: await this.repo.plays(attempt.id, q.id) };
+  }
+
+  /** Counts one play, refusing past the limit; the server is the only judge of the count. */
+  async audioPlay(c: Candidate, examId: number, subjectId: number) {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const q = this.listening(bundle, subjectId);
+    const plays = await this.repo.addPlay(attempt.id, q.id, q.content.audio!.play_limit, this.clock());
+    if (plays === null) throw fail('play_limit_reached');
+    return { attempt, q, plays };
+  }
+
+  private listening(bundle: ExamBundle, subjectId: number): CatalogQuestion {
+    const q = bundle.byId.get(subjectId);
+    if (!q || !q.content.audio || !q.key.audio) throw fail('not_found', 'no such listening question in this exam');
+    return q;
+  }
+}

@@ -1,0 +1,213 @@
+import { ExamMode, ExamPhase, formatServerTime, type AttemptView, type ExamResult } from '@examhall/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import type { Candidate } from '../repositories/candidates.js';
+import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
+import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
+import type { ExamBundle, ExamCatalog } from './catalog.js';
+import { NOT_AUTO_SCORED, scoreAnswer } from './scoring.js';
+
+/** Why an attempt ended. */
+export type FinishReason = 'submit' | 'timeout' | 'cuts' | 'proctor';
+
+/** An attempt the candidate may write to now, with its exam. */
+export interface WritableAttempt {
+  attempt: AttemptRow;
+  bundle: ExamBundle;
+}
+
+/** Attempts: creating and resuming, the clock, finishing and scoring. The server owns time and phase. */
+export class AttemptService {
+  private readonly attempts: AttemptRepository;
+  private readonly exams: ExamRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: ExamCatalog,
+    private readonly clock: () => number,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.attempts = new AttemptRepository(db);
+    this.exams = new ExamRepository(db);
+  }
+
+  /** The invitation `anid` of this candidate to `examId`, or not found (never telling whose it is). */
+  async invitation(c: Candidate, examId: number, anid: number): Promise<InvitationRow> {
+    const inv = await this.exams.invitation(anid);
+    if (!inv || inv.exam_id !== examId || inv.area_code !== c.area_code || inv.phone !== c.phone) {
+      throw fail('exam_detail_missing');
+    }
+    return inv;
+  }
+
+  /** The candidate's invitation to an exam by exam id alone. */
+  async invitationByExam(c: Candidate, examId: number): Promise<InvitationRow> {
+    const inv = await this.exams.invitationFor(examId, c.area_code, c.phone);
+    if (!inv) throw fail('exam_detail_missing');
+    return inv;
+  }
+
+  /** The exam, or 'failed to get exam detail'. */
+  async bundle(examId: number): Promise<ExamBundle> {
+    const bundle = await this.catalog.get(examId);
+    if (!bundle) throw fail('exam_detail_missing');
+    return bundle;
+  }
+
+  /** The candidate's latest attempt, finished first if its time is up. */
+  async current(c: Candidate, examId: number): Promise<AttemptRow | undefined> {
+    const latest = await this.attempts.latest(c.id, examId);
+    if (latest && latest.phase === ExamPhase.exam && latest.end_at !== null && latest.end_at <= this.clock()) {
+      return this.finish(latest.id, 'timeout');
+    }
+    return latest;
+  }
+
+  /**
+   * Creates or resumes the attempt; with `enterExam` it leaves the device checks and starts the clock.
+   * Practice (simulate) starts a new attempt after each finished one; the other modes have one attempt.
+   */
+  async start(c: Candidate, examId: number, anid: number, enterExam: boolean): Promise<AttemptView> {
+    const inv = await this.invitation(c, examId, anid);
+    const bundle = await this.bundle(examId);
+    const { exam } = bundle;
+    const now = this.clock();
+    if (now < exam.start_at)
+      throw fail('exam_not_open', `the exam opens at ${formatServerTime(exam.start_at)} (UTC+8)`);
+
+    let attempt = await this.current(c, examId);
+    const retake = attempt?.phase === ExamPhase.submit && exam.mode === ExamMode.simulate;
+    if (!attempt || retake) {
+      if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      attempt = await this.attempts.create({
+        exam_id: examId,
+        candidate_id: c.id,
+        invitation_id: inv.id,
+        mode: exam.mode,
+        phase: ExamPhase.monitor,
+        created_at: now,
+      });
+    }
+    if (enterExam && attempt.phase === ExamPhase.monitor) {
+      if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      const extra = inv.extra_minutes * 60_000;
+      const endAt =
+        exam.mode === ExamMode.longTime
+          ? exam.end_at + extra
+          : Math.min(now + exam.time_minutes * 60_000 + extra, exam.end_at + extra);
+      await this.attempts.updateInPhase(attempt.id, ExamPhase.monitor, {
+        phase: ExamPhase.exam,
+        started_at: now,
+        end_at: endAt,
+      });
+      attempt = (await this.attempts.byId(attempt.id))!;
+    }
+    return this.view(attempt, bundle);
+  }
+
+  /** The attempt the candidate may write to now; otherwise the stable reason why not. */
+  async writable(c: Candidate, examId: number): Promise<WritableAttempt> {
+    const bundle = await this.bundle(examId);
+    const attempt = await this.current(c, examId);
+    if (!attempt) {
+      await this.invitationByExam(c, examId);
+      throw fail('exam_not_started');
+    }
+    if (attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
+    if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');
+    return { attempt, bundle };
+  }
+
+  /** Submits the candidate's attempt (idempotent: a finished attempt answers its result again). */
+  async submit(c: Candidate, examId: number): Promise<ExamResult> {
+    const attempt = await this.current(c, examId);
+    if (!attempt) {
+      await this.invitationByExam(c, examId);
+      throw fail('exam_not_started');
+    }
+    const finished = attempt.phase === ExamPhase.submit ? attempt : await this.finish(attempt.id, 'submit');
+    return this.result(finished, await this.bundle(examId));
+  }
+
+  /** The result of the candidate's finished attempt. */
+  async resultOf(c: Candidate, examId: number): Promise<ExamResult> {
+    const attempt = await this.current(c, examId);
+    if (!attempt) {
+      await this.invitationByExam(c, examId);
+      throw fail('exam_not_started');
+    }
+    if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
+    return this.result(attempt, await this.bundle(examId));
+  }
+
+  /** Ends an attempt and scores it; safe to call from several places at once. */
+  async finish(attemptId: number, reason: FinishReason): Promise<AttemptRow> {
+    const attempt = await this.attempts.byId(attemptId);
+    if (!attempt) throw fail('not_found');
+    if (attempt.phase === ExamPhase.submit) return attempt;
+    const bundle = await this.bundle(attempt.exam_id);
+    const { score, max } = await this.score(attempt.id, bundle);
+    const moved = await this.attempts.updateInPhase(attempt.id, attempt.phase, {
+      phase: ExamPhase.submit,
+      finished_at: this.clock(),
+      finish_reason: reason,
+      score,
+      max_score: max,
+    });
+    if (moved) this.log.info({ attempt: attempt.id, reason }, 'attempt finished');
+    return (await this.attempts.byId(attempt.id))!;
+  }
+
+  /** Finishes every open attempt whose time is up; returns how many. */
+  async sweepOverdue(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const ids = await this.attempts.overdue(this.clock(), 100);
+      for (const id of ids) await this.finish(id, 'timeout');
+      done += ids.length;
+      if (ids.length < 100) return done;
+    }
+  }
+
+  /** Points of the automatically scored questions. */
+  private async score(attemptId: number, bundle: ExamBundle): Promise<{ score: number; max: number }> {
+    const answers = new Map((await this.attempts.answers(attemptId)).map((a) => [a.question_id, a]));
+    let score = 0;
+    let max = 0;
+    for (const q of bundle.ordered) {
+      if (NOT_AUTO_SCORED.has(q.type)) continue;
+      max += q.score;
+      const a = answers.get(q.id);
+      score += scoreAnswer(q.type, q.key, a ? JSON.parse(a.value) : null, q.score, q.content.subs);
+    }
+    return { score: Math.round(score * 100) / 100, max };
+  }
+
+  private async result(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamResult> {
+    const answered = await this.attempts.answeredIds(attempt.id);
+    return {
+      attempt: this.view(attempt, bundle),
+      score: attempt.score ?? 0,
+      max_score: attempt.max_score ?? 0,
+      answered: bundle.ordered.filter((q) => answered.has(q.id)).length,
+      total: bundle.ordered.length,
+      pending_manual: bundle.ordered.filter((q) => NOT_AUTO_SCORED.has(q.type)).length,
+      practice: attempt.mode === ExamMode.simulate,
+    };
+  }
+
+  /** The attempt as the candidate sees it. */
+  view(a: AttemptRow, bundle: ExamBundle): AttemptView {
+    return {
+      id: a.id,
+      exam_id: a.exam_id,
+      mode: a.mode as AttemptView['mode'],
+      phase: a.phase as AttemptView['phase'],
+      create_time: a.started_at,
+      end_time: a.end_at,
+      finished_at: a.finished_at,
+      cuts_left: bundle.settings.cutting_times - a.cuts_used,
+    };
+  }
+}

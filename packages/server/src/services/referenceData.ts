@@ -1,0 +1,88 @@
+/** Lists behind the profile form: colleges (`/common/const?type=college`) and majors (`/const/mixed-major`). */
+
+/** Colleges with their city. */
+export const COLLEGES: readonly { id: number; name: string; city: string }[] = [
+  ['北京大学 Peking University', '北京'],
+  ['清华大学 Tsinghua University', '北京'],
+  ['中国人民大学 Renmin University of China', '北京'],
+  ['北京航空航天大学 Beihang University', '北京'],
+  ['北京理工大学 Beijing Institute of Technology', '北京'],
+  ['北京师范大学 Beijing Normal University', '北京'],
+  ['北京邮电大学 Beijing University of Posts and Telecommunications', '北京'],
+  ['中国农业大学 China Agricultural University', '北京'],
+  ['复旦大学 Fudan University', '上海'],
+  ['上海交通大学 Shanghai Jiao Tong University', '上海'],
+  ['同济大学 Tongji University', '上海'],
+  ['华东师范大学 East China Normal University', '上海'],
+  ['上海财经大学 Shanghai University of Finance and Economics', '上海'],
+  ['浙江大学 Zhejiang University', '杭州'],
+  ['南京大学 Nanjing University', '南京'],
+  ['东南大学 Southeast University', '南京'],
+  ['中国科学技术大学 University of Science and Technology of China', '合肥'],
+  ['武汉大学 Wuhan University', '武汉'],
+  ['华中科技大学 Huazhong University of Science and Technology', '武汉'],
+  ['中山大学 Sun Yat-sen University', '广州'],
+  ['华南理工大学 South China University of Technology', '广州'],
+  ['四川大学 Sichuan University', '成都'],
+  ['电子科技大学 University of Electronic Science and Technology of China', '成都'],
+  ['西安交通大学 Xi’an Jiaotong University', '西安'],
+  ['西北工业大学 Northwestern Polytechnical University', '西安'],
+  ['西安电子科技大学 Xidian University', '西安'],
+  ['哈尔滨工业大学 Harbin Institute of Technology', '哈尔滨'],
+  ['南开大学 Nankai University', '天津'],
+  ['天津大学 Tianjin University', '天津'],
+  ['山东大学 Shandong University', '济南'],
+  ['厦门大学 Xiamen University', '厦门'],
+  ['吉林大学 Jilin University', '长春'],
+  ['大连理工大学 Dalian University of Technology', '大连'],
+  ['东北大学 Northeastern University', '沈阳'],
+  ['中南大学 Central South University', '长沙'],
+  ['湖南大学 Hunan University', '长沙'],
+  ['重庆大学 Chongqing University', '重庆'],
+  ['兰州大学 Lanzhou University', '兰州'],
+  ['深圳大学 Shenzhen University', '深圳'],
+  ['南方科技大学 Southern University of Science and Technology', '深圳'],
+  ['香港大学 The University of Hong Kong', '香港'],
+  ['香港科技大学 The Hong Kong University of Science and Technology', '香港'],
+].map(([name, city], i) => ({ id: i + 1, name: name!, city: city! }));
+
+/** Majors grouped by discipline. */
+export const MAJORS: readonly { category: string; majors: string[] }[] = [
+  {
+    category: '工学 Engineering',
+    majors: [
+      '计算机科学与技术 Computer Science',
+      '软件工程 Software Engineering',
+      '电子信息工程 Electronic Information Engineering',
+      '通信工程 Communication Engineering',
+      '自动化 Automation',
+      '机械工程 Mechanical Engineering',
+      '人工智能 Artificial Intelligence',
+      '网络空间安全 Cyberspace Security',
+    ],
+  },
+  {
+    category: '理学 Science',
+    majors: ['数学与应用数学 Mathematics', '统计学 Statistics', '物理学 Physics', '化学 Chemistry', '生物科学 Biology'],
+  },
+  {
+    category: '经济学 Economics',
+    majors: ['经济学 Economics', '金融学 Finance', '国际经济与贸易 International Trade'],
+  },
+  {
+    category: '管理学 Management',
+    majors: [
+      '工商管理 Business Administration',
+      '会计学 Accounting',
+      '市场营销 Marketing',
+      '人力资源管理 Human Resource Management',
+      '信息管理与信息系统 Information Systems',
+    ],
+  },
+  {
+    category: '文学 Literature',
+    majors: ['汉语言文学 Chinese Language and Literature', '英语 English', '新闻学 Journalism'],
+  },
+  { category: '法学 Law', majors: ['法学 Law', '社会学 Sociology'] },
+  { category: '艺术学 Arts', majors: ['视觉传达设计 Visual Communication Design', '数字媒体艺术 Digital Media Art'] },
+];

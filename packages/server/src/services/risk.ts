@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { ExamPhase, RISK_EVENTS, riskCategoryOf, type RecordRiskData, type RiskEventId } from '@examhall/contract';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import type { Candidate } from '../repositories/candidates.js';
+import { RiskRepository } from '../repositories/risk.js';
+import type { AttemptService } from './attempts.js';
+
+/** Hash of the chain's first link. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The fields of a risk record that its hash covers, in a fixed order. */
+export function riskHash(
+  prevHash: string,
+  r: {
+    attempt_id: number;
+    risk: number;
+    category: number;
+    trigger_time: number;
+    detail: string;
+    image_key: string | null;
+  },
+): string {
+  const canonical = JSON.stringify([prevHash, r.attempt_id, r.risk, r.category, r.trigger_time, r.detail, r.image_key]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Risk events: recorded with time and evidence in a hash chain per attempt; screen switches count against cutting_times. */
+export class RiskService {
+  constructor(
+    private readonly db: Db,
+    private readonly attempts: AttemptService,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Records one event (idempotent by client id); a screen switch past the allowance submits the attempt. */
+  async record(
+    c: Candidate,
+    body: {
+      exam_id: number;
+      risk: number;
+      trigger_time: number;
+      image_key?: string | undefined;
+      detail?: string | undefined;
+      client_id: string;
+    },
+  ): Promise<RecordRiskData> {
+    const bundle = await this.attempts.bundle(body.exam_id);
+    const attempt = await this.attempts.current(c, body.exam_id);
+    if (!attempt) {
+      await this.attempts.invitationByExam(c, body.exam_id);
+      throw fail('exam_not_started');
+    }
+    const category = riskCategoryOf(body.risk as RiskEventId);
+    const row = {
+      attempt_id: attempt.id,
+      risk: body.risk,
+      category,
+      trigger_time: body.trigger_time,
+      detail: body.detail ?? '',
+      image_key: body.image_key ?? null,
+    };
+    const saved = await this.append(attempt.id, body.client_id, row);
+    let current = attempt;
+    if (saved.fresh && body.risk === RISK_EVENTS.screenSwitch.id && attempt.phase === ExamPhase.exam) {
+      const used = await new RiskRepository(this.db).addCut(attempt.id);
+      if (used > bundle.settings.cutting_times) current = await this.attempts.finish(attempt.id, 'cuts');
+      else current = { ...attempt, cuts_used: used };
+    }
+    return {
+      id: saved.id,
+      hash: saved.hash,
+      cuts_left: bundle.settings.cutting_times - current.cuts_used,
+      phase: current.phase as RecordRiskData['phase'],
+    };
+  }
+
+  /**
+   * Appends to the attempt's chain. Two writers racing for the same predecessor collide on the unique
+   * (attempt, prev_hash) pair and the loser retries on the new end of the chain.
+   */
+  private async append(
+    attemptId: number,
+    clientId: string,
+    row: {
+      attempt_id: number;
+      risk: number;
+      category: number;
+      trigger_time: number;
+      detail: string;
+      image_key: string | null;
+    },
+  ): Promise<{ id: number; hash: string; fresh: boolean }> {
+    const repo = new RiskRepository(this.db);
+    for (let tries = 0; ; tries++) {
+      const seen = await repo.byClientId(attemptId, clientId);
+      if (seen) return { id: seen.id, hash: seen.hash, fresh: false };
+      const prev = (await repo.lastHash(attemptId)) ?? GENESIS_HASH;
+      const hash = riskHash(prev, row);
+      try {
+        const id = await repo.insert({ ...row, client_id: clientId, prev_hash: prev, hash, created_at: this.clock() });
+        return { id, hash, fresh: true };
+      } catch (err) {
+        if (tries >= 5) throw err;
+      }
+    }
+  }
+
+  /** Checks an attempt's chain: every record's hash and link. */
+  async verifyChain(attemptId: number): Promise<{ ok: boolean; records: number; brokenAt: number | null }> {
+    const rows = await new RiskRepository(this.db).chain(attemptId);
+    let prev = GENESIS_HASH;
+    for (const r of rows) {
+      if (r.prev_hash !== prev || riskHash(prev, r) !== r.hash)
+        return { ok: false, records: rows.length, brokenAt: r.id };
+      prev = r.hash;
+    }
+    return { ok: true, records: rows.length, brokenAt: null };
+  }
+}
