@@ -1,0 +1,468 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ExamMode,
+  QUESTION_TYPE_DISPLAY_ORDER,
+  QuestionType,
+  type AnswerValue,
+  type Subject,
+} from '@examhall/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { testedDialects } from '../test/db.js';
+
+const PHONE = '13800138000';
+const OTHER = '13700137000';
+
+/** The right answer to each demo question type, as a candidate would give it. */
+const RIGHT: Partial<Record<number, AnswerValue>> = {
+  [QuestionType.single]: { kind: 'choice', option: 'B' },
+  [QuestionType.multiple]: { kind: 'multi', options: ['A', 'C'] },
+  [QuestionType.indefinite]: { kind: 'multi', options: ['A', 'B', 'D'] },
+  [QuestionType.trueFalse]: { kind: 'choice', option: 'A' },
+  [QuestionType.fillBlank]: { kind: 'blanks', blanks: ['404', '500'] },
+  [QuestionType.gradient]: { kind: 'choice', option: 'A' },
+  [QuestionType.reading]: {
+    kind: 'subs',
+    subs: { '1': { kind: 'choice', option: 'B' }, '2': { kind: 'choice', option: 'A' } },
+  },
+  [QuestionType.listening]: { kind: 'subs', subs: { '1': { kind: 'choice', option: 'B' } } },
+  [QuestionType.qa]: {
+    kind: 'text',
+    html: '<p>Atomicity, consistency, isolation, durability.</p><script>alert(1)</script>',
+    files: [],
+  },
+  [QuestionType.programmingQa]: { kind: 'code', language: 'python', code: 'def pal(s):\n    return s == s[::-1]\n' },
+  [QuestionType.programming]: {
+    kind: 'code',
+    language: 'cpp',
+    code: '#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b;}',
+  },
+};
+
+describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  let examId: number;
+  let anid: number;
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    ({ examId, anid } = await t.seed(PHONE));
+    token = await t.loginCandidate(PHONE);
+  });
+  afterEach(async () => t.close());
+
+  const get = (url: string, tok = token) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
+  const post = (url: string, payload: object, tok = token) =>
+    t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
+  const start = async (phase?: 2, tok = token) =>
+    body<{ attempt: { id: number; phase: number; create_time: number | null; end_time: number | null } }>(
+      await post('/monitor/start-exam', { exam_id: examId, anid, ...(phase ? { phase } : {}) }, tok),
+    ).data.attempt;
+  const save = (subject_id: number, answer: AnswerValue | undefined, seq: number, extra: object = {}, tok = token) =>
+    post(
+      '/answer/answer',
+      { exam_id: examId, subject_id, answer, client_id: randomUUID(), seq, changed_at: t.now(), ...extra },
+      tok,
+    );
+  const order = async () =>
+    body<{ subject_order: { id: number; type: number; order_num: number; isAnswered: number }[] }>(
+      await get(`/subject/order-list?exam_id=${examId}`),
+    ).data.subject_order;
+
+  it('shows the exam detail with every field of the specification, then "failed to get exam detail" for a wrong pair', async () => {
+    const res = await get(`/exam/show?id=${examId}&anid=${anid}`);
+    expect(res.statusCode).toBe(200);
+    const d = body<Record<string, unknown>>(res).data;
+    for (const f of [
+      'id',
+      'time',
+      'is_enterprise_logo',
+      'ico_name',
+      'systemLogoPath',
+      'is_paste',
+      'is_copy_question',
+      'is_upload_file',
+      'cutting_times',
+      'is_skip_camera',
+      'is_skip_microphone',
+      'is_skip_screen',
+      'is_skip_phone',
+      'is_close_camera',
+      'is_close_microphone',
+      'is_close_screen',
+      'is_close_phone',
+    ]) {
+      expect(d, f).toHaveProperty(f);
+    }
+    expect(d).toMatchObject({
+      time: 60,
+      userData: { create_time: null, phase: null },
+      countNum: { linetest: 5, major: 6, evaluation: 2 },
+    });
+    const wrong = await get(`/exam/show?id=${examId}&anid=${anid + 99}`);
+    expect(wrong.statusCode).toBe(404);
+    expect(body(wrong)).toMatchObject({ code: 'exam_detail_missing', msg: 'failed to get exam detail' });
+  });
+
+  it('starts in the monitor phase, starts the clock on entering the exam, and resumes the same attempt', async () => {
+    const first = await start();
+    expect(first).toMatchObject({ phase: 1, create_time: null, end_time: null });
+    expect(body(await get(`/subject/order-list?exam_id=${examId}`)).code).toBe('exam_not_started');
+    const entered = await start(2);
+    expect(entered).toMatchObject({ id: first.id, phase: 2, create_time: t.now(), end_time: t.now() + 60 * 60_000 });
+    t.advance(5_000);
+    expect(await start()).toMatchObject({ id: first.id, phase: 2, create_time: entered.create_time });
+    const detail = body<{ userData: { create_time: number; phase: number } }>(
+      await get(`/exam/show?id=${examId}&anid=${anid}`),
+    ).data;
+    expect(detail.userData).toEqual({ create_time: entered.create_time, phase: 2 });
+  });
+
+  it('lists questions in the display order of the specification and never sends answer keys', async () => {
+    await start(2);
+    const list = await order();
+    const rank = (type: number) => QUESTION_TYPE_DISPLAY_ORDER.indexOf(type as QuestionType);
+    expect(list.map((q) => q.order_num)).toEqual(list.map((_, i) => i + 1));
+    for (let i = 1; i < list.length; i++) expect(rank(list[i]!.type)).toBeGreaterThanOrEqual(rank(list[i - 1]!.type));
+    expect(new Set(list.map((q) => q.type))).toEqual(new Set(QUESTION_TYPE_DISPLAY_ORDER));
+    for (const q of list) {
+      const res = await get(`/subject/show-new?exam_id=${examId}&subject_id=${q.id}`);
+      expect(res.statusCode).toBe(200);
+      const text = res.body;
+      for (const secret of [
+        'answer_key',
+        '"key"',
+        '"scores"',
+        '"cases"',
+        '"rubric"',
+        'listening-beeps',
+        '"dimension"',
+        '1000000000 1000000000',
+      ]) {
+        expect(text, `${q.type} leaks ${secret}`).not.toContain(secret);
+      }
+      const subject = body<{ subject: Subject }>(res).data.subject;
+      expect(subject).toMatchObject({ id: q.id, type: q.type, order_num: q.order_num });
+    }
+  });
+
+  it('saves answers with receipts: idempotent by client id, newer seq wins, every change in the event log', async () => {
+    await start(2);
+    const q = (await order()).find((x) => x.type === QuestionType.single)!;
+    const clientId = randomUUID();
+    const send = (option: string, seq: number, client_id = randomUUID()) =>
+      post('/answer/answer', {
+        exam_id: examId,
+        subject_id: q.id,
+        answer: { kind: 'choice', option },
+        client_id,
+        seq,
+        changed_at: t.now(),
+      });
+    const r1 = body<{ version: number; seq: number }>(await send('A', 1, clientId)).data;
+    expect(r1).toMatchObject({ subject_id: q.id, client_id: clientId, seq: 1, version: 1 });
+    const again = body(await send('A', 1, clientId)).data;
+    expect(again).toEqual(r1);
+    expect(body<{ version: number }>(await send('C', 3)).data.version).toBe(2);
+    // a late retry of an older change is logged but does not overwrite the newer answer
+    expect(body<{ version: number }>(await send('D', 2)).data.version).toBe(2);
+    const shown = body<{ answer: { value: AnswerValue; version: number } }>(
+      await get(`/subject/show-new?exam_id=${examId}&subject_id=${q.id}`),
+    ).data;
+    expect(shown.answer).toMatchObject({ value: { kind: 'choice', option: 'C' }, version: 2 });
+    const events = await t.db.handle.db
+      .selectFrom('answer_events')
+      .selectAll()
+      .where('question_id', '=', q.id)
+      .execute();
+    expect(events).toHaveLength(3);
+    expect((await order()).find((x) => x.id === q.id)?.isAnswered).toBe(1);
+  });
+
+  it('records answer events without an answer', async () => {
+    await start(2);
+    const q = (await order())[0]!;
+    for (const event of [5, 1, 2, 4, 3]) expect((await save(q.id, undefined, 0, { event })).statusCode).toBe(200);
+    const events = await t.db.handle.db
+      .selectFrom('answer_events')
+      .select(['event', 'value'])
+      .where('question_id', '=', q.id)
+      .orderBy('id')
+      .execute();
+    expect(events).toEqual([5, 1, 2, 4, 3].map((event) => ({ event, value: null })));
+    expect((await save(q.id, undefined, 0)).statusCode).toBe(422);
+  });
+
+  it('refuses answers that do not fit the question, and sanitizes rich text', async () => {
+    await start(2);
+    const list = await order();
+    const single = list.find((x) => x.type === QuestionType.single)!;
+    const bad = await save(single.id, { kind: 'choice', option: 'Z' }, 1);
+    expect(bad.statusCode).toBe(422);
+    expect(body(bad).msg).toBe('answer.option: no such option');
+    expect(body(await save(single.id, { kind: 'blanks', blanks: ['x'] }, 1)).msg).toContain("takes a 'choice' answer");
+    const qa = list.find((x) => x.type === QuestionType.qa)!;
+    await save(qa.id, RIGHT[QuestionType.qa], 1);
+    const stored = body<{ answer: { value: { html: string } } }>(
+      await get(`/subject/show-new?exam_id=${examId}&subject_id=${qa.id}`),
+    ).data;
+    expect(stored.answer.value.html).toBe('<p>Atomicity, consistency, isolation, durability.</p>');
+    const foreign = await save(qa.id, { kind: 'text', html: 'x', files: ['answers/1/1/other.png'] }, 2);
+    expect(body(foreign).msg).toBe('answer.files: not a file of this answer');
+  });
+
+  it('scores every type right when every answer is right, and shows the result with positions', async () => {
+    await start(2);
+    const list = await order();
+    for (const q of list) expect((await save(q.id, RIGHT[q.type], 1)).statusCode).toBe(200);
+    const done = await post('/monitor/finish-exam', { exam_id: examId });
+    expect(done.statusCode).toBe(200);
+    const result = body<{
+      score: number;
+      max_score: number;
+      answered: number;
+      total: number;
+      pending_manual: number;
+      attempt: { phase: number };
+    }>(done).data;
+    // single 5, multiple 5, indefinite 5, true/false 2, reading 6, fill blank 4, listening 4, gradient 5
+    expect(result).toMatchObject({
+      score: 36,
+      max_score: 36,
+      answered: list.length,
+      total: list.length,
+      pending_manual: 3,
+      attempt: { phase: 3 },
+    });
+    expect(body(await post('/monitor/finish-exam', { exam_id: examId })).data).toEqual(result);
+    expect(body(await get(`/exam/result?exam_id=${examId}`)).data).toEqual(result);
+    const positions = body<{ list: { title: string; match: number }[] }>(
+      await get(`/exam/recommend-info?exam_id=${examId}`),
+    ).data.list;
+    expect(positions).toHaveLength(4);
+    expect(positions[0]).toMatchObject({ match: 100 });
+    const fb = { exam_id: examId, rating: 5, content: 'smooth', client_id: randomUUID() };
+    const f1 = body<{ id: number }>(await post('/exam/feedback', fb)).data;
+    expect(body(await post('/exam/feedback', fb)).data).toEqual(f1);
+  });
+
+  it('gives partial credit by the documented rule and nothing for wrong answers', async () => {
+    await start(2);
+    const list = await order();
+    const byType = (type: number) => list.find((q) => q.type === type)!.id;
+    await save(byType(QuestionType.multiple), { kind: 'multi', options: ['A'] }, 1); // half of 5
+    await save(byType(QuestionType.fillBlank), { kind: 'blanks', blanks: ['４０４', 'nope'] }, 1); // one of two blanks of 4
+    await save(byType(QuestionType.gradient), { kind: 'choice', option: 'B' }, 1); // 3 of 5 points
+    await save(byType(QuestionType.single), { kind: 'choice', option: 'A' }, 1); // wrong
+    const result = body<{ score: number }>(await post('/monitor/finish-exam', { exam_id: examId })).data;
+    expect(result.score).toBe(2.5 + 2 + 3);
+  });
+
+  it('refuses writes after the end with exam_finished, and the sweeper finishes overdue attempts by itself', async () => {
+    await start(2);
+    const q = (await order())[0]!;
+    t.advance(60 * 60_000);
+    expect(await t.services.attempts.sweepOverdue()).toBe(1);
+    const late = await save(q.id, RIGHT[q.type], 1);
+    expect(late.statusCode).toBe(409);
+    expect(body(late).code).toBe('exam_finished');
+    expect(body<{ attempt: { phase: number } }>(await get(`/exam/result?exam_id=${examId}`)).data.attempt.phase).toBe(
+      3,
+    );
+  });
+
+  it('finishes an attempt whose end passed at the moment of a write, without the sweeper', async () => {
+    await start(2);
+    const q = (await order())[0]!;
+    t.advance(60 * 60_000 + 1);
+    expect(body(await save(q.id, RIGHT[q.type], 1)).code).toBe('exam_finished');
+    const row = await t.db.handle.db.selectFrom('attempts').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ phase: 3, finish_reason: 'timeout' });
+  });
+
+  it('keeps one candidate out of another’s attempt and out of exams they are not invited to', async () => {
+    await start(2);
+    const list = await order();
+    await save(list[0]!.id, RIGHT[list[0]!.type], 1);
+    const stranger = await t.loginCandidate(OTHER);
+    expect(body(await get(`/exam/show?id=${examId}&anid=${anid}`, stranger)).code).toBe('exam_detail_missing');
+    expect(body(await post('/monitor/start-exam', { exam_id: examId, anid }, stranger)).code).toBe(
+      'exam_detail_missing',
+    );
+    for (const res of [
+      await get(`/subject/order-list?exam_id=${examId}`, stranger),
+      await get(`/subject/show-new?exam_id=${examId}&subject_id=${list[0]!.id}`, stranger),
+      await save(list[0]!.id, RIGHT[list[0]!.type], 9, {}, stranger),
+      await get(`/exam/result?exam_id=${examId}`, stranger),
+      await get(`/ceping/exam-line-order?exam_id=${examId}`, stranger),
+      await post('/monitor/finish-exam', { exam_id: examId }, stranger),
+      await get(`/exam/get-anid-info?anid=${anid}`, stranger),
+    ]) {
+      expect(res.statusCode).toBe(404);
+    }
+    const mine = body<{ answer: { version: number } }>(
+      await get(`/subject/show-new?exam_id=${examId}&subject_id=${list[0]!.id}`),
+    ).data;
+    expect(mine.answer.version).toBe(1);
+  });
+
+  it('lets a second invited candidate see only their own answers', async () => {
+    await start(2);
+    const list = await order();
+    await save(list[0]!.id, RIGHT[list[0]!.type], 1);
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 15, created_at: t.now() })
+      .execute();
+    const other = await t.loginCandidate(OTHER);
+    const otherAnid = body<{ list: { anid: number }[] }>(await get('/exam/index', other)).data.list[0]!.anid;
+    const a = body<{ attempt: { end_time: number; create_time: number } }>(
+      await post('/monitor/start-exam', { exam_id: examId, anid: otherAnid, phase: 2 }, other),
+    ).data.attempt;
+    expect(a.end_time - a.create_time).toBe(75 * 60_000); // 60 minutes plus 15 of extra time
+    const theirs = body<{ answer: unknown }>(
+      await get(`/subject/show-new?exam_id=${examId}&subject_id=${list[0]!.id}`, other),
+    ).data;
+    expect(theirs.answer).toBeNull();
+  });
+
+  it('holds the listening play limit against direct and concurrent calls, and serves audio only through a signed link', async () => {
+    await start(2);
+    const q = (await order()).find((x) => x.type === QuestionType.listening)!;
+    const info = body<{ play_limit: number; play_count: number; url: null }>(
+      await post('/subject/get-audio-info', { exam_id: examId, subject_id: q.id }),
+    ).data;
+    expect(info).toMatchObject({ play_limit: 2, play_count: 0, url: null });
+    const plays = await Promise.all(
+      Array.from({ length: 6 }, () => post('/subject/audio-play', { exam_id: examId, subject_id: q.id })),
+    );
+    expect(plays.filter((p) => p.statusCode === 200)).toHaveLength(2);
+    expect(plays.filter((p) => body(p).code === 'play_limit_reached')).toHaveLength(4);
+    const url = body<{ url: string }>(plays.find((p) => p.statusCode === 200)!).data.url;
+    const audio = await t.app.inject(url);
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/wav');
+    expect(audio.rawPayload.subarray(0, 4).toString()).toBe('RIFF');
+    const forged = await t.app.inject(url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+    expect(forged.statusCode).toBe(403);
+    t.advance(10 * 60_000);
+    expect((await t.app.inject(url)).statusCode).toBe(404);
+    expect(
+      body<{ play_count: number }>(await post('/subject/get-audio-info', { exam_id: examId, subject_id: q.id })).data
+        .play_count,
+    ).toBe(2);
+  });
+
+  it('runs the evaluation section through its own calls and scores its dimensions', async () => {
+    await start(2);
+    const card = body<{ data: { id: number; isAnswered: number }[]; total: number }>(
+      await get(`/ceping/exam-line-order?exam_id=${examId}`),
+    ).data;
+    expect(card.total).toBe(2);
+    const [first, second] = card.data;
+    const shown = body<{
+      subject: { stem: string };
+      prev_id: number | null;
+      next_id: number | null;
+      answer: string | null;
+    }>(await get(`/ceping/exam-show-new?exam_id=${examId}&subject_id=${first!.id}`)).data;
+    expect(shown).toMatchObject({ prev_id: null, next_id: second!.id, answer: null });
+    expect(JSON.stringify(shown)).not.toContain('scores');
+    const answer = (subject_id: number, option: string) =>
+      post('/ceping/answer', {
+        exam_id: examId,
+        subject_id,
+        option,
+        client_id: randomUUID(),
+        seq: 1,
+        changed_at: t.now(),
+      });
+    expect(body<{ version: number }>(await answer(first!.id, 'A')).data.version).toBe(1);
+    expect(body<{ version: number }>(await answer(second!.id, 'C')).data.version).toBe(1);
+    expect((await answer(second!.id, 'Z')).statusCode).toBe(422);
+    expect(
+      body<{ data: { isAnswered: number }[] }>(await get(`/ceping/exam-line-order?exam_id=${examId}`)).data.data.map(
+        (d) => d.isAnswered,
+      ),
+    ).toEqual([1, 1]);
+    const dims = body<{ dimensions: unknown[] }>(await post('/ceping/exam-finish', { exam_id: examId })).data
+      .dimensions;
+    expect(dims).toEqual([
+      { dimension: 'teamwork', score: 5, max: 5 },
+      { dimension: 'resilience', score: 3, max: 5 },
+    ]);
+    // evaluation items are not answered through /answer/answer
+    expect((await save(first!.id, { kind: 'choice', option: 'A' }, 2)).statusCode).toBe(404);
+  });
+
+  it('records network risk events in a hash chain that verifies, and submits when screen switches run out', async () => {
+    const attempt = await start(2);
+    const risk = (r: number, client_id = randomUUID()) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/monitor/record-risk?auth=${token}`,
+        payload: `exam_id=${examId}&risk=${r}&trigger_time=${t.now()}&client_id=${client_id}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const offline = await risk(10);
+    expect(offline.statusCode).toBe(200);
+    const again = randomUUID();
+    const r20 = body<{ id: number }>(await risk(20, again)).data;
+    expect(body<{ id: number }>(await risk(20, again)).data.id).toBe(r20.id);
+    expect(await t.services.risk.verifyChain(attempt.id)).toEqual({ ok: true, records: 2, brokenAt: null });
+    await t.db.handle.db.updateTable('risk_records').set({ detail: 'tampered' }).where('risk', '=', 10).execute();
+    expect((await t.services.risk.verifyChain(attempt.id)).ok).toBe(false);
+    const cuts = [];
+    for (let i = 0; i < 4; i++) cuts.push(body<{ cuts_left: number; phase: number }>(await risk(1)).data);
+    expect(cuts.map((c) => c.cuts_left)).toEqual([2, 1, 0, -1]);
+    expect(cuts.at(-1)?.phase).toBe(3);
+    expect((await risk(99)).statusCode).toBe(422);
+  });
+
+  it('repeats practice runs and keeps the one attempt of the other modes', async () => {
+    const a1 = await start(2);
+    await post('/monitor/finish-exam', { exam_id: examId });
+    expect(await start()).toMatchObject({ id: a1.id, phase: 3 });
+    await t.db.handle.db.updateTable('exams').set({ mode: ExamMode.simulate }).execute();
+    t.advance(11_000); // the catalog rereads the exam
+    const a2 = await start();
+    expect(a2.id).not.toBe(a1.id);
+    expect(a2.phase).toBe(1);
+    await start(2);
+    expect(body<{ practice: boolean }>(await post('/monitor/finish-exam', { exam_id: examId })).data.practice).toBe(
+      true,
+    );
+  });
+
+  it('gives a longTime attempt the whole window', async () => {
+    await t.db.handle.db.updateTable('exams').set({ mode: ExamMode.longTime }).execute();
+    const exam = await t.db.handle.db.selectFrom('exams').selectAll().executeTakeFirstOrThrow();
+    expect((await start(2)).end_time).toBe(exam.end_at);
+  });
+});
+
+describe.each(await testedDialects())('the overdue sweeper on %s', (dialect) => {
+  it('finishes an attempt left open past its end within 10 s, with no browser', async () => {
+    const t = await createTestApp(dialect, { sweepIntervalMs: 2_000 });
+    try {
+      const { examId, anid } = await t.seed(PHONE);
+      const token = await t.loginCandidate(PHONE);
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/monitor/start-exam?auth=${token}`,
+        payload: { exam_id: examId, anid, phase: 2 },
+      });
+      t.advance(60 * 60_000);
+      const deadline = Date.now() + 10_000;
+      let phase = 2;
+      while (Date.now() < deadline && phase !== 3) {
+        await new Promise((r) => setTimeout(r, 200));
+        phase = (await t.db.handle.db.selectFrom('attempts').select('phase').executeTakeFirstOrThrow()).phase;
+      }
+      expect(phase).toBe(3);
+    } finally {
+      await t.close();
+    }
+  });
+});
