@@ -22,3 +22,10 @@ createRoot(root).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+
+// The service worker keeps the app shell, so an exam page reloaded without a network comes back.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch((e: unknown) => console.warn('service worker not registered', e));
+  });
+}

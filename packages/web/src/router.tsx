@@ -22,8 +22,14 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'login', lazy: page(() => import('./pages/candidate/LoginPage.js')) },
           { path: 'exams', lazy: page(() => import('./pages/candidate/ExamsPage.js')) },
+          { path: 'profile', lazy: page(() => import('./pages/candidate/ProfilePage.js')) },
+          { path: 'exam/:id/:anid', lazy: page(() => import('./pages/exam/EntryPage.js')) },
+          { path: 'exam/:id/:anid/monitor', lazy: page(() => import('./pages/exam/MonitorPage.js')) },
+          { path: 'exam/:id/:anid/result', lazy: page(() => import('./pages/exam/ResultPage.js')) },
         ],
       },
+      // The exam page has its own header (name, timer, submit), so it sits outside the candidate frame.
+      { path: 'exam/:id/:anid/answer', lazy: page(() => import('./pages/exam/ExamPage.js')) },
       { path: 'admin/login', lazy: page(() => import('./pages/admin/AdminLoginPage.js')) },
       {
         path: 'admin',

@@ -264,6 +264,15 @@ describe('request over HTTP', () => {
     expect(logs[0]).toContain('not found');
   });
 
+  it('leaves a missing exam detail to the exam page, which shows its message', async () => {
+    handler = (_req, res) => fail(res, 404, 'exam_detail_missing', 'failed to get exam detail');
+    await expect(request(api.examShow, { query: { id: 1, anid: 1 } })).rejects.toMatchObject({
+      code: 'exam_detail_missing',
+      msg: 'failed to get exam detail',
+    });
+    expect(navigations).toEqual([]);
+  });
+
   it('rejects success data that does not match the schema', async () => {
     handler = (_req, res) => send(res, 200, { status: 'success', msg: '', data: { list: 'nope' } });
     await expect(request(api.areaCodeList)).rejects.toMatchObject({ code: 'invalid_response' });

@@ -188,6 +188,16 @@ function describeStatus(status: number): string {
  * the rules can be tested without a router.
  */
 export async function readResponse<C extends CallDef>(call: C, res: Response): Promise<CallData<C>> {
+  return (await readEnvelope(call, res)).data;
+}
+
+/** A call's data with the envelope's `msg`, for the calls whose success may carry a message to show. */
+export interface WithMessage<T> {
+  data: T;
+  msg: string;
+}
+
+async function readEnvelope<C extends CallDef>(call: C, res: Response): Promise<WithMessage<CallData<C>>> {
   let payload: unknown;
   try {
     payload = await res.json();
@@ -203,7 +213,7 @@ export async function readResponse<C extends CallDef>(call: C, res: Response): P
       const where = issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'data';
       throw new ApiError('invalid_response', res.status, `unexpected response from ${call.path} (${where})`);
     }
-    return parsed.data as CallData<C>;
+    return { data: parsed.data as CallData<C>, msg: envelope.msg ?? '' };
   }
   if (envelope?.status === 'error' && isErrorCode(envelope.code)) {
     throw new ApiError(envelope.code, res.status, envelope.msg || describeStatus(res.status));
@@ -233,7 +243,7 @@ async function attempt<C extends CallDef>(
   url: string,
   init: RequestInit,
   outerSignal: AbortSignal | undefined,
-): Promise<CallData<C>> {
+): Promise<WithMessage<CallData<C>>> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -252,7 +262,7 @@ async function attempt<C extends CallDef>(
       throw new ApiError('network_error', 0, e instanceof Error ? e.message : 'network error');
     }
     try {
-      return await readResponse(call, res);
+      return await readEnvelope(call, res);
     } catch (e) {
       // A body that stalls past the limit is a timeout too.
       if (timedOut) throw new ApiError('timeout', 0, CLIENT_MESSAGES.timeout);
@@ -272,6 +282,14 @@ async function attempt<C extends CallDef>(
  * logging the person out. Public calls (the logins) answer their own errors to the form.
  */
 export async function request<C extends CallDef>(call: C, ...args: InputArgs<C>): Promise<CallData<C>> {
+  return (await requestWithMessage(call, ...args)).data;
+}
+
+/** Like `request`, also answering the success envelope's `msg` (the subject load checks it is empty). */
+export async function requestWithMessage<C extends CallDef>(
+  call: C,
+  ...args: InputArgs<C>
+): Promise<WithMessage<CallData<C>>> {
   const input: { query?: unknown; body?: unknown; signal?: AbortSignal } = args[0] ?? {};
   const url = buildUrl(
     env.baseUrl,
@@ -318,9 +336,15 @@ function handleFailure(call: CallDef, e: ApiError): ApiError {
       return new ApiError(e.code, e.status, CLIENT_MESSAGES.notLoggedIn);
     }
   }
-  if (e.status === 404) env.navigate('/404');
+  if (e.status === 404 && !SHOWN_BY_THE_PAGE.has(e.code)) env.navigate('/404');
   return e;
 }
+
+/**
+ * 404 answers the page itself explains: a missing exam detail is raised as 'failed to get exam
+ * detail' (the specification's rule) on the exam page, not turned into the 404 page.
+ */
+const SHOWN_BY_THE_PAGE: ReadonlySet<string> = new Set<ErrorCode>(['exam_detail_missing']);
 
 function isLoginPath(path: string): boolean {
   const pathname = path.split('?')[0];

@@ -86,3 +86,8 @@ export function crossedMilestone(before: number | null, after: number): number |
   }
   return null;
 }
+
+/** Aligns with an offset (server minus browser wall clock) kept from an earlier alignment, when the server cannot be asked. */
+export function alignWithOffset(offset: number): void {
+  current = { serverMs: Date.now() + offset, at: performance.now() };
+}

@@ -3,7 +3,7 @@ import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
@@ -62,6 +62,9 @@ export default function ExamsPage() {
               {t('exams.loggedInAs', { phone: user.data.phone })}
             </Typography.Text>
           )}
+          <Link to="/profile" data-testid="profile-link">
+            {t('exams.profileLink')}
+          </Link>
           <Button
             icon={<LogoutOutlined aria-hidden />}
             onClick={onLogout}
@@ -127,6 +130,11 @@ function ExamList({ items, total }: { items: ExamListItem[]; total: number }) {
                 </Tag>
               </Field>
             </dl>
+            {exam.state !== 'closed' && exam.state !== 'not_started' && (
+              <Link to={`/exam/${exam.id}/${exam.anid}`} className="exam-enter" data-testid="exam-enter">
+                {t('exams.enter')}
+              </Link>
+            )}
           </li>
         ))}
       </ul>

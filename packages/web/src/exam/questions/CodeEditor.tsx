@@ -1,0 +1,93 @@
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState } from '@codemirror/state';
+import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
+import type { LanguageId } from '@examhall/contract';
+import { useEffect, useRef } from 'react';
+import { languageSupport } from './languages.js';
+
+interface Props {
+  language: LanguageId;
+  /** The code; when it differs from the editor's text (a language switch put a template in), the editor takes it. */
+  code: string;
+  onChange: (code: string) => void;
+  onPasteBlocked: (() => void) | null;
+  label: string;
+}
+
+/** CodeMirror 6, loaded only on programming questions; the language mode is loaded on demand too. */
+export default function CodeEditor({ language, code, onChange, onPasteBlocked, label }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const languageSlot = useRef(new Compartment());
+  const callbacks = useRef({ onChange, onPasteBlocked });
+  useEffect(() => {
+    callbacks.current = { onChange, onPasteBlocked };
+  });
+
+  useEffect(() => {
+    if (!host.current) return;
+    const v = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: code,
+        extensions: [
+          lineNumbers(),
+          history(),
+          highlightActiveLine(),
+          indentOnInput(),
+          bracketMatching(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+          languageSlot.current.of([]),
+          EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': 'code-editor' }),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged) callbacks.current.onChange(u.state.doc.toString());
+          }),
+          EditorView.domEventHandlers({
+            paste: (e) => {
+              const blocked = callbacks.current.onPasteBlocked;
+              if (!blocked) return false;
+              e.preventDefault();
+              blocked();
+              return true;
+            },
+            drop: (e) => {
+              const blocked = callbacks.current.onPasteBlocked;
+              if (!blocked) return false;
+              e.preventDefault();
+              blocked();
+              return true;
+            },
+          }),
+        ],
+      }),
+    });
+    view.current = v;
+    return () => {
+      v.destroy();
+      view.current = null;
+    };
+    // The editor is created once per question; later code and label changes are applied below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const v = view.current;
+    if (v && v.state.doc.toString() !== code) {
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: code } });
+    }
+  }, [code]);
+
+  useEffect(() => {
+    let cancelled = false;
+    void languageSupport(language).then((ext) => {
+      if (!cancelled) view.current?.dispatch({ effects: languageSlot.current.reconfigure(ext) });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [language]);
+
+  return <div ref={host} className="code-editor" />;
+}

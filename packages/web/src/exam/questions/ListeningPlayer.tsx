@@ -1,0 +1,81 @@
+import { SoundOutlined } from '@ant-design/icons';
+import { api } from '@examhall/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Space, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { isApiError, request } from '../../api/client.js';
+import { useI18n } from '../../i18n/index.js';
+
+/** The play button of a listening question: plays left come from the server, which counts every play. */
+export function ListeningPlayer({ examId, subjectId }: { examId: number; subjectId: number }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const key = ['audio-info', examId, subjectId];
+  const info = useQuery({
+    queryKey: key,
+    queryFn: () => request(api.audioInfo, { body: { exam_id: examId, subject_id: subjectId } }),
+    staleTime: 0,
+  });
+  const [playing, setPlaying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const audio = useRef<HTMLAudioElement | null>(null);
+  useEffect(() => () => audio.current?.pause(), []);
+
+  const play = useMutation({
+    mutationFn: () => request(api.audioPlay, { body: { exam_id: examId, subject_id: subjectId } }),
+    onSuccess: async (data) => {
+      queryClient.setQueryData(key, data);
+      if (!data.url) return;
+      const el = new Audio(data.url);
+      audio.current = el;
+      el.onended = () => setPlaying(false);
+      el.onerror = () => {
+        setPlaying(false);
+        setError(t('exam.audio.failed', { msg: el.error?.message || String(el.error?.code ?? '') }));
+      };
+      setPlaying(true);
+      try {
+        await el.play();
+      } catch (e) {
+        setPlaying(false);
+        setError(t('exam.audio.failed', { msg: e instanceof Error ? e.message : String(e) }));
+      }
+    },
+    onError: (e) => {
+      setError(t('exam.audio.failed', { msg: isApiError(e) ? e.msg : String(e) }));
+      void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+
+  const left = info.data ? Math.max(0, info.data.play_limit - info.data.play_count) : 0;
+  return (
+    <div className="listening" data-testid="listening">
+      <Space wrap align="center">
+        <Button
+          icon={<SoundOutlined aria-hidden />}
+          onClick={() => {
+            setError(null);
+            play.mutate();
+          }}
+          disabled={!info.data || left === 0 || playing}
+          loading={play.isPending}
+          data-testid="audio-play"
+        >
+          {t('exam.audio.play')}
+        </Button>
+        {info.data && (
+          <Typography.Text aria-live="polite" data-testid="audio-plays-left">
+            {left > 0 ? t('exam.audio.playsLeft', { n: left, limit: info.data.play_limit }) : t('exam.audio.none')}
+          </Typography.Text>
+        )}
+        {info.data && (
+          <Typography.Text type="secondary">{t('exam.audio.duration', { s: info.data.duration_s })}</Typography.Text>
+        )}
+      </Space>
+      {info.isError && (
+        <Alert type="error" showIcon title={isApiError(info.error) ? info.error.msg : String(info.error)} />
+      )}
+      {error && <Alert type="warning" showIcon role="alert" title={error} style={{ marginTop: 8 }} />}
+    </div>
+  );
+}

@@ -1,0 +1,276 @@
+import { api, DEGREES, RESUME_MAX_BYTES, RESUME_TYPES, type MyInfoBody, type ResumeFile } from '@examhall/contract';
+import { UploadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  AutoComplete,
+  Button,
+  Card,
+  Form,
+  Input,
+  InputNumber,
+  Progress,
+  Radio,
+  Skeleton,
+  Typography,
+} from 'antd';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { isApiError, request, upload } from '../../api/client.js';
+import { currentAuth } from '../../api/cookies.js';
+import { useI18n } from '../../i18n/index.js';
+import { USER_INFO_KEY } from '../../session/candidate.js';
+import { safeRedirect } from '../../session/redirect.js';
+import { serverTime } from '../../shell/MaintenanceModal.js';
+import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+
+const MY_INFO_KEY = ['my-info'] as const;
+const RESUME_ACCEPT = [...Object.keys(RESUME_TYPES), ...Object.values(RESUME_TYPES)].join(',');
+const MAX_MB = RESUME_MAX_BYTES / 1024 / 1024;
+
+function errorText(e: unknown): string {
+  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** True when a file is one of the accepted resume types, by MIME type or, when the browser gives none, by extension. */
+function isResumeType(file: File): boolean {
+  if (file.type && file.type in RESUME_TYPES) return true;
+  const ext = file.name.slice(file.name.lastIndexOf('.')).toLowerCase();
+  return Object.values(RESUME_TYPES).includes(ext);
+}
+
+/** The candidate profile and resume; with `redirect` it leads back to the exam after saving. */
+export default function ProfilePage() {
+  const { t } = useI18n();
+  useDocumentTitle(t('profile.pageTitle'));
+  const { message } = App.useApp();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const redirectTo = params.get('redirect');
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<MyInfoBody>();
+  const [schoolKeyword, setSchoolKeyword] = useState('');
+  const keyword = useDeferredValue(schoolKeyword.trim());
+  const [progress, setProgress] = useState<number | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const info = useQuery({ queryKey: MY_INFO_KEY, queryFn: ({ signal }) => request(api.myInfo, { signal }) });
+  const majors = useQuery({
+    queryKey: ['majors'],
+    queryFn: ({ signal }) => request(api.majors, { signal }),
+    staleTime: Infinity,
+  });
+  const colleges = useQuery({
+    queryKey: ['colleges', keyword],
+    queryFn: ({ signal }) => request(api.colleges, { query: { type: 'college', keyword }, signal }),
+    staleTime: 5 * 60_000,
+    placeholderData: (prev) => prev,
+  });
+  const [resume, setResume] = useState<ResumeFile | null>(null);
+
+  useEffect(() => {
+    if (!info.data) return;
+    const d = info.data;
+    form.setFieldsValue({
+      name: d.name ?? '',
+      school: d.school ?? '',
+      major: d.major ?? '',
+      ...(d.degree ? { degree: d.degree } : {}),
+      ...(d.graduation_year ? { graduation_year: d.graduation_year } : {}),
+    });
+    setResume(d.resume);
+  }, [info.data, form]);
+
+  const save = useMutation({
+    mutationFn: (body: MyInfoBody) => request(api.saveMyInfo, { body }),
+    onSuccess: async (data) => {
+      queryClient.setQueryData(MY_INFO_KEY, data);
+      await queryClient.invalidateQueries({ queryKey: USER_INFO_KEY });
+      void message.success(t('profile.saved'));
+      if (redirectTo) await navigate(safeRedirect(redirectTo, '/exams'), { replace: true });
+    },
+  });
+
+  if (currentAuth() === null) {
+    return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+
+  const onFile = async (file: File | undefined) => {
+    setUploadError(null);
+    if (!file) return;
+    if (!isResumeType(file)) return setUploadError(t('profile.resumeWrongType'));
+    if (file.size > RESUME_MAX_BYTES) return setUploadError(t('profile.resumeTooLarge', { mb: MAX_MB }));
+    setProgress(0);
+    try {
+      const data = await upload(api.uploadResume, { file }, (f) => setProgress(Math.round(f * 100)));
+      setResume(data.resume);
+      void message.success(t('profile.resumeUploaded'));
+    } catch (e) {
+      setUploadError(t('profile.uploadFailed', { msg: errorText(e) }));
+    } finally {
+      setProgress(null);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  const majorOptions = (majors.data?.list ?? []).map((g) => ({
+    label: g.category,
+    options: g.majors.map((m) => ({ value: m, label: m })),
+  }));
+
+  return (
+    <div className="page-body">
+      <Card>
+        <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }}>
+          {t('profile.title')}
+        </Typography.Title>
+        <Typography.Paragraph type="secondary">
+          {redirectTo ? t('entry.profileFirst') : t('profile.hint')}
+        </Typography.Paragraph>
+        {info.isError && <Alert type="error" showIcon title={t('common.loadFailed', { msg: errorText(info.error) })} />}
+        {info.isPending ? (
+          <Skeleton active />
+        ) : (
+          <Form<MyInfoBody>
+            form={form}
+            layout="vertical"
+            requiredMark
+            onFinish={(v) => save.mutate({ ...v, graduation_year: Number(v.graduation_year) })}
+            data-testid="profile-form"
+          >
+            <Form.Item
+              name="name"
+              label={t('profile.name')}
+              rules={[{ required: true, whitespace: true, message: t('profile.nameRequired') }]}
+            >
+              <Input autoComplete="name" maxLength={60} data-testid="profile-name" />
+            </Form.Item>
+            <Form.Item
+              name="school"
+              label={t('profile.school')}
+              rules={[{ required: true, whitespace: true, message: t('profile.schoolRequired') }]}
+            >
+              <AutoComplete
+                options={(colleges.data?.list ?? []).map((c) => ({ value: c.name, label: `${c.name} · ${c.city}` }))}
+                onSearch={setSchoolKeyword}
+                placeholder={t('profile.schoolPlaceholder')}
+                maxLength={100}
+                data-testid="profile-school"
+              />
+            </Form.Item>
+            <Form.Item
+              name="major"
+              label={t('profile.major')}
+              rules={[{ required: true, whitespace: true, message: t('profile.majorRequired') }]}
+            >
+              <AutoComplete
+                options={majorOptions}
+                showSearch={{
+                  filterOption: (input, option) =>
+                    !!option && 'value' in option && String(option.value).toLowerCase().includes(input.toLowerCase()),
+                }}
+                maxLength={100}
+                data-testid="profile-major"
+              />
+            </Form.Item>
+            <Form.Item
+              name="degree"
+              label={t('profile.degree')}
+              rules={[{ required: true, message: t('profile.degreeRequired') }]}
+            >
+              <Radio.Group
+                optionType="button"
+                options={DEGREES.map((d) => ({ value: d, label: t(`profile.degree.${d}`) }))}
+                data-testid="profile-degree"
+              />
+            </Form.Item>
+            <Form.Item
+              name="graduation_year"
+              label={t('profile.graduationYear')}
+              rules={[
+                { required: true, type: 'number', min: 1980, max: 2100, message: t('profile.graduationYearRequired') },
+              ]}
+            >
+              <InputNumber min={1980} max={2100} precision={0} style={{ width: 160 }} data-testid="profile-year" />
+            </Form.Item>
+
+            <fieldset className="plain-fieldset">
+              <legend className="field-legend">{t('profile.resume')}</legend>
+              <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+                {t('profile.resumeHint', { mb: MAX_MB })}
+              </Typography.Paragraph>
+              <Typography.Paragraph data-testid="resume-current">
+                {resume
+                  ? t('profile.resumeCurrent', {
+                      name: resume.file_name,
+                      size: formatSize(resume.size),
+                      time: serverTime(resume.uploaded_at),
+                    })
+                  : t('profile.resumeNone')}
+              </Typography.Paragraph>
+              <input
+                ref={fileInput}
+                id="resume-file"
+                type="file"
+                accept={RESUME_ACCEPT}
+                className="visually-hidden"
+                onChange={(e) => void onFile(e.target.files?.[0])}
+                data-testid="resume-input"
+              />
+              <Button
+                icon={<UploadOutlined aria-hidden />}
+                onClick={() => fileInput.current?.click()}
+                disabled={progress !== null}
+                data-testid="resume-choose"
+              >
+                {t('profile.resumeChoose')}
+              </Button>
+              {progress !== null && (
+                <div role="status" aria-live="polite" style={{ marginTop: 8 }}>
+                  <Progress percent={progress} size="small" data-testid="resume-progress" />
+                  <span className="visually-hidden">{t('profile.uploading', { percent: progress })}</span>
+                </div>
+              )}
+              {uploadError && (
+                <Alert
+                  type="error"
+                  showIcon
+                  role="alert"
+                  title={uploadError}
+                  style={{ marginTop: 8 }}
+                  data-testid="resume-error"
+                />
+              )}
+            </fieldset>
+
+            {save.isError && (
+              <Alert
+                type="error"
+                showIcon
+                role="alert"
+                title={t('profile.saveFailed', { msg: errorText(save.error) })}
+                style={{ margin: '16px 0' }}
+              />
+            )}
+            <Button
+              type="primary"
+              htmlType="submit"
+              loading={save.isPending}
+              style={{ marginTop: 16 }}
+              data-testid="profile-save"
+            >
+              {redirectTo ? t('profile.saveAndContinue') : t('profile.save')}
+            </Button>
+          </Form>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+import { api, type CepingFinishData, type ExamResult } from '@examhall/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Empty, Form, Input, Rate, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { useRef } from 'react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { isApiError, request } from '../../api/client.js';
+import { currentAuth } from '../../api/cookies.js';
+import { dimensionsKey, resultKey, useExamParams } from '../../exam/queries.js';
+import { useI18n } from '../../i18n/index.js';
+import { serverTime } from '../../shell/MaintenanceModal.js';
+import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+
+function errorText(e: unknown): string {
+  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
+}
+
+/** After the submit: what was handed in, the score where it is known, recommended positions, feedback. */
+export default function ResultPage() {
+  const { t } = useI18n();
+  useDocumentTitle(t('result.pageTitle'));
+  const location = useLocation();
+  const { examId } = useExamParams();
+  const unsent = (location.state as { unsent?: number } | null)?.unsent ?? 0;
+  const result = useQuery<ExamResult>({
+    queryKey: resultKey(examId),
+    queryFn: ({ signal }) => request(api.examResult, { query: { exam_id: examId }, signal }),
+  });
+  const dimensions = useQuery<CepingFinishData>({
+    queryKey: dimensionsKey(examId),
+    queryFn: () => Promise.reject(new Error('not scored in this visit')),
+    enabled: false,
+  });
+  const positions = useQuery({
+    queryKey: ['recommend', examId],
+    queryFn: ({ signal }) => request(api.recommendInfo, { query: { exam_id: examId }, signal }),
+  });
+
+  if (currentAuth() === null) {
+    return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+  const r = result.data;
+
+  return (
+    <div className="page-body">
+      {unsent > 0 && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('exam.submitUnsent', { n: unsent })}
+          style={{ marginBottom: 16 }}
+        />
+      )}
+      {result.isError && <Alert type="error" showIcon role="alert" title={errorText(result.error)} />}
+      {result.isPending && (
+        <Card>
+          <Skeleton active />
+        </Card>
+      )}
+      {r && (
+        <Card data-testid="result">
+          <Typography.Title level={1} style={{ fontSize: 24, marginTop: 0 }} data-testid="result-title">
+            {t('result.submitted')}
+          </Typography.Title>
+          {r.practice && (
+            <Alert
+              type="warning"
+              showIcon
+              title={t('result.practice')}
+              style={{ marginBottom: 16 }}
+              data-testid="result-practice"
+            />
+          )}
+          {r.attempt.finished_at !== null && (
+            <Typography.Paragraph type="secondary">
+              {t('result.submittedAt', { time: serverTime(r.attempt.finished_at) })}
+            </Typography.Paragraph>
+          )}
+          <Row gutter={24}>
+            {r.max_score > 0 && (
+              <Col>
+                <Statistic
+                  title={t('result.score')}
+                  value={t('result.scoreValue', { score: r.score, max: r.max_score })}
+                  data-testid="result-score"
+                />
+              </Col>
+            )}
+            <Col>
+              <Statistic
+                title={t('result.answered')}
+                value={t('result.answeredValue', { answered: r.answered, total: r.total })}
+                data-testid="result-answered"
+              />
+            </Col>
+          </Row>
+          {r.pending_manual > 0 && (
+            <Alert
+              type="info"
+              showIcon
+              title={t('result.pendingManual', { n: r.pending_manual })}
+              style={{ marginTop: 16 }}
+              data-testid="result-pending"
+            />
+          )}
+          {dimensions.data && dimensions.data.dimensions.length > 0 && (
+            <>
+              <Typography.Title level={2} style={{ fontSize: 18, marginTop: 24 }}>
+                {t('result.dimensions')}
+              </Typography.Title>
+              <ul className="dimension-list" data-testid="result-dimensions">
+                {dimensions.data.dimensions.map((d) => (
+                  <li key={d.dimension}>
+                    <Tag>{d.dimension}</Tag> {d.score} / {d.max}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </Card>
+      )}
+
+      <Card style={{ marginTop: 16 }}>
+        <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
+          {t('result.positions')}
+        </Typography.Title>
+        {positions.isError && <Alert type="error" showIcon title={errorText(positions.error)} />}
+        {positions.isPending && <Skeleton active />}
+        {positions.data && positions.data.list.length === 0 && <Empty description={t('result.noPositions')} />}
+        {positions.data && positions.data.list.length > 0 && (
+          <ul className="position-grid" data-testid="positions">
+            {positions.data.list.map((p) => (
+              <li key={p.id}>
+                <Card size="small" title={<h3 className="position-title">{p.title}</h3>} data-testid="position">
+                  <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+                    {p.department} · {p.city}
+                  </Typography.Paragraph>
+                  <Typography.Paragraph style={{ marginBottom: 4 }}>{p.description}</Typography.Paragraph>
+                  <Tag color="green">{t('result.match', { n: Math.round(p.match) })}</Tag>
+                </Card>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Feedback examId={examId} />
+      <p style={{ marginTop: 16 }}>
+        <Link to="/exams">{t('result.back')}</Link>
+      </p>
+    </div>
+  );
+}
+
+function Feedback({ examId }: { examId: number }) {
+  const { t } = useI18n();
+  const clientId = useRef(crypto.randomUUID());
+  const send = useMutation({
+    mutationFn: (v: { rating: number; content?: string }) =>
+      request(api.feedback, {
+        body: { exam_id: examId, rating: v.rating, content: v.content ?? '', client_id: clientId.current },
+      }),
+  });
+  return (
+    <Card style={{ marginTop: 16 }}>
+      <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
+        {t('result.feedback')}
+      </Typography.Title>
+      {send.isSuccess ? (
+        <Alert type="success" showIcon role="status" title={t('result.feedbackThanks')} data-testid="feedback-thanks" />
+      ) : (
+        <Form
+          layout="vertical"
+          onFinish={(v: { rating: number; content?: string }) => send.mutate(v)}
+          data-testid="feedback-form"
+        >
+          <Form.Item name="rating" label={t('result.rating')} rules={[{ required: true, message: t('result.rating') }]}>
+            <Rate data-testid="feedback-rating" />
+          </Form.Item>
+          <Form.Item name="content" label={t('result.feedbackText')}>
+            <Input.TextArea rows={3} maxLength={2000} data-testid="feedback-text" />
+          </Form.Item>
+          {send.isError && (
+            <Alert
+              type="error"
+              showIcon
+              role="alert"
+              title={t('result.feedbackFailed', { msg: errorText(send.error) })}
+              style={{ marginBottom: 12 }}
+            />
+          )}
+          <Button type="primary" htmlType="submit" loading={send.isPending} data-testid="feedback-submit">
+            {t('result.sendFeedback')}
+          </Button>
+        </Form>
+      )}
+    </Card>
+  );
+}
