@@ -33,7 +33,8 @@ let current: ServerClock | null = null;
 
 /** Server epoch ms now: the aligned clock, or the browser's own until the first alignment. */
 export function serverNow(): number {
-  return current ? serverNowOf(current, performance.now()) : Date.now();
+  // Whole milliseconds: the API takes times as integers.
+  return current ? Math.round(serverNowOf(current, performance.now())) : Date.now();
 }
 
 /** True once the clock has been aligned. */

@@ -235,6 +235,7 @@ describe('Outbox', () => {
     await box.enqueue({ channel: 'ceping', subject_id: 2, option: 'A' });
     await settle();
     expect(box.getSnapshot().rejected.get(bad.client_id)?.key).toBe(questionKey('answer', 1));
+    expect(saveStateOf(box.getSnapshot(), questionKey('answer', 1))).toBe('unsaved');
     expect(server.received.map((e) => e.channel)).toEqual(['ceping']);
     expect(await box.drain(50)).toBe(0);
   });

@@ -75,9 +75,13 @@ export function questionKey(channel: OutboxChannel, subjectId: number): string {
   return `${channel}:${subjectId}`;
 }
 
-/** The save state of a question: saved when nothing waits, saving while the sender gets through, unsaved otherwise. */
+/**
+ * The save state of a question: saved when nothing waits, saving while the sender gets through,
+ * unsaved otherwise (offline, failing, the attempt over, or a change the server refused).
+ */
 export function saveStateOf(snapshot: OutboxSnapshot, key: string): SaveState {
   if (!snapshot.pending.get(key)) return 'saved';
+  for (const r of snapshot.rejected.values()) if (r.key === key) return 'unsaved';
   return snapshot.online && snapshot.failures === 0 && !snapshot.finished ? 'saving' : 'unsaved';
 }
 
@@ -167,7 +171,7 @@ export class Outbox {
   enqueue(change: Change): Promise<OutboxEntry> {
     const run = async () => {
       const key = questionKey(change.channel, change.subject_id);
-      const now = this.deps.now();
+      const now = Math.round(this.deps.now());
       // Seconds since the epoch as a floor keep sequence numbers growing across devices and
       // cleared storage, and stay within a 32-bit column until 2038.
       const seq = await this.deps.store.nextSeq(`${this.examId}:${key}`, Math.floor(now / 1000));
@@ -203,7 +207,7 @@ export class Outbox {
   /** Queues a risk record (offline 10, network unstable 20). */
   recordRisk(risk: number, detail?: string): Promise<OutboxEntry> {
     const run = async () => {
-      const now = this.deps.now();
+      const now = Math.round(this.deps.now());
       const entry: OutboxEntry = {
         client_id: this.deps.newId(),
         exam_id: this.examId,

@@ -92,7 +92,8 @@ export default function ProfilePage() {
     mutationFn: (body: MyInfoBody) => request(api.saveMyInfo, { body }),
     onSuccess: async (data) => {
       queryClient.setQueryData(MY_INFO_KEY, data);
-      await queryClient.invalidateQueries({ queryKey: USER_INFO_KEY });
+      // The entry page decides on `info`; a stale copy saying 'incomplete' would send the candidate back here.
+      queryClient.removeQueries({ queryKey: USER_INFO_KEY });
       void message.success(t('profile.saved'));
       if (redirectTo) await navigate(safeRedirect(redirectTo, '/exams'), { replace: true });
     },
