@@ -34,6 +34,8 @@ export interface AppOptions {
   db: Db;
   limiter: RateLimiter;
   store: ObjectStore;
+  /** Whether concurrent answer saves share a transaction (true on SQLite). */
+  groupCommit: boolean;
   clock?: () => number;
   /** How often overdue attempts are finished (default 2 s; 0 turns the sweeper off). */
   sweepIntervalMs?: number;
@@ -120,6 +122,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     store: opts.store,
     clock,
     log: app.log,
+    groupCommit: opts.groupCommit,
   });
 
   await app.register(

@@ -63,6 +63,7 @@ export async function runCli(
           limiter: runtime.limiter,
           sms: new ConsoleSmsSender(log),
           store: runtime.store,
+          groupCommit: runtime.handle.kit.groupCommit,
           clock: Date.now,
           log,
         });

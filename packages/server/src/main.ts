@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     db: runtime.handle.db,
     limiter: runtime.limiter,
     store: runtime.store,
+    groupCommit: runtime.handle.kit.groupCommit,
   });
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;

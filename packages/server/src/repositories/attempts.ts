@@ -82,20 +82,45 @@ export class AttemptRepository {
     return new Set(rows.map((r) => r.question_id));
   }
 
-  /** Inserts or replaces the stored answer. */
-  async putAnswer(row: AnswerRow): Promise<void> {
-    await this.db
+  /**
+   * Stores an answer unless a change with the same or a higher seq is stored already; returns the new
+   * version, or null when nothing changed. One statement, so a retry can never bump the version twice.
+   */
+  async applyAnswer(row: {
+    attempt_id: number;
+    question_id: number;
+    value: string;
+    seq: number;
+    saved_at: number;
+  }): Promise<number | null> {
+    const r = await this.db
       .insertInto('answers')
-      .values(row)
+      .values({ ...row, version: 1 })
       .onConflict((oc) =>
-        oc.columns(['attempt_id', 'question_id']).doUpdateSet({
-          value: row.value,
-          version: row.version,
-          seq: row.seq,
-          saved_at: row.saved_at,
-        }),
+        oc
+          .columns(['attempt_id', 'question_id'])
+          .doUpdateSet((eb) => ({
+            value: eb.ref('excluded.value'),
+            seq: eb.ref('excluded.seq'),
+            saved_at: eb.ref('excluded.saved_at'),
+            version: eb('answers.version', '+', 1),
+          }))
+          .where((eb) => eb('answers.seq', '<', eb.ref('excluded.seq'))),
       )
-      .execute();
+      .returning('version')
+      .executeTakeFirst();
+    return r?.version ?? null;
+  }
+
+  /** Version of the stored answer, 0 when there is none. */
+  async version(attemptId: number, questionId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('answers')
+      .select('version')
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId)
+      .executeTakeFirst();
+    return r?.version ?? 0;
   }
 
   /** The event a client id was recorded as, if it was. */
@@ -108,7 +133,7 @@ export class AttemptRepository {
       .executeTakeFirst();
   }
 
-  /** Appends to the answer event log. */
+  /** Appends to the answer event log; false when the client id was recorded already. */
   async addEvent(row: {
     attempt_id: number;
     question_id: number;
@@ -119,8 +144,13 @@ export class AttemptRepository {
     version: number;
     changed_at: number;
     received_at: number;
-  }): Promise<void> {
-    await this.db.insertInto('answer_events').values(row).execute();
+  }): Promise<boolean> {
+    const r = await this.db
+      .insertInto('answer_events')
+      .values(row)
+      .onConflict((oc) => oc.columns(['attempt_id', 'client_id']).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   /** Plays used of a listening audio. */

@@ -24,6 +24,19 @@ export class CandidateRepository {
     return this.db.selectFrom('candidates').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The candidate behind a live candidate token hash, in one query (it runs on every candidate call). */
+  findByTokenHash(tokenHash: string, now: number): Promise<Candidate | undefined> {
+    return this.db
+      .selectFrom('auth_tokens as t')
+      .innerJoin('candidates as c', 'c.id', 't.subject_id')
+      .selectAll('c')
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.kind', '=', 'candidate')
+      .where('t.revoked_at', 'is', null)
+      .where('t.expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
   /** Creates a candidate on first login. */
   create(areaCode: string, phone: string, now: number): Promise<Candidate> {
     return this.db

@@ -15,6 +15,7 @@ import {
 } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
+import { GroupCommit } from '../db/groupCommit.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository } from '../repositories/attempts.js';
@@ -78,14 +79,17 @@ export function publicSubject(q: CatalogQuestion, orderNum: number): Subject {
 /** Questions, answers and the answer event log of a running attempt. */
 export class AnswerService {
   private readonly repo: AttemptRepository;
+  private readonly commits: GroupCommit;
 
   constructor(
     private readonly db: Db,
     private readonly attempts: AttemptService,
     private readonly store: ObjectStore,
     private readonly clock: () => number,
+    groupCommit: boolean,
   ) {
     this.repo = new AttemptRepository(db);
+    this.commits = new GroupCommit(db, groupCommit);
   }
 
   /** Where a Q&A answer's files live; an answer may only point at its own. */
@@ -167,7 +171,7 @@ export class AnswerService {
   /**
    * Commits one change in a transaction and answers the receipt only after it: a retry with the same
    * client id returns the first receipt; a change older (lower seq) than the stored one is logged but never
-   * overwrites it.
+   * overwrites it. Two statements in the common case: the conditional upsert and the log entry.
    */
   async commit(
     attemptId: number,
@@ -185,44 +189,37 @@ export class AnswerService {
       if (problem) throw fail('validation_error', problem);
     }
     const now = this.clock();
-    return this.db.transaction().execute(async (trx) => {
+    return this.commits.run(async (trx) => {
       const repo = new AttemptRepository(trx);
-      const seen = await repo.eventByClientId(attemptId, body.client_id);
-      if (seen) {
-        if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
-        return {
-          subject_id: q.id,
-          client_id: body.client_id,
-          seq: seen.seq,
-          version: seen.version,
-          saved_at: seen.received_at,
-        };
-      }
-      const stored = await repo.answer(attemptId, q.id);
-      let version = stored?.version ?? 0;
-      if (body.answer && (!stored || body.seq > stored.seq)) {
-        version += 1;
-        await repo.putAnswer({
-          attempt_id: attemptId,
-          question_id: q.id,
-          value: JSON.stringify(body.answer),
-          version,
-          seq: body.seq,
-          saved_at: now,
-        });
-      }
-      await repo.addEvent({
+      const value = body.answer ? JSON.stringify(body.answer) : null;
+      const applied =
+        value === null
+          ? null
+          : await repo.applyAnswer({ attempt_id: attemptId, question_id: q.id, value, seq: body.seq, saved_at: now });
+      const version = applied ?? (await repo.version(attemptId, q.id));
+      const event = {
         attempt_id: attemptId,
         question_id: q.id,
         client_id: body.client_id,
         seq: body.seq,
         event: body.event ?? null,
-        value: body.answer ? JSON.stringify(body.answer) : null,
+        value,
         version,
         changed_at: body.changed_at,
         received_at: now,
-      });
-      return { subject_id: q.id, client_id: body.client_id, seq: body.seq, version, saved_at: now };
+      };
+      if (await repo.addEvent(event))
+        return { subject_id: q.id, client_id: body.client_id, seq: body.seq, version, saved_at: now };
+      // A retry: answer the first receipt. Its seq was stored already, so the upsert above changed nothing.
+      const seen = (await repo.eventByClientId(attemptId, body.client_id))!;
+      if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
+      return {
+        subject_id: q.id,
+        client_id: body.client_id,
+        seq: seen.seq,
+        version: seen.version,
+        saved_at: seen.received_at,
+      };
     });
   }
 

@@ -7,7 +7,7 @@ import type { RateLimiter } from '../ratelimit/limiter.js';
 import { CandidateRepository, type Candidate } from '../repositories/candidates.js';
 import { SmsCodeRepository } from '../repositories/smsCodes.js';
 import type { SmsSender } from '../sms/sender.js';
-import type { TokenService } from './tokens.js';
+import { hashToken, type TokenService } from './tokens.js';
 
 /** Login attempts allowed from one IP address per window (codes are also limited per code). */
 const LOGIN_IP_LIMIT = { max: 60, windowMs: 10 * 60_000 };
@@ -117,9 +117,8 @@ export class CandidateAuthService {
 
   /** The candidate behind a token, or null. */
   async resolve(token: string | undefined): Promise<Candidate | null> {
-    const id = await this.deps.tokens.resolve('candidate', token);
-    if (id === null) return null;
-    return (await this.candidates.findById(id)) ?? null;
+    if (!token || token.length > 200) return null;
+    return (await this.candidates.findByTokenHash(hashToken(token), this.deps.clock())) ?? null;
   }
 
   /** Revokes the token. */

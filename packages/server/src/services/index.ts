@@ -25,6 +25,8 @@ export interface ServiceDeps {
   store: ObjectStore;
   clock: () => number;
   log: FastifyBaseLogger;
+  /** Whether concurrent answer saves share a transaction (the dialect decides). */
+  groupCommit: boolean;
 }
 
 /** The services, built once per app. */
@@ -57,7 +59,7 @@ export function createServices(deps: ServiceDeps): Services {
     staff: new StaffService({ ...deps, tokens }),
     exams: new ExamService(db, attempts, clock),
     attempts,
-    answers: new AnswerService(db, attempts, store, clock),
+    answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
     risk: new RiskService(db, attempts, clock),
     profile: new ProfileService(db, store, clock),
     media: new MediaLinks(db, clock),

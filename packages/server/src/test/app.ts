@@ -80,6 +80,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     db: db.handle.db,
     limiter,
     store,
+    groupCommit: db.handle.kit.groupCommit,
     clock,
     logStream,
     sweepIntervalMs: opts.sweepIntervalMs ?? 0,

@@ -8,6 +8,11 @@ export interface DialectKit {
   dialect: Dialect;
   /** Column type of an auto-increment integer id. */
   idType: 'integer' | 'serial';
+  /**
+   * Whether concurrent small writes should share one transaction. SQLite has one writer and pays for each
+   * commit; PostgreSQL commits many connections' transactions in one flush by itself.
+   */
+  groupCommit: boolean;
   /** Turns a column into an auto-increment primary key. */
   idColumn(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
 }

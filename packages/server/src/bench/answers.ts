@@ -1,0 +1,147 @@
+/**
+ * npm run bench:answers — acknowledged answer saves per second and their latency on SQLite and on
+ * PostgreSQL, next to a no-op route (the server clock) measured in the same run, and whether a save
+ * survives `kill -9` of the server the moment after its receipt.
+ */
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import { call, candidatesInExam, freshDb, smsInbox, startServer } from './harness.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CANDIDATES = Number(process.env.BENCH_CANDIDATES ?? 200);
+const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS ?? 10);
+
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  errors: number;
+}
+
+function run(opts: autocannon.Options): Promise<Figures> {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, r) => {
+      if (err) return reject(err);
+      resolve({
+        perSecond: Math.round(r['2xx'] / (r.duration || SECONDS)),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        ok: r['2xx'],
+        errors: r.non2xx + r.errors + r.timeouts,
+      });
+    });
+  });
+}
+
+async function measure(dialect: 'sqlite' | 'postgres') {
+  const db = await freshDb(dialect);
+  const inbox = await smsInbox();
+  const server = await startServer({ ...db.env, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: inbox.url });
+  try {
+    const { tokens, examId, questionIds } = await candidatesInExam(server, db, inbox, CANDIDATES);
+    const noop = await run({ url: `${server.base}/api/monitor/time-table` });
+    const seqs = new Map<string, number>();
+    const saves = await run({
+      url: server.base,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => {
+            const token = tokens[Math.floor(Math.random() * tokens.length)]!;
+            const subject = questionIds[Math.floor(Math.random() * questionIds.length)]!;
+            const k = `${token}:${subject}`;
+            const seq = (seqs.get(k) ?? 0) + 1;
+            seqs.set(k, seq);
+            return {
+              ...req,
+              path: `/api/answer/answer?auth=${token}`,
+              body: JSON.stringify({
+                exam_id: examId,
+                subject_id: subject,
+                answer: { kind: 'choice', option: seq % 2 ? 'A' : 'B' },
+                client_id: randomUUID(),
+                seq,
+                changed_at: Date.now(),
+              }),
+            };
+          },
+        },
+      ],
+    });
+    const handle = db.open();
+    const stored = await handle.db
+      .selectFrom('answer_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await handle.db.destroy();
+    return { noop, saves, stored: Number(stored.n) };
+  } finally {
+    await server.stop();
+    inbox.close();
+    await db.drop();
+  }
+}
+
+/** Saves, takes the receipt, kills the server at once with SIGKILL, restarts it and looks for the save. */
+async function killTest(dialect: 'sqlite' | 'postgres'): Promise<{ survived: number; rounds: number }> {
+  const db = await freshDb(dialect);
+  const inbox = await smsInbox();
+  const env = { ...db.env, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: inbox.url };
+  let server = await startServer(env);
+  let survived = 0;
+  try {
+    const { tokens, examId, questionIds } = await candidatesInExam(server, db, inbox, 1);
+    const token = tokens[0]!;
+    for (let round = 1; round <= KILL_ROUNDS; round++) {
+      const receipt = await call<{ version: number }>(server.base, 'POST', `/answer/answer?auth=${token}`, {
+        exam_id: examId,
+        subject_id: questionIds[0],
+        answer: { kind: 'choice', option: round % 2 ? 'A' : 'B' },
+        client_id: randomUUID(),
+        seq: round,
+        changed_at: Date.now(),
+      });
+      server.child.kill('SIGKILL');
+      await server.stop();
+      server = await startServer(env);
+      const shown = await call<{ answer: { version: number; value: { option: string } } | null }>(
+        server.base,
+        'GET',
+        `/subject/show-new?exam_id=${examId}&subject_id=${questionIds[0]}&auth=${token}`,
+      );
+      if (shown.answer?.version === receipt.version && shown.answer.value.option === (round % 2 ? 'A' : 'B'))
+        survived += 1;
+    }
+  } finally {
+    await server.stop();
+    inbox.close();
+    await db.drop();
+  }
+  return { survived, rounds: KILL_ROUNDS };
+}
+
+async function main() {
+  console.log(
+    `answer saves: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CANDIDATES} candidates, 2 cores shared with the load generator`,
+  );
+  const rows: string[] = [];
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const { noop, saves, stored } = await measure(dialect);
+    const kill = await killTest(dialect);
+    rows.push(
+      `${dialect.padEnd(9)} no-op ${String(noop.perSecond).padStart(6)}/s p50 ${noop.p50} ms p99 ${noop.p99} ms | ` +
+        `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ` +
+        `(${((saves.perSecond / Math.max(noop.perSecond, 1)) * 100).toFixed(0)}% of no-op) | ` +
+        `acknowledged ${saves.ok}, stored ${stored}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived`,
+    );
+    console.log(rows.at(-1));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

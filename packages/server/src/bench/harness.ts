@@ -1,0 +1,192 @@
+/** Running the built server as its own process for benchmarks: a fresh database, candidates, attempts. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDb, type DbHandle } from '../db/database.js';
+
+const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.js');
+
+/** PostgreSQL server used by benchmarks (a database of its own is created and dropped). */
+export const BENCH_PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A database for one run. */
+export interface BenchDb {
+  dialect: 'sqlite' | 'postgres';
+  env: Record<string, string>;
+  open(): DbHandle;
+  drop(): Promise<void>;
+}
+
+/** A fresh SQLite folder or PostgreSQL database. */
+export async function freshDb(dialect: 'sqlite' | 'postgres'): Promise<BenchDb> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-bench-'));
+  if (dialect === 'sqlite') {
+    return {
+      dialect,
+      env: { DATA_DIR: dataDir },
+      open: () => openDb({ dataDir }),
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `examhall_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BENCH_PG });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(BENCH_PG);
+  url.pathname = `/${name}`;
+  return {
+    dialect,
+    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    open: () => openDb({ databaseUrl: url.toString() }),
+    async drop() {
+      const c = new pg.Client({ connectionString: BENCH_PG });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = http.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Receives the codes the webhook SMS provider posts. */
+export async function smsInbox(): Promise<{ url: string; codes: Map<string, string>; close(): void }> {
+  const codes = new Map<string, string>();
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      const m = JSON.parse(text) as { phone: string; code: string };
+      codes.set(m.phone, m.code);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/sms`, codes, close: () => server.close() };
+}
+
+/** A running server process. */
+export interface ServerProcess {
+  base: string;
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `dist/main.js` and waits for its listening line. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  // BENCH_NODE_ARGS passes flags such as --cpu-prof to the server process when looking for where time goes.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, serverMain], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('listening on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${out}`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    child,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+/** Calls the API and returns `data`, throwing on an error envelope. */
+export async function call<T>(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const res = await fetch(`${base}/api${url}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : null,
+  });
+  const env = (await res.json()) as { status: string; msg: string; data: T };
+  if (env.status !== 'success') throw new Error(`${method} ${url}: ${res.status} ${env.msg}`);
+  return env.data;
+}
+
+/** Invites `count` phones to the demo exam, logs each in and enters the exam phase; returns tokens. */
+export async function candidatesInExam(
+  server: ServerProcess,
+  db: BenchDb,
+  inbox: { codes: Map<string, string> },
+  count: number,
+): Promise<{ tokens: string[]; examId: number; questionIds: number[] }> {
+  const handle = db.open();
+  const exam = await handle.db.selectFrom('exams').select('id').executeTakeFirstOrThrow();
+  const phones = Array.from({ length: count }, (_, i) => `1360000${String(i).padStart(4, '0')}`);
+  for (const phone of phones) {
+    await handle.db
+      .insertInto('invitations')
+      .values({ exam_id: exam.id, area_code: '86', phone, extra_minutes: 0, created_at: Date.now() })
+      .execute();
+  }
+  await handle.db.destroy();
+  const tokens: string[] = [];
+  for (const [i, phone] of phones.entries()) {
+    const ip = { 'x-forwarded-for': `10.${i >> 8}.${i & 255}.1` };
+    await call(server.base, 'GET', `/user/send-msg?phone=${phone}`, undefined, ip);
+    for (let tries = 0; !inbox.codes.has(phone) && tries < 100; tries++) await new Promise((r) => setTimeout(r, 10));
+    const login = await call<{ auth: string }>(
+      server.base,
+      'POST',
+      '/user/login',
+      { phone, code: inbox.codes.get(phone) },
+      ip,
+    );
+    tokens.push(login.auth);
+  }
+  for (const token of tokens) {
+    const mine = await call<{ list: { anid: number }[] }>(server.base, 'GET', `/exam/index?auth=${token}`);
+    await call(server.base, 'POST', `/monitor/start-exam?auth=${token}`, {
+      exam_id: exam.id,
+      anid: mine.list[0]!.anid,
+      phase: 2,
+    });
+  }
+  const order = await call<{ subject_order: { id: number; type: number }[] }>(
+    server.base,
+    'GET',
+    `/subject/order-list?exam_id=${exam.id}&auth=${tokens[0]}`,
+  );
+  return {
+    tokens,
+    examId: exam.id,
+    questionIds: order.subject_order.filter((q) => q.type === 1 || q.type === 7).map((q) => q.id),
+  };
+}
