@@ -1,9 +1,9 @@
-/* global self, caches, __ASSETS__ */
+/* global self, caches */
 // The service worker: it keeps the app shell and the built assets so that a reload without a
 // network still opens the exam page (its answers wait in IndexedDB). API responses are never
 // cached here; the exam page keeps its own copy of what it needs. The build fills in ASSETS.
 const VERSION = '__VERSION__';
-const ASSETS = __ASSETS__;
+const ASSETS = /* ASSETS */ [];
 const CACHE = `examhall-shell-${VERSION}`;
 const SHELL = '/';
 

@@ -25,7 +25,7 @@ function serviceWorker(): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: 'sw.js',
-        source: template.replace('__VERSION__', version).replace('__ASSETS__', JSON.stringify(assets)),
+        source: template.replace('__VERSION__', version).replace('/* ASSETS */ []', JSON.stringify(assets)),
       });
     },
   };

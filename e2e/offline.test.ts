@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
+import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
+import { startServer, type TestServer } from './support/server.js';
+
+/** Answers the question on screen with what works without a network (no audio, no file upload). */
+async function answerOffline(page: Page, type: string): Promise<void> {
+  const q = page.getByTestId('question');
+  switch (type) {
+    case '1':
+    case '7':
+    case '11':
+    case 'ceping':
+    case '2':
+    case '3':
+      await q.locator('label', { hasText: /^A\./ }).first().click();
+      return;
+    case '9':
+    case '10':
+      await q.getByTestId('sub-question').first().locator('label', { hasText: /^A\./ }).click();
+      return;
+    case '4':
+      await q.getByTestId('blank-input').first().fill('404');
+      return;
+    case '5':
+      await q.getByTestId('qa-editor').click();
+      await page.keyboard.type('written offline');
+      return;
+    case '6':
+    case '8':
+      await q.getByTestId('code-editor').click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('// written offline');
+      return;
+    default:
+      throw new Error(`no offline answer for type ${type}`);
+  }
+}
+
+/** What the outbox in this browser's IndexedDB holds for the exam. */
+function outboxSize(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('examhall-outbox');
+        open.onerror = () => reject(new Error('no outbox database'));
+        open.onsuccess = () => {
+          const req = open.result.transaction('outbox').objectStore('outbox').count();
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(new Error('count failed'));
+        };
+      }),
+  );
+}
+
+describe.runIf(browserAvailable())('answers survive a lost network and a reload', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('keeps ten answers made offline through a reload, shows them unsaved, and delivers them once online', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await loginAs(page, server);
+    await enterDemoExam(page);
+    const { examId } = examIdsOf(page);
+    const auth = await authOf(context);
+    // The service worker keeps the shell; every question was fetched up front and kept in this browser.
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 })
+      .toBe(true);
+    await page.waitForLoadState('networkidle');
+
+    await context.setOffline(true);
+    await page.getByTestId('net-banner').waitFor();
+
+    const cells = page.getByTestId('card-item');
+    const answered: { id: string; kind: string }[] = [];
+    for (let i = 0; answered.length < 10; i++) {
+      const cell = cells.nth(i);
+      await cell.click();
+      const id = (await cell.getAttribute('data-id'))!;
+      const q = page.locator(`[data-testid="question"][data-id="${id}"]`);
+      await q.waitFor();
+      await answerOffline(page, (await q.getAttribute('data-type'))!);
+      await expect.poll(() => cell.getAttribute('data-answered')).toBe('1');
+      answered.push({ id, kind: (await cell.getAttribute('data-kind'))! });
+    }
+    const cellOf = (id: string) => page.locator(`[data-testid="card-item"][data-id="${id}"]`);
+    for (const a of answered) expect(await cellOf(a.id).getAttribute('data-save')).toBe('unsaved');
+    expect(await outboxSize(page)).toBeGreaterThanOrEqual(10);
+
+    // A reload without a network: the page comes back with the ten answers, still unsaved.
+    await page.reload();
+    await page.getByTestId('question').waitFor();
+    await page.getByTestId('net-banner').waitFor();
+    for (const a of answered) {
+      await expect.poll(() => cellOf(a.id).getAttribute('data-answered')).toBe('1');
+      expect(await cellOf(a.id).getAttribute('data-save')).toBe('unsaved');
+    }
+
+    // Nothing reached the server meanwhile.
+    const before = await api<{ answer: unknown }>(server, auth, 'GET', '/subject/show-new', {
+      subject_id: Number(answered.find((a) => a.kind === 'subject')!.id),
+      exam_id: examId,
+    });
+    expect(before.answer).toBeNull();
+
+    await context.setOffline(false);
+    for (const a of answered) {
+      await expect.poll(() => cellOf(a.id).getAttribute('data-save'), { timeout: 30_000 }).toBe('saved');
+    }
+    await expect.poll(() => outboxSize(page), { timeout: 15_000 }).toBe(0);
+
+    // All ten are on the server, each with a stored version.
+    for (const a of answered) {
+      if (a.kind === 'ceping') {
+        const shown = await api<{ answer: string | null }>(server, auth, 'GET', '/ceping/exam-show-new', {
+          exam_id: examId,
+          subject_id: Number(a.id),
+        });
+        expect(shown.answer, `evaluation item ${a.id}`).toBe('A');
+      } else {
+        const shown = await api<{ answer: { version: number } | null }>(server, auth, 'GET', '/subject/show-new', {
+          subject_id: Number(a.id),
+          exam_id: examId,
+        });
+        expect(shown.answer, `question ${a.id}`).not.toBeNull();
+        expect(shown.answer!.version).toBeGreaterThanOrEqual(1);
+      }
+    }
+    await context.close();
+  }, 180_000);
+});
+
+describe.runIf(browserAvailable())('the timer follows the server clock', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the server remaining time with the browser clock three hours ahead', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await context.addInitScript(() => {
+      const shift = 3 * 3_600_000;
+      const RealDate = Date;
+      class ShiftedDate extends RealDate {
+        constructor(...args: unknown[]) {
+          if (args.length === 0) super(RealDate.now() + shift);
+          else super(...(args as [number]));
+        }
+        static override now() {
+          return RealDate.now() + shift;
+        }
+      }
+      globalThis.Date = ShiftedDate as DateConstructor;
+    });
+    await loginAs(page, server);
+    expect(await page.evaluate(() => Date.now() - performance.timeOrigin - performance.now())).toBeGreaterThan(
+      2.9 * 3_600_000,
+    );
+    await enterDemoExam(page);
+    const { examId, anid } = examIdsOf(page);
+    const auth = await authOf(context);
+
+    const started = await api<{ attempt: { end_time: number } }>(server, auth, 'POST', '/monitor/start-exam', {
+      exam_id: examId,
+      anid,
+    });
+    const clock = await api<{ timestamp: number }>(server, auth, 'GET', '/monitor/time-table');
+    const timer = page.getByTestId('exam-timer');
+    const shownMs = Number(await timer.getAttribute('data-remaining-ms'));
+    const expected = started.attempt.end_time - clock.timestamp;
+    expect(Math.abs(shownMs - expected)).toBeLessThan(3_000);
+    // The text says the same: about an hour, not three hours off or already over.
+    expect(await timer.textContent()).toMatch(/^(01:00:00|59:\d\d)$/);
+    await context.close();
+  }, 120_000);
+});
