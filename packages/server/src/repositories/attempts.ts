@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { hotQuery } from '../db/hotQuery.js';
 import type { AnswerTable, AttemptTable } from '../db/schema.js';
 
 /** An attempt row. */
@@ -7,20 +8,80 @@ export type AttemptRow = Selectable<AttemptTable>;
 /** An answer row. */
 export type AnswerRow = Selectable<AnswerTable>;
 
+/** One entry of the answer event log. */
+export type AnswerEventRow = {
+  attempt_id: number;
+  question_id: number;
+  client_id: string;
+  seq: number;
+  event: number | null;
+  value: string | null;
+  version: number;
+  changed_at: number;
+  received_at: number;
+};
+
+const latestAttempt = hotQuery((db, p: { candidateId: number; examId: number }) =>
+  db
+    .selectFrom('attempts')
+    .selectAll()
+    .where('candidate_id', '=', p.candidateId)
+    .where('exam_id', '=', p.examId)
+    .orderBy('id', 'desc')
+    .limit(1),
+);
+
+// Stores an answer unless the same or a higher seq is stored; the update's condition makes retries harmless.
+const upsertAnswer = hotQuery(
+  (db, p: { attempt_id: number; question_id: number; value: string; seq: number; saved_at: number }) =>
+    db
+      .insertInto('answers')
+      .values({
+        attempt_id: p.attempt_id,
+        question_id: p.question_id,
+        value: p.value,
+        seq: p.seq,
+        saved_at: p.saved_at,
+        version: 1,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['attempt_id', 'question_id'])
+          .doUpdateSet((eb) => ({
+            value: eb.ref('excluded.value'),
+            seq: eb.ref('excluded.seq'),
+            saved_at: eb.ref('excluded.saved_at'),
+            version: eb('answers.version', '+', 1),
+          }))
+          .where((eb) => eb('answers.seq', '<', eb.ref('excluded.seq'))),
+      )
+      .returning('version'),
+);
+
+const insertEvent = hotQuery((db, p: AnswerEventRow) =>
+  db
+    .insertInto('answer_events')
+    .values({
+      attempt_id: p.attempt_id,
+      question_id: p.question_id,
+      client_id: p.client_id,
+      seq: p.seq,
+      event: p.event,
+      value: p.value,
+      version: p.version,
+      changed_at: p.changed_at,
+      received_at: p.received_at,
+    })
+    .onConflict((oc) => oc.columns(['attempt_id', 'client_id']).doNothing()),
+);
+
 /** Attempts and their answers, answer events and audio plays. */
 export class AttemptRepository {
   constructor(private readonly db: Db) {}
 
   /** The candidate's latest attempt at an exam. */
-  latest(candidateId: number, examId: number): Promise<AttemptRow | undefined> {
-    return this.db
-      .selectFrom('attempts')
-      .selectAll()
-      .where('candidate_id', '=', candidateId)
-      .where('exam_id', '=', examId)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  async latest(candidateId: number, examId: number): Promise<AttemptRow | undefined> {
+    return (await latestAttempt(this.db, { candidateId, examId })).rows[0];
   }
 
   /** An attempt by id. */
@@ -93,23 +154,7 @@ export class AttemptRepository {
     seq: number;
     saved_at: number;
   }): Promise<number | null> {
-    const r = await this.db
-      .insertInto('answers')
-      .values({ ...row, version: 1 })
-      .onConflict((oc) =>
-        oc
-          .columns(['attempt_id', 'question_id'])
-          .doUpdateSet((eb) => ({
-            value: eb.ref('excluded.value'),
-            seq: eb.ref('excluded.seq'),
-            saved_at: eb.ref('excluded.saved_at'),
-            version: eb('answers.version', '+', 1),
-          }))
-          .where((eb) => eb('answers.seq', '<', eb.ref('excluded.seq'))),
-      )
-      .returning('version')
-      .executeTakeFirst();
-    return r?.version ?? null;
+    return (await upsertAnswer(this.db, row)).rows[0]?.version ?? null;
   }
 
   /** Version of the stored answer, 0 when there is none. */
@@ -134,23 +179,8 @@ export class AttemptRepository {
   }
 
   /** Appends to the answer event log; false when the client id was recorded already. */
-  async addEvent(row: {
-    attempt_id: number;
-    question_id: number;
-    client_id: string;
-    seq: number;
-    event: number | null;
-    value: string | null;
-    version: number;
-    changed_at: number;
-    received_at: number;
-  }): Promise<boolean> {
-    const r = await this.db
-      .insertInto('answer_events')
-      .values(row)
-      .onConflict((oc) => oc.columns(['attempt_id', 'client_id']).doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+  async addEvent(row: AnswerEventRow): Promise<boolean> {
+    return Number((await insertEvent(this.db, row)).numAffectedRows ?? 0) === 1;
   }
 
   /** Plays used of a listening audio. */

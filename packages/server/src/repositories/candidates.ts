@@ -1,9 +1,21 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { hotQuery } from '../db/hotQuery.js';
 import type { CandidateTable } from '../db/schema.js';
 
 /** A candidate row. */
 export type Candidate = Selectable<CandidateTable>;
+
+const byTokenHash = hotQuery((db, p: { tokenHash: string; now: number }) =>
+  db
+    .selectFrom('auth_tokens as t')
+    .innerJoin('candidates as c', 'c.id', 't.subject_id')
+    .selectAll('c')
+    .where('t.token_hash', '=', p.tokenHash)
+    .where('t.kind', '=', 'candidate')
+    .where('t.revoked_at', 'is', null)
+    .where('t.expires_at', '>', p.now),
+);
 
 /** Candidates by phone and id. */
 export class CandidateRepository {
@@ -25,16 +37,8 @@ export class CandidateRepository {
   }
 
   /** The candidate behind a live candidate token hash, in one query (it runs on every candidate call). */
-  findByTokenHash(tokenHash: string, now: number): Promise<Candidate | undefined> {
-    return this.db
-      .selectFrom('auth_tokens as t')
-      .innerJoin('candidates as c', 'c.id', 't.subject_id')
-      .selectAll('c')
-      .where('t.token_hash', '=', tokenHash)
-      .where('t.kind', '=', 'candidate')
-      .where('t.revoked_at', 'is', null)
-      .where('t.expires_at', '>', now)
-      .executeTakeFirst();
+  async findByTokenHash(tokenHash: string, now: number): Promise<Candidate | undefined> {
+    return (await byTokenHash(this.db, { tokenHash, now })).rows[0];
   }
 
   /** Creates a candidate on first login. */
