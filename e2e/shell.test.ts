@@ -103,7 +103,7 @@ describe.runIf(browserAvailable())('application shell', () => {
 
   it('shows the loading overlay when a page takes longer than the loader delay to arrive', async () => {
     server = await startServer();
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await newPage(browser, server.baseUrl, { serviceWorkers: 'block' });
     await page.goto('/login');
     await page.getByTestId('phone-input').waitFor();
     expect(await page.getByTestId('route-loader').count()).toBe(0);

@@ -34,12 +34,22 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
 }
 
-/** A fresh context (own cookies and storage) and page; browser console errors are collected for assertions. */
+/**
+ * A fresh context (own cookies and storage) and page; browser console errors are collected for
+ * assertions. `serviceWorkers: 'block'` is for journeys that delay requests with page.route, which
+ * cannot see what the app's service worker answers from its cache.
+ */
 export async function newPage(
   browser: Browser,
   baseURL: string,
+  options: { serviceWorkers?: 'allow' | 'block' } = {},
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
-  const context = await browser.newContext({ baseURL, locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'zh-CN',
+    viewport: { width: 1280, height: 800 },
+    serviceWorkers: options.serviceWorkers ?? 'allow',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const consoleErrors: string[] = [];
