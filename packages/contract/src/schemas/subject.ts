@@ -116,6 +116,8 @@ export const StoredAnswer = z.object({
   value: z.unknown(),
   /** Version stored on the server; grows by one on each change. */
   version: z.number().int(),
+  /** The client sequence number of the stored change; a new change needs a higher one. */
+  seq: z.number().int(),
   /** When it was stored (epoch ms). */
   saved_at: EpochMs,
 });

@@ -120,7 +120,9 @@ export class AnswerService {
     const stored = await this.repo.answer(attempt.id, subjectId);
     return {
       subject: publicSubject(bundle.ordered[index]!, index + 1),
-      answer: stored ? { value: JSON.parse(stored.value), version: stored.version, saved_at: stored.saved_at } : null,
+      answer: stored
+        ? { value: JSON.parse(stored.value), version: stored.version, seq: stored.seq, saved_at: stored.saved_at }
+        : null,
     };
   }
 
