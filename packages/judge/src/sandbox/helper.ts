@@ -1,0 +1,131 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileP = promisify(execFile);
+
+/*
+ * The privileged launcher of one box. Node cannot set rlimits, join a cgroup or change uid between
+ * fork and exec, and a shell chain (sh + prlimit + setpriv) costs three extra execs per run, so this
+ * small C program does exactly that and then reports the rusage of the whole tree on fd 3.
+ * Order matters: join the cgroups and set the limits while still root, then drop to the box uid
+ * (so RLIMIT_NPROC binds: it never binds uid 0), set no_new_privs, and only then exec bubblewrap.
+ */
+const SOURCE = String.raw`
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void die(const char *what) {
+  dprintf(3, "{\"error\":\"%s: %s\"}\n", what, strerror(errno));
+  _exit(120);
+}
+
+static void limit(int resource, unsigned long long soft, unsigned long long hard) {
+  struct rlimit r = {soft, hard};
+  if (setrlimit(resource, &r) != 0) die("setrlimit");
+}
+
+int main(int argc, char **argv) {
+  unsigned long long uid = 0, gid = 0;
+  int i;
+  if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) die("status fd");
+  for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    char *eq = strchr(argv[i], '=');
+    if (!eq) { errno = EINVAL; die("option"); }
+    *eq = 0;
+    const char *key = argv[i], *val = eq + 1;
+    unsigned long long n = strtoull(val, NULL, 10);
+    if (!strcmp(key, "cg")) {
+      int fd = open(val, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+      if (fd < 0) die("open cgroup");
+      char buf[32];
+      int len = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+      if (write(fd, buf, len) != len) die("join cgroup");
+      close(fd);
+    } else if (!strcmp(key, "uid")) uid = n;
+    else if (!strcmp(key, "gid")) gid = n;
+    else if (!strcmp(key, "cpu")) limit(RLIMIT_CPU, n, n + 1);
+    else if (!strcmp(key, "fsize")) limit(RLIMIT_FSIZE, n, n);
+    else if (!strcmp(key, "nofile")) limit(RLIMIT_NOFILE, n, n);
+    else if (!strcmp(key, "nproc")) limit(RLIMIT_NPROC, n, n);
+    else if (!strcmp(key, "as")) limit(RLIMIT_AS, n, n);
+    else if (!strcmp(key, "stack")) limit(RLIMIT_STACK, n, n);
+    else { errno = EINVAL; die(key); }
+  }
+  if (i + 1 >= argc) { errno = EINVAL; die("no command"); }
+  if (uid == 0 || gid == 0) { errno = EPERM; die("box uid must not be root"); }
+  limit(RLIMIT_CORE, 0, 0);
+  if (setgroups(0, NULL) != 0) die("setgroups");
+  if (setresgid(gid, gid, gid) != 0) die("setresgid");
+  if (setresuid(uid, uid, uid) != 0) die("setresuid");
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("no_new_privs");
+  pid_t child = fork();
+  if (child < 0) die("fork");
+  if (child == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    execv(argv[i + 1], argv + i + 1);
+    dprintf(3, "{\"error\":\"exec: %s\"}\n", strerror(errno));
+    _exit(121);
+  }
+  int status;
+  struct rusage ru;
+  while (wait4(child, &status, 0, &ru) < 0) {
+    if (errno != EINTR) die("wait4");
+  }
+  long long cpu_us = (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+                     (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+  dprintf(3, "{\"exited\":%d,\"code\":%d,\"signal\":%d,\"cpu_us\":%lld,\"maxrss_kb\":%ld}\n",
+          WIFEXITED(status) ? 1 : 0, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+          WIFSIGNALED(status) ? WTERMSIG(status) : 0, cpu_us, ru.ru_maxrss);
+  return 0;
+}
+`;
+
+let built: Promise<string> | undefined;
+
+/** Path of the compiled launcher, built once per state dir and source version with the host's cc. */
+export function boxHelper(stateDir: string): Promise<string> {
+  built ??= buildHelper(stateDir).catch((err: unknown) => {
+    built = undefined;
+    throw err;
+  });
+  return built;
+}
+
+async function buildHelper(stateDir: string): Promise<string> {
+  const hash = createHash('sha256').update(SOURCE).digest('hex').slice(0, 16);
+  const dir = join(stateDir, 'bin');
+  const target = join(dir, `boxexec-${hash}`);
+  try {
+    const s = await stat(target);
+    if (s.isFile() && s.uid === process.getuid?.()) return target;
+  } catch {
+    // not built yet
+  }
+  await mkdir(dir, { recursive: true, mode: 0o755 });
+  const src = join(dir, `boxexec-${hash}-${process.pid}.c`);
+  const tmp = `${target}.${process.pid}.tmp`;
+  await writeFile(src, SOURCE, { mode: 0o600 });
+  try {
+    await execFileP('cc', ['-O2', '-Wall', '-o', tmp, src], { timeout: 60_000 });
+  } catch (err) {
+    throw new Error(`cannot build the sandbox launcher with cc (install gcc): ${(err as Error).message}`);
+  }
+  await chmod(tmp, 0o755);
+  // rename is atomic: concurrent processes building the same helper never see a partial file.
+  await rename(tmp, target);
+  return target;
+}
