@@ -178,6 +178,11 @@ function resolveChecker(checker: JudgeTask['checker']): CheckerSpec {
   return checker;
 }
 
+function tail(stderr: Buffer): string {
+  const text = stderr.toString('utf8').trim();
+  return text ? `: ${text.slice(-300)}` : '';
+}
+
 function runVerdict(res: RunResult): { verdict: Verdict; message?: string } | undefined {
   switch (res.outcome) {
     case 'error':
@@ -191,9 +196,11 @@ function runVerdict(res: RunResult): { verdict: Verdict; message?: string } | un
     case 'wall':
       return { verdict: 'TLE', message: 'wall time limit exceeded' };
     case 'signaled':
-      return { verdict: 'RE', message: `killed by signal ${res.signal}` };
+      return { verdict: 'RE', message: `killed by signal ${res.signal}${tail(res.stderr)}` };
     case 'exited':
-      return res.exitCode === 0 ? undefined : { verdict: 'RE', message: `exit code ${res.exitCode}` };
+      return res.exitCode === 0
+        ? undefined
+        : { verdict: 'RE', message: `exit code ${res.exitCode}${tail(res.stderr)}` };
   }
 }
 

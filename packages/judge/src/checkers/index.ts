@@ -21,7 +21,7 @@ export interface CheckOutcome {
  * relative EPS) or `float:ABS:REL`. Custom checkers are given as objects, not names.
  */
 export function parseChecker(name: string): Exclude<CheckerSpec, { kind: 'custom' }> {
-  const [kind, ...rest] = name.trim().split(':');
+  const [kind = '', ...rest] = name.trim().split(':');
   switch (kind) {
     case 'default':
     case 'exact':

@@ -15,14 +15,19 @@ export interface CgroupSupport {
   /** Parent directories the judge creates its boxes under (one per v1 hierarchy, one on v2). */
   memoryBase?: string;
   pidsBase?: string;
+  cpuBase?: string;
 }
 
 /** Limits and measurements of one box's cgroup. */
 export interface BoxCgroup {
   /** Files the launcher writes its pid into before dropping privileges. */
   procsFiles: string[];
-  /** Peak memory in bytes, and whether the kernel OOM-killed inside the box. */
-  usage(): Promise<{ peakBytes: number; oomKilled: boolean }>;
+  /**
+   * Peak memory, CPU time of every process that ran in the box, and whether the kernel OOM-killed
+   * inside it. The cgroup is the only reliable source: bubblewrap's monitor exits without reaping
+   * its pid-1 child, so wait4() on it sees none of the program's CPU time or memory.
+   */
+  usage(): Promise<{ peakBytes: number; oomKilled: boolean; cpuUs: number }>;
   /** Kills whatever is left and removes the cgroup directories. */
   destroy(): Promise<void>;
 }
@@ -49,12 +54,18 @@ export function cgroupSupport(): Promise<CgroupSupport> {
 
 async function detect(): Promise<CgroupSupport> {
   if (process.getuid?.() !== 0) return { mode: 'none', reason: 'the judge does not run as root' };
-  if (existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes')) && existsSync(join(ROOT, 'pids'))) {
+  if (
+    existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes')) &&
+    existsSync(join(ROOT, 'pids')) &&
+    existsSync(join(ROOT, 'cpuacct', 'cpuacct.usage'))
+  ) {
     const memoryBase = join(ROOT, 'memory', ownPath('memory') ?? '/', 'examhall-judge');
     const pidsBase = join(ROOT, 'pids', ownPath('pids') ?? '/', 'examhall-judge');
+    const cpuBase = join(ROOT, 'cpuacct', ownPath('cpuacct') ?? '/', 'examhall-judge');
     await mkdir(memoryBase, { recursive: true });
     await mkdir(pidsBase, { recursive: true });
-    return { mode: 'v1', memoryBase, pidsBase };
+    await mkdir(cpuBase, { recursive: true });
+    return { mode: 'v1', memoryBase, pidsBase, cpuBase };
   }
   if (existsSync(join(ROOT, 'cgroup.controllers'))) {
     // v2 forbids processes in a cgroup whose children have controllers, so the judge needs a
@@ -123,11 +134,11 @@ export async function createBoxCgroup(
   memoryBytes: number,
   maxPids: number,
 ): Promise<BoxCgroup | undefined> {
-  if (support.mode === 'v1' && support.memoryBase && support.pidsBase) {
+  if (support.mode === 'v1' && support.memoryBase && support.pidsBase && support.cpuBase) {
     const mem = join(support.memoryBase, name);
     const pids = join(support.pidsBase, name);
-    await fresh(mem);
-    await fresh(pids);
+    const cpu = join(support.cpuBase, name);
+    await Promise.all([fresh(mem), fresh(pids), fresh(cpu)]);
     await writeFile(join(mem, 'memory.limit_in_bytes'), String(memoryBytes));
     try {
       // Without this the box could page out to swap instead of hitting its limit.
@@ -137,18 +148,25 @@ export async function createBoxCgroup(
     }
     await writeFile(join(pids, 'pids.max'), String(maxPids));
     return {
-      procsFiles: [join(mem, 'cgroup.procs'), join(pids, 'cgroup.procs')],
+      procsFiles: [join(mem, 'cgroup.procs'), join(pids, 'cgroup.procs'), join(cpu, 'cgroup.procs')],
       async usage() {
-        const peakBytes = Number(await readFile(join(mem, 'memory.max_usage_in_bytes'), 'utf8'));
-        const oom = await readFile(join(mem, 'memory.oom_control'), 'utf8');
-        const failcnt = Number(await readFile(join(mem, 'memory.failcnt'), 'utf8'));
+        const [peak, oom, failcnt, cpuNs] = await Promise.all([
+          readFile(join(mem, 'memory.max_usage_in_bytes'), 'utf8'),
+          readFile(join(mem, 'memory.oom_control'), 'utf8'),
+          readFile(join(mem, 'memory.failcnt'), 'utf8'),
+          readFile(join(cpu, 'cpuacct.usage'), 'utf8'),
+        ]);
+        const peakBytes = Number(peak);
         const kills = Number(/oom_kill (\d+)/.exec(oom)?.[1] ?? 0);
-        return { peakBytes, oomKilled: kills > 0 || (failcnt > 0 && peakBytes >= memoryBytes) };
+        return {
+          peakBytes,
+          oomKilled: kills > 0 || (Number(failcnt) > 0 && peakBytes >= memoryBytes),
+          cpuUs: Number(cpuNs) / 1000,
+        };
       },
       async destroy() {
         await killAll(pids);
-        await removeDir(mem);
-        await removeDir(pids);
+        await Promise.all([removeDir(mem), removeDir(pids), removeDir(cpu)]);
       },
     };
   }
@@ -173,7 +191,9 @@ export async function createBoxCgroup(
         }
         const events = await readFile(join(dir, 'memory.events'), 'utf8');
         const kills = Number(/oom_kill (\d+)/.exec(events)?.[1] ?? 0);
-        return { peakBytes, oomKilled: kills > 0 };
+        // cpu.stat's usage_usec is there on every v2 cgroup, with or without the cpu controller.
+        const stat = await readFile(join(dir, 'cpu.stat'), 'utf8');
+        return { peakBytes, oomKilled: kills > 0, cpuUs: Number(/usage_usec (\d+)/.exec(stat)?.[1] ?? 0) };
       },
       async destroy() {
         try {

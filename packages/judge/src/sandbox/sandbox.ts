@@ -308,8 +308,9 @@ export async function runInSandbox(spec: RunSpec): Promise<RunResult> {
       }
     }
     const usage = cgroup ? await cgroup.usage() : undefined;
-    const cpuMs = report.cpu_us !== undefined ? report.cpu_us / 1000 : wall;
-    const memoryKb = report.maxrss_kb ?? Math.round((usage?.peakBytes ?? 0) / 1024);
+    // Without a cgroup only bubblewrap's own rusage is visible, so wall time stands in for CPU time.
+    const cpuMs = usage ? usage.cpuUs / 1000 : wall;
+    const memoryKb = usage?.peakBytes ? Math.round(usage.peakBytes / 1024) : (report.maxrss_kb ?? 0);
     const result: RunResult = {
       outcome: 'exited',
       exitCode: report.exited ? (report.code ?? null) : null,
