@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { browserAvailable, newPage } from './support/browser.js';
+import { useJourney } from './support/journey.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-import { startServer, type TestServer } from './support/server.js';
 
 interface OrderEntry {
   id: number;
@@ -95,32 +95,21 @@ async function answer(page: Page, type: string) {
 }
 
 describe.runIf(browserAvailable())('the candidate exam journey', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const j = useJourney();
 
   it('completes the profile, passes the checks, answers every type, submits and sees the result', async () => {
-    const { context, page, consoleErrors } = await newPage(browser, server.baseUrl);
-    await loginAs(page, server);
+    const { context, page, consoleErrors } = await newPage(j.browser, j.server.baseUrl);
+    await loginAs(page, j.server);
     await enterDemoExam(page);
     const { examId } = examIdsOf(page);
     const auth = await authOf(context);
 
     // Sections with their counts, a timer, and one card cell per question of the order list and the evaluation card.
-    const order = await api<{ subject_order: OrderEntry[] }>(server, auth, 'GET', '/subject/order-list', {
+    const order = await api<{ subject_order: OrderEntry[] }>(j.server, auth, 'GET', '/subject/order-list', {
       exam_id: examId,
     });
     const evaluation = await api<{ data: { id: number }[]; total: number }>(
-      server,
+      j.server,
       auth,
       'GET',
       '/ceping/exam-line-order',
@@ -168,7 +157,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     // The server holds every answer, as the page showed it.
     for (const entry of regular) {
       const shown = await api<{ answer: { value: Record<string, unknown> } | null }>(
-        server,
+        j.server,
         auth,
         'GET',
         '/subject/show-new',
@@ -189,7 +178,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
       if (entry.type === 8) expect(String(value.code)).toContain('// two pointers from both ends');
     }
     for (const item of evaluation.data) {
-      const shown = await api<{ answer: string | null }>(server, auth, 'GET', '/ceping/exam-show-new', {
+      const shown = await api<{ answer: string | null }>(j.server, auth, 'GET', '/ceping/exam-show-new', {
         exam_id: examId,
         subject_id: item.id,
       });
@@ -197,7 +186,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     }
     // The listening play was counted by the server.
     const listening = regular.find((e) => e.type === 10)!;
-    const audio = await api<{ play_count: number }>(server, auth, 'POST', '/subject/get-audio-info', {
+    const audio = await api<{ play_count: number }>(j.server, auth, 'POST', '/subject/get-audio-info', {
       exam_id: examId,
       subject_id: listening.id,
     });
@@ -210,7 +199,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     await page.getByTestId('result-title').waitFor();
     // Every objective answer is right: full marks on the scored part; three answers wait for a grader.
     const result = await api<{ score: number; max_score: number; answered: number; total: number }>(
-      server,
+      j.server,
       auth,
       'GET',
       '/exam/result',

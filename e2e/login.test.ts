@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Request } from 'playwright-core';
-import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
-import { DEMO_PHONE, startServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Request } from 'playwright-core';
+import { browserAvailable, newPage } from './support/browser.js';
+import { useJourney } from './support/journey.js';
+import { DEMO_PHONE } from './support/server.js';
 
 const DEMO_EXAM = /Examhall demo exam|演示笔试/;
 
 describe.runIf(browserAvailable())('candidate login journey', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const j = useJourney();
 
   it('logs in by SMS code, lists the demo exam, switches language, survives a reload and logs out', async () => {
-    const { context, page, consoleErrors } = await newPage(browser, server.baseUrl);
+    const { context, page, consoleErrors } = await newPage(j.browser, j.server.baseUrl);
     const apiRequests: Request[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/api/')) apiRequests.push(r);
@@ -35,11 +25,11 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     await page.getByTestId('phone-input').fill('12345');
     await page.getByTestId('send-code').click();
     await page.getByText('请输入有效的手机号').waitFor();
-    expect(server.sms.messages()).toHaveLength(0);
+    expect(j.server.sms.messages()).toHaveLength(0);
 
     await page.getByTestId('phone-input').fill(DEMO_PHONE);
     await page.getByTestId('send-code').click();
-    const code = await server.sms.waitForCode(DEMO_PHONE);
+    const code = await j.server.sms.waitForCode(DEMO_PHONE);
     expect(code).toMatch(/^\d{6}$/);
     // The button counts down and cannot be pressed again meanwhile.
     await expect.poll(() => page.getByTestId('send-code').textContent()).toMatch(/\d+ 秒后重新获取/);
@@ -90,8 +80,8 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
   });
 
   it('removes a token the server no longer accepts and asks for a login', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    const host = new URL(server.baseUrl).hostname;
+    const { context, page } = await newPage(j.browser, j.server.baseUrl);
+    const host = new URL(j.server.baseUrl).hostname;
     await context.addCookies([{ name: 'auth', value: 'revoked-or-forged', domain: host, path: '/' }]);
     await page.goto('/exams');
     await page.waitForURL(/\/login\?redirect=%2Fexams$/);
@@ -100,7 +90,7 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
   });
 
   it('can be done with the keyboard alone, and an invitation-less candidate sees the empty state', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await newPage(j.browser, j.server.baseUrl);
     const phone = '13912345678';
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
 
@@ -113,7 +103,7 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('send-code');
     await page.keyboard.press('Enter');
-    const code = await server.sms.waitForCode(phone);
+    const code = await j.server.sms.waitForCode(phone);
     // Once the code is on its way, focus waits in the code field.
     await expect.poll(focused).toBe('code-input');
     await page.keyboard.type(code);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { browserAvailable, newPage } from './support/browser.js';
+import { useJourney } from './support/journey.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-import { startServer, type TestServer } from './support/server.js';
 
 /** Answers the question on screen with what works without a network (no audio, no file upload). */
 async function answerOffline(page: Page, type: string): Promise<void> {
@@ -55,22 +55,11 @@ function outboxSize(page: Page): Promise<number> {
 }
 
 describe.runIf(browserAvailable())('answers survive a lost network and a reload', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const j = useJourney();
 
   it('keeps ten answers made offline through a reload, shows them unsaved, and delivers them once online', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    await loginAs(page, server);
+    const { context, page } = await newPage(j.browser, j.server.baseUrl);
+    await loginAs(page, j.server);
     await enterDemoExam(page);
     const { examId } = examIdsOf(page);
     const auth = await authOf(context);
@@ -109,7 +98,7 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     }
 
     // Nothing reached the server meanwhile.
-    const before = await api<{ answer: unknown }>(server, auth, 'GET', '/subject/show-new', {
+    const before = await api<{ answer: unknown }>(j.server, auth, 'GET', '/subject/show-new', {
       subject_id: Number(answered.find((a) => a.kind === 'subject')!.id),
       exam_id: examId,
     });
@@ -124,13 +113,13 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     // All ten are on the server, each with a stored version.
     for (const a of answered) {
       if (a.kind === 'ceping') {
-        const shown = await api<{ answer: string | null }>(server, auth, 'GET', '/ceping/exam-show-new', {
+        const shown = await api<{ answer: string | null }>(j.server, auth, 'GET', '/ceping/exam-show-new', {
           exam_id: examId,
           subject_id: Number(a.id),
         });
         expect(shown.answer, `evaluation item ${a.id}`).toBe('A');
       } else {
-        const shown = await api<{ answer: { version: number } | null }>(server, auth, 'GET', '/subject/show-new', {
+        const shown = await api<{ answer: { version: number } | null }>(j.server, auth, 'GET', '/subject/show-new', {
           subject_id: Number(a.id),
           exam_id: examId,
         });
@@ -143,21 +132,10 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
 });
 
 describe.runIf(browserAvailable())('the timer follows the server clock', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const j = useJourney();
 
   it('shows the server remaining time with the browser clock three hours ahead', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await newPage(j.browser, j.server.baseUrl);
     await context.addInitScript(() => {
       const shift = 3 * 3_600_000;
       const RealDate = Date;
@@ -172,7 +150,7 @@ describe.runIf(browserAvailable())('the timer follows the server clock', () => {
       }
       globalThis.Date = ShiftedDate as DateConstructor;
     });
-    await loginAs(page, server);
+    await loginAs(page, j.server);
     expect(await page.evaluate(() => Date.now() - performance.timeOrigin - performance.now())).toBeGreaterThan(
       2.9 * 3_600_000,
     );
@@ -180,11 +158,11 @@ describe.runIf(browserAvailable())('the timer follows the server clock', () => {
     const { examId, anid } = examIdsOf(page);
     const auth = await authOf(context);
 
-    const started = await api<{ attempt: { end_time: number } }>(server, auth, 'POST', '/monitor/start-exam', {
+    const started = await api<{ attempt: { end_time: number } }>(j.server, auth, 'POST', '/monitor/start-exam', {
       exam_id: examId,
       anid,
     });
-    const clock = await api<{ timestamp: number }>(server, auth, 'GET', '/monitor/time-table');
+    const clock = await api<{ timestamp: number }>(j.server, auth, 'GET', '/monitor/time-table');
     const timer = page.getByTestId('exam-timer');
     const shownMs = Number(await timer.getAttribute('data-remaining-ms'));
     const expected = started.attempt.end_time - clock.timestamp;

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
-import { ADMIN, startServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, newPage } from './support/browser.js';
+import { useJourney } from './support/journey.js';
+import { ADMIN } from './support/server.js';
 
 describe.runIf(browserAvailable())('staff console journey', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const j = useJourney();
 
   it('logs in with a password, shows the console frame and the staff list, creates an account, logs out', async () => {
-    const { context, page, consoleErrors } = await newPage(browser, server.baseUrl);
+    const { context, page, consoleErrors } = await newPage(j.browser, j.server.baseUrl);
 
     await page.goto('/admin');
     await page.waitForURL(/\/admin\/login\?redirect=/);
