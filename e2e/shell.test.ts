@@ -1,25 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatServerTime } from '@examhall/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser, newPage } from './support/browser.js';
 import { startRecorder } from './support/recorder.js';
 import { startServer, type TestServer } from './support/server.js';
 
 /** 'YYYY-MM-DD HH:mm' on the server's clock (UTC+8). */
-function serverClock(ms: number): string {
-  return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
-}
+const serverClock = (ms: number) => formatServerTime(ms).slice(0, 16);
 
 describe.runIf(browserAvailable())('application shell', () => {
-  let server: TestServer;
+  let server: TestServer | undefined;
   let browser: Browser;
 
   beforeAll(async () => {
     browser = await launchBrowser();
   });
 
+  // Each journey starts a server of its own settings; this stops it whatever the journey did.
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
   });
 
   it('shows the 404 page for an unknown address', async () => {
@@ -39,7 +43,6 @@ describe.runIf(browserAvailable())('application shell', () => {
     const keywords = await page.locator('meta[name="keywords"]').getAttribute('content');
     expect(keywords).toContain('在线笔试');
     await context.close();
-    await server.stop();
   });
 
   it('shows the maintenance notice, which cannot be closed, during the window', async () => {
@@ -97,7 +100,6 @@ describe.runIf(browserAvailable())('application shell', () => {
       await context.close();
       await analytics.close();
       await reports.close();
-      await server.stop();
     }
   });
 
@@ -129,6 +131,5 @@ describe.runIf(browserAvailable())('application shell', () => {
     await page.getByTestId('login-form').waitFor();
     expect(await page.evaluate(() => (window as unknown as { loaderSeen: boolean }).loaderSeen)).toBe(false);
     await context.close();
-    await server.stop();
   });
 });

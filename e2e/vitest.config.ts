@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'e2e',
+    // A zone far from the server's UTC+8, so nothing leans on the machine's zone.
+    env: { TZ: 'America/New_York' },
     include: ['e2e/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,
