@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -12,6 +12,8 @@ const execFileP = promisify(execFile);
  * small C program does exactly that and then reports the rusage of the whole tree on fd 3.
  * Order matters: join the cgroups and set the limits while still root, then drop to the box uid
  * (so RLIMIT_NPROC binds: it never binds uid 0), set no_new_privs, and only then exec bubblewrap.
+ * Its rusage report is only a fallback for hosts without cgroups: bubblewrap's monitor exits
+ * without reaping the box's pid 1, so the program's own usage never reaches wait4() here.
  */
 const SOURCE = String.raw`
 #define _GNU_SOURCE
@@ -40,6 +42,7 @@ static void limit(int resource, unsigned long long soft, unsigned long long hard
 
 int main(int argc, char **argv) {
   unsigned long long uid = 0, gid = 0;
+  pid_t parent = getppid();
   int i;
   if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) die("status fd");
   for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -72,6 +75,10 @@ int main(int argc, char **argv) {
   if (setresgid(gid, gid, gid) != 0) die("setresgid");
   if (setresuid(uid, uid, uid) != 0) die("setresuid");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("no_new_privs");
+  /* A judge killed with SIGKILL cannot enforce wall time any more: take the box down with it.
+     Set after setresuid, which clears the parent-death signal. */
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) die("pdeathsig");
+  if (getppid() != parent) _exit(122);
   pid_t child = fork();
   if (child < 0) die("fork");
   if (child == 0) {
@@ -124,6 +131,7 @@ async function buildHelper(stateDir: string): Promise<string> {
   } catch (err) {
     throw new Error(`cannot build the sandbox launcher with cc (install gcc): ${(err as Error).message}`);
   }
+  await unlink(src).catch(() => undefined);
   await chmod(tmp, 0o755);
   // rename is atomic: concurrent processes building the same helper never see a partial file.
   await rename(tmp, target);

@@ -1,0 +1,14 @@
+export * from './types.js';
+export { judge, COMPILE_LIMITS, CHECKER_LIMITS } from './judge.js';
+export { check, parseChecker } from './checkers/index.js';
+export type { CheckerSpec, CheckOutcome } from './checkers/index.js';
+export { LANGUAGE_SPECS, languageSpec, availability, describeLanguages, resetProbes } from './languages/index.js';
+export type { LanguageSpec, Availability, RunContext, CompileStep } from './languages/index.js';
+export { runInSandbox, sandboxInfo } from './sandbox/sandbox.js';
+export type { RunSpec, RunResult, RunOutcome, SandboxInfo, BoxFile } from './sandbox/sandbox.js';
+export { LocalJudgeQueue } from './queue/local.js';
+export { BullJudgeQueue, runWorker, QUEUE_NAME } from './queue/bullmq.js';
+export type { RecoveryOptions, WorkerHandle } from './queue/bullmq.js';
+export { TASK_LIMITS } from './queue/types.js';
+export type { JobState, JobStatus, JobProgress, JobListener, JudgeQueue } from './queue/types.js';
+export { toJudgeData } from './queue/data.js';
