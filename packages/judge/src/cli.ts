@@ -72,7 +72,12 @@ export async function main(
         if (!(LANGUAGE_IDS as readonly string[]).includes(values.language)) {
           throw new UsageError(`unknown language ${values.language}; one of ${LANGUAGE_IDS.join(', ')}`);
         }
-        const checker = values.checker ? parseChecker(values.checker) : undefined;
+        let checker: ReturnType<typeof parseChecker> | undefined;
+        try {
+          checker = values.checker ? parseChecker(values.checker) : undefined;
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
         const tests = await readTests(values.tests);
         const result = await judge({
           language: values.language as LanguageId,
