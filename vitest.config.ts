@@ -2,10 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const contractSrc = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
+const judgeSrc = fileURLToPath(new URL('./packages/judge/src/index.ts', import.meta.url));
 
 // Unit and integration tests of every package; the browser journeys have their own config in e2e/.
 export default defineConfig({
-  resolve: { alias: { '@examhall/contract': contractSrc } },
+  resolve: { alias: { '@examhall/contract': contractSrc, '@examhall/judge': judgeSrc } },
   test: {
     // A zone far from the server's UTC+8, so a result that leans on the machine's zone fails.
     env: { TZ: 'America/New_York' },
@@ -25,6 +26,7 @@ export default defineConfig({
         },
       },
       'packages/web',
+      'packages/judge',
     ],
   },
 });

@@ -18,6 +18,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+# The judge's language toolchains (and bubblewrap); the script installs only what is missing.
+if [ "$(id -u)" -eq 0 ]; then
+  bash "$(dirname "$0")/install-toolchains.sh"
+fi
+
 pg_up() { command -v pg_isready >/dev/null 2>&1 && pg_isready -h 127.0.0.1 -p 5432 -q; }
 if ! pg_up; then
   if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
@@ -41,4 +46,4 @@ if ! redis_up; then
   fi
   redis_up || { echo "Redis is not answering on 127.0.0.1:6379" >&2; exit 1; }
 fi
-echo "system parts ready: chromium, bubblewrap, PostgreSQL, Redis"
+echo "system parts ready: chromium, bubblewrap, language toolchains, PostgreSQL, Redis"

@@ -364,7 +364,15 @@ export const api = {
     body: A.JudgeBody,
     data: A.JudgeData,
     auth: 'candidate',
-    live: false,
+  }),
+  judgeStatus: call({
+    method: 'GET',
+    path: '/answer/judge-status',
+    summary: 'Progress and results of a run or submit',
+    query: A.JudgeStatusQuery,
+    body: undefined,
+    data: A.JudgeData,
+    auth: 'candidate',
   }),
   pertinentMoment: call({
     method: 'POST',

@@ -48,6 +48,7 @@ export const ERRORS = {
   exam_detail_missing: { status: 404, msg: 'failed to get exam detail' },
   internal_error: { status: 500, msg: 'server error' },
   sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },
+  language_unavailable: { status: 503, msg: 'toolchain not installed on this host' },
   maintenance: { status: 503, msg: 'system maintenance upgrade in progress' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 

@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { CallDef } from '@examhall/contract';
+import type { JudgeQueue } from '@examhall/judge';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   store: ObjectStore;
   /** Whether concurrent answer saves share a transaction (true on SQLite). */
   groupCommit: boolean;
+  /** Where code is judged. */
+  judgeQueue: JudgeQueue;
   clock?: () => number;
   /** How often overdue attempts are finished (default 2 s; 0 turns the sweeper off). */
   sweepIntervalMs?: number;
@@ -123,6 +126,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     clock,
     log: app.log,
     groupCommit: opts.groupCommit,
+    judgeQueue: opts.judgeQueue,
   });
 
   await app.register(
@@ -155,6 +159,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     }
     // The web app routes on the client and shows its own 404 page for unknown paths.
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  });
+
+  // Judge jobs started here finish and have their outcome recorded before the database goes.
+  app.addHook('onClose', async () => {
+    await services.judge.drain();
   });
 
   // The server finishes attempts whose time is up, browser or not. Every process may sweep: finishing is idempotent.

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runWorker } from '@examhall/judge';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
@@ -16,6 +17,7 @@ Commands:
                  create the admin account (or reset its password)
   migrate        bring the database schema up to date
   seed-demo      seed the demo exam when the database has no exam
+  judge-worker   judge code from the queue in Redis (REDIS_URL); run as many as the machines allow
 
 The database is the one the environment configures (DATABASE_URL, or SQLite in DATA_DIR).`;
 
@@ -32,6 +34,20 @@ export async function runCli(
     return command ? 0 : 2;
   }
   const config = loadConfig(env);
+  if (command === 'judge-worker') {
+    if (!config.redisUrl) {
+      err('judge-worker needs REDIS_URL: without it the server judges in its own process\n');
+      return 2;
+    }
+    const worker = await runWorker(config.redisUrl);
+    out(`Judge worker taking jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//')}\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await worker.close();
+    return 0;
+  }
   const runtime = await openRuntime(config);
   try {
     switch (command) {
@@ -64,6 +80,7 @@ export async function runCli(
           sms: new ConsoleSmsSender(log),
           store: runtime.store,
           groupCommit: runtime.handle.kit.groupCommit,
+          judgeQueue: runtime.judgeQueue,
           clock: Date.now,
           log,
         });

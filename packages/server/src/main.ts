@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     limiter: runtime.limiter,
     store: runtime.store,
     groupCommit: runtime.handle.kit.groupCommit,
+    judgeQueue: runtime.judgeQueue,
   });
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;

@@ -143,6 +143,16 @@ export const JudgeData = z.object({
 /** POST /answer/judge data. */
 export type JudgeData = z.infer<typeof JudgeData>;
 
+/** GET /answer/judge-status query: a run or submit of the candidate's, to follow its progress. */
+export const JudgeStatusQuery = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** The job id /answer/judge answered. */
+  job_id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
+});
+/** GET /answer/judge-status query. */
+export type JudgeStatusQuery = z.input<typeof JudgeStatusQuery>;
+
 /** POST /answer/pertinent-moment body: a picture taken at a risk event, already in storage. */
 export const PertinentBody = z.object({
   /** Exam id. */

@@ -5,6 +5,7 @@ import { sqliteKit } from './dialects/sqlite.js';
 import type { DialectKit } from './dialects/types.js';
 import { foundation } from './migrations/001_foundation.js';
 import { attempts } from './migrations/002_attempts.js';
+import { judgeRuns } from './migrations/003_judge.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -37,7 +38,7 @@ export function openDb(target: DbTarget): DbHandle {
 
 /** Every migration in order; names sort in the order they run. */
 function migrations(kit: DialectKit): Record<string, Migration> {
-  return { '001_foundation': foundation(kit), '002_attempts': attempts(kit) };
+  return { '001_foundation': foundation(kit), '002_attempts': attempts(kit), '003_judge': judgeRuns(kit) };
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */

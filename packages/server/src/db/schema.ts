@@ -216,8 +216,28 @@ export interface PositionTable {
   min_ratio: number;
 }
 
+/** A run (samples or custom input) or submit (hidden cases) of a candidate's code. */
+export interface JudgeRunTable {
+  id: Generated<number>;
+  attempt_id: number;
+  question_id: number;
+  job_id: string;
+  mode: string;
+  language: string;
+  source: string;
+  client_id: string;
+  created_at: number;
+  finished_at: number | null;
+  verdict: string | null;
+  passed: number | null;
+  total: number;
+  /** The JudgeData answered once done, as JSON (outputs of hidden cases never in it). */
+  result: string | null;
+}
+
 /** The database. */
 export interface Database {
+  judge_runs: JudgeRunTable;
   app_settings: AppSettingTable;
   attempts: AttemptTable;
   answers: AnswerTable;

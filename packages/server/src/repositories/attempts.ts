@@ -84,6 +84,22 @@ export class AttemptRepository {
     return (await latestAttempt(this.db, { candidateId, examId })).rows[0];
   }
 
+  /** Ids of every attempt of a candidate at an exam (practice runs included). */
+  async idsOf(candidateId: number, examId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('attempts')
+      .select('id')
+      .where('candidate_id', '=', candidateId)
+      .where('exam_id', '=', examId)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Sets the score of a finished attempt (a submit judged after the end). */
+  async setScore(id: number, score: number, maxScore: number): Promise<void> {
+    await this.db.updateTable('attempts').set({ score, max_score: maxScore }).where('id', '=', id).execute();
+  }
+
   /** An attempt by id. */
   byId(id: number): Promise<AttemptRow | undefined> {
     return this.db.selectFrom('attempts').selectAll().where('id', '=', id).executeTakeFirst();

@@ -27,9 +27,13 @@ const UploadFields = z.object({
   subject_id: z.coerce.number().int().positive(),
 });
 
-/** Saving answers and attaching files. */
+/** Saving answers, attaching files, running and submitting code. */
 export function answerRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.answer, async ({ body, candidate }) => s.answers.save(candidate, body));
+  route(app, s, api.judge, async ({ body, candidate }) => s.judge.start(candidate, body));
+  route(app, s, api.judgeStatus, async ({ query, candidate }) =>
+    s.judge.status(candidate, query.exam_id, query.job_id),
+  );
   route(app, s, api.uploadAnswerFile, async ({ request, candidate }) => {
     const { file, fields } = await readUpload(request);
     const parsed = UploadFields.safeParse(fields);

@@ -212,10 +212,30 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect(body(foreign).msg).toBe('answer.files: not a file of this answer');
   });
 
-  it('scores every type right when every answer is right, and shows the result with positions', async () => {
+  it('scores every type right when every answer is right, the judged submit included, and shows the result with positions', async () => {
     await start(2);
     const list = await order();
     for (const q of list) expect((await save(q.id, RIGHT[q.type], 1)).statusCode).toBe(200);
+    const prog = list.find((q) => q.type === QuestionType.programming)!;
+    const code = (RIGHT[QuestionType.programming] as { code: string }).code;
+    const job = body<{ job_id: string }>(
+      await post('/answer/judge', {
+        exam_id: examId,
+        subject_id: prog.id,
+        language: 'cpp',
+        code,
+        mode: 'submit',
+        client_id: randomUUID(),
+      }),
+    ).data;
+    let verdict: string | null = null;
+    for (let i = 0; i < 300 && verdict === null; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      verdict = body<{ verdict: string | null }>(
+        await get(`/answer/judge-status?exam_id=${examId}&job_id=${job.job_id}`),
+      ).data.verdict;
+    }
+    expect(verdict).toBe('AC');
     const done = await post('/monitor/finish-exam', { exam_id: examId });
     expect(done.statusCode).toBe(200);
     const result = body<{
@@ -226,13 +246,13 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
       pending_manual: number;
       attempt: { phase: number };
     }>(done).data;
-    // single 5, multiple 5, indefinite 5, true/false 2, reading 6, fill blank 4, listening 4, gradient 5
+    // single 5, multiple 5, indefinite 5, true/false 2, reading 6, fill blank 4, listening 4, gradient 5, programming 20
     expect(result).toMatchObject({
-      score: 36,
-      max_score: 36,
+      score: 56,
+      max_score: 56,
       answered: list.length,
       total: list.length,
-      pending_manual: 3,
+      pending_manual: 2,
       attempt: { phase: 3 },
     });
     expect(body(await post('/monitor/finish-exam', { exam_id: examId })).data).toEqual(result);

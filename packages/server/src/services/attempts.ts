@@ -1,4 +1,11 @@
-import { ExamMode, ExamPhase, formatServerTime, type AttemptView, type ExamResult } from '@examhall/contract';
+import {
+  ExamMode,
+  ExamPhase,
+  QuestionType,
+  formatServerTime,
+  type AttemptView,
+  type ExamResult,
+} from '@examhall/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
@@ -6,7 +13,8 @@ import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
 import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
 import type { ExamBundle, ExamCatalog } from './catalog.js';
-import { NOT_AUTO_SCORED, scoreAnswer } from './scoring.js';
+import { JudgeRunRepository } from '../repositories/judgeRuns.js';
+import { MANUALLY_SCORED, scoreAnswer, scoreSubmit } from './scoring.js';
 
 /** Why an attempt ended. */
 export type FinishReason = 'submit' | 'timeout' | 'cuts' | 'proctor';
@@ -170,18 +178,31 @@ export class AttemptService {
     }
   }
 
-  /** Points of the automatically scored questions. */
+  /** Points of the automatically scored questions, programming ones from their latest judged submit. */
   private async score(attemptId: number, bundle: ExamBundle): Promise<{ score: number; max: number }> {
     const answers = new Map((await this.attempts.answers(attemptId)).map((a) => [a.question_id, a]));
+    const submits = await new JudgeRunRepository(this.db).latestSubmits(attemptId);
     let score = 0;
     let max = 0;
     for (const q of bundle.ordered) {
-      if (NOT_AUTO_SCORED.has(q.type)) continue;
+      if (MANUALLY_SCORED.has(q.type)) continue;
       max += q.score;
+      if (q.type === QuestionType.programming) {
+        score += scoreSubmit(q.score, submits.get(q.id));
+        continue;
+      }
       const a = answers.get(q.id);
       score += scoreAnswer(q.type, q.key, a ? JSON.parse(a.value) : null, q.score, q.content.subs);
     }
     return { score: Math.round(score * 100) / 100, max };
+  }
+
+  /** Scores a finished attempt again (a submit judged after the end counts too). */
+  async rescoreIfFinished(attemptId: number): Promise<void> {
+    const attempt = await this.attempts.byId(attemptId);
+    if (!attempt || attempt.phase !== ExamPhase.submit) return;
+    const { score, max } = await this.score(attemptId, await this.bundle(attempt.exam_id));
+    await this.attempts.setScore(attemptId, score, max);
   }
 
   private async result(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamResult> {
@@ -192,7 +213,7 @@ export class AttemptService {
       max_score: attempt.max_score ?? 0,
       answered: bundle.ordered.filter((q) => answered.has(q.id)).length,
       total: bundle.ordered.length,
-      pending_manual: bundle.ordered.filter((q) => NOT_AUTO_SCORED.has(q.type)).length,
+      pending_manual: bundle.ordered.filter((q) => MANUALLY_SCORED.has(q.type)).length,
       practice: attempt.mode === ExamMode.simulate,
     };
   }

@@ -1,3 +1,4 @@
+import type { JudgeQueue } from '@examhall/judge';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -9,6 +10,7 @@ import { AttemptService } from './attempts.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { ExamService } from './exams.js';
+import { JudgeService } from './judging.js';
 import { MediaLinks } from './media.js';
 import { ProfileService } from './profile.js';
 import { RiskService } from './risk.js';
@@ -27,6 +29,8 @@ export interface ServiceDeps {
   log: FastifyBaseLogger;
   /** Whether concurrent answer saves share a transaction (the dialect decides). */
   groupCommit: boolean;
+  /** Where code is judged. */
+  judgeQueue: JudgeQueue;
 }
 
 /** The services, built once per app. */
@@ -40,6 +44,7 @@ export interface Services {
   attempts: AttemptService;
   answers: AnswerService;
   risk: RiskService;
+  judge: JudgeService;
   profile: ProfileService;
   media: MediaLinks;
   site: SiteService;
@@ -61,6 +66,7 @@ export function createServices(deps: ServiceDeps): Services {
     attempts,
     answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
     risk: new RiskService(db, attempts, clock),
+    judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log),
     profile: new ProfileService(db, store, clock),
     media: new MediaLinks(db, clock),
     site: new SiteService(deps.config, clock),

@@ -41,19 +41,21 @@ export interface AnswerKey {
   cases?: { input: string; output: string }[];
 }
 
-/** Types scored by a person or by the judge, not here. */
-export const NOT_AUTO_SCORED: ReadonlySet<number> = new Set([
-  QuestionType.qa,
-  QuestionType.programming,
-  QuestionType.programmingQa,
-]);
+/** Types scored by a person (a grader), not automatically. */
+export const MANUALLY_SCORED: ReadonlySet<number> = new Set([QuestionType.qa, QuestionType.programmingQa]);
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Points of a programming question from its latest judged submit: the share of hidden cases passed. */
+export function scoreSubmit(points: number, submit: { passed: number | null; total: number } | undefined): number {
+  if (!submit || !submit.passed || submit.total <= 0) return 0;
+  return round2((points * submit.passed) / submit.total);
+}
 
 /** Blank answers compare after trimming, folding case and full-width characters, and collapsing spaces. */
 export function normalizeBlank(text: string): string {
   return text.normalize('NFKC').trim().toLowerCase().replace(/\s+/g, ' ');
 }
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Points for one answer of an automatically scored type.
@@ -62,6 +64,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * Fill in blank (4): each blank earns an equal share when it matches one of its accepted variants.
  * Gradient (11): the chosen option's points, scaled so the best option earns the question's points.
  * Reading (9) and listening (10): the sum of the sub-questions, each by its own type.
+ * Programming (6) is scored from its judged submit (scoreSubmit), Q&A and programming Q&A by graders.
  */
 export function scoreAnswer(
   type: number,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { LocalJudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { MemoryRateLimiter, type RateLimiter } from '../ratelimit/limiter.js';
@@ -73,6 +74,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
+  const judgeQueue = new LocalJudgeQueue(2);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-store-'));
   const store = new LocalObjectStore(storeDir);
   const { app, services, routes } = await buildApp({
@@ -81,6 +83,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     limiter,
     store,
     groupCommit: db.handle.kit.groupCommit,
+    judgeQueue,
     clock,
     logStream,
     sweepIntervalMs: opts.sweepIntervalMs ?? 0,
@@ -113,6 +116,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     },
     async close() {
       await app.close();
+      await judgeQueue.close();
       await limiter.close();
       await sms.close();
       await db.drop();

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { QuestionType } from '@examhall/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JUDGE_RATE } from '../services/judging.js';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { testedDialects } from '../test/db.js';
+
+const CPP_SUM = '#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<"\\n";}\n';
+const PY_SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
+const PY_WRONG = 'a, b = map(int, input().split())\nprint(a - b)\n';
+/** The demo's hidden cases: none of these may reach a browser. */
+const HIDDEN = ['3 4', '-5 5', '1000000000 1000000000', '2000000000'];
+
+describe.each(await testedDialects())('running and submitting code on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  let examId: number;
+  let prog: number;
+  let progQa: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const seeded = await t.seed('13800138000');
+    examId = seeded.examId;
+    token = await t.loginCandidate('13800138000');
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/start-exam?auth=${token}`,
+      payload: { exam_id: examId, anid: seeded.anid, phase: 2 },
+    });
+    const list = body<{ subject_order: { id: number; type: number }[] }>(
+      await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
+    ).data.subject_order;
+    prog = list.find((q) => q.type === QuestionType.programming)!.id;
+    progQa = list.find((q) => q.type === QuestionType.programmingQa)!.id;
+  });
+  afterAll(async () => t.close());
+
+  const judge = (payload: object, tok = token) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/answer/judge?auth=${tok}`,
+      payload: { exam_id: examId, client_id: randomUUID(), ...payload },
+    });
+
+  /** Polls until the job is done and returns every answer seen on the way. */
+  async function follow(jobId: string, tok = token) {
+    const seen: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const res = await t.app.inject(`/api/answer/judge-status?exam_id=${examId}&job_id=${jobId}&auth=${tok}`);
+      seen.push(res.body);
+      const data = body<{
+        state: string;
+        verdict: string | null;
+        cases: { verdict: string; output?: string; time_ms: number; memory_kb: number }[];
+      }>(res).data;
+      if (data.state === 'done') return { data, seen };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('judge did not finish');
+  }
+
+  it('runs C++ and Python on the samples and shows the outputs', async () => {
+    for (const [language, code] of [
+      ['cpp', CPP_SUM],
+      ['python', PY_SUM],
+    ] as const) {
+      const res = await judge({ subject_id: prog, language, code, mode: 'run' });
+      expect(res.statusCode).toBe(200);
+      const { data } = await follow(body<{ job_id: string }>(res).data.job_id);
+      expect(data.verdict).toBe('AC');
+      expect(data.cases).toHaveLength(1);
+      expect(data.cases[0]).toMatchObject({ verdict: 'AC', output: '3\n' });
+      expect(data.cases[0]!.memory_kb).toBeGreaterThan(0);
+    }
+  });
+
+  it('runs on custom input, also for programming Q&A, which cannot be submitted', async () => {
+    const res = await judge({
+      subject_id: progQa,
+      language: 'python',
+      code: 'print(input()[::-1])',
+      mode: 'run',
+      input: 'level\n',
+    });
+    const { data } = await follow(body<{ job_id: string }>(res).data.job_id);
+    expect(data.cases[0]).toMatchObject({ verdict: 'AC', output: 'level\n' });
+    const refused = await judge({ subject_id: progQa, language: 'python', code: 'print(1)', mode: 'submit' });
+    expect(refused.statusCode).toBe(422);
+  });
+
+  it('submits against the hidden cases without ever showing them, and tells WA per case', async () => {
+    const good = await follow(
+      body<{ job_id: string }>(await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'submit' })).data
+        .job_id,
+    );
+    expect(good.data.verdict).toBe('AC');
+    expect(good.data.cases.map((c) => c.verdict)).toEqual(['AC', 'AC', 'AC']);
+    const bad = await follow(
+      body<{ job_id: string }>(await judge({ subject_id: prog, language: 'python', code: PY_WRONG, mode: 'submit' }))
+        .data.job_id,
+    );
+    expect(bad.data.verdict).toBe('WA');
+    for (const text of [...good.seen, ...bad.seen]) {
+      for (const secret of HIDDEN) expect(text).not.toContain(secret);
+      expect(text).not.toContain('"output"');
+    }
+  });
+
+  it('answers a retried start with the same job, and keeps other candidates out of the job', async () => {
+    const client_id = randomUUID();
+    const first = body<{ job_id: string }>(
+      await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run', client_id }),
+    ).data;
+    const again = body<{ job_id: string }>(
+      await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run', client_id }),
+    ).data;
+    expect(again.job_id).toBe(first.job_id);
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: '13700137000', extra_minutes: 0, created_at: t.now() })
+      .execute();
+    const other = await t.loginCandidate('13700137000');
+    const res = await t.app.inject(`/api/answer/judge-status?exam_id=${examId}&job_id=${first.job_id}&auth=${other}`);
+    expect(res.statusCode).toBe(404);
+    await follow(first.job_id);
+  });
+
+  it('says clearly when a language has no toolchain here, and refuses languages the question does not offer', async () => {
+    await t.db.handle.db
+      .updateTable('questions')
+      .set({ content: (eb) => eb.fn('replace', ['content', eb.val('"rust"]'), eb.val('"rust","julia"]')]) })
+      .where('id', '=', prog)
+      .execute();
+    t.advance(11_000);
+    const julia = await judge({ subject_id: prog, language: 'julia', code: 'println(1)', mode: 'run' });
+    expect(julia.statusCode).toBe(503);
+    expect(body(julia)).toMatchObject({
+      code: 'language_unavailable',
+      msg: expect.stringContaining('toolchain not installed'),
+    });
+    const ruby = await judge({ subject_id: prog, language: 'ruby', code: 'puts 1', mode: 'run' });
+    expect(body(ruby).msg).toBe('language: not offered by this question');
+  });
+
+  it('limits submits per candidate', async () => {
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: '13600136000', extra_minutes: 0, created_at: t.now() })
+      .execute();
+    const other = await t.loginCandidate('13600136000');
+    const anid = body<{ list: { anid: number }[] }>(await t.app.inject(`/api/exam/index?auth=${other}`)).data.list[0]!
+      .anid;
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/start-exam?auth=${other}`,
+      payload: { exam_id: examId, anid, phase: 2 },
+    });
+    const codes: number[] = [];
+    for (let i = 0; i <= JUDGE_RATE.submits; i++)
+      codes.push(
+        (await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'submit' }, other)).statusCode,
+      );
+    expect(codes.slice(0, JUDGE_RATE.submits).every((c) => c === 200)).toBe(true);
+    expect(codes.at(-1)).toBe(429);
+  });
+});

@@ -1,0 +1,166 @@
+import { QuestionType, type JudgeData } from '@examhall/contract';
+import { availability, toJudgeData, type JudgeQueue, type JudgeResult, type JudgeTask } from '@examhall/judge';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import type { RateLimiter } from '../ratelimit/limiter.js';
+import { AttemptRepository } from '../repositories/attempts.js';
+import type { Candidate } from '../repositories/candidates.js';
+import { JudgeRunRepository, type JudgeRunRow } from '../repositories/judgeRuns.js';
+import type { AttemptService } from './attempts.js';
+
+/** Runs and submits a candidate may start per minute. */
+export const JUDGE_RATE = { runs: 20, submits: 6, windowMs: 60_000 } as const;
+
+/** What /answer/judge takes, validated. */
+export interface JudgeRequest {
+  exam_id: number;
+  subject_id: number;
+  language: JudgeTask['language'];
+  code: string;
+  mode: 'run' | 'submit';
+  input?: string | undefined;
+  client_id: string;
+}
+
+/**
+ * Runs candidates' code: 'run' on the question's samples or the candidate's own input, 'submit' on the
+ * hidden cases, whose inputs and outputs never leave the server (only verdict, time and memory per case).
+ * A finished submit scores a programming question: its points times the share of cases passed.
+ */
+export class JudgeService {
+  private readonly runs: JudgeRunRepository;
+  private readonly attemptRepo: AttemptRepository;
+  private readonly recording = new Set<Promise<void>>();
+
+  constructor(
+    db: Db,
+    private readonly attempts: AttemptService,
+    private readonly queue: JudgeQueue,
+    private readonly limiter: RateLimiter,
+    private readonly clock: () => number,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.runs = new JudgeRunRepository(db);
+    this.attemptRepo = new AttemptRepository(db);
+  }
+
+  /** Queues a run or submit (idempotent by client id) and answers the job as it stands. */
+  async start(c: Candidate, req: JudgeRequest): Promise<JudgeData> {
+    const { attempt, bundle } = await this.attempts.writable(c, req.exam_id);
+    const q = bundle.byId.get(req.subject_id);
+    if (!q || (q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)) {
+      throw fail('not_found', 'no such programming question in this exam');
+    }
+    const seen = await this.runs.byClientId(attempt.id, req.client_id);
+    if (seen) return this.view(seen);
+    if (q.content.languages && !q.content.languages.includes(req.language)) {
+      throw fail('validation_error', 'language: not offered by this question');
+    }
+    if (req.mode === 'submit' && q.type !== QuestionType.programming) {
+      throw fail('validation_error', 'mode: a programming Q&A answer is graded by a person; it can only be run');
+    }
+    const have = await availability(req.language);
+    if (!have.available)
+      throw fail('language_unavailable', `${req.language}: ${have.reason ?? 'toolchain not installed on this host'}`);
+    const rate = req.mode === 'submit' ? JUDGE_RATE.submits : JUDGE_RATE.runs;
+    if (!(await this.limiter.hit(`judge:${req.mode}:${c.id}`, rate, JUDGE_RATE.windowMs)).allowed)
+      throw fail('rate_limited');
+
+    const samples = (q.content.samples ?? []).map((s) => ({ input: s.input, expected: s.output }));
+    const cases =
+      req.mode === 'submit'
+        ? (q.key.cases ?? []).map((s) => ({ input: s.input, expected: s.output }))
+        : req.input !== undefined
+          ? [{ input: req.input }]
+          : samples;
+    if (cases.length === 0)
+      throw fail(
+        'validation_error',
+        req.mode === 'submit'
+          ? 'this question has no test cases'
+          : 'input: give an input; this question has no samples',
+      );
+    const task: JudgeTask = {
+      language: req.language,
+      source: req.code,
+      cases,
+      timeLimitMs: q.content.time_limit_ms ?? 1000,
+      memoryLimitMb: q.content.memory_limit_mb ?? 256,
+      ...(q.key.checker ? { checker: q.key.checker } : {}),
+      returnOutput: req.mode === 'run',
+    };
+    const jobId = await this.queue.submit(task);
+    await this.runs.create({
+      attempt_id: attempt.id,
+      question_id: q.id,
+      job_id: jobId,
+      mode: req.mode,
+      language: req.language,
+      source: req.code,
+      client_id: req.client_id,
+      created_at: this.clock(),
+      total: cases.length,
+    });
+    // The submitting process records the outcome when the job ends; a status call records it too, so
+    // a restart in between loses nothing.
+    const recording = this.queue
+      .wait(jobId)
+      .then((result) => this.record(jobId, req.mode, result))
+      .catch((err: unknown) => this.log.warn({ err, jobId }, 'judge job outcome not recorded'))
+      .finally(() => this.recording.delete(recording));
+    this.recording.add(recording);
+    return this.view((await this.runs.byClientId(attempt.id, req.client_id))!);
+  }
+
+  /** Waits for the jobs this process started to end and their outcomes to be recorded (on shutdown). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.recording]);
+  }
+
+  /** A job of the candidate's, as it stands. */
+  async status(c: Candidate, examId: number, jobId: string): Promise<JudgeData> {
+    const ids = await this.attemptRepo.idsOf(c.id, examId);
+    const run = await this.runs.byJob(ids, jobId);
+    if (!run) throw fail('not_found', 'no such run');
+    return this.view(run);
+  }
+
+  private async view(run: JudgeRunRow): Promise<JudgeData> {
+    if (run.result) return JSON.parse(run.result) as JudgeData;
+    const status = await this.queue.status(run.job_id);
+    if (!status) {
+      // The queue forgot the job (an in-process queue restarted): say so rather than wait forever.
+      return {
+        job_id: run.job_id,
+        state: 'done',
+        verdict: 'SE',
+        cases: [],
+        total: run.total,
+        compile_output: 'the judge lost this job; please run it again',
+      };
+    }
+    const data = toJudgeData(status, run.mode === 'run');
+    if (status.state === 'done' && status.result) await this.record(run.job_id, run.mode, status.result);
+    return data;
+  }
+
+  /** Stores a finished job once and, for a submit, rescores a finished attempt. */
+  private async record(jobId: string, mode: string, result: JudgeResult): Promise<void> {
+    const data = toJudgeData(
+      { id: jobId, state: 'done', cases: result.cases, total: result.total, result },
+      mode === 'run',
+    );
+    const passed = result.cases.filter((r) => r.verdict === 'AC').length;
+    const stored = await this.runs.finish(jobId, {
+      verdict: result.verdict,
+      passed,
+      result: JSON.stringify(data),
+      finished_at: this.clock(),
+    });
+    if (stored && mode === 'submit') {
+      const run = await this.runs.byJobId(jobId);
+      if (run) await this.attempts.rescoreIfFinished(run.attempt_id);
+    }
+  }
+}
