@@ -1,6 +1,6 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 import type { LanguageId } from '@examhall/contract';
 import { useEffect, useRef } from 'react';
@@ -12,17 +12,19 @@ interface Props {
   code: string;
   onChange: (code: string) => void;
   onPasteBlocked: (() => void) | null;
+  /** Ctrl+Enter (⌘+Enter on a Mac): runs the code; without it the key inserts a line as usual. */
+  onRun?: () => void;
   label: string;
 }
 
 /** CodeMirror 6, loaded only on programming questions; the language mode is loaded on demand too. */
-export default function CodeEditor({ language, code, onChange, onPasteBlocked, label }: Props) {
+export default function CodeEditor({ language, code, onChange, onPasteBlocked, onRun, label }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const languageSlot = useRef(new Compartment());
-  const callbacks = useRef({ onChange, onPasteBlocked });
+  const callbacks = useRef({ onChange, onPasteBlocked, onRun });
   useEffect(() => {
-    callbacks.current = { onChange, onPasteBlocked };
+    callbacks.current = { onChange, onPasteBlocked, onRun };
   });
 
   useEffect(() => {
@@ -38,6 +40,20 @@ export default function CodeEditor({ language, code, onChange, onPasteBlocked, l
           indentOnInput(),
           bracketMatching(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          // Ahead of the default keymap, whose Mod-Enter inserts a blank line.
+          Prec.highest(
+            keymap.of([
+              {
+                key: 'Mod-Enter',
+                run: () => {
+                  const run = callbacks.current.onRun;
+                  if (!run) return false;
+                  run();
+                  return true;
+                },
+              },
+            ]),
+          ),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           languageSlot.current.of([]),
           EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': 'code-editor' }),

@@ -16,6 +16,7 @@ import { MULTI_PICK, SINGLE_PICK, type SubValue } from '../answers.js';
 import { BlanksInput } from './BlanksInput.js';
 import { MultiChoice, SingleChoice } from './ChoiceInput.js';
 import { Html } from './Html.js';
+import { JudgePanel, useJudge } from './JudgePanel.js';
 import { ListeningPlayer } from './ListeningPlayer.js';
 
 const RichTextEditor = lazy(() => import('./RichTextEditor.js'));
@@ -28,6 +29,10 @@ export interface QuestionContext {
   allowUpload: boolean;
   /** Says that pasting is not allowed. */
   warnPaste: () => void;
+  /** Sends every stored change now and waits for the receipts (or a time limit), before code is judged. */
+  saveNow: () => Promise<void>;
+  /** The server said the attempt is over: the page moves to the result. */
+  examFinished: () => void;
 }
 
 interface Props {
@@ -237,6 +242,20 @@ function CodeAnswer({ subject, value, onChange, ctx }: Props) {
   const code = value?.kind === 'code' ? value.code : LANGUAGE_TEMPLATES[language];
   const name = (id: LanguageId) => LANGUAGES.find((l) => l.id === id)?.name ?? id;
 
+  const judgeProps = {
+    examId: ctx.examId,
+    subject,
+    language,
+    code,
+    save: async () => {
+      // Judged code is the answer: an untouched starter is stored too, so the saved answer matches the run.
+      if (value?.kind !== 'code') onChange({ kind: 'code', language, code });
+      await ctx.saveNow();
+    },
+    onExamFinished: ctx.examFinished,
+  };
+  const judge = useJudge(judgeProps);
+
   const switchLanguage = (next: LanguageId) => {
     // Untouched starter code follows the language; the candidate's own code stays.
     const untouched = code.trim() === '' || code === LANGUAGE_TEMPLATES[language];
@@ -269,11 +288,13 @@ function CodeAnswer({ subject, value, onChange, ctx }: Props) {
             if (next !== code) onChange({ kind: 'code', language, code: next });
           }}
           onPasteBlocked={ctx.allowPaste ? null : ctx.warnPaste}
+          onRun={judge.runDefault}
         />
       </Suspense>
       <Typography.Paragraph type="secondary" style={{ marginTop: 4 }}>
         {t('exam.code.keyboard')}
       </Typography.Paragraph>
+      <JudgePanel {...judgeProps} judge={judge} />
       {subject.samples && subject.samples.length > 0 && (
         <section aria-label={t('exam.code.samples')} data-testid="code-samples">
           <Typography.Title level={3} style={{ fontSize: 15 }}>

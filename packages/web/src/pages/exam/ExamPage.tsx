@@ -51,6 +51,8 @@ const EMPTY_SNAPSHOT: OutboxSnapshot = {
   total: 0,
 };
 const noSubscribe = () => () => undefined;
+/** How long a run or submit waits for the code answer to be saved; the judge call carries the code anyway. */
+const JUDGE_SAVE_WAIT_MS = 8_000;
 
 const keyOf = (item: Item) => questionKey(item.kind === 'ceping' ? 'ceping' : 'answer', item.id);
 
@@ -328,15 +330,16 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
     [box, submitting, record, current, t, hasEvaluation, examId, queryClient, attempt, navigate, anid],
   );
 
-  // The server ended the attempt (time, a proctor): the result page says what happened.
+  // The server ended the attempt (time, a proctor), seen by a save or a judge call: the result page says what happened.
+  const [endedOnJudge, setEndedOnJudge] = useState(false);
   useEffect(() => {
-    if (!snapshot.finished) return;
+    if (!snapshot.finished && !endedOnJudge) return;
     queryClient.removeQueries({ queryKey: ['attempt', examId] });
     void navigate(pathForPhase(examId, anid, ExamPhase.submit), {
       replace: true,
       state: { unsent: snapshot.total },
     });
-  }, [snapshot.finished, snapshot.total, navigate, examId, anid, queryClient]);
+  }, [snapshot.finished, endedOnJudge, snapshot.total, navigate, examId, anid, queryClient]);
 
   const confirmSubmit = () => {
     Modal.confirm({
@@ -353,6 +356,10 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
     allowPaste: detail.is_paste === 1,
     allowUpload: detail.is_upload_file === 1,
     warnPaste: () => void message.warning(t('exam.pasteBlocked')),
+    saveNow: async () => {
+      if (box) await box.drain(JUDGE_SAVE_WAIT_MS);
+    },
+    examFinished: () => setEndedOnJudge(true),
   };
 
   const sections = (['linetest', 'major', 'evaluation'] as const).filter((s) => items.some((i) => i.section === s));
