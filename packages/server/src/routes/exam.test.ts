@@ -364,7 +364,9 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect(audio.statusCode).toBe(200);
     expect(audio.headers['content-type']).toBe('audio/wav');
     expect(audio.rawPayload.subarray(0, 4).toString()).toBe('RIFF');
-    const forged = await t.app.inject(url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+    // Change one character in the middle of the signature: a different signature, not another spelling of it.
+    const at = url.length - 10;
+    const forged = await t.app.inject(url.slice(0, at) + (url[at] === 'x' ? 'y' : 'x') + url.slice(at + 1));
     expect(forged.statusCode).toBe(403);
     t.advance(10 * 60_000);
     expect((await t.app.inject(url)).statusCode).toBe(404);

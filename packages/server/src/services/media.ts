@@ -35,10 +35,13 @@ export class MediaLinks {
   async verify(token: string): Promise<string> {
     const [payload, mac] = token.split('.');
     if (!payload || !mac) throw fail('forbidden', 'invalid media link');
-    const want = createHmac('sha256', await this.key())
-      .update(payload)
-      .digest();
-    const got = Buffer.from(mac, 'base64url');
+    // Compared as text: decoding base64 would accept other spellings of the same bytes.
+    const want = Buffer.from(
+      createHmac('sha256', await this.key())
+        .update(payload)
+        .digest('base64url'),
+    );
+    const got = Buffer.from(mac);
     if (got.length !== want.length || !timingSafeEqual(got, want)) throw fail('forbidden', 'invalid media link');
     const { k, e } = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { k: string; e: number };
     if (e < this.clock()) throw fail('not_found', 'the media link has expired');
