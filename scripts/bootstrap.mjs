@@ -44,7 +44,7 @@ function ensurePackages() {
 
 /** Installs Debian packages and starts PostgreSQL and Redis when they are missing (tests need them). */
 function ensureSystem() {
-  step('checking system parts (chromium, PostgreSQL, Redis)');
+  step('checking system parts (chromium, language toolchains, PostgreSQL, Redis)');
   run('bash', [path.join(root, 'scripts', 'ensure-system.sh')]);
 }
 
