@@ -8,6 +8,7 @@ import type { CheckerSpec } from './checkers/index.js';
 import { availability, languageSpec } from './languages/index.js';
 import type { LanguageSpec } from './languages/index.js';
 import { BOXES } from './limit.js';
+import { Box } from './sandbox/box.js';
 import { runInSandbox, STATE_DIR } from './sandbox/sandbox.js';
 import type { BoxFile, RunResult } from './sandbox/sandbox.js';
 import type { JudgeCaseResult, JudgeProgress, JudgeResult, JudgeTask, ProgressListener } from './types.js';
@@ -211,21 +212,30 @@ function boxRun(
   extraArgs: string[] = [],
   files: BoxFile[] = [],
 ): Promise<RunResult> {
+  return BOXES.use(() => freshRun(program, task, stdin, extraArgs, files));
+}
+
+/** One run in a box of its own (compile-like isolation; custom checkers and fallbacks). */
+function freshRun(
+  program: Program,
+  task: JudgeTask,
+  stdin: string,
+  extraArgs: string[] = [],
+  files: BoxFile[] = [],
+): Promise<RunResult> {
   const { spec } = program;
-  return BOXES.use(() =>
-    runInSandbox({
-      argv: [...spec.run({ memoryMb: task.memoryLimitMb }), ...extraArgs],
-      files: [program.file, ...files],
-      env: spec.env,
-      toolDirs: program.toolDirs,
-      stdin,
-      cpuMs: task.timeLimitMs,
-      memoryMb: task.memoryLimitMb,
-      outputBytes: task.outputLimitBytes ?? DEFAULT_OUTPUT,
-      processes: spec.processes ?? 32,
-      ...(spec.addressSpaceLimit === false ? { addressSpaceLimit: false } : {}),
-    }),
-  );
+  return runInSandbox({
+    argv: [...spec.run({ memoryMb: task.memoryLimitMb }), ...extraArgs],
+    files: [program.file, ...files],
+    env: spec.env,
+    toolDirs: program.toolDirs,
+    stdin,
+    cpuMs: task.timeLimitMs,
+    memoryMb: task.memoryLimitMb,
+    outputBytes: task.outputLimitBytes ?? DEFAULT_OUTPUT,
+    processes: spec.processes ?? 32,
+    ...(spec.addressSpaceLimit === false ? { addressSpaceLimit: false } : {}),
+  });
 }
 
 interface Ctx {
@@ -236,7 +246,55 @@ interface Ctx {
   taskDir: string;
 }
 
-async function judgeCase(ctx: Ctx, index: number): Promise<JudgeCaseResult> {
+/** Runs the task's program on one input: in the worker's persistent box, or in a fresh one. */
+type CaseRunner = (stdin: string) => Promise<RunResult>;
+
+/**
+ * A worker's runner: one persistent box (box.ts) for all the cases the worker takes, reopened when
+ * it dies; a case the box could not run (the box failed, not the program) runs again in a fresh box.
+ */
+function caseRunner(ctx: Omit<Ctx, 'checkerProgram'>): { run: CaseRunner; close(): Promise<void> } {
+  const { program, task } = ctx;
+  let box: Box | undefined;
+  let persistent = process.env.EXAMHALL_JUDGE_FRESH_BOXES !== '1';
+  return {
+    run: (stdin) =>
+      BOXES.use(async () => {
+        if (persistent) {
+          try {
+            if (!box?.usable) {
+              await box?.close();
+              box = await Box.open({
+                argv: program.spec.run({ memoryMb: task.memoryLimitMb }),
+                files: [program.file],
+                env: program.spec.env,
+                toolDirs: program.toolDirs,
+                memoryMb: task.memoryLimitMb,
+                processes: program.spec.processes ?? 32,
+              });
+              if (!box) persistent = false;
+            }
+            if (box) {
+              const r = await box.run({
+                stdin,
+                cpuMs: task.timeLimitMs,
+                outputBytes: task.outputLimitBytes ?? DEFAULT_OUTPUT,
+              });
+              if (!r.retry) return r;
+            }
+          } catch {
+            // fall back to a fresh box for this case
+          }
+        }
+        return freshRun(program, task, stdin);
+      }),
+    close: async () => {
+      await box?.close();
+    },
+  };
+}
+
+async function judgeCase(ctx: Ctx, index: number, run: CaseRunner): Promise<JudgeCaseResult> {
   const c = ctx.task.cases[index]!;
   const base = { index: index + 1 };
   let actual: string;
@@ -244,7 +302,7 @@ async function judgeCase(ctx: Ctx, index: number): Promise<JudgeCaseResult> {
   if (ctx.program.spec.literal) {
     actual = ctx.task.source;
   } else {
-    res = await boxRun(ctx.program, ctx.task, c.input);
+    res = await run(c.input);
     actual = res.stdout.toString('utf8');
   }
   const usage = { time_ms: res?.cpuMs ?? 0, memory_kb: res?.memoryKb ?? 0 };
@@ -364,18 +422,23 @@ export async function judge(task: JudgeTask, onProgress?: ProgressListener): Pro
       }
     };
     const worker = async (): Promise<void> => {
-      while (next < total) {
-        const i = next++;
-        if (task.stopOnFailure && i > firstFailure) return;
-        let r: JudgeCaseResult;
-        try {
-          r = await judgeCase(ctx, i);
-        } catch (err) {
-          r = { index: i + 1, verdict: 'SE', time_ms: 0, memory_kb: 0, message: (err as Error).message };
+      const runner = caseRunner(ctx);
+      try {
+        while (next < total) {
+          const i = next++;
+          if (task.stopOnFailure && i > firstFailure) return;
+          let r: JudgeCaseResult;
+          try {
+            r = await judgeCase(ctx, i, runner.run);
+          } catch (err) {
+            r = { index: i + 1, verdict: 'SE', time_ms: 0, memory_kb: 0, message: (err as Error).message };
+          }
+          results[i] = r;
+          if (r.verdict !== 'AC' && task.stopOnFailure) firstFailure = Math.min(firstFailure, i);
+          flush();
         }
-        results[i] = r;
-        if (r.verdict !== 'AC' && task.stopOnFailure) firstFailure = Math.min(firstFailure, i);
-        flush();
+      } finally {
+        await runner.close();
       }
     };
     await Promise.all(Array.from({ length: Math.min(BOXES.size, Math.max(total, 1)) }, worker));

@@ -101,21 +101,31 @@ int main(int argc, char **argv) {
 }
 `;
 
-let built: Promise<string> | undefined;
+const builds = new Map<string, Promise<string>>();
 
 /** Path of the compiled launcher, built once per state dir and source version with the host's cc. */
 export function boxHelper(stateDir: string): Promise<string> {
-  built ??= buildHelper(stateDir).catch((err: unknown) => {
-    built = undefined;
-    throw err;
-  });
+  return buildOnce(stateDir, 'boxexec', SOURCE);
+}
+
+/** Builds a small C program of the sandbox once per state dir and source version with the host's cc. */
+export function buildOnce(stateDir: string, name: string, source: string): Promise<string> {
+  const key = `${stateDir}\0${name}`;
+  let built = builds.get(key);
+  if (!built) {
+    built = buildProgram(stateDir, name, source).catch((err: unknown) => {
+      builds.delete(key);
+      throw err;
+    });
+    builds.set(key, built);
+  }
   return built;
 }
 
-async function buildHelper(stateDir: string): Promise<string> {
-  const hash = createHash('sha256').update(SOURCE).digest('hex').slice(0, 16);
+async function buildProgram(stateDir: string, name: string, source: string): Promise<string> {
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
   const dir = join(stateDir, 'bin');
-  const target = join(dir, `boxexec-${hash}`);
+  const target = join(dir, `${name}-${hash}`);
   try {
     const s = await stat(target);
     if (s.isFile() && s.uid === process.getuid?.()) return target;
@@ -123,17 +133,17 @@ async function buildHelper(stateDir: string): Promise<string> {
     // not built yet
   }
   await mkdir(dir, { recursive: true, mode: 0o755 });
-  const src = join(dir, `boxexec-${hash}-${process.pid}.c`);
+  const src = join(dir, `${name}-${hash}-${process.pid}.c`);
   const tmp = `${target}.${process.pid}.tmp`;
-  await writeFile(src, SOURCE, { mode: 0o600 });
+  await writeFile(src, source, { mode: 0o600 });
   try {
     await execFileP('cc', ['-O2', '-Wall', '-o', tmp, src], { timeout: 60_000 });
   } catch (err) {
-    throw new Error(`cannot build the sandbox launcher with cc (install gcc): ${(err as Error).message}`);
+    throw new Error(`cannot build the sandbox ${name} with cc (install gcc): ${(err as Error).message}`);
   }
   await unlink(src).catch(() => undefined);
   await chmod(tmp, 0o755);
-  // rename is atomic: concurrent processes building the same helper never see a partial file.
+  // rename is atomic: concurrent processes building the same program never see a partial file.
   await rename(tmp, target);
   return target;
 }

@@ -102,7 +102,7 @@ const ETC_FILES = [
   '/etc/ssl/certs',
 ];
 
-const BASE_ENV: Record<string, string> = {
+export const BASE_ENV: Record<string, string> = {
   PATH: '/usr/local/bin:/usr/bin:/bin',
   HOME: '/box',
   TMPDIR: '/tmp',
@@ -135,7 +135,7 @@ async function prepare(): Promise<{ helper: string; etc: string; cgroup: CgroupS
   return { helper, etc, cgroup };
 }
 
-function ready(): Promise<{ helper: string; etc: string; cgroup: CgroupSupport }> {
+export function ready(): Promise<{ helper: string; etc: string; cgroup: CgroupSupport }> {
   prepared ??= prepare().catch((err: unknown) => {
     prepared = undefined;
     throw err;
@@ -153,7 +153,7 @@ export async function sandboxInfo(): Promise<SandboxInfo> {
   }
 }
 
-function systemBinds(etc: string): string[] {
+export function systemBinds(etc: string): string[] {
   const args: string[] = ['--ro-bind', '/usr', '/usr'];
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
     if (!existsSync(dir)) continue;
@@ -173,7 +173,7 @@ function systemBinds(etc: string): string[] {
   return args;
 }
 
-function collect(stream: Readable, cap: number, onOverflow: () => void): () => Buffer {
+export function collect(stream: Readable, cap: number, onOverflow: () => void): () => Buffer {
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
@@ -342,7 +342,7 @@ export async function runInSandbox(spec: RunSpec): Promise<RunResult> {
   }
 }
 
-function failure(message: string, started: number): RunResult {
+export function failure(message: string, started: number): RunResult {
   return {
     outcome: 'error',
     exitCode: null,
