@@ -260,31 +260,32 @@ function caseRunner(ctx: Omit<Ctx, 'checkerProgram'>): { run: CaseRunner; close(
   return {
     run: (stdin) =>
       BOXES.use(async () => {
-        if (persistent) {
+        if (persistent && !box?.usable) {
+          await box?.close();
+          box = undefined;
           try {
-            if (!box?.usable) {
-              await box?.close();
-              box = await Box.open({
-                argv: program.spec.run({ memoryMb: task.memoryLimitMb }),
-                files: [program.file],
-                env: program.spec.env,
-                toolDirs: program.toolDirs,
-                memoryMb: task.memoryLimitMb,
-                processes: program.spec.processes ?? 32,
-              });
-              if (!box) persistent = false;
-            }
-            if (box) {
-              const r = await box.run({
-                stdin,
-                cpuMs: task.timeLimitMs,
-                outputBytes: task.outputLimitBytes ?? DEFAULT_OUTPUT,
-              });
-              if (!r.retry) return r;
-            }
+            box = await Box.open({
+              argv: program.spec.run({ memoryMb: task.memoryLimitMb }),
+              files: [program.file],
+              env: program.spec.env,
+              toolDirs: program.toolDirs,
+              memoryMb: task.memoryLimitMb,
+              processes: program.spec.processes ?? 32,
+            });
           } catch {
-            // fall back to a fresh box for this case
+            box = undefined;
           }
+          // No persistent boxes here (no cgroup v1) or they cannot start: fresh boxes for this worker.
+          if (!box) persistent = false;
+        }
+        if (persistent && box) {
+          const r = await box.run({
+            stdin,
+            cpuMs: task.timeLimitMs,
+            outputBytes: task.outputLimitBytes ?? DEFAULT_OUTPUT,
+          });
+          // The box failed, not the program: this case runs again in a box of its own.
+          if (!r.retry) return r;
         }
         return freshRun(program, task, stdin);
       }),

@@ -45,6 +45,12 @@ describe.runIf(v1)('persistent box', () => {
     expect(look.out).toBe('no-files\n0\n0\n');
   });
 
+  it('passes only standard input, output and error', async () => {
+    const r = await run('ls /proc/self/fd');
+    // 3 is the directory ls is reading.
+    expect(r.out.split('\n').filter(Boolean)).toEqual(['0', '1', '2', '3']);
+  });
+
   it('the program cannot reach the runner', async () => {
     const r = await run(
       [

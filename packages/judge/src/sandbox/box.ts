@@ -97,6 +97,7 @@ export class Box {
       `cpu=86400`,
       `fsize=${spec.fileBytes ?? 64 * 1024 * 1024}`,
       `nofile=64`,
+      `keep=3`,
       `nproc=${processes + 4}`,
       `stack=${Math.min(memoryBytes, 1024 * 1024 * 1024)}`,
     ];

@@ -10,6 +10,7 @@ const execFileP = promisify(execFile);
  * The privileged launcher of one box. Node cannot set rlimits, join a cgroup or change uid between
  * fork and exec, and a shell chain (sh + prlimit + setpriv) costs three extra execs per run, so this
  * small C program does exactly that and then reports the rusage of the whole tree on fd 3.
+ * It closes every descriptor above the ones the judge passed on purpose.
  * Order matters: join the cgroups and set the limits while still root, then drop to the box uid
  * (so RLIMIT_NPROC binds: it never binds uid 0), set no_new_privs, and only then exec bubblewrap.
  * Its rusage report is only a fallback for hosts without cgroups: bubblewrap's monitor exits
@@ -26,6 +27,7 @@ const SOURCE = String.raw`
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,7 +43,7 @@ static void limit(int resource, unsigned long long soft, unsigned long long hard
 }
 
 int main(int argc, char **argv) {
-  unsigned long long uid = 0, gid = 0;
+  unsigned long long uid = 0, gid = 0, keep = 3;
   pid_t parent = getppid();
   int i;
   if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) die("status fd");
@@ -58,7 +60,8 @@ int main(int argc, char **argv) {
       int len = snprintf(buf, sizeof buf, "%d\n", (int)getpid());
       if (write(fd, buf, len) != len) die("join cgroup");
       close(fd);
-    } else if (!strcmp(key, "uid")) uid = n;
+    } else if (!strcmp(key, "keep")) keep = n;
+    else if (!strcmp(key, "uid")) uid = n;
     else if (!strcmp(key, "gid")) gid = n;
     else if (!strcmp(key, "cpu")) limit(RLIMIT_CPU, n, n + 1);
     else if (!strcmp(key, "fsize")) limit(RLIMIT_FSIZE, n, n);
@@ -71,6 +74,11 @@ int main(int argc, char **argv) {
   if (i + 1 >= argc) { errno = EINVAL; die("no command"); }
   if (uid == 0 || gid == 0) { errno = EPERM; die("box uid must not be root"); }
   limit(RLIMIT_CORE, 0, 0);
+  /* Only the pipes the judge passed (0-2, the report on 3, the artifact on 4) reach the box: a
+     descriptor the judge inherited without close-on-exec must not. */
+  if (syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0) != 0) {
+    for (int fd = (int)keep + 1; fd < 65536; fd++) close(fd);
+  }
   if (setgroups(0, NULL) != 0) die("setgroups");
   if (setresgid(gid, gid, gid) != 0) die("setresgid");
   if (setresuid(uid, uid, uid) != 0) die("setresuid");

@@ -227,6 +227,7 @@ export async function runInSandbox(spec: RunSpec): Promise<RunResult> {
       `cpu=${cpuSeconds}`,
       `fsize=${spec.fileBytes ?? 64 * 1024 * 1024}`,
       `nofile=64`,
+      `keep=${spec.artifactBytes ? 4 : 3}`,
       `nproc=${processes + 4}`,
       `stack=${Math.min(memoryBytes, 1024 * 1024 * 1024)}`,
     ];
