@@ -204,6 +204,19 @@ describe('judging over HTTP', () => {
     expect(runs.busy(7, 42)).toBe(false);
   });
 
+  it('forgets every outcome on clear, also of a job still running then', async () => {
+    const job = fakeJob(2);
+    handler = (req, res) => send(res, 200, req.method === 'POST' ? job.start() : job.poll());
+    const runs = new JudgeRuns(deps);
+    await runs.start(REQ, () => Promise.resolve());
+    expect(runs.get(7, 42)?.phase).toBe('done');
+    const running = runs.start({ ...REQ, subjectId: 43 }, () => Promise.resolve());
+    runs.clear();
+    await running;
+    expect(runs.get(7, 42)).toBeUndefined();
+    expect(runs.get(7, 43)).toBeUndefined();
+  });
+
   it('keeps a failure with its code, so the page can leave a finished exam', async () => {
     handler = (_req, res) => fail(res, 409, 'exam_finished', 'the exam has finished');
     const runs = new JudgeRuns(deps);

@@ -201,6 +201,8 @@ export interface JudgeRun {
 export class JudgeRuns {
   private readonly runs = new Map<string, JudgeRun>();
   private readonly listeners = new Set<() => void>();
+  /** Bumped by clear(): a job started before it no longer writes its outcome. */
+  private generation = 0;
 
   constructor(private readonly deps: JudgeDeps = browserJudgeDeps) {}
 
@@ -223,7 +225,15 @@ export class JudgeRuns {
     return r !== undefined && (r.phase === 'saving' || r.phase === 'judging');
   }
 
-  private set(key: string, run: JudgeRun): void {
+  /** Forgets every outcome (a logout: the next candidate in this tab must not see them). */
+  clear(): void {
+    this.generation++;
+    this.runs.clear();
+    for (const fn of this.listeners) fn();
+  }
+
+  private set(key: string, run: JudgeRun, generation: number): void {
+    if (generation !== this.generation) return;
     this.runs.set(key, run);
     for (const fn of this.listeners) fn();
   }
@@ -234,6 +244,7 @@ export class JudgeRuns {
    */
   async start(req: JudgeRequest, save: () => Promise<void>): Promise<JudgeRun> {
     const key = JudgeRuns.key(req.examId, req.subjectId);
+    const generation = this.generation;
     if (this.busy(req.examId, req.subjectId)) return this.runs.get(key)!;
     let run: JudgeRun = {
       mode: req.mode,
@@ -243,16 +254,16 @@ export class JudgeRuns {
       data: null,
       error: null,
     };
-    this.set(key, run);
+    this.set(key, run, generation);
     try {
       await save();
       run = { ...run, phase: 'judging' };
-      this.set(key, run);
+      this.set(key, run, generation);
       const data = await judge(
         req,
         (d) => {
           run = { ...run, data: d };
-          this.set(key, run);
+          this.set(key, run, generation);
         },
         this.deps,
       );
@@ -261,7 +272,7 @@ export class JudgeRuns {
       const error = isApiError(e) ? e : new ApiError('network_error', 0, e instanceof Error ? e.message : String(e));
       run = { ...run, phase: 'failed', error: { code: error.code, msg: error.msg } };
     }
-    this.set(key, run);
+    this.set(key, run, generation);
     return run;
   }
 }

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { isApiError, request } from '../api/client.js';
 import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
+import { judgeRuns } from '../exam/judge.js';
 import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
 
 /** Query key of the logged-in candidate. */
@@ -65,6 +66,7 @@ export function useLogout() {
         clearAuth(getCookieDomain());
         queryClient.removeQueries({ queryKey: USER_INFO_KEY });
         queryClient.removeQueries({ queryKey: ['exams'] });
+        judgeRuns.clear();
       }
     },
   });
