@@ -4,35 +4,17 @@
  * survives `kill -9` of the server the moment after its receipt.
  */
 import { randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
 import { call, candidatesInExam, freshDb, smsInbox, startServer } from './harness.js';
+import { requestText, runLoad } from './load.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CANDIDATES = Number(process.env.BENCH_CANDIDATES ?? 200);
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS ?? 10);
 
-interface Figures {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  errors: number;
-}
-
-function run(opts: autocannon.Options): Promise<Figures> {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, r) => {
-      if (err) return reject(err);
-      resolve({
-        perSecond: Math.round(r['2xx'] / (r.duration || SECONDS)),
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        ok: r['2xx'],
-        errors: r.non2xx + r.errors + r.timeouts,
-      });
-    });
-  });
+async function load(base: string, next: () => string) {
+  const url = new URL(base);
+  return runLoad({ host: url.hostname, port: Number(url.port), connections: CONNECTIONS, seconds: SECONDS, next });
 }
 
 async function measure(dialect: 'sqlite' | 'postgres') {
@@ -41,35 +23,20 @@ async function measure(dialect: 'sqlite' | 'postgres') {
   const server = await startServer({ ...db.env, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: inbox.url });
   try {
     const { tokens, examId, questionIds } = await candidatesInExam(server, db, inbox, CANDIDATES);
-    const noop = await run({ url: `${server.base}/api/monitor/time-table` });
+    const host = new URL(server.base).host;
+    const noopText = requestText('GET', '/api/monitor/time-table', host);
+    const noop = await load(server.base, () => noopText);
     const seqs = new Map<string, number>();
-    const saves = await run({
-      url: server.base,
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => {
-            const token = tokens[Math.floor(Math.random() * tokens.length)]!;
-            const subject = questionIds[Math.floor(Math.random() * questionIds.length)]!;
-            const k = `${token}:${subject}`;
-            const seq = (seqs.get(k) ?? 0) + 1;
-            seqs.set(k, seq);
-            return {
-              ...req,
-              path: `/api/answer/answer?auth=${token}`,
-              body: JSON.stringify({
-                exam_id: examId,
-                subject_id: subject,
-                answer: { kind: 'choice', option: seq % 2 ? 'A' : 'B' },
-                client_id: randomUUID(),
-                seq,
-                changed_at: Date.now(),
-              }),
-            };
-          },
-        },
-      ],
+    let n = 0;
+    const saves = await load(server.base, () => {
+      const token = tokens[n % tokens.length]!;
+      const subject = questionIds[Math.floor(n / tokens.length) % questionIds.length]!;
+      n += 1;
+      const k = `${token}:${subject}`;
+      const seq = (seqs.get(k) ?? 0) + 1;
+      seqs.set(k, seq);
+      const body = `{"exam_id":${examId},"subject_id":${subject},"answer":{"kind":"choice","option":"${seq % 2 ? 'A' : 'B'}"},"client_id":"bench-${n}-${seq}","seq":${seq},"changed_at":${Date.now()}}`;
+      return requestText('POST', `/api/answer/answer?auth=${token}`, host, body);
     });
     const handle = db.open();
     const stored = await handle.db
@@ -125,7 +92,7 @@ async function killTest(dialect: 'sqlite' | 'postgres'): Promise<{ survived: num
 
 async function main() {
   console.log(
-    `answer saves: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CANDIDATES} candidates, 2 cores shared with the load generator`,
+    `answer saves: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CANDIDATES} candidates; the load generator shares the machine's cores`,
   );
   const rows: string[] = [];
   for (const dialect of ['sqlite', 'postgres'] as const) {
