@@ -80,7 +80,12 @@ async function answer(page: Page, type: string) {
       await editor.filter({ hasText: 'map(int, input().split())' }).waitFor();
       await editor.click();
       await page.keyboard.press('Control+End');
-      return page.keyboard.type('# reads a and b');
+      await page.keyboard.type('# reads a and b');
+      // A programming question scores from its judged submit.
+      await q.getByTestId('judge-submit').click();
+      return q
+        .locator('[data-testid="judge-outcome"][data-mode="submit"] [data-testid="judge-verdict"][data-verdict="AC"]')
+        .waitFor({ timeout: 60_000 });
     }
     case '8': {
       const editor = q.getByTestId('code-editor');
