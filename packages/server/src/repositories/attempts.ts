@@ -1,25 +1,15 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { hotQuery } from '../db/hotQuery.js';
-import type { AnswerTable, AttemptTable } from '../db/schema.js';
+import type { AnswerEventTable, AnswerTable, AttemptTable } from '../db/schema.js';
 
 /** An attempt row. */
 export type AttemptRow = Selectable<AttemptTable>;
 /** An answer row. */
 export type AnswerRow = Selectable<AnswerTable>;
 
-/** One entry of the answer event log. */
-export type AnswerEventRow = {
-  attempt_id: number;
-  question_id: number;
-  client_id: string;
-  seq: number;
-  event: number | null;
-  value: string | null;
-  version: number;
-  changed_at: number;
-  received_at: number;
-};
+/** One entry of the answer event log, before it has an id. */
+export type AnswerEventRow = Omit<Selectable<AnswerEventTable>, 'id'>;
 
 const latestAttempt = hotQuery((db, p: { candidateId: number; examId: number }) =>
   db

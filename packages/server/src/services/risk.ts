@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ExamPhase, RISK_EVENTS, riskCategoryOf, type RecordRiskData, type RiskEventId } from '@examhall/contract';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { RiskRecordTable } from '../db/schema.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { RiskRepository } from '../repositories/risk.js';
@@ -9,18 +11,14 @@ import type { AttemptService } from './attempts.js';
 /** Hash of the chain's first link. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The fields of a risk record that its hash covers, in a fixed order. */
-export function riskHash(
-  prevHash: string,
-  r: {
-    attempt_id: number;
-    risk: number;
-    category: number;
-    trigger_time: number;
-    detail: string;
-    image_key: string | null;
-  },
-): string {
+/** The fields of a risk record its hash covers. */
+type ChainedFields = Pick<
+  Selectable<RiskRecordTable>,
+  'attempt_id' | 'risk' | 'category' | 'trigger_time' | 'detail' | 'image_key'
+>;
+
+/** The hash of a risk record: its fields in a fixed order, after the hash of the record before. */
+export function riskHash(prevHash: string, r: ChainedFields): string {
   const canonical = JSON.stringify([prevHash, r.attempt_id, r.risk, r.category, r.trigger_time, r.detail, r.image_key]);
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -82,14 +80,7 @@ export class RiskService {
   private async append(
     attemptId: number,
     clientId: string,
-    row: {
-      attempt_id: number;
-      risk: number;
-      category: number;
-      trigger_time: number;
-      detail: string;
-      image_key: string | null;
-    },
+    row: ChainedFields,
   ): Promise<{ id: number; hash: string; fresh: boolean }> {
     const repo = new RiskRepository(this.db);
     for (let tries = 0; ; tries++) {
