@@ -1,5 +1,5 @@
 import { LockOutlined, MobileOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../api/client.js';
@@ -8,6 +8,7 @@ import { safeRedirect } from '../../session/redirect.js';
 import { useStaffLogin } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { FormError } from '../../shell/FormError.js';
 
 interface StaffLoginForm {
   phone: string;
@@ -74,16 +75,7 @@ export default function AdminLoginPage() {
               data-testid="staff-password"
             />
           </Form.Item>
-          {error && (
-            <Alert
-              type="error"
-              showIcon
-              title={error}
-              role="alert"
-              style={{ marginBottom: 16 }}
-              data-testid="staff-login-error"
-            />
-          )}
+          <FormError error={error} testId="staff-login-error" />
           <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="staff-login-submit">
             {t('admin.login.submit')}
           </Button>

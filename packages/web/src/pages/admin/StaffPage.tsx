@@ -28,6 +28,7 @@ import { useI18n } from '../../i18n/index.js';
 import { can, useStaffMe } from '../../session/staff.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { FormError } from '../../shell/FormError.js';
 
 const STAFF_LIST_KEY = ['admin', 'staff'] as const;
 
@@ -151,16 +152,7 @@ function CreateStaffForm() {
         >
           <Input.Password autoComplete="new-password" data-testid="staff-create-password" />
         </Form.Item>
-        {error && (
-          <Alert
-            type="error"
-            showIcon
-            title={error}
-            role="alert"
-            style={{ marginBottom: 16 }}
-            data-testid="staff-create-error"
-          />
-        )}
+        <FormError error={error} testId="staff-create-error" />
         <Button type="primary" htmlType="submit" loading={create.isPending} data-testid="staff-create-submit">
           {t('staff.create.submit')}
         </Button>

@@ -1,7 +1,7 @@
 import { api, AREA_CODES, DEFAULT_AREA_CODE, isValidPhone, SMS_RULES, type SendMsgQuery } from '@examhall/contract';
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
+import { App, Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { isApiError, request } from '../../api/client.js';
@@ -11,6 +11,7 @@ import { safeRedirect } from '../../session/redirect.js';
 import { useCountdown } from '../../shell/useCountdown.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import type { InputRef } from 'antd';
+import { FormError } from '../../shell/FormError.js';
 
 interface LoginForm {
   area_code: string;
@@ -162,16 +163,7 @@ export default function LoginPage() {
               </Button>
             </Flex>
           </Form.Item>
-          {error && (
-            <Alert
-              type="error"
-              showIcon
-              title={error}
-              role="alert"
-              style={{ marginBottom: 16 }}
-              data-testid="login-error"
-            />
-          )}
+          <FormError error={error} testId="login-error" />
           <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="login-submit">
             {t('login.submit')}
           </Button>
