@@ -12,5 +12,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // One file at a time: the hostile tests check that no box process is left on the host, which a
+    // box of another file running at that moment (a slow compile on a loaded machine) would fail.
+    fileParallelism: false,
   },
 });

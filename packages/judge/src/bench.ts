@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     const pool = new Semaphore(CORES);
     // Bare throughput: CORES processes of the C baseline; Node's spawn is shown for scale only.
     const nodeTotal = (await time(() => Promise.all(inputs.map((c) => pool.use(() => bare(bin, c.input)))))) / 1000;
-    const bareTotal = bareBatch(tool, bin, CASES, CORES, '1 2\n').totalMs / 1000;
+    let bareTotal = bareBatch(tool, bin, CASES, CORES, '1 2\n').totalMs / 1000;
     // Compile once outside the measurement, as a cached artifact would be for repeated submissions.
     const warm = await judge({
       language: 'c',
@@ -187,6 +187,8 @@ async function main(): Promise<void> {
           .verdict;
       })) / 1000;
     if (verdict !== 'AC') throw new Error(`judged run: ${verdict}`);
+    // Bare throughput again after the judged run; the faster of the two is the (stricter) baseline.
+    bareTotal = Math.min(bareTotal, bareBatch(tool, bin, CASES, CORES, '1 2\n').totalMs / 1000);
     const bareRate = CASES / bareTotal;
     const nodeRate = CASES / nodeTotal;
     const nodeMs = median(nodeTimes);

@@ -1,6 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Box } from './box.js';
+import type { Box as BoxType } from './box.js';
 import { cgroupSupport } from './cgroup.js';
+
+// This file keeps one box open for several seconds: give it uids outside the range the hostile
+// tests (running in parallel) check for leftover box processes.
+const saved = process.env.EXAMHALL_JUDGE_UID_BASE;
+process.env.EXAMHALL_JUDGE_UID_BASE = '61000';
+const { Box } = await import('./box.js');
+if (saved === undefined) delete process.env.EXAMHALL_JUDGE_UID_BASE;
+else process.env.EXAMHALL_JUDGE_UID_BASE = saved;
 
 /*
  * A persistent box runs many cases of one task: each case must start from a clean box (no files,
@@ -9,7 +18,7 @@ import { cgroupSupport } from './cgroup.js';
 const v1 = (await cgroupSupport()).mode === 'v1';
 
 describe.runIf(v1)('persistent box', () => {
-  let box: Box;
+  let box: BoxType;
   beforeAll(async () => {
     box = (await Box.open({ argv: ['/bin/sh', '-c', 'eval "$(cat)"'], memoryMb: 128, processes: 16 }))!;
   });
@@ -43,6 +52,11 @@ describe.runIf(v1)('persistent box', () => {
     );
     expect(look.retry).toBeUndefined();
     expect(look.out).toBe('no-files\n0\n0\n');
+  });
+
+  it('runs as a uid of its own range', () => {
+    const uids = execFileSync('ps', ['-eo', 'uid='], { encoding: 'utf8' }).split('\n').map(Number);
+    expect(uids.some((u) => u >= 61000 && u < 61256)).toBe(true);
   });
 
   it('passes only standard input, output and error', async () => {

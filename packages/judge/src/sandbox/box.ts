@@ -228,8 +228,10 @@ export class Box {
       this.kill();
       return { ...failure(`box cgroup: ${(err as Error).message}`, started), retry: true };
     }
-    this.child.stdin!.write(`${c.cpuMs} ${wallMs} ${c.outputBytes} ${stderrCap} ${input.length}\n`);
-    if (input.length) this.child.stdin!.write(input);
+    const header = Buffer.from(`${c.cpuMs} ${wallMs} ${c.outputBytes} ${stderrCap} ${input.length}\n`);
+    // One write per case: header and input together.
+    this.child.stdin!.write(input.length < 65536 ? Buffer.concat([header, input]) : header);
+    if (input.length >= 65536) this.child.stdin!.write(input);
     // The runner enforces the wall time; this only catches a runner that stopped answering.
     let backstop = false;
     const timer = setTimeout(() => {
