@@ -59,6 +59,13 @@ describe.runIf(v1)('persistent box', () => {
     expect(uids.some((u) => u >= 61000 && u < 61256)).toBe(true);
   });
 
+  it('ends a case promptly when it leaves processes forking in the background', async () => {
+    const r = await run('(while :; do (sleep 1) & done) 2>/dev/null &\necho done');
+    expect(r).toMatchObject({ outcome: 'exited', exitCode: 0, out: 'done\n' });
+    expect(r.wallMs).toBeLessThan(1500);
+    expect((await run('ps -e -o comm= | grep -c sleep || true')).out).toBe('0\n');
+  });
+
   it('passes only standard input, output and error', async () => {
     const r = await run('ls /proc/self/fd');
     // 3 is the directory ls is reading.

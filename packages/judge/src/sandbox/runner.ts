@@ -221,15 +221,16 @@ int main(int argc, char **argv) {
     while (out_open || err_open || !reaped) {
       struct pollfd p[3] = {{out_open ? out[0] : -1, POLLIN, 0}, {err_open ? err[0] : -1, POLLIN, 0},
                             {reaped ? -1 : pidfd, POLLIN, 0}};
-      int timeout = -1;
+      /* Once killing, kill again every 10 ms: kill(-1) may miss a child forked during the sweep. */
+      int timeout = 10;
       if (!killed) {
         double left = deadline - now_us();
         timeout = left <= 0 ? 0 : (int)(left / 1000) + 1;
       }
       int r = poll(p, 3, timeout);
       if (r < 0 && errno != EINTR) fail("poll");
-      if (r == 0 && !killed) {
-        outcome = "wall";
+      if (r == 0) {
+        if (!killed) outcome = "wall";
         kill(-1, SIGKILL);
         killed = 1;
         continue;
@@ -267,8 +268,14 @@ int main(int argc, char **argv) {
       }
     }
     double wall_us = now_us() - started;
-    kill(-1, SIGKILL);
-    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
+    /* Nothing of this case may outlive it: kill and reap until no process but the runner is left. */
+    for (;;) {
+      kill(-1, SIGKILL);
+      pid_t w;
+      while ((w = waitpid(-1, NULL, WNOHANG)) > 0) {
+      }
+      if (w < 0 && errno == ECHILD) break;
+      usleep(1000);
     }
     char exmsg[256];
     ssize_t exn = read(ex[0], exmsg, sizeof exmsg - 1);
