@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { call, candidatesInExam, freshDb, smsInbox, startServer } from './harness.js';
 import { requestText, runLoad } from './load.js';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CANDIDATES = Number(process.env.BENCH_CANDIDATES ?? 200);
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS ?? 10);
