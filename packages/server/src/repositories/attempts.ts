@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { hotQuery } from '../db/hotQuery.js';
 import type { AnswerEventTable, AnswerTable, AttemptTable } from '../db/schema.js';
@@ -18,7 +18,8 @@ const latestAttempt = hotQuery((db, p: { candidateId: number; examId: number }) 
     .where('candidate_id', '=', p.candidateId)
     .where('exam_id', '=', p.examId)
     .orderBy('id', 'desc')
-    .limit(1),
+    // A literal: with a bound LIMIT parameter SQLite plans this lookup two to three times slower.
+    .limit(sql.lit(1)),
 );
 
 // Stores an answer unless the same or a higher seq is stored; the update's condition makes retries harmless.
