@@ -1,7 +1,7 @@
 import { api } from '@examhall/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { fail } from '../http/errors.js';
+import { AppError, fail } from '../http/errors.js';
 import { route } from '../http/route.js';
 import type { Services } from '../services/index.js';
 import type { Upload } from '../services/profile.js';
@@ -10,9 +10,19 @@ import type { Upload } from '../services/profile.js';
 export async function readUpload(request: FastifyRequest): Promise<{ file: Upload; fields: Record<string, string> }> {
   if (!request.isMultipart())
     throw fail('unsupported_media_type', 'body: send multipart/form-data with a field named file');
-  const part = await request.file();
-  if (!part || part.fieldname !== 'file') throw fail('validation_error', 'file: is required');
-  const data = await part.toBuffer();
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  let data: Buffer;
+  try {
+    part = await request.file();
+    if (!part || part.fieldname !== 'file') throw fail('validation_error', 'file: is required');
+    data = await part.toBuffer();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // A body that is not well-formed multipart (no boundary, cut off, broken headers) is the sender's fault.
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 413) throw fail('payload_too_large', 'file: too large');
+    throw fail('validation_error', `body: malformed multipart (${(err as Error).message})`);
+  }
   if (part.file.truncated) throw fail('payload_too_large', 'file: too large');
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(part.fields)) {

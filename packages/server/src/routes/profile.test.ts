@@ -71,6 +71,23 @@ describe.each(await testedDialects())('profile, resume and files on %s', (dialec
     expect(none.statusCode).toBe(422);
     const json = await t.app.inject({ method: 'POST', url: `/api/resume/index?auth=${token}`, payload: { file: 'x' } });
     expect(json.statusCode).toBe(415);
+    for (const [type, payload] of [
+      ['multipart/form-data', ''],
+      ['multipart/form-data; boundary=x', ''],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-',
+      ],
+    ] as const) {
+      const broken = await t.app.inject({
+        method: 'POST',
+        url: `/api/resume/index?auth=${token}`,
+        payload,
+        headers: { 'content-type': type },
+      });
+      expect(broken.statusCode, `${type} ${payload}`).toBeLessThan(500);
+      expect(body(broken).code).toMatch(/validation_error|payload_too_large/);
+    }
   });
 
   it('offers colleges by keyword and majors by discipline', async () => {
