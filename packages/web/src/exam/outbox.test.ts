@@ -253,3 +253,14 @@ describe('Outbox', () => {
     expect(backoffMs(30, () => 1)).toBe(Math.round(MAX_BACKOFF_MS * 1.2));
   });
 });
+
+describe('a change on its way into storage', () => {
+  it('counts as pending from the moment it is handed over, not only once stored', async () => {
+    const { box } = await setup({ online: false });
+    const stored = box.enqueue({ channel: 'answer', subject_id: 7, answer: choice('A') });
+    expect(saveStateOf(box.getSnapshot(), questionKey('answer', 7))).toBe('unsaved');
+    await stored;
+    expect(saveStateOf(box.getSnapshot(), questionKey('answer', 7))).toBe('unsaved');
+    expect(box.getSnapshot().pending.get(questionKey('answer', 7))).toBe(1);
+  });
+});

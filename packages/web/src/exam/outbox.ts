@@ -95,6 +95,8 @@ const carriesAnswer = (e: OutboxEntry) => e.answer !== undefined || e.option !==
 /** The outbox of one exam. */
 export class Outbox {
   private readonly entries = new Map<string, OutboxEntry>();
+  /** Changes handed over but not yet in browser storage, per question: they are not saved either. */
+  private readonly staged = new Map<string, number>();
   private readonly rejected = new Map<string, { key: string; msg: string }>();
   private readonly listeners = new Set<() => void>();
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
@@ -169,8 +171,14 @@ export class Outbox {
    * overwrites it anyway; events are never merged away.
    */
   enqueue(change: Change): Promise<OutboxEntry> {
+    const key = questionKey(change.channel, change.subject_id);
+    // Counted as pending from this moment: storing it takes a while, and meanwhile the page must not say 'saved'.
+    const staged = change.channel === 'ceping' || change.answer !== undefined;
+    if (staged) {
+      this.staged.set(key, (this.staged.get(key) ?? 0) + 1);
+      this.emit();
+    }
     const run = async () => {
-      const key = questionKey(change.channel, change.subject_id);
       const now = Math.round(this.deps.now());
       // Seconds since the epoch as a floor keep sequence numbers growing across devices and
       // cleared storage, and stay within a 32-bit column until 2038.
@@ -195,6 +203,12 @@ export class Outbox {
       await this.deps.store.put(entry, replaced?.client_id);
       if (replaced) this.entries.delete(replaced.client_id);
       this.entries.set(entry.client_id, entry);
+      // A change that could not be stored stays counted, so its question never shows as saved.
+      if (staged) {
+        const left = (this.staged.get(key) ?? 1) - 1;
+        if (left > 0) this.staged.set(key, left);
+        else this.staged.delete(key);
+      }
       this.emit();
       this.kick();
       return entry;
@@ -378,7 +392,7 @@ export class Outbox {
   }
 
   private buildSnapshot(): OutboxSnapshot {
-    const pending = new Map<string, number>();
+    const pending = new Map<string, number>(this.staged);
     for (const e of this.entries.values()) {
       if (e.channel === 'risk' || !carriesAnswer(e)) continue;
       const key = questionKey(e.channel, e.subject_id);
