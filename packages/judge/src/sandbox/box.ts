@@ -4,7 +4,17 @@ import type { Readable } from 'node:stream';
 import { createBoxCgroup } from './cgroup.js';
 import type { BoxCgroup } from './cgroup.js';
 import { boxRunner } from './runner.js';
-import { BASE_ENV, BOX_UID, BWRAP, collect, failure, ready, STATE_DIR, systemBinds, UID_BASE } from './sandbox.js';
+import {
+  BASE_ENV,
+  BOX_ISOLATION,
+  BWRAP,
+  collect,
+  failure,
+  ready,
+  STATE_DIR,
+  systemBinds,
+  UID_BASE,
+} from './sandbox.js';
 import type { BoxFile, RunResult } from './sandbox.js';
 import { acquireSlot } from './slots.js';
 import type { Slot } from './slots.js';
@@ -104,16 +114,7 @@ export class Box {
     const files = spec.files ?? [];
     const bwrapArgs = [
       BWRAP,
-      '--unshare-all',
-      '--unshare-user',
-      '--uid',
-      String(BOX_UID),
-      '--gid',
-      String(BOX_UID),
-      '--hostname',
-      'box',
-      '--die-with-parent',
-      '--new-session',
+      ...BOX_ISOLATION,
       // The runner is the box's pid 1 and keeps these two capabilities of the box's own user
       // namespace to build each case's mounts; it drops every capability before the program runs.
       '--as-pid-1',

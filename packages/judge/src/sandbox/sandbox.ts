@@ -18,6 +18,20 @@ export const BWRAP = process.env.EXAMHALL_JUDGE_BWRAP ?? '/usr/bin/bwrap';
 /** The uid and gid a program sees inside its box (mapped to the slot's host uid). */
 export const BOX_UID = 1000;
 
+/** The namespaces and process settings every box starts with, fresh or persistent: one list, so the two cannot drift. */
+export const BOX_ISOLATION = [
+  '--unshare-all',
+  '--unshare-user',
+  '--uid',
+  String(BOX_UID),
+  '--gid',
+  String(BOX_UID),
+  '--hostname',
+  'box',
+  '--die-with-parent',
+  '--new-session',
+] as const;
+
 /** A host file shown read-only inside the box. The host path must be host-owned. */
 export interface BoxFile {
   host: string;
@@ -234,16 +248,7 @@ export async function runInSandbox(spec: RunSpec): Promise<RunResult> {
     if (!cgroup && spec.addressSpaceLimit !== false) helperArgs.push(`as=${memoryBytes * 2}`);
     const bwrapArgs = [
       BWRAP,
-      '--unshare-all',
-      '--unshare-user',
-      '--uid',
-      String(BOX_UID),
-      '--gid',
-      String(BOX_UID),
-      '--hostname',
-      'box',
-      '--die-with-parent',
-      '--new-session',
+      ...BOX_ISOLATION,
       '--cap-drop',
       'ALL',
       ...systemBinds(env.etc),
