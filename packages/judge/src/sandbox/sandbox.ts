@@ -18,6 +18,25 @@ export const BWRAP = process.env.EXAMHALL_JUDGE_BWRAP ?? '/usr/bin/bwrap';
 /** The uid and gid a program sees inside its box (mapped to the slot's host uid). */
 export const BOX_UID = 1000;
 
+/** The file system every box sees: the system read-only, its own /proc and /dev, size-limited /tmp and /box. */
+export function boxFilesystem(etc: string, boxBytes: number): string[] {
+  return [
+    ...systemBinds(etc),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(boxBytes),
+    '--tmpfs',
+    '/tmp',
+    '--size',
+    String(boxBytes),
+    '--tmpfs',
+    '/box',
+  ];
+}
+
 /** The namespaces and process settings every box starts with, fresh or persistent: one list, so the two cannot drift. */
 export const BOX_ISOLATION = [
   '--unshare-all',
@@ -246,25 +265,7 @@ export async function runInSandbox(spec: RunSpec): Promise<RunResult> {
       `stack=${Math.min(memoryBytes, 1024 * 1024 * 1024)}`,
     ];
     if (!cgroup && spec.addressSpaceLimit !== false) helperArgs.push(`as=${memoryBytes * 2}`);
-    const bwrapArgs = [
-      BWRAP,
-      ...BOX_ISOLATION,
-      '--cap-drop',
-      'ALL',
-      ...systemBinds(env.etc),
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      '--size',
-      String(boxBytes),
-      '--tmpfs',
-      '/tmp',
-      '--size',
-      String(boxBytes),
-      '--tmpfs',
-      '/box',
-    ];
+    const bwrapArgs = [BWRAP, ...BOX_ISOLATION, '--cap-drop', 'ALL', ...boxFilesystem(env.etc, boxBytes)];
     for (const dir of spec.toolDirs ?? []) bwrapArgs.push('--ro-bind', dir, dir);
     for (const f of spec.files ?? []) bwrapArgs.push('--ro-bind', f.host, f.box);
     bwrapArgs.push('--remount-ro', '/', '--chdir', '/box', '--clearenv');
