@@ -22,6 +22,8 @@ function recordApi(page: Page): () => Promise<Seen[]> {
   const pending: Promise<Seen | null>[] = [];
   page.on('response', (res: Response) => {
     if (!new URL(res.url()).pathname.startsWith('/api/')) return;
+    // The live event stream never ends, so its body never arrives; it carries warnings and phase changes only.
+    if (res.headers()['content-type']?.startsWith('text/event-stream')) return;
     pending.push(
       res.text().then(
         (body) => ({ url: res.url(), request: res.request().postData(), body }),

@@ -29,7 +29,7 @@ describe.runIf(browserAvailable())('staff console journey', () => {
     }
     await page.getByTestId('area-exams').waitFor();
     await page.getByTestId('nav-proctoring').click();
-    await page.getByTestId('area-proctoring').waitFor();
+    await page.getByTestId('proctor-exams').waitFor();
 
     await page.getByTestId('nav-staff').click();
     await page.waitForURL(/\/admin\/staff$/);

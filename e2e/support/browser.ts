@@ -29,9 +29,12 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-/** Launches headless Chromium with fake camera, microphone and screen capture. */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+/**
+ * Launches headless Chromium with fake camera, microphone and screen capture; `extraArgs` adds flags
+ * such as `--use-file-for-fake-video-capture=<file>` (a face video instead of the test pattern).
+ */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...ARGS, ...extraArgs] });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { passMonitorChecks, type PhoneStep } from './monitor.js';
 import { DEMO_PHONE, type TestServer } from './server.js';
 
 /** Logs the page in as `phone` through the login form and waits for the exam list. */
@@ -80,8 +81,11 @@ export async function completeProfile(page: Page): Promise<void> {
   await page.getByTestId('profile-save').click();
 }
 
-/** Opens the demo exam from the list and passes the profile (when asked) and the monitor page. */
-export async function enterDemoExam(page: Page): Promise<void> {
+/**
+ * Opens the demo exam from the list and passes the profile (when asked) and the monitor page's
+ * checks (the phone step skipped unless `phone` opens the link).
+ */
+export async function enterDemoExam(page: Page, phone: PhoneStep = 'skip'): Promise<void> {
   await page.getByTestId('exam-enter').first().click();
   // An incomplete profile is asked for first; the entry page follows.
   await page.getByTestId('profile-form').or(page.getByTestId('entry-start')).waitFor();
@@ -91,8 +95,7 @@ export async function enterDemoExam(page: Page): Promise<void> {
   }
   await page.getByTestId('entry-start').click();
   await page.waitForURL(/\/monitor$/);
-  await page.getByTestId('pledge-check').check();
-  await page.getByTestId('start-exam').click();
+  await passMonitorChecks(page, phone);
   await page.waitForURL(/\/answer$/);
   await page.getByTestId('question').waitFor();
 }

@@ -10,14 +10,14 @@ export interface Journey {
 }
 
 /**
- * Starts a fresh server (with `env` added) and Chromium before the file's journeys and stops both after.
+ * Starts a fresh server (with `env` added) and Chromium (with `browserArgs` added) before the file's journeys and stops both after.
  * Read the parts inside tests: they exist once `beforeAll` has run.
  */
-export function useJourney(env: Record<string, string> = {}): Journey {
+export function useJourney(env: Record<string, string> = {}, browserArgs: readonly string[] = []): Journey {
   const parts = {} as Journey;
   beforeAll(async () => {
     parts.server = await startServer(env);
-    parts.browser = await launchBrowser();
+    parts.browser = await launchBrowser(browserArgs);
   });
   afterAll(async () => {
     await parts.browser?.close();

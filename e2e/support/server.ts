@@ -19,6 +19,8 @@ export const ADMIN = { phone: '13900139000', password: 'e2e-admin-pass-1' } as c
 /** A running Examhall with its own empty database and SMS recorder. */
 export interface TestServer {
   baseUrl: string;
+  /** The server's DATA_DIR (its SQLite database is examhall.sqlite there), for checks of what it stored. */
+  dataDir: string;
   sms: SmsRecorder;
   /** Everything the server printed, for failure messages. */
   output: () => string;
@@ -104,7 +106,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         reject(new Error(`server exited with code ${String(code)} before listening:\n${output}`));
       });
     });
-    return { baseUrl, sms, output: () => output, stop };
+    return { baseUrl, dataDir, sms, output: () => output, stop };
   } catch (e) {
     await stop();
     throw e;

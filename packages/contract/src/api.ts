@@ -7,13 +7,14 @@ import { Empty } from './schemas/common.js';
 import * as E from './schemas/exam.js';
 import * as M from './schemas/monitor.js';
 import * as P from './schemas/profile.js';
+import * as Pr from './schemas/proctor.js';
 import * as Site from './schemas/site.js';
 import * as St from './schemas/staff.js';
 import * as S from './schemas/subject.js';
 import * as U from './schemas/user.js';
 
 /** Who may make a call. */
-export type CallAuth = 'public' | 'candidate' | 'staff';
+export type CallAuth = 'public' | 'candidate' | 'staff' | 'phone';
 
 /** One API call. */
 export interface CallDef<
@@ -42,6 +43,8 @@ export interface CallDef<
   bodyFormat?: 'json' | 'form' | 'multipart';
   /** True when the server serves it now; calls of later features are declared ahead. */
   live?: boolean;
+  /** 'sse' when the call answers a stream of server-sent events, each `data:` one JSON object of `data`'s schema. */
+  stream?: 'sse';
 }
 
 function call<
@@ -238,7 +241,15 @@ export const api = {
     body: undefined,
     data: E.WxUrlLinkData,
     auth: 'candidate',
-    live: false,
+  }),
+  miniQrcode: call({
+    method: 'GET',
+    path: '/common/mini-qrcode',
+    summary: 'QR code of the link that opens the second-view page on a phone',
+    query: Pr.MiniQrcodeQuery,
+    body: undefined,
+    data: Pr.MiniQrcodeData,
+    auth: 'candidate',
   }),
   // attempt
   startExam: call({
@@ -267,7 +278,52 @@ export const api = {
     body: M.FirstPictureBody,
     data: A.EvidenceData,
     auth: 'candidate',
-    live: false,
+  }),
+  capture: call({
+    method: 'POST',
+    path: '/monitor/capture',
+    summary: 'Record a camera frame, screen capture or signature already in storage',
+    query: undefined,
+    body: Pr.CaptureBody,
+    data: A.EvidenceData,
+    auth: 'candidate',
+  }),
+  check: call({
+    method: 'POST',
+    path: '/monitor/check',
+    summary: 'Record the outcome of one device check (a skip records risk 15 to 18)',
+    query: undefined,
+    body: Pr.CheckBody,
+    data: A.EvidenceData,
+    auth: 'candidate',
+  }),
+  monitorState: call({
+    method: 'GET',
+    path: '/monitor/state',
+    summary: 'Monitor data of the attempt: first picture, checks, captures, phone status',
+    query: Pr.MonitorStateQuery,
+    body: undefined,
+    data: Pr.MonitorStateData,
+    auth: 'candidate',
+  }),
+  candidateEvents: call({
+    method: 'GET',
+    path: '/monitor/events',
+    summary: 'Live stream of warnings, phone status and the end of the attempt',
+    query: Pr.CandidateEventsQuery,
+    body: undefined,
+    data: Pr.CandidateEvent,
+    auth: 'candidate',
+    stream: 'sse',
+  }),
+  integrityLog: call({
+    method: 'GET',
+    path: '/monitor/integrity-log',
+    summary: "The candidate's own integrity log, after the exam",
+    query: Pr.MonitorStateQuery,
+    body: undefined,
+    data: Pr.IntegrityLogData,
+    auth: 'candidate',
   }),
   recordRisk: call({
     method: 'POST',
@@ -276,6 +332,16 @@ export const api = {
     query: undefined,
     body: M.RecordRiskBody,
     data: M.RecordRiskData,
+    auth: 'candidate',
+    bodyFormat: 'form',
+  }),
+  fastRecordRisk: call({
+    method: 'POST',
+    path: '/monitor/fast-record-risk',
+    summary: 'Record a risk event cheaply (also sent by sendBeacon on unload)',
+    query: undefined,
+    body: Pr.FastRecordRiskBody,
+    data: A.EvidenceData,
     auth: 'candidate',
     bodyFormat: 'form',
   }),
@@ -288,17 +354,43 @@ export const api = {
     data: M.FaceRecognizeData,
     auth: 'candidate',
     bodyFormat: 'multipart',
-    live: false,
   }),
   stsToken: call({
     method: 'GET',
     path: '/sts/get-token',
     summary: 'Short-lived upload credentials',
-    query: undefined,
+    query: Pr.StsQuery,
     body: undefined,
     data: M.StsData,
     auth: 'candidate',
-    live: false,
+  }),
+  // phone page (second view); its token comes from the QR link
+  phoneSession: call({
+    method: 'GET',
+    path: '/phone/session',
+    summary: 'The exam and capture interval for the phone page',
+    query: undefined,
+    body: undefined,
+    data: Pr.PhoneSessionData,
+    auth: 'phone',
+  }),
+  phoneStsToken: call({
+    method: 'GET',
+    path: '/phone/sts-token',
+    summary: "Short-lived upload credentials for the phone page (the attempt's prefix)",
+    query: undefined,
+    body: undefined,
+    data: M.StsData,
+    auth: 'phone',
+  }),
+  phonePicture: call({
+    method: 'POST',
+    path: '/phone/picture',
+    summary: 'Record a phone picture already in storage',
+    query: undefined,
+    body: Pr.PhonePictureBody,
+    data: A.EvidenceData,
+    auth: 'phone',
   }),
   // questions and answers
   orderList: call({
@@ -382,7 +474,6 @@ export const api = {
     body: A.PertinentBody,
     data: A.EvidenceData,
     auth: 'candidate',
-    live: false,
   }),
   byte: call({
     method: 'POST',
@@ -392,7 +483,6 @@ export const api = {
     body: A.ByteBody,
     data: A.EvidenceData,
     auth: 'candidate',
-    live: false,
   }),
   // evaluation
   cepingLineOrder: call({
@@ -496,6 +586,88 @@ export const api = {
     data: St.StaffView,
     auth: 'staff',
     permission: 'staff.manage',
+  }),
+  // proctor console
+  proctorExams: call({
+    method: 'GET',
+    path: '/admin/proctor/exams',
+    summary: 'Exams to watch, with attempts and open flags',
+    query: undefined,
+    body: undefined,
+    data: Pr.ProctorExamsData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+  }),
+  proctorGrid: call({
+    method: 'GET',
+    path: '/admin/proctor/grid',
+    summary: "The exam's candidates: latest picture, phase, time, risks, online state",
+    query: Pr.ProctorExamQuery,
+    body: undefined,
+    data: Pr.ProctorGridData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+  }),
+  proctorStream: call({
+    method: 'GET',
+    path: '/admin/proctor/stream',
+    summary: 'Live stream of tile changes and new risk events of an exam',
+    query: Pr.ProctorExamQuery,
+    body: undefined,
+    data: Pr.ProctorEvent,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    stream: 'sse',
+  }),
+  proctorAttempt: call({
+    method: 'GET',
+    path: '/admin/proctor/attempt',
+    summary: "One attempt's timeline of risk events and evidence",
+    query: Pr.ProctorAttemptQuery,
+    body: undefined,
+    data: Pr.ProctorAttemptData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+  }),
+  proctorWarn: call({
+    method: 'POST',
+    path: '/admin/proctor/warn',
+    summary: 'Send the candidate a warning they see at once',
+    query: undefined,
+    body: Pr.WarnBody,
+    data: Pr.WarningView,
+    auth: 'staff',
+    permission: 'proctor.watch',
+  }),
+  proctorEnd: call({
+    method: 'POST',
+    path: '/admin/proctor/end',
+    summary: 'End an attempt',
+    query: undefined,
+    body: Pr.EndAttemptBody,
+    data: M.AttemptView,
+    auth: 'staff',
+    permission: 'proctor.decide',
+  }),
+  proctorDecide: call({
+    method: 'POST',
+    path: '/admin/proctor/decide',
+    summary: 'Confirm or dismiss a flag',
+    query: undefined,
+    body: Pr.DecideBody,
+    data: Pr.IntegrityRecord,
+    auth: 'staff',
+    permission: 'proctor.decide',
+  }),
+  verifyEvidence: call({
+    method: 'GET',
+    path: '/admin/evidence/verify',
+    summary: "Check an attempt's hash chain and the SHA-256 of every evidence file",
+    query: Pr.VerifyEvidenceQuery,
+    body: undefined,
+    data: Pr.VerifyEvidenceData,
+    auth: 'staff',
+    permission: 'proctor.watch',
   }),
 } as const;
 

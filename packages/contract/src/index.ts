@@ -9,6 +9,7 @@ export * from './schemas/ceping.js';
 export * from './schemas/common.js';
 export * from './schemas/exam.js';
 export * from './schemas/monitor.js';
+export * from './schemas/proctor.js';
 export * from './schemas/site.js';
 export * from './schemas/staff.js';
 export * from './schemas/subject.js';

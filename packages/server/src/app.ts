@@ -13,21 +13,26 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { installErrorHandler, sendError } from './http/errorHandler.js';
 import { redactUrl } from './http/tokens.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
 import { cepingRoutes } from './routes/ceping.js';
+import { evidenceRoutes } from './routes/evidence.js';
 import { examRoutes } from './routes/exam.js';
 import { monitorRoutes } from './routes/monitor.js';
+import { proctorRoutes } from './routes/proctor.js';
 import { profileRoutes } from './routes/profile.js';
 import { siteRoutes } from './routes/site.js';
 import { subjectRoutes } from './routes/subject.js';
+import { toolsRoutes } from './routes/tools.js';
 import { userRoutes } from './routes/user.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
-import type { ObjectStore } from './storage/objectStore.js';
+import { storageGateway } from './storage/gateway.js';
+import { LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
 
 /** What the app is built from; tests pass their own clock, log stream or SMS sender. */
 export interface AppOptions {
@@ -39,6 +44,8 @@ export interface AppOptions {
   groupCommit: boolean;
   /** Where code is judged. */
   judgeQueue: JudgeQueue;
+  /** Where proctoring changes are announced (default: this process only). */
+  notifier?: ProctorNotifier;
   clock?: () => number;
   /** How often overdue attempts are finished (default 2 s; 0 turns the sweeper off). */
   sweepIntervalMs?: number;
@@ -127,6 +134,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     log: app.log,
     groupCommit: opts.groupCommit,
     judgeQueue: opts.judgeQueue,
+    notifier: opts.notifier ?? new InProcessNotifier(),
   });
 
   await app.register(
@@ -135,14 +143,20 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       siteRoutes(api, services);
       examRoutes(api, services);
       monitorRoutes(api, services);
+      evidenceRoutes(api, services);
       subjectRoutes(api, services, config);
       answerRoutes(api, services);
       cepingRoutes(api, services);
       profileRoutes(api, services);
       adminRoutes(api, services, config);
+      proctorRoutes(api, services);
+      toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },
   );
+
+  // The local store's S3-style endpoint, outside the API prefix (S3-compatible storage serves itself).
+  if (opts.store instanceof LocalObjectStore) await storageGateway(app, opts.store, config.storageMaxObjectBytes);
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = config.apiPrefix !== '' && fs.existsSync(indexHtml);
@@ -165,6 +179,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await services.judge.drain();
   });
+  // The face engine's worker threads would otherwise keep the process alive.
+  app.addHook('onClose', async () => {
+    await services.faceCheck.close();
+  });
 
   // The server finishes attempts whose time is up, browser or not. Every process may sweep: finishing is idempotent.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
@@ -173,9 +191,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     let running: Promise<unknown> = Promise.resolve();
     app.addHook('onReady', async () => {
       timer = setInterval(() => {
-        running = services.attempts
-          .sweepOverdue()
-          .catch((err: unknown) => app.log.error({ err }, 'overdue sweep failed'));
+        running = Promise.all([
+          services.attempts.sweepOverdue().catch((err: unknown) => app.log.error({ err }, 'overdue sweep failed')),
+          // Phones that went quiet are announced so the desktop and the console learn within seconds.
+          services.evidence.sweepPhones().catch((err: unknown) => app.log.error({ err }, 'phone sweep failed')),
+        ]);
       }, sweepEvery);
       timer.unref();
     });

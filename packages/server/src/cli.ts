@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { VerifyEvidenceData } from '@examhall/contract';
 import { runWorker } from '@examhall/judge';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
@@ -18,6 +19,9 @@ Commands:
   migrate        bring the database schema up to date
   seed-demo      seed the demo exam when the database has no exam
   judge-worker   judge code from the queue in Redis (REDIS_URL); run as many as the machines allow
+  verify-evidence ATTEMPT
+                 check an attempt's hash chain and the SHA-256 of every evidence file
+                 (exit 0: all good, 1: problems found, 2: usage)
 
 The database is the one the environment configures (DATABASE_URL, or SQLite in DATA_DIR).`;
 
@@ -49,6 +53,21 @@ export async function runCli(
     return 0;
   }
   const runtime = await openRuntime(config);
+  const services = () => {
+    const log = pino({ level: 'silent' });
+    return createServices({
+      config,
+      db: runtime.handle.db,
+      limiter: runtime.limiter,
+      sms: new ConsoleSmsSender(log),
+      store: runtime.store,
+      groupCommit: runtime.handle.kit.groupCommit,
+      judgeQueue: runtime.judgeQueue,
+      notifier: runtime.notifier,
+      clock: Date.now,
+      log,
+    });
+  };
   try {
     switch (command) {
       case 'migrate':
@@ -72,25 +91,28 @@ export async function runCli(
           err('create-admin needs --phone and --password\n');
           return 2;
         }
-        const log = pino({ level: 'silent' });
-        const services = createServices({
-          config,
-          db: runtime.handle.db,
-          limiter: runtime.limiter,
-          sms: new ConsoleSmsSender(log),
-          store: runtime.store,
-          groupCommit: runtime.handle.kit.groupCommit,
-          judgeQueue: runtime.judgeQueue,
-          clock: Date.now,
-          log,
-        });
-        const result = await services.staff.ensureAdmin(values.phone, values.password, values.name);
+        const result = await services().staff.ensureAdmin(values.phone, values.password, values.name);
         out(
           result.created
             ? `Admin ${values.phone} created (id ${result.id}).\n`
             : `Admin ${values.phone} exists; password updated.\n`,
         );
         return 0;
+      }
+      case 'verify-evidence': {
+        const [attempt, ...extra] = rest;
+        if (!attempt || !/^[1-9]\d{0,15}$/.test(attempt) || extra.length > 0) {
+          err('verify-evidence needs one attempt id: examhall verify-evidence ATTEMPT\n');
+          return 2;
+        }
+        const attemptId = Number(attempt);
+        if (!(await services().attempts.byId(attemptId))) {
+          err(`No attempt ${attemptId} in this database.\n`);
+          return 2;
+        }
+        const report = await services().evidence.verify(attemptId);
+        out(formatVerifyReport(attemptId, report));
+        return report.ok ? 0 : 1;
       }
       default:
         err(`Unknown command: ${command}\n\n${USAGE}\n`);
@@ -99,6 +121,18 @@ export async function runCli(
   } finally {
     await runtime.close();
   }
+}
+
+/** The verification report as a person reads it. */
+export function formatVerifyReport(attemptId: number, r: VerifyEvidenceData): string {
+  const lines = [`Attempt ${attemptId}: ${r.records} records in the chain, ${r.files} evidence files checked.`];
+  if (r.ok) lines.push('OK: every hash and link of the chain and every file check out.');
+  else {
+    const names = { chain: 'chain  ', missing: 'missing', digest: 'digest ' } as const;
+    lines.push(`PROBLEMS (${r.problems.length}):`);
+    for (const p of r.problems) lines.push(`  record ${p.record_id}  ${names[p.kind]}  ${p.detail}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 // Run only as the `examhall` command, not when imported by tests.

@@ -58,10 +58,37 @@ const EnvSchema = z
     WEB_DIST: z.string().default(path.resolve(here, '../../web/dist')),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ERROR_REPORT_URL: z.string().trim().default(''),
+    /** Face-check worker threads; 0 means one per core. */
+    FACE_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
     ANALYTICS_URL: z.string().trim().default(''),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    STORAGE_MAX_OBJECT_MB: z.coerce.number().int().min(1).max(1024).default(20),
+    S3_ENDPOINT: optionalText.pipe(z.url().optional()),
+    S3_BUCKET: optionalText,
+    S3_REGION: optionalText,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_ROLE_ARN: optionalText,
+    S3_STS_ENDPOINT: optionalText.pipe(z.url().optional()),
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
   })
   .superRefine((env, ctx) => {
+    const s3 = [
+      env.S3_ENDPOINT,
+      env.S3_BUCKET,
+      env.S3_REGION,
+      env.S3_ACCESS_KEY_ID,
+      env.S3_SECRET_ACCESS_KEY,
+      env.S3_ROLE_ARN,
+    ];
+    if (s3.some((v) => v !== undefined) && s3.some((v) => v === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_ENDPOINT'],
+        message:
+          'S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and S3_ROLE_ARN go together',
+      });
+    }
     if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
     }
@@ -107,6 +134,28 @@ export interface Config {
   errorReportUrl: string;
   analyticsUrl: string;
   trustProxy: boolean;
+  /** Largest object the local store accepts, bytes. */
+  storageMaxObjectBytes: number;
+  /** Face-check worker threads (each loads its own models); 0 means one per core. */
+  faceWorkers: number;
+  /** S3-compatible storage; null for the embedded local store. */
+  s3: S3Config | null;
+}
+
+/** S3-compatible storage settings. */
+export interface S3Config {
+  /** Endpoint URL (browsers upload here too). */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Role assumed (STS AssumeRole) for the browser's upload credentials. */
+  roleArn: string;
+  /** STS endpoint; the SDK's default for the region when unset. */
+  stsEndpoint: string | undefined;
+  /** Path-style URLs (`endpoint/bucket/key`), as most S3-compatible servers want. */
+  forcePathStyle: boolean;
 }
 
 /** Thrown when the environment is invalid; the message lists every problem. */
@@ -142,5 +191,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     errorReportUrl: e.ERROR_REPORT_URL,
     analyticsUrl: e.ANALYTICS_URL,
     trustProxy: e.TRUST_PROXY === 'true',
+    storageMaxObjectBytes: e.STORAGE_MAX_OBJECT_MB * 1024 * 1024,
+    faceWorkers: e.FACE_WORKERS,
+    s3:
+      e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
+        ? {
+            endpoint: e.S3_ENDPOINT.replace(/\/+$/, ''),
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            roleArn: e.S3_ROLE_ARN,
+            stsEndpoint: e.S3_STS_ENDPOINT,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          }
+        : null,
   };
 }

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     store: runtime.store,
     groupCommit: runtime.handle.kit.groupCommit,
     judgeQueue: runtime.judgeQueue,
+    notifier: runtime.notifier,
   });
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   const listening = address.replace('0.0.0.0', 'localhost');
   process.stdout.write(`${banner(config, listening, runtime.handle.dialect, seeded)}\n`);
+  // The first face check of a cold process would wait for the models; load them while candidates log in.
+  services.faceCheck.warm().catch((err: unknown) => app.log.error({ err }, 'the face engine failed to start'));
 
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received, shutting down`);

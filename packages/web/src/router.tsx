@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
       },
       // The exam page has its own header (name, timer, submit), so it sits outside the candidate frame.
       { path: 'exam/:id/:anid/answer', lazy: page(() => import('./pages/exam/ExamPage.js')) },
+      // The phone page (second view) is opened on a phone from the QR code: a mobile layout, no candidate frame.
+      { path: 'phone', lazy: page(() => import('./pages/phone/PhonePage.js')) },
       { path: 'admin/login', lazy: page(() => import('./pages/admin/AdminLoginPage.js')) },
       {
         path: 'admin',
@@ -37,6 +39,8 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, loader: () => redirect('/admin/exams') },
           { path: 'staff', lazy: page(() => import('./pages/admin/StaffPage.js')) },
+          { path: 'proctoring', lazy: page(() => import('./pages/admin/proctoring/ProctorExamsPage.js')) },
+          { path: 'proctoring/:examId', lazy: page(() => import('./pages/admin/proctoring/ProctorGridPage.js')) },
           { path: ':area', lazy: page(() => import('./pages/admin/AreaPage.js')) },
         ],
       },

@@ -118,6 +118,8 @@ export const ExamDetail = z.object({
   is_upload_file: Flag,
   /** Screen switches allowed before the attempt is submitted. */
   cutting_times: z.number().int(),
+  /** Seconds between proctoring captures (camera frames, screen, phone); 30 unless the author sets it. */
+  capture_interval: z.number().int().min(5).max(600).default(30),
   /** The camera step may be skipped. */
   is_skip_camera: Flag,
   /** The microphone step may be skipped. */
@@ -257,6 +259,7 @@ export const ExamSettings = ExamDetail.pick({
   is_copy_question: true,
   is_upload_file: true,
   cutting_times: true,
+  capture_interval: true,
   is_skip_camera: true,
   is_skip_microphone: true,
   is_skip_screen: true,

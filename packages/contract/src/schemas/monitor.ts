@@ -102,6 +102,8 @@ export const FirstPictureBody = z.object({
   key: z.string().min(1).max(300),
   /** SHA-256 of the picture, hex. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** When it was taken (epoch ms); the server's time when absent. */
+  trigger_time: EpochMs.optional(),
 });
 /** POST /monitor/first-picture body. */
 export type FirstPictureBody = z.input<typeof FirstPictureBody>;
@@ -156,8 +158,14 @@ export const FaceRecognizeData = z.object({
   face_count: z.number().int(),
   /** Similarity to the attempt's first picture, 0 to 1; null without one. */
   similarity: z.number().nullable(),
+  /** Similarity to the exam's ID photo of the candidate, 0 to 1; null without one. */
+  id_similarity: z.number().nullable(),
+  /** True when a phone is seen in the picture. */
+  phone_detected: z.boolean(),
   /** True when exactly one face is found and it matches. */
   passed: z.boolean(),
+  /** The risk record made when the check did not pass (no face, several faces, mismatch, phone), else null. */
+  risk_id: z.number().int().nullable(),
 });
 /** POST /tools/face_recognize data. */
 export type FaceRecognizeData = z.infer<typeof FaceRecognizeData>;

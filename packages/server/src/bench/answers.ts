@@ -4,18 +4,39 @@
  * survives `kill -9` of the server the moment after its receipt.
  */
 import { randomUUID } from 'node:crypto';
-import { call, candidatesInExam, freshDb, smsInbox, startServer } from './harness.js';
+import { call, candidatesInExam, cpuMicros, freshDb, smsInbox, startServer, type ServerProcess } from './harness.js';
 import { requestText, runLoad } from './load.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CANDIDATES = Number(process.env.BENCH_CANDIDATES ?? 200);
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS ?? 10);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
+  .split(',')
+  .filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
 
-async function load(base: string, next: () => string) {
-  const url = new URL(base);
-  return runLoad({ host: url.hostname, port: Number(url.port), connections: CONNECTIONS, seconds: SECONDS, next });
+/**
+ * Runs the load and measures the server process's CPU time over it. On a shared machine throughput and
+ * latency swing with whatever else runs; CPU time per acknowledged request hardly does, so it is the
+ * figure to compare changes by.
+ */
+async function load(server: ServerProcess, next: () => string) {
+  const url = new URL(server.base);
+  const before = cpuMicros(server.child.pid!);
+  const figures = await runLoad({
+    host: url.hostname,
+    port: Number(url.port),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    next,
+  });
+  const after = cpuMicros(server.child.pid!);
+  const cpuPerRequest =
+    before === null || after === null ? null : Math.round((after - before) / Math.max(figures.ok, 1));
+  return { ...figures, cpuPerRequest };
 }
+
+const cpu = (us: number | null) => (us === null ? 'cpu n/a' : `cpu ${us} us/req`);
 
 async function measure(dialect: 'sqlite' | 'postgres') {
   const db = await freshDb(dialect);
@@ -25,10 +46,10 @@ async function measure(dialect: 'sqlite' | 'postgres') {
     const { tokens, examId, questionIds } = await candidatesInExam(server, db, inbox, CANDIDATES);
     const host = new URL(server.base).host;
     const noopText = requestText('GET', '/api/monitor/time-table', host);
-    const noop = await load(server.base, () => noopText);
+    const noop = await load(server, () => noopText);
     const seqs = new Map<string, number>();
     let n = 0;
-    const saves = await load(server.base, () => {
+    const saves = await load(server, () => {
       const token = tokens[n % tokens.length]!;
       const subject = questionIds[Math.floor(n / tokens.length) % questionIds.length]!;
       n += 1;
@@ -95,12 +116,12 @@ async function main() {
     `answer saves: ${CONNECTIONS} connections, ${SECONDS} s per run, ${CANDIDATES} candidates; the load generator shares the machine's cores`,
   );
   const rows: string[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  for (const dialect of DIALECTS) {
     const { noop, saves, stored } = await measure(dialect);
     const kill = await killTest(dialect);
     rows.push(
-      `${dialect.padEnd(9)} no-op ${String(noop.perSecond).padStart(6)}/s p50 ${noop.p50} ms p99 ${noop.p99} ms | ` +
-        `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ` +
+      `${dialect.padEnd(9)} no-op ${String(noop.perSecond).padStart(6)}/s p50 ${noop.p50} ms p99 ${noop.p99} ms ${cpu(noop.cpuPerRequest)} | ` +
+        `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ${cpu(saves.cpuPerRequest)} ` +
         `(${((saves.perSecond / Math.max(noop.perSecond, 1)) * 100).toFixed(0)}% of no-op) | ` +
         `acknowledged ${saves.ok}, stored ${stored}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived`,
     );

@@ -10,7 +10,12 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../db/database.js';
 
-const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.js');
+/**
+ * The server to start: this build's, or BENCH_SERVER_MAIN (another build's dist/main.js, to compare two
+ * versions of the code under the same load on a shared machine).
+ */
+const serverMain =
+  process.env.BENCH_SERVER_MAIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.js');
 
 /** PostgreSQL server used by benchmarks (a database of its own is created and dropped). */
 export const BENCH_PG = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -84,6 +89,25 @@ export async function smsInbox(): Promise<{ url: string; codes: Map<string, stri
   return { url: `http://127.0.0.1:${port}/sms`, codes, close: () => server.close() };
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in microseconds, from /proc; null where there is
+ * no /proc (then the bench prints no CPU figure).
+ */
+export function cpuMicros(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields overall.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? Math.round((ticks * 1_000_000) / CLOCK_TICKS) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on every Linux platform Node runs on). */
+const CLOCK_TICKS = 100;
+
 /** A running server process. */
 export interface ServerProcess {
   base: string;
@@ -92,7 +116,18 @@ export interface ServerProcess {
 }
 
 /** Starts `dist/main.js` and waits for its listening line. */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, tries = 3): Promise<ServerProcess> {
+  try {
+    return await startServerOnce(env);
+  } catch (err) {
+    // The free port was found by binding and closing it; on a busy machine another process may take it
+    // before the server binds it. Then the server is started again on another port.
+    if (tries > 1 && String(err).includes('EADDRINUSE')) return startServer(env, tries - 1);
+    throw err;
+  }
+}
+
+async function startServerOnce(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   // BENCH_NODE_ARGS passes flags such as --cpu-prof to the server process when looking for where time goes.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);

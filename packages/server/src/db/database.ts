@@ -6,6 +6,8 @@ import type { DialectKit } from './dialects/types.js';
 import { foundation } from './migrations/001_foundation.js';
 import { attempts } from './migrations/002_attempts.js';
 import { judgeRuns } from './migrations/003_judge.js';
+import { evidence } from './migrations/004_evidence.js';
+import { proctorConsole } from './migrations/005_proctor_console.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -16,6 +18,8 @@ export interface DbHandle {
   db: Db;
   dialect: DialectKit['name'];
   kit: DialectKit;
+  /** The PostgreSQL schema this handle works in, when it is not the default one (tests). */
+  schema?: string;
 }
 
 /** Where the database lives: PostgreSQL when a URL is given, else SQLite in the data directory. */
@@ -33,18 +37,36 @@ export function openDb(target: DbTarget): DbHandle {
   const kit = target.databaseUrl
     ? postgresKit(target.databaseUrl, target.searchPath)
     : sqliteKit(target.sqliteFile ?? path.join(target.dataDir ?? './data', 'examhall.sqlite'));
-  return { db: new Kysely<Database>({ dialect: kit.dialect }), dialect: kit.name, kit };
+  const db = new Kysely<Database>({ dialect: kit.dialect });
+  return {
+    db,
+    dialect: kit.name,
+    kit,
+    ...(target.databaseUrl && target.searchPath ? { schema: target.searchPath } : {}),
+  };
 }
 
 /** Every migration in order; names sort in the order they run. */
 function migrations(kit: DialectKit): Record<string, Migration> {
-  return { '001_foundation': foundation(kit), '002_attempts': attempts(kit), '003_judge': judgeRuns(kit) };
+  return {
+    '001_foundation': foundation(kit),
+    '002_attempts': attempts(kit),
+    '003_judge': judgeRuns(kit),
+    '004_evidence': evidence(kit),
+    '005_proctor_console': proctorConsole(kit),
+  };
 }
 
 /** Brings the schema up to date; throws with the failing migration's name. */
 export async function migrate(handle: DbHandle): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(handle.kit) };
-  const migrator = new Migrator({ db: handle.db, provider });
+  // Kysely looks for its migration tables in every schema unless told which: with another test's schema
+  // migrating at the same time it would find that one's tables, skip creating its own and fail.
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

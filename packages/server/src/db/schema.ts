@@ -126,6 +126,18 @@ export interface AttemptTable {
   score: number | null;
   max_score: number | null;
   cuts_used: Generated<number>;
+  /** Key of the first camera picture, once recorded. */
+  first_picture_key: Generated<string | null>;
+  /** Key of the signature image, once recorded. */
+  signature_key: Generated<string | null>;
+  /** Microphone the device check used. */
+  microphone_id: Generated<string | null>;
+  /** When the phone page last reported (epoch ms). */
+  phone_seen_at: Generated<number | null>;
+  /** When the candidate's page last held its live stream open (epoch ms); presence on the proctor console. */
+  last_seen_at: Generated<number | null>;
+  /** Why a proctor ended the attempt, in the proctor's words ('' otherwise). */
+  finish_note: Generated<string>;
 }
 
 /** The latest answer per question, with its version. */
@@ -173,6 +185,31 @@ export interface RiskRecordTable {
   prev_hash: string;
   hash: string;
   created_at: number;
+  /** 'risk', 'check' or an evidence kind. */
+  kind: Generated<string>;
+  /** SHA-256 of the evidence file (hex), null without one. */
+  sha256: Generated<string | null>;
+  /** Size of the evidence file in bytes. */
+  size: Generated<number | null>;
+  /** The proctor's decision on a risk flag: confirmed or dismissed; null while open. Not chained. */
+  decision: Generated<string | null>;
+  /** Why the proctor decided so. Not chained. */
+  decision_note: Generated<string>;
+  /** Staff id of the proctor who decided. */
+  decided_by: Generated<number | null>;
+  /** When the decision was made (epoch ms). */
+  decided_at: Generated<number | null>;
+}
+
+/** Warnings proctors sent to a candidate during an attempt. */
+export interface WarningTable {
+  id: Generated<number>;
+  attempt_id: number;
+  staff_id: number;
+  text: string;
+  created_at: number;
+  /** When the candidate's page acknowledged it (epoch ms), or null. */
+  read_at: number | null;
 }
 
 /** Files in object storage and who owns them. */
@@ -237,6 +274,7 @@ export interface JudgeRunTable {
 
 /** The database. */
 export interface Database {
+  warnings: WarningTable;
   judge_runs: JudgeRunTable;
   app_settings: AppSettingTable;
   attempts: AttemptTable;

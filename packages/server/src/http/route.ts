@@ -3,10 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Candidate } from '../repositories/candidates.js';
-import type { StaffActor } from '../services/access.js';
+import type { PhoneCaller } from '../services/evidence.js';
 import type { Services } from '../services/index.js';
+import { authorize, type StaffActor } from '../services/access.js';
 import { fail } from './errors.js';
-import { candidateToken, staffToken } from './tokens.js';
+import { openStreams, startSse, type StreamOpener } from './sse.js';
+import { candidateToken, phoneToken, staffToken } from './tokens.js';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -22,6 +24,8 @@ export interface RouteContext<C extends CallDef> {
   candidate: C['auth'] extends 'candidate' ? Candidate : undefined;
   /** The staff actor, on staff calls. */
   staff: C['auth'] extends 'staff' ? StaffActor : undefined;
+  /** The phone page's attempt and candidate, on phone calls (token from the `auth` query parameter). */
+  phone: C['auth'] extends 'phone' ? PhoneCaller : undefined;
 }
 
 /** A handler returns the call's data; the envelope is added here. */
@@ -35,11 +39,57 @@ interface Principal {
   token: string;
   candidate?: Candidate;
   staff?: StaffActor;
+  phone?: PhoneCaller;
 }
 const principals = new WeakMap<FastifyRequest, Principal>();
 
+/**
+ * Settles who is calling before the body is even parsed: a stranger gets 401 and a role without the call's
+ * permission 403, never a validation answer. Maintenance closes candidate calls first.
+ */
+function authenticate(services: Services, call: CallDef) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (call.auth !== 'staff' && !OPEN_IN_MAINTENANCE.has(call) && services.site.inMaintenance()) {
+      throw fail('maintenance');
+    }
+    if (call.auth === 'candidate') {
+      const token = candidateToken(request) ?? '';
+      const candidate = await services.candidateAuth.resolve(token);
+      if (!candidate) throw fail('not_logged_in');
+      principals.set(request, { token, candidate });
+    } else if (call.auth === 'staff') {
+      const token = staffToken(request) ?? '';
+      const staff = await services.staff.resolve(token);
+      if (!staff) throw fail('not_logged_in');
+      authorize(staff, call);
+      principals.set(request, { token, staff });
+    } else if (call.auth === 'phone') {
+      // Only the QR link's query parameter: the phone never holds the candidate's cookie.
+      const token = phoneToken(request) ?? '';
+      principals.set(request, { token, phone: await services.evidence.resolvePhone(token) });
+    }
+  };
+}
+
+/** The handler's context of an authenticated, validated request. */
+function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyReply): RouteContext<C> {
+  const who = principals.get(request) ?? { token: '' };
+  return {
+    query: request.query as Out<C['query']>,
+    body: request.body as Out<C['body']>,
+    request,
+    reply,
+    token: who.token,
+    candidate: who.candidate as RouteContext<C>['candidate'],
+    staff: who.staff as RouteContext<C>['staff'],
+    phone: who.phone as RouteContext<C>['phone'],
+  };
+}
+
 /** Registers one catalogue call: schemas, authentication, maintenance, envelope. */
 export function route<C extends CallDef>(app: FastifyInstance, services: Services, call: C, handler: Handler<C>): void {
+  if (call.stream) throw new Error(`${call.path} is a stream: register it with streamRoute`);
+  const auth = authenticate(services, call);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
@@ -47,39 +97,54 @@ export function route<C extends CallDef>(app: FastifyInstance, services: Service
       summary: call.summary,
       tags: [call.path.split('/')[1] ?? 'api'],
       ...(call.query ? { querystring: call.query } : {}),
-      ...(call.body ? { body: call.body } : {}),
+      // A multipart body is read by the handler (file and fields together), which validates its fields.
+      ...(call.body && call.bodyFormat !== 'multipart' ? { body: call.body } : {}),
       response: { 200: successEnvelope(call.data) },
     },
     config: { call },
-    // Who is calling is settled before the body is even parsed: a stranger gets 401, never a validation answer.
-    onRequest: async (request) => {
-      if (call.auth !== 'staff' && !OPEN_IN_MAINTENANCE.has(call) && services.site.inMaintenance()) {
-        throw fail('maintenance');
-      }
-      if (call.auth === 'candidate') {
-        const token = candidateToken(request) ?? '';
-        const candidate = await services.candidateAuth.resolve(token);
-        if (!candidate) throw fail('not_logged_in');
-        principals.set(request, { token, candidate });
-      } else if (call.auth === 'staff') {
-        const token = staffToken(request) ?? '';
-        const staff = await services.staff.resolve(token);
-        if (!staff) throw fail('not_logged_in');
-        principals.set(request, { token, staff });
-      }
-    },
+    onRequest: async (request) => auth(request),
     handler: async (request, reply) => {
-      const who = principals.get(request) ?? { token: '' };
-      const data = await handler({
-        query: request.query as Out<C['query']>,
-        body: request.body as Out<C['body']>,
-        request,
-        reply,
-        token: who.token,
-        candidate: who.candidate as RouteContext<C>['candidate'],
-        staff: who.staff as RouteContext<C>['staff'],
-      });
+      const data = await handler(contextOf<C>(request, reply));
       return { status: 'success' as const, msg: '', data };
+    },
+  });
+}
+
+/**
+ * Registers a catalogue call that answers server-sent events, with the same authentication, permission,
+ * maintenance and validation as every other call. `open` runs before anything is sent, so its failures
+ * (and bad input) are the normal JSON envelope; the stream starts once it returns.
+ */
+export function streamRoute<C extends CallDef>(
+  app: FastifyInstance,
+  services: Services,
+  call: C,
+  open: StreamOpener<C>,
+): void {
+  if (call.stream !== 'sse') throw new Error(`${call.path} is not a stream`);
+  const streams = openStreams(app);
+  const auth = authenticate(services, call);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: call.method,
+    url: call.path,
+    schema: {
+      summary: `${call.summary} (server-sent events: one JSON object per data line)`,
+      tags: [call.path.split('/')[1] ?? 'api'],
+      ...(call.query ? { querystring: call.query } : {}),
+      ...(call.body ? { body: call.body } : {}),
+    },
+    config: { call },
+    onRequest: async (request) => auth(request),
+    handler: async (request, reply) => {
+      const accept = request.headers.accept ?? '';
+      if (!accept.includes('text/event-stream')) {
+        throw fail('not_acceptable', 'this call answers server-sent events: send Accept: text/event-stream');
+      }
+      const start = await open(contextOf<C>(request, reply));
+      // HEAD (which Fastify adds to every GET) learns the stream would open, without holding one open.
+      if (request.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send();
+      startSse(request, reply, streams, start);
+      return reply;
     },
   });
 }

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { hotQuery } from '../db/hotQuery.js';
 import type { AnswerEventTable, AnswerTable, AttemptTable } from '../db/schema.js';
@@ -20,6 +20,28 @@ const latestAttempt = hotQuery((db, p: { candidateId: number; examId: number }) 
     .orderBy('id', 'desc')
     // A literal: with a bound LIMIT parameter SQLite plans this lookup two to three times slower.
     .limit(sql.lit(1)),
+);
+
+// Only what the answer save needs to know whether the latest attempt takes writes: fewer columns to read.
+// On PostgreSQL the row is share-locked until the save commits, so finishing the attempt waits for the
+// save (or the save sees it finished); on SQLite the save's transaction is the only writer anyway.
+const latestState = hotQuery((db, p: { candidateId: number; examId: number }) => {
+  const query = db
+    .selectFrom('attempts')
+    .select(['id', 'phase', 'end_at'])
+    .where('candidate_id', '=', p.candidateId)
+    .where('exam_id', '=', p.examId)
+    .orderBy('id', 'desc')
+    .limit(sql.lit(1));
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query;
+});
+
+const answerVersion = hotQuery((db, p: { attemptId: number; questionId: number }) =>
+  db
+    .selectFrom('answers')
+    .select('version')
+    .where('attempt_id', '=', p.attemptId)
+    .where('question_id', '=', p.questionId),
 );
 
 // Stores an answer unless the same or a higher seq is stored; the update's condition makes retries harmless.
@@ -73,6 +95,14 @@ export class AttemptRepository {
   /** The candidate's latest attempt at an exam. */
   async latest(candidateId: number, examId: number): Promise<AttemptRow | undefined> {
     return (await latestAttempt(this.db, { candidateId, examId })).rows[0];
+  }
+
+  /** Id, phase and end of the candidate's latest attempt at an exam. */
+  async latestState(
+    candidateId: number,
+    examId: number,
+  ): Promise<Pick<AttemptRow, 'id' | 'phase' | 'end_at'> | undefined> {
+    return (await latestState(this.db, { candidateId, examId })).rows[0];
   }
 
   /** Ids of every attempt of a candidate at an exam (practice runs included). */
@@ -166,13 +196,8 @@ export class AttemptRepository {
 
   /** Version of the stored answer, 0 when there is none. */
   async version(attemptId: number, questionId: number): Promise<number> {
-    const r = await this.db
-      .selectFrom('answers')
-      .select('version')
-      .where('attempt_id', '=', attemptId)
-      .where('question_id', '=', questionId)
-      .executeTakeFirst();
-    return r?.version ?? 0;
+    // Hot: every answer event without a new answer (navigation, leave, enter) reads it.
+    return (await answerVersion(this.db, { attemptId, questionId })).rows[0]?.version ?? 0;
   }
 
   /** The event a client id was recorded as, if it was. */

@@ -6,15 +6,17 @@ import type { CandidateTable } from '../db/schema.js';
 /** A candidate row. */
 export type Candidate = Selectable<CandidateTable>;
 
-const byTokenHash = hotQuery((db, p: { tokenHash: string; now: number }) =>
-  db
-    .selectFrom('auth_tokens as t')
-    .innerJoin('candidates as c', 'c.id', 't.subject_id')
-    .selectAll('c')
-    .where('t.token_hash', '=', p.tokenHash)
-    .where('t.kind', '=', 'candidate')
-    .where('t.revoked_at', 'is', null)
-    .where('t.expires_at', '>', p.now),
+const byTokenHash = hotQuery(
+  (db, p: { tokenHash: string; now: number }) =>
+    db
+      .selectFrom('auth_tokens as t')
+      .innerJoin('candidates as c', 'c.id', 't.subject_id')
+      .selectAll('c')
+      .where('t.token_hash', '=', p.tokenHash)
+      .where('t.kind', '=', 'candidate')
+      .where('t.revoked_at', 'is', null)
+      .where('t.expires_at', '>', p.now),
+  { gather: true },
 );
 
 /** Candidates by phone and id. */

@@ -86,7 +86,10 @@ describe.each(await testedDialects())('staff routes on %s', (dialect) => {
       });
       const allowed = !c.permission || roleHas(role, c.permission);
       if (allowed) {
-        expect([200, 409]).toContain(res.statusCode);
+        // Permission is settled before the input is read: an allowed role gets past it, to an answer or to
+        // the input's own error (a missing query, an unknown id, a stream asked for without Accept).
+        expect(res.statusCode).toBeLessThan(500);
+        expect([401, 403]).not.toContain(res.statusCode);
       } else {
         expect(res.statusCode).toBe(403);
         expect(body(res).code).toBe('forbidden');

@@ -6,24 +6,31 @@ import { route } from '../http/route.js';
 import type { Services } from '../services/index.js';
 import type { Upload } from '../services/profile.js';
 
-/** Reads the one file of a multipart request with its text fields; refuses a file over the size limit. */
-export async function readUpload(request: FastifyRequest): Promise<{ file: Upload; fields: Record<string, string> }> {
+/**
+ * Reads the one file of a multipart request (form field `field`, default `file`) with its text fields sent
+ * before it; refuses a file over the size limit (`maxBytes`, default the app's multipart limit).
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  opts: { field?: string; maxBytes?: number } = {},
+): Promise<{ file: Upload; fields: Record<string, string> }> {
+  const field = opts.field ?? 'file';
   if (!request.isMultipart())
-    throw fail('unsupported_media_type', 'body: send multipart/form-data with a field named file');
+    throw fail('unsupported_media_type', `body: send multipart/form-data with a field named ${field}`);
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
   let data: Buffer;
   try {
-    part = await request.file();
-    if (!part || part.fieldname !== 'file') throw fail('validation_error', 'file: is required');
+    part = await request.file(opts.maxBytes === undefined ? undefined : { limits: { fileSize: opts.maxBytes } });
+    if (!part || part.fieldname !== field) throw fail('validation_error', `${field}: is required`);
     data = await part.toBuffer();
   } catch (err) {
     if (err instanceof AppError) throw err;
     // A body that is not well-formed multipart (no boundary, cut off, broken headers) is the sender's fault.
     const status = (err as { statusCode?: number }).statusCode;
-    if (status === 413) throw fail('payload_too_large', 'file: too large');
+    if (status === 413) throw fail('payload_too_large', `${field}: too large`);
     throw fail('validation_error', `body: malformed multipart (${(err as Error).message})`);
   }
-  if (part.file.truncated) throw fail('payload_too_large', 'file: too large');
+  if (part.file.truncated) throw fail('payload_too_large', `${field}: too large`);
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(part.fields)) {
     const v = Array.isArray(value) ? value[0] : value;

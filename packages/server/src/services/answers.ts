@@ -128,6 +128,33 @@ export class AnswerService {
 
   /** Saves an answer of the linetest or major sections and/or records an answer event. */
   async save(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
+    return (await this.saveFast(c, body)) ?? this.saveChecked(c, body);
+  }
+
+  /**
+   * The common case of a save in one transaction: a valid change (not rich text, which needs the attempt
+   * for its file check and a sanitizer) to a question of a running attempt. Whether the attempt takes
+   * writes is read inside the transaction that writes, so an attempt finished a moment before (timer,
+   * proctor, another process) can no longer slip a write in between check and commit (on SQLite, where
+   * the transaction holds the only writer). Anything else (an attempt not running, an invalid change)
+   * returns null, and {@link saveChecked} answers it in the usual order of checks and errors.
+   */
+  private async saveFast(c: Candidate, body: SaveInput): Promise<AnswerReceipt | null> {
+    const bundle = await this.attempts.bundle(body.exam_id);
+    const q = bundle.byId.get(body.subject_id);
+    if (!q || q.section === 'evaluation' || body.answer?.kind === 'text') return null;
+    if (body.answer && answerProblem(q.type, q.content, body.answer)) return null;
+    const now = this.clock();
+    const receipt = await this.commits.run(async (trx) => {
+      const state = await new AttemptRepository(trx).latestState(c.id, body.exam_id);
+      const running = state?.phase === ExamPhase.exam && (state.end_at === null || state.end_at > now);
+      return running ? this.write(trx, state.id, q, body, now) : null;
+    });
+    return receipt;
+  }
+
+  /** A save with every check in order, each failing with its own code. */
+  private async saveChecked(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
     const { attempt, bundle } = await this.attempts.writable(c, body.exam_id);
     const q = bundle.byId.get(body.subject_id);
     if (!q || q.section === 'evaluation') throw fail('not_found', 'no such question in this exam');
@@ -191,38 +218,53 @@ export class AnswerService {
       if (problem) throw fail('validation_error', problem);
     }
     const now = this.clock();
-    return this.commits.run(async (trx) => {
-      const repo = new AttemptRepository(trx);
-      const value = body.answer ? JSON.stringify(body.answer) : null;
-      const applied =
-        value === null
-          ? null
-          : await repo.applyAnswer({ attempt_id: attemptId, question_id: q.id, value, seq: body.seq, saved_at: now });
-      const version = applied ?? (await repo.version(attemptId, q.id));
-      const event = {
-        attempt_id: attemptId,
-        question_id: q.id,
-        client_id: body.client_id,
-        seq: body.seq,
-        event: body.event ?? null,
-        value,
-        version,
-        changed_at: body.changed_at,
-        received_at: now,
-      };
-      if (await repo.addEvent(event))
-        return { subject_id: q.id, client_id: body.client_id, seq: body.seq, version, saved_at: now };
-      // A retry: answer the first receipt. Its seq was stored already, so the upsert above changed nothing.
-      const seen = (await repo.eventByClientId(attemptId, body.client_id))!;
-      if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
-      return {
-        subject_id: q.id,
-        client_id: body.client_id,
-        seq: seen.seq,
-        version: seen.version,
-        saved_at: seen.received_at,
-      };
-    });
+    return this.commits.run((trx) => this.write(trx, attemptId, q, body, now));
+  }
+
+  /** The writes of one change inside the caller's transaction; the receipt (the first one on a retry). */
+  private async write(
+    trx: Db,
+    attemptId: number,
+    q: CatalogQuestion,
+    body: {
+      answer?: AnswerValue | undefined;
+      event?: number | undefined;
+      client_id: string;
+      seq: number;
+      changed_at: number;
+    },
+    now: number,
+  ): Promise<AnswerReceipt> {
+    const repo = new AttemptRepository(trx);
+    const value = body.answer ? JSON.stringify(body.answer) : null;
+    const applied =
+      value === null
+        ? null
+        : await repo.applyAnswer({ attempt_id: attemptId, question_id: q.id, value, seq: body.seq, saved_at: now });
+    const version = applied ?? (await repo.version(attemptId, q.id));
+    const event = {
+      attempt_id: attemptId,
+      question_id: q.id,
+      client_id: body.client_id,
+      seq: body.seq,
+      event: body.event ?? null,
+      value,
+      version,
+      changed_at: body.changed_at,
+      received_at: now,
+    };
+    if (await repo.addEvent(event))
+      return { subject_id: q.id, client_id: body.client_id, seq: body.seq, version, saved_at: now };
+    // A retry: answer the first receipt. Its seq was stored already, so the upsert above changed nothing.
+    const seen = (await repo.eventByClientId(attemptId, body.client_id))!;
+    if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
+    return {
+      subject_id: q.id,
+      client_id: body.client_id,
+      seq: seen.seq,
+      version: seen.version,
+      saved_at: seen.received_at,
+    };
   }
 
   /** The evaluation answer card. */

@@ -12,6 +12,7 @@ import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
 import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
+import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { ExamBundle, ExamCatalog } from './catalog.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
 import { MANUALLY_SCORED, scoreAnswer, scoreSubmit } from './scoring.js';
@@ -35,6 +36,8 @@ export class AttemptService {
     private readonly catalog: ExamCatalog,
     private readonly clock: () => number,
     private readonly log: FastifyBaseLogger,
+    /** Hears every change of an attempt's phase (the proctor console, the candidate's live stream). */
+    private readonly notifier?: ProctorNotifier,
   ) {
     this.attempts = new AttemptRepository(db);
     this.exams = new ExamRepository(db);
@@ -96,6 +99,7 @@ export class AttemptService {
         phase: ExamPhase.monitor,
         created_at: now,
       });
+      this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
     }
     if (enterExam && attempt.phase === ExamPhase.monitor) {
       if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
@@ -110,6 +114,7 @@ export class AttemptService {
         end_at: endAt,
       });
       attempt = (await this.attempts.byId(attempt.id))!;
+      this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
     }
     return this.view(attempt, bundle);
   }
@@ -163,8 +168,16 @@ export class AttemptService {
       score,
       max_score: max,
     });
-    if (moved) this.log.info({ attempt: attempt.id, reason }, 'attempt finished');
+    if (moved) {
+      this.log.info({ attempt: attempt.id, reason }, 'attempt finished');
+      this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
+    }
     return (await this.attempts.byId(attempt.id))!;
+  }
+
+  /** An attempt by id. */
+  byId(attemptId: number): Promise<AttemptRow | undefined> {
+    return this.attempts.byId(attemptId);
   }
 
   /** Finishes every open attempt whose time is up; returns how many. */

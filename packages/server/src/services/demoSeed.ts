@@ -242,6 +242,7 @@ const DEMO_SETTINGS: ExamSettings = {
   is_copy_question: 0,
   is_upload_file: 1,
   cutting_times: 3,
+  capture_interval: 30,
   is_skip_camera: 1,
   is_skip_microphone: 1,
   is_skip_screen: 1,

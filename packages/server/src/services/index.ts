@@ -2,16 +2,22 @@ import type { JudgeQueue } from '@examhall/judge';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { FacePool } from '../proctoring/face/pool.js';
+import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import type { SmsSender } from '../sms/sender.js';
-import type { ObjectStore } from '../storage/objectStore.js';
+import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
+import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
 import { AnswerService } from './answers.js';
 import { AttemptService } from './attempts.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
+import { EvidenceService } from './evidence.js';
+import { FaceCheckService } from './faceCheck.js';
 import { ExamService } from './exams.js';
 import { JudgeService } from './judging.js';
 import { MediaLinks } from './media.js';
+import { ProctorService } from './proctor.js';
 import { ProfileService } from './profile.js';
 import { RiskService } from './risk.js';
 import { SiteService } from './site.js';
@@ -31,12 +37,15 @@ export interface ServiceDeps {
   groupCommit: boolean;
   /** Where code is judged. */
   judgeQueue: JudgeQueue;
+  /** Where proctoring changes are announced. */
+  notifier: ProctorNotifier;
 }
 
 /** The services, built once per app. */
 export interface Services {
   clock: () => number;
   store: ObjectStore;
+  notifier: ProctorNotifier;
   tokens: TokenService;
   candidateAuth: CandidateAuthService;
   staff: StaffService;
@@ -44,10 +53,24 @@ export interface Services {
   attempts: AttemptService;
   answers: AnswerService;
   risk: RiskService;
+  /** Captures, checks, monitor data, upload credentials, the phone page and evidence verification. */
+  evidence: EvidenceService;
+  /** Face checks of camera pictures (worker-thread engine pool, started on first use). */
+  faceCheck: FaceCheckService;
   judge: JudgeService;
   profile: ProfileService;
+  /** The proctor console and the candidate's integrity log. */
+  proctor: ProctorService;
   media: MediaLinks;
   site: SiteService;
+}
+
+/** Who issues the browser's upload credentials: STS AssumeRole on S3-compatible storage, else the local store. */
+function uploadIssuer(deps: ServiceDeps): UploadCredentialIssuer | null {
+  if (deps.config.s3) return new AssumeRoleIssuer(deps.config.s3);
+  if (deps.store instanceof LocalObjectStore && deps.store.credentials)
+    return new LocalCredentialIssuer(deps.store.credentials);
+  return null;
 }
 
 /** Wires the services. */
@@ -55,19 +78,43 @@ export function createServices(deps: ServiceDeps): Services {
   const { db, clock, store } = deps;
   const tokens = new TokenService(db, clock);
   const catalog = new ExamCatalog(db, clock);
-  const attempts = new AttemptService(db, catalog, clock, deps.log);
+  const attempts = new AttemptService(db, catalog, clock, deps.log, deps.notifier);
+  const risk = new RiskService(db, attempts, clock, deps.notifier);
+  const evidence = new EvidenceService(
+    db,
+    attempts,
+    risk,
+    store,
+    uploadIssuer(deps),
+    tokens,
+    deps.notifier,
+    deps.config,
+    clock,
+  );
   return {
     clock,
     store,
+    notifier: deps.notifier,
     tokens,
     candidateAuth: new CandidateAuthService({ ...deps, tokens }),
     staff: new StaffService({ ...deps, tokens }),
     exams: new ExamService(db, attempts, clock),
     attempts,
     answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
-    risk: new RiskService(db, attempts, clock),
+    risk,
+    evidence,
+    faceCheck: new FaceCheckService(
+      attempts,
+      evidence,
+      risk,
+      store,
+      new FacePool({ size: deps.config.faceWorkers || undefined }),
+      clock,
+      deps.log,
+    ),
     judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log),
     profile: new ProfileService(db, store, clock),
+    proctor: new ProctorService(db, attempts, store, deps.notifier, clock, deps.log),
     media: new MediaLinks(db, clock),
     site: new SiteService(deps.config, clock),
   };

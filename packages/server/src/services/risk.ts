@@ -4,23 +4,49 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { RiskRecordTable } from '../db/schema.js';
 import { fail } from '../http/errors.js';
+import type { AttemptRow } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { RiskRepository } from '../repositories/risk.js';
+import type { ProctorNotifier } from '../proctoring/notifier.js';
+import { checkKey } from '../storage/objectStore.js';
 import type { AttemptService } from './attempts.js';
+
+/** The storage prefix of an attempt: every object of the attempt lives under it. */
+export function attemptPrefix(attempt: Pick<AttemptRow, 'exam_id' | 'id'>): string {
+  return `exams/${attempt.exam_id}/attempts/${attempt.id}/`;
+}
+
+/** Whether `key` is a plain object key under `prefix`. */
+export function isUnder(key: string, prefix: string): boolean {
+  try {
+    return checkKey(key).startsWith(prefix);
+  } catch {
+    return false;
+  }
+}
 
 /** Hash of the chain's first link. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The fields of a risk record its hash covers. */
-type ChainedFields = Pick<
+/** The fields of a chain record its hash covers. */
+export type ChainedFields = Pick<
   Selectable<RiskRecordTable>,
-  'attempt_id' | 'risk' | 'category' | 'trigger_time' | 'detail' | 'image_key'
+  'attempt_id' | 'risk' | 'category' | 'trigger_time' | 'detail' | 'image_key' | 'kind' | 'sha256'
 >;
 
-/** The hash of a risk record: its fields in a fixed order, after the hash of the record before. */
+/** A record to append: risk events leave kind and sha256 out. */
+export type ChainInput = Omit<ChainedFields, 'kind' | 'sha256'> &
+  Partial<Pick<ChainedFields, 'kind' | 'sha256'>> & { size?: number | null };
+
+/**
+ * The hash of a chain record (risk event, check or evidence): its fields in a fixed order, after the hash of
+ * the record before. A risk event without a file keeps the original form, so chains written before evidence
+ * joined them still verify; any other record also covers its kind and file digest.
+ */
 export function riskHash(prevHash: string, r: ChainedFields): string {
-  const canonical = JSON.stringify([prevHash, r.attempt_id, r.risk, r.category, r.trigger_time, r.detail, r.image_key]);
-  return createHash('sha256').update(canonical).digest('hex');
+  const fields: unknown[] = [prevHash, r.attempt_id, r.risk, r.category, Number(r.trigger_time), r.detail, r.image_key];
+  if (r.kind !== 'risk' || r.sha256 !== null) fields.push(r.kind, r.sha256);
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 /** Risk events: recorded with time and evidence in a hash chain per attempt; screen switches count against cutting_times. */
@@ -29,6 +55,7 @@ export class RiskService {
     private readonly db: Db,
     private readonly attempts: AttemptService,
     private readonly clock: () => number,
+    private readonly notifier: ProctorNotifier,
   ) {}
 
   /** Records one event (idempotent by client id); a screen switch past the allowance submits the attempt. */
@@ -49,6 +76,9 @@ export class RiskService {
       await this.attempts.invitationByExam(c, body.exam_id);
       throw fail('exam_not_started');
     }
+    // A picture named in a risk record must be the attempt's own: the console shows it to proctors.
+    if (body.image_key !== undefined && !isUnder(body.image_key, attemptPrefix(attempt)))
+      throw fail('key_outside_attempt');
     const category = riskCategoryOf(body.risk as RiskEventId);
     const row = {
       attempt_id: attempt.id,
@@ -74,22 +104,32 @@ export class RiskService {
   }
 
   /**
-   * Appends to the attempt's chain. Two writers racing for the same predecessor collide on the unique
+   * Appends a risk event, check or piece of evidence to the attempt's chain (idempotent by client id) and
+   * announces a fresh record. Two writers racing for the same predecessor collide on the unique
    * (attempt, prev_hash) pair and the loser retries on the new end of the chain.
    */
-  private async append(
+  async append(
     attemptId: number,
     clientId: string,
-    row: ChainedFields,
+    input: ChainInput,
   ): Promise<{ id: number; hash: string; fresh: boolean }> {
     const repo = new RiskRepository(this.db);
+    const row: ChainedFields = { ...input, kind: input.kind ?? 'risk', sha256: input.sha256 ?? null };
     for (let tries = 0; ; tries++) {
       const seen = await repo.byClientId(attemptId, clientId);
       if (seen) return { id: seen.id, hash: seen.hash, fresh: false };
       const prev = (await repo.lastHash(attemptId)) ?? GENESIS_HASH;
       const hash = riskHash(prev, row);
       try {
-        const id = await repo.insert({ ...row, client_id: clientId, prev_hash: prev, hash, created_at: this.clock() });
+        const id = await repo.insert({
+          ...row,
+          size: input.size ?? null,
+          client_id: clientId,
+          prev_hash: prev,
+          hash,
+          created_at: this.clock(),
+        });
+        this.notifier.announce({ type: 'record', attemptId, recordId: id });
         return { id, hash, fresh: true };
       } catch (err) {
         if (tries >= 5) throw err;

@@ -1,13 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { TokenRepository } from '../repositories/tokens.js';
 
-/** Token kinds: candidate and staff tokens never stand in for each other. */
-export type TokenKind = 'candidate' | 'staff';
+/** Token kinds: candidate, staff and phone-page tokens never stand in for each other (a phone token's subject is an attempt). */
+export type TokenKind = 'candidate' | 'staff' | 'phone';
 
 /** SHA-256 of a token, hex: the only form in which tokens are stored. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Issues, resolves and revokes random bearer tokens. */

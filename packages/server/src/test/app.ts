@@ -7,9 +7,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { LocalJudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
+import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { MemoryRateLimiter, type RateLimiter } from '../ratelimit/limiter.js';
 import { seedDemo } from '../services/demoSeed.js';
 import type { Services } from '../services/index.js';
+import { LOCAL_BUCKET, LOCAL_REGION, localStorageEndpoint } from '../storage/gateway.js';
+import { LocalCredentials } from '../storage/localCredentials.js';
 import { LocalObjectStore } from '../storage/objectStore.js';
 import { openTestDb, type TestDb, type TestDialect } from './db.js';
 import { startSmsReceiver, type SmsReceiver } from './smsReceiver.js';
@@ -20,6 +23,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** A limiter other than the in-process one (e.g. Redis). */
   limiter?: RateLimiter;
+  /** Where proctoring changes are announced (default: in this process); the caller closes it. */
+  notifier?: ProctorNotifier;
   /** Run the overdue sweeper this often (off by default; tests call it directly). */
   sweepIntervalMs?: number;
 }
@@ -76,7 +81,10 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
   const judgeQueue = new LocalJudgeQueue(2);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-store-'));
-  const store = new LocalObjectStore(storeDir);
+  const store = new LocalObjectStore(
+    storeDir,
+    new LocalCredentials(db.handle.db, clock, localStorageEndpoint(config), LOCAL_BUCKET, LOCAL_REGION),
+  );
   const { app, services, routes } = await buildApp({
     config,
     db: db.handle.db,
@@ -87,6 +95,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     clock,
     logStream,
     sweepIntervalMs: opts.sweepIntervalMs ?? 0,
+    ...(opts.notifier ? { notifier: opts.notifier } : {}),
   });
   await app.ready();
   return {

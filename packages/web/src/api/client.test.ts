@@ -2,7 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, CLIENT_MESSAGES, REQUEST_TIMEOUT_MS, RETRY_POLICY } from '@examhall/contract';
-import { ApiError, buildUrl, configureClient, encodeBody, isRetryable, loginPathFor, request } from './client.js';
+import {
+  ApiError,
+  buildUrl,
+  configureClient,
+  encodeBody,
+  isRetryable,
+  loginPathFor,
+  request,
+  setPhoneToken,
+} from './client.js';
 import { cookieString, readCookie, removalStrings } from './cookies.js';
 
 describe('buildUrl', () => {
@@ -271,6 +280,37 @@ describe('request over HTTP', () => {
       msg: 'failed to get exam detail',
     });
     expect(navigations).toEqual([]);
+  });
+
+  it('sends the phone token on phone calls and the candidate token on the others', async () => {
+    setPhoneToken('phone-token');
+    try {
+      handler = (req, res) =>
+        req.url?.startsWith('/api/phone/')
+          ? send(res, 200, {
+              status: 'success',
+              msg: '',
+              data: { exam_id: 1, exam_name: 'x', capture_interval: 30, phase: 2, end_time: null, server_time: 1 },
+            })
+          : send(res, 200, { status: 'success', msg: '', data: { list: [] } });
+      await request(api.phoneSession);
+      await request(api.areaCodeList);
+      expect(new URL(hits[0]!.url, 'http://h').searchParams.get('auth')).toBe('phone-token');
+      expect(new URL(hits[1]!.url, 'http://h').searchParams.get('auth')).toBe('token-1');
+    } finally {
+      setPhoneToken(null);
+    }
+  });
+
+  it('leaves a refused phone link to the phone page instead of going to a login', async () => {
+    setPhoneToken('old-token');
+    try {
+      handler = (_req, res) => fail(res, 401, 'phone_link_invalid', 'the link has expired');
+      await expect(request(api.phoneSession)).rejects.toMatchObject({ code: 'phone_link_invalid', status: 401 });
+      expect(navigations).toEqual([]);
+    } finally {
+      setPhoneToken(null);
+    }
   });
 
   it('rejects success data that does not match the schema', async () => {

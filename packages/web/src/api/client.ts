@@ -51,6 +51,8 @@ export interface ClientEnv {
   baseUrl: string;
   /** The candidate token, or null when logged out. */
   getAuth: () => string | null;
+  /** The phone page's token (from its QR link) for calls with auth 'phone'; never the candidate cookie. */
+  getPhoneAuth: () => string | null;
   /** The page address sent as `referer`, or null outside a browser. */
   getReferer: () => string | null;
   /** Path and query of the current page, used as the login page's `redirect`. */
@@ -70,6 +72,7 @@ const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefine
 const env: ClientEnv = {
   baseUrl: '/api',
   getAuth: () => (inBrowser ? readCookie(document.cookie, AUTH_COOKIE) : null),
+  getPhoneAuth: () => null,
   getReferer: () => (inBrowser ? window.location.href : null),
   getCurrentPath: () => (inBrowser ? window.location.pathname + window.location.search : '/'),
   navigate: (to) => {
@@ -89,6 +92,19 @@ export function configureClient(patch: Partial<ClientEnv>): void {
 /** Sets how the client moves to another page. */
 export function setNavigator(navigate: (to: string) => void): void {
   env.navigate = navigate;
+}
+
+/**
+ * Sets the token the phone page's calls (auth 'phone') carry as `auth`. It is kept in memory
+ * only: the candidate's cookie on the same browser is neither read for nor overwritten by them.
+ */
+export function setPhoneToken(token: string | null): void {
+  env.getPhoneAuth = () => token;
+}
+
+/** The token a call carries: the phone token for phone calls, else the candidate cookie. */
+function authFor(call: CallDef): string | null {
+  return call.auth === 'phone' ? env.getPhoneAuth() : env.getAuth();
 }
 
 /** The query and body a call takes: required when the call declares them, absent when it does not. */
@@ -122,6 +138,18 @@ export function buildUrl(
   if (referer) params.set('referer', referer);
   const qs = params.toString();
   return `${baseUrl.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`;
+}
+
+/**
+ * The full address of a call with its query, the token (the current one unless `auth` is given) and
+ * the referer: for the requests fetch cannot make, EventSource streams and sendBeacon on unload.
+ */
+export function urlFor<C extends CallDef>(
+  call: C,
+  query?: CallQuery<C> extends undefined ? undefined : CallQuery<C>,
+  auth: string | null = env.getAuth(),
+): string {
+  return buildUrl(env.baseUrl, call.path, query as Record<string, unknown> | undefined, auth, env.getReferer());
 }
 
 function appendParam(params: URLSearchParams, key: string, value: QueryValue | readonly QueryValue[]): void {
@@ -295,7 +323,7 @@ export async function requestWithMessage<C extends CallDef>(
     env.baseUrl,
     call.path,
     input.query as Record<string, unknown> | undefined,
-    env.getAuth(),
+    authFor(call),
     env.getReferer(),
   );
   const encoded = encodeBody(call.bodyFormat, input.body);
@@ -328,6 +356,8 @@ function handleFailure(call: CallDef, e: ApiError): ApiError {
   if (e.status !== 0) env.log(`[api] ${call.method} ${call.path}: ${e.status} ${describeStatus(e.status)} (${e.code})`);
   else env.log(`[api] ${call.method} ${call.path}: ${e.msg}`);
 
+  // The phone page has no login to go to: it shows its own errors (an expired or invalid link).
+  if (call.auth === 'phone') return e;
   if (call.auth !== 'public') {
     const sessionGone = e.status === 401 || (e.status === 403 && call.auth === 'candidate');
     if (sessionGone) {
@@ -364,7 +394,7 @@ export function upload<C extends CallDef>(
   fields: Readonly<Record<string, string | number | Blob>>,
   onProgress?: UploadProgress,
 ): Promise<CallData<C>> {
-  const url = buildUrl(env.baseUrl, call.path, undefined, env.getAuth(), env.getReferer());
+  const url = buildUrl(env.baseUrl, call.path, undefined, authFor(call), env.getReferer());
   const form = new FormData();
   // Text fields first: a streaming server reads them before the file.
   for (const [k, v] of Object.entries(fields)) if (!(v instanceof Blob)) form.append(k, String(v));

@@ -165,6 +165,11 @@ export class Outbox {
     return latest;
   }
 
+  /** Risk records not yet confirmed by the server, oldest first (sent by beacon when the page goes away). */
+  pendingRisks(): OutboxEntry[] {
+    return this.sorted().filter((e) => e.channel === 'risk' && !this.rejected.has(e.client_id));
+  }
+
   /**
    * Stores a change, then lets the sender go. Resolves once the change is durable. An unsent
    * answer of the same question that is not on the wire is replaced, since the newer one

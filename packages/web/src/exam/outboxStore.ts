@@ -4,6 +4,7 @@
  * with fake-indexeddb and used by any page.
  */
 import type { AnswerEvent, AnswerValue } from '@examhall/contract';
+import { done, promised } from './idb.js';
 
 /** Which call an entry goes to. */
 export type OutboxChannel = 'answer' | 'ceping' | 'risk';
@@ -52,21 +53,6 @@ const DB_NAME = 'examhall-outbox';
 const DB_VERSION = 1;
 const OUTBOX = 'outbox';
 const SEQS = 'seqs';
-
-function promised<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function done(tx: IDBTransaction): Promise<void> {
-  return new Promise((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-  });
-}
 
 /** Opens the outbox database (creating it on first use). */
 export function openIndexedDbStore(factory: IDBFactory = indexedDB): Promise<OutboxStore> {

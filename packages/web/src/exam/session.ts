@@ -1,5 +1,5 @@
 /** Wires the framework-free outbox to the API client and the browser. */
-import { api } from '@examhall/contract';
+import { api, type RecordRiskData } from '@examhall/contract';
 import { isApiError, request } from '../api/client.js';
 import { serverNow } from './clock.js';
 import { Outbox, type FailureKind, type OutboxEntry, type Receipt } from './outbox.js';
@@ -12,6 +12,17 @@ export function classifyFailure(e: unknown): FailureKind {
   // No answer, a server fault, a rate limit or a lost session: the change is fine, the moment is not.
   if (e.status === 0 || e.status >= 500 || e.status === 429 || e.status === 401 || e.status === 403) return 'retry';
   return 'rejected';
+}
+
+/** Hears every risk record the server confirmed, with its answer (record id, screen switches left, phase). */
+export type RiskListener = (entry: OutboxEntry, data: RecordRiskData) => void;
+
+const riskListeners = new Set<RiskListener>();
+
+/** Subscribes to confirmed risk records (the exam page takes a picture and follows the screen-switch count); answers the unsubscribe. */
+export function onRiskRecorded(listener: RiskListener): () => void {
+  riskListeners.add(listener);
+  return () => riskListeners.delete(listener);
 }
 
 /** Sends one outbox entry through its call. */
@@ -40,8 +51,8 @@ export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
           changed_at: entry.changed_at,
         },
       });
-    case 'risk':
-      await request(api.recordRisk, {
+    case 'risk': {
+      const data = await request(api.recordRisk, {
         body: {
           exam_id: entry.exam_id,
           risk: entry.risk ?? 0,
@@ -50,7 +61,16 @@ export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
           client_id: entry.client_id,
         },
       });
+      for (const listener of riskListeners) {
+        try {
+          listener(entry, data);
+        } catch (e) {
+          // A listener's fault must not make the outbox send the record again.
+          console.warn('[risk] listener failed', e);
+        }
+      }
       return null;
+    }
   }
 }
 

@@ -30,6 +30,18 @@ import { Html } from '../../exam/questions/Html.js';
 import { QuestionBody, type QuestionContext } from '../../exam/questions/QuestionBody.js';
 import { openExamOutbox } from '../../exam/session.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
+import { CaptureStatus } from '../../proctor/CaptureStatus.js';
+import { DeviceReconnect } from '../../proctor/DeviceReconnect.js';
+import { startProctoring, type Proctoring } from '../../proctor/captures.js';
+import { useRiskDetectors } from '../../proctor/risks.js';
+import { stopStreams } from '../../proctor/streams.js';
+import {
+  FullscreenPrompt,
+  SwitchNotice,
+  useCandidateEvents,
+  useWarnings,
+  WarningDialog,
+} from '../../proctor/warnings.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 
 /** One place on the answer card. */
@@ -53,6 +65,8 @@ const EMPTY_SNAPSHOT: OutboxSnapshot = {
 const noSubscribe = () => () => undefined;
 /** How long a run or submit waits for the code answer to be saved; the judge call carries the code anyway. */
 const JUDGE_SAVE_WAIT_MS = 8_000;
+/** How often the phone's status is read while the live stream is down. */
+const PHONE_POLL_MS = 15_000;
 
 const keyOf = (item: Item) => questionKey(item.kind === 'ceping' ? 'ceping' : 'answer', item.id);
 
@@ -158,6 +172,49 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
     };
   }, [examId]);
   const snapshot = useSyncExternalStore(box?.subscribe ?? noSubscribe, box?.getSnapshot ?? (() => EMPTY_SNAPSHOT));
+
+  // Proctoring: captures on the exam's interval, a picture at every risk event, the detectors, the live stream.
+  const proctoring = useRef<Proctoring | null>(null);
+  useEffect(() => {
+    const p = startProctoring(examId);
+    proctoring.current = p;
+    return () => {
+      p.stop();
+      proctoring.current = null;
+    };
+  }, [examId]);
+  const [endedReason, setEndedReason] = useState<string | null>(null);
+  const risks = useRiskDetectors({
+    examId,
+    box,
+    cutsLeft: attempt.cuts_left,
+    allowPaste: detail.is_paste === 1,
+    allowCopy: detail.is_copy_question === 1,
+    onPasteBlocked: () => void message.warning({ content: t('exam.pasteBlocked'), key: 'paste-blocked' }),
+    onCopyBlocked: () => void message.warning({ content: t('exam.copyBlocked'), key: 'copy-blocked' }),
+    pertinent: (id) => void proctoring.current?.pertinent(id),
+    onEnded: setEndedReason,
+  });
+  const warnings = useWarnings();
+  const { phoneStatus } = risks;
+  const live = useCandidateEvents(examId, {
+    onWarning: warnings.add,
+    onEnded: setEndedReason,
+    onPhone: phoneStatus,
+  });
+  // Without the live stream the phone's status is read now and then, so a phone that stops is still seen.
+  const phoneWatched = detail.is_close_phone !== 1;
+  useEffect(() => {
+    if (live || !phoneWatched) return;
+    const read = () =>
+      void request(api.monitorState, { query: { exam_id: examId } }).then(
+        (s) => phoneStatus(s.mobileDeviceStatus),
+        () => undefined,
+      );
+    read();
+    const timer = setInterval(read, PHONE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, phoneWatched, examId, phoneStatus]);
 
   const order = useQuery({
     queryKey: ['order-list', examId],
@@ -319,8 +376,10 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
           if (!(isApiError(e) && e.code === 'exam_finished')) throw e;
         }
         await remember(`attempt:${examId}`, { ...attempt, phase: ExamPhase.submit });
-        queryClient.removeQueries({ queryKey: ['attempt', examId] });
+        stopStreams();
         await navigate(pathForPhase(examId, anid, ExamPhase.submit), { replace: true, state: { unsent: left } });
+        // Only once the result page is shown: a refetch while it loads would navigate again, without the state.
+        queryClient.removeQueries({ queryKey: ['attempt', examId] });
       } catch (e) {
         setSubmitError(t('exam.submitFailed', { msg: errorText(e) }));
       } finally {
@@ -330,16 +389,22 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
     [box, submitting, record, current, t, hasEvaluation, examId, queryClient, attempt, navigate, anid],
   );
 
-  // The server ended the attempt (time, a proctor), seen by a save or a judge call: the result page says what happened.
+  // The server ended the attempt (time, a proctor, too many screen switches), seen by a save, a judge call,
+  // a risk record or the live stream: the result page says what happened.
   const [endedOnJudge, setEndedOnJudge] = useState(false);
   useEffect(() => {
-    if (!snapshot.finished && !endedOnJudge) return;
-    queryClient.removeQueries({ queryKey: ['attempt', examId] });
-    void navigate(pathForPhase(examId, anid, ExamPhase.submit), {
-      replace: true,
-      state: { unsent: snapshot.total },
-    });
-  }, [snapshot.finished, endedOnJudge, snapshot.total, navigate, examId, anid, queryClient]);
+    if (!snapshot.finished && !endedOnJudge && endedReason === null) return;
+    queryClient.removeQueries({ queryKey: resultKey(examId) });
+    stopStreams();
+    // Kept for the tab as well: any later navigation to the result (a reload, a second redirect) still explains it.
+    if (endedReason !== null) sessionStorage.setItem(`exam-ended:${examId}`, endedReason);
+    void Promise.resolve(
+      navigate(pathForPhase(examId, anid, ExamPhase.submit), {
+        replace: true,
+        state: { unsent: snapshot.total, reason: endedReason },
+      }),
+    ).then(() => queryClient.removeQueries({ queryKey: ['attempt', examId] }));
+  }, [snapshot.finished, endedOnJudge, endedReason, snapshot.total, navigate, examId, anid, queryClient]);
 
   const confirmSubmit = () => {
     Modal.confirm({
@@ -355,7 +420,7 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
     examId,
     allowPaste: detail.is_paste === 1,
     allowUpload: detail.is_upload_file === 1,
-    warnPaste: () => void message.warning(t('exam.pasteBlocked')),
+    warnPaste: () => void message.warning({ content: t('exam.pasteBlocked'), key: 'paste-blocked' }),
     saveNow: async () => {
       if (box) await box.drain(JUDGE_SAVE_WAIT_MS);
     },
@@ -366,7 +431,7 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
   const pendingTotal = [...snapshot.pending.values()].reduce((a, b) => a + b, 0);
 
   return (
-    <div className="exam-room">
+    <div className="exam-room" data-live={live ? '1' : '0'}>
       <header className="exam-header">
         <Flex align="center" gap={12} wrap style={{ minWidth: 0 }}>
           <Typography.Title level={1} className="exam-title" data-testid="exam-title">
@@ -379,6 +444,13 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
           )}
         </Flex>
         <Flex align="center" gap={16} wrap>
+          <Tag
+            color={risks.state.cutsLeft > 0 ? 'default' : 'red'}
+            data-testid="cuts-left"
+            data-left={risks.state.cutsLeft}
+          >
+            {t('risk.cutsLeft', { n: Math.max(0, risks.state.cutsLeft) })}
+          </Tag>
           <Timer endTime={attempt.end_time} onTimeUp={() => void submit(true)} />
           <Button type="primary" onClick={confirmSubmit} loading={submitting} data-testid="exam-submit">
             {t('exam.submit')}
@@ -397,10 +469,24 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
           </Typography.Text>
         )}
       </div>
-      {[...snapshot.rejected.values()].map((r, i) => {
-        const n = items.findIndex((it) => keyOf(it) === r.key) + 1;
-        return <Alert key={i} type="error" showIcon title={t('exam.rejected', { n, msg: r.msg })} />;
-      })}
+      <SwitchNotice left={risks.state.switchNotice} onClose={risks.dismissSwitchNotice} />
+      <FullscreenPrompt
+        fullscreen={risks.state.fullscreen}
+        left={risks.state.leftFullscreen}
+        onEnter={risks.requestFullscreen}
+      />
+      {risks.state.accountChanged !== null && (
+        <Alert type="error" showIcon role="alert" title={t('risk.accountChanged')} data-testid="account-changed" />
+      )}
+      <CaptureStatus />
+      <DeviceReconnect examId={examId} />
+      <WarningDialog warnings={warnings.warnings} onAcknowledge={warnings.acknowledge} />
+      {[...snapshot.rejected.values()]
+        .filter((r) => !r.key.startsWith('risk:'))
+        .map((r, i) => {
+          const n = items.findIndex((it) => keyOf(it) === r.key) + 1;
+          return <Alert key={i} type="error" showIcon title={t('exam.rejected', { n, msg: r.msg })} />;
+        })}
       {boxError && <Alert type="error" showIcon role="alert" title={boxError} />}
       {submitting && <Alert type="info" showIcon title={t('exam.submitting')} />}
       {submitError && <Alert type="error" showIcon role="alert" title={submitError} data-testid="submit-error" />}
@@ -560,7 +646,6 @@ function QuestionPanel(props: {
   ctx: QuestionContext;
 }) {
   const { t } = useI18n();
-  const { message } = App.useApp();
   const { item, adopt } = props;
   const q = useQuery({
     queryKey: ['question', props.examId, item.kind, item.id],
@@ -574,16 +659,7 @@ function QuestionPanel(props: {
     else adopt(keyOf(item), parseStored(q.data.data.answer?.value));
   }, [q.data, adopt, item]);
 
-  const noCopy = props.allowCopy
-    ? {}
-    : {
-        onCopy: (e: React.ClipboardEvent) => {
-          e.preventDefault();
-          void message.warning(t('exam.copyBlocked'));
-        },
-        onCut: (e: React.ClipboardEvent) => e.preventDefault(),
-        onContextMenu: (e: React.MouseEvent) => e.preventDefault(),
-      };
+  // Copying the question text is stopped by the risk detectors (proctor/risks.ts) on everything in .no-copy.
 
   if (q.isError) {
     const warning = q.error instanceof SubjectWarning || isApiError(q.error);
@@ -615,7 +691,7 @@ function QuestionPanel(props: {
       <article className="question" data-testid="question" data-type="ceping" data-id={s.id}>
         {heading(11)}
         <Typography.Paragraph type="secondary">{t('exam.evaluation.note')}</Typography.Paragraph>
-        <div className={props.allowCopy ? '' : 'no-copy'} {...noCopy}>
+        <div className={props.allowCopy ? '' : 'no-copy'}>
           <Html html={s.stem} className="question-text" />
         </div>
         <Radio.Group
@@ -639,7 +715,7 @@ function QuestionPanel(props: {
   return (
     <article className="question" data-testid="question" data-type={subject.type} data-id={subject.id}>
       {heading(subject.type, subject.score)}
-      <div className={props.allowCopy ? 'question-copyable' : 'no-copy'} {...noCopy}>
+      <div className={props.allowCopy ? 'question-copyable' : 'no-copy'}>
         <Html html={subject.stem} className="question-text" />
         <QuestionBody
           subject={subject}

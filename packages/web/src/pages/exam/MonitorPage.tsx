@@ -1,6 +1,6 @@
-import { api, ExamMode, ExamPhase } from '@examhall/contract';
-import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Skeleton, Tag, Typography } from 'antd';
+import { api, ExamMode, ExamPhase, type MonitorStateData } from '@examhall/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Skeleton, Steps, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { isApiError, request } from '../../api/client.js';
@@ -8,17 +8,47 @@ import { currentAuth } from '../../api/cookies.js';
 import { alignIfUnset } from '../../exam/clock.js';
 import { remember } from '../../exam/offlineCache.js';
 import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.js';
-import { examSteps } from '../../exam/steps.js';
+import { examSteps, type ExamStep } from '../../exam/steps.js';
 import { useI18n } from '../../i18n/index.js';
+import { STEP_IDS } from '../../proctor/checks.js';
+import {
+  CameraStep,
+  MicrophoneStep,
+  MobileStep,
+  ScreenStep,
+  SignatureStep,
+  type StepProps,
+} from '../../proctor/MonitorSteps.js';
+import { getStreams, isLive, useStreams, type ProctorStreams } from '../../proctor/streams.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 
 function errorText(e: unknown): string {
   return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
 }
 
+/** The stream a device step keeps open for the exam. */
+const STREAM_OF: Partial<Record<ExamStep['key'], keyof ProctorStreams>> = {
+  camera: 'camera',
+  microphone: 'microphone',
+  screenSharing: 'screen',
+};
+
 /**
- * The monitor phase: the exam's checks in order and the integrity pledge, which cannot be
- * skipped. Starting the exam phase starts the server's clock.
+ * True when the step needs nothing more: skipped, or passed and (for a device) its stream is open
+ * in this page. A device passed before a reload is opened again without a second record.
+ */
+function stepDone(step: ExamStep, recorded: MonitorStateData['checks'], local: ReadonlySet<number>): boolean {
+  const check = recorded.find((c) => c.step === STEP_IDS[step.key]);
+  if (local.has(step.id) || check?.result === 'skipped') return true;
+  if (check?.result !== 'passed') return false;
+  const stream = STREAM_OF[step.key];
+  return stream === undefined || isLive(getStreams()[stream]);
+}
+
+/**
+ * The monitor phase: the exam's checks in order (camera, microphone, screen sharing, phone,
+ * signed pledge), each passed or, where the exam allows, skipped; then the exam starts, which
+ * starts the server's clock. The opened streams stay in the shared store for the exam page.
  */
 export default function MonitorPage() {
   const { t } = useI18n();
@@ -27,19 +57,30 @@ export default function MonitorPage() {
   const navigate = useNavigate();
   const { examId, anid } = useExamParams();
   const detail = useExamDetail(examId, anid);
-  const [promised, setPromised] = useState(false);
-  const [tried, setTried] = useState(false);
+  const streams = useStreams();
+  // Steps finished in this page (the server's list is only read when the page opens).
+  const [local, setLocal] = useState<ReadonlySet<number>>(new Set());
 
   // Creates the attempt when the candidate arrives here directly, and learns its phase.
   const resume = useMutation({
     mutationFn: () => request(api.startExam, { body: { exam_id: examId, anid } }),
     onSuccess: (data) => {
+      // Captures and upload signatures use the server's time, not a browser clock that may be off.
+      alignIfUnset(data.server_time);
       if (data.attempt.phase !== ExamPhase.monitor)
         void navigate(pathForPhase(examId, anid, data.attempt.phase), { replace: true });
     },
   });
   const { mutate: resumeAttempt } = resume;
   useEffect(() => resumeAttempt(), [resumeAttempt]);
+
+  // What the server already holds (checks passed before a reload); read once the attempt exists.
+  const state = useQuery({
+    queryKey: ['monitor-state-initial', examId],
+    queryFn: ({ signal }) => request(api.monitorState, { query: { exam_id: examId }, signal }),
+    enabled: resume.isSuccess,
+    staleTime: Infinity,
+  });
 
   const start = useMutation({
     mutationFn: () => request(api.startExam, { body: { exam_id: examId, anid, phase: 2 } }),
@@ -54,16 +95,42 @@ export default function MonitorPage() {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
 
-  const onStart = () => {
-    setTried(true);
-    if (promised) start.mutate();
-  };
+  const steps = detail.data ? examSteps(detail.data) : [];
+  const recorded = state.data?.checks ?? [];
+  // `streams` is read so a device that stops re-opens its step.
+  void streams;
+  const currentIndex = state.data ? steps.findIndex((s) => !stepDone(s, recorded, local)) : -1;
+  const current = currentIndex >= 0 ? steps[currentIndex] : undefined;
+  const allDone = !!state.data && steps.length > 0 && currentIndex === -1;
+
+  const stepProps = (step: ExamStep): StepProps => ({
+    examId,
+    anid,
+    skippable: step.skippable,
+    recorded: recorded.some((c) => c.step === STEP_IDS[step.key]),
+    onDone: () => setLocal((prev) => new Set(prev).add(step.id)),
+  });
+
+  const pledge = <Typography.Paragraph data-testid="pledge-text">{t('monitor.pledgeText')}</Typography.Paragraph>;
 
   return (
     <div className="page-body">
       {detail.isError && <Alert type="error" showIcon role="alert" title={errorText(detail.error)} />}
       {resume.isError && (
         <Alert type="error" showIcon role="alert" title={t('entry.startFailed', { msg: errorText(resume.error) })} />
+      )}
+      {state.isError && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={t('proctor.stateFailed', { msg: errorText(state.error) })}
+          action={
+            <Button size="small" onClick={() => void state.refetch()}>
+              {t('common.retry')}
+            </Button>
+          }
+        />
       )}
       {!detail.data ? (
         !detail.isError && (
@@ -85,42 +152,78 @@ export default function MonitorPage() {
             {t('monitor.steps')}
           </Typography.Title>
           <ol className="step-list" data-testid="monitor-steps">
-            {examSteps(detail.data).map((s) => (
-              <li key={s.id} data-testid="monitor-step" data-step={s.key}>
-                <span>{t(`monitor.step.${s.key}`)}</span>{' '}
-                <Tag color={s.skippable ? 'default' : 'blue'}>
-                  {s.skippable ? t('monitor.skippable') : t('monitor.required')}
-                </Tag>
-              </li>
-            ))}
+            {steps.map((s, i) => {
+              const done = state.data ? stepDone(s, recorded, local) : false;
+              return (
+                <li
+                  key={s.id}
+                  data-testid="monitor-step"
+                  data-step={s.key}
+                  data-state={done ? 'done' : i === currentIndex ? 'current' : 'waiting'}
+                  aria-current={i === currentIndex ? 'step' : undefined}
+                >
+                  <span>{t(`monitor.step.${s.key}`)}</span>{' '}
+                  <Tag color={s.skippable ? 'default' : 'blue'}>
+                    {s.skippable ? t('monitor.skippable') : t('monitor.required')}
+                  </Tag>
+                  {done && <Tag color="green">{t('proctor.stepDone')}</Tag>}
+                </li>
+              );
+            })}
           </ol>
-          <section aria-labelledby="pledge-title" className="pledge">
-            <Typography.Title level={2} style={{ fontSize: 18 }} id="pledge-title">
-              {t('monitor.pledgeTitle')}
-            </Typography.Title>
-            <Typography.Paragraph data-testid="pledge-text">{t('monitor.pledgeText')}</Typography.Paragraph>
-            <Checkbox checked={promised} onChange={(e) => setPromised(e.target.checked)} data-testid="pledge-check">
-              {t('monitor.promise')}
-            </Checkbox>
-            {tried && !promised && (
-              <Alert type="warning" showIcon role="alert" title={t('monitor.pledgeNeeded')} style={{ marginTop: 8 }} />
-            )}
-          </section>
-          <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
-            {t('monitor.startHint')}
-          </Typography.Paragraph>
-          {start.isError && (
-            <Alert
-              type="error"
-              showIcon
-              role="alert"
-              title={t('entry.startFailed', { msg: errorText(start.error) })}
-              style={{ marginBottom: 12 }}
-            />
+          <Steps
+            size="small"
+            current={allDone ? steps.length : Math.max(0, currentIndex)}
+            items={steps.map((s) => ({ title: t(`monitor.step.${s.key}`) }))}
+            style={{ margin: '16px 0' }}
+            aria-hidden
+          />
+          {!state.data && !state.isError && <Skeleton active />}
+          {current && (
+            <section aria-labelledby="current-step-title" data-testid="current-step" data-step={current.key}>
+              <Typography.Title level={2} style={{ fontSize: 18 }} id="current-step-title">
+                {t('proctor.stepTitle', {
+                  n: currentIndex + 1,
+                  total: steps.length,
+                  name: t(`monitor.step.${current.key}`),
+                })}
+              </Typography.Title>
+              {current.key === 'camera' && <CameraStep key={current.id} {...stepProps(current)} />}
+              {current.key === 'microphone' && <MicrophoneStep key={current.id} {...stepProps(current)} />}
+              {current.key === 'screenSharing' && <ScreenStep key={current.id} {...stepProps(current)} />}
+              {current.key === 'mobileDevice' && <MobileStep key={current.id} {...stepProps(current)} />}
+              {current.key === 'signature' && (
+                <SignatureStep key={current.id} {...stepProps(current)} pledge={pledge} />
+              )}
+            </section>
           )}
-          <Button type="primary" size="large" onClick={onStart} loading={start.isPending} data-testid="start-exam">
-            {t('monitor.startExam')}
-          </Button>
+          {allDone && (
+            <section data-testid="checks-done">
+              <Alert type="success" showIcon role="status" title={t('proctor.allDone')} />
+              <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
+                {t('monitor.startHint')}
+              </Typography.Paragraph>
+              {start.isError && (
+                <Alert
+                  type="error"
+                  showIcon
+                  role="alert"
+                  title={t('entry.startFailed', { msg: errorText(start.error) })}
+                  style={{ marginBottom: 12 }}
+                />
+              )}
+              <Button
+                type="primary"
+                size="large"
+                onClick={() => start.mutate()}
+                loading={start.isPending}
+                data-testid="start-exam"
+                autoFocus
+              >
+                {t('monitor.startExam')}
+              </Button>
+            </section>
+          )}
         </Card>
       )}
     </div>

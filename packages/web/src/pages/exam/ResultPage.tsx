@@ -9,6 +9,7 @@ import { dimensionsKey, resultKey, useExamParams } from '../../exam/queries.js';
 import { useI18n } from '../../i18n/index.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { IntegrityLog } from './IntegrityLog.js';
 
 function errorText(e: unknown): string {
   return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
@@ -20,7 +21,11 @@ export default function ResultPage() {
   useDocumentTitle(t('result.pageTitle'));
   const location = useLocation();
   const { examId } = useExamParams();
-  const unsent = (location.state as { unsent?: number } | null)?.unsent ?? 0;
+  const state = location.state as { unsent?: number; reason?: string | null } | null;
+  const unsent = state?.unsent ?? 0;
+  // The candidate's own submit needs no explanation; the server's reasons are 'cuts', 'time' or 'proctor: <note>'.
+  const told = state?.reason ?? sessionStorage.getItem(`exam-ended:${examId}`);
+  const reason = told && told !== 'submit' ? told : null;
   const result = useQuery<ExamResult>({
     queryKey: resultKey(examId),
     queryFn: ({ signal }) => request(api.examResult, { query: { exam_id: examId }, signal }),
@@ -49,6 +54,23 @@ export default function ResultPage() {
           role="alert"
           title={t('exam.submitUnsent', { n: unsent })}
           style={{ marginBottom: 16 }}
+        />
+      )}
+      {reason !== null && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={
+            reason === 'cuts'
+              ? t('integrity.ended.cuts')
+              : reason === 'time'
+                ? t('integrity.ended.time')
+                : t('integrity.ended.other', { reason: reason.replace(/^proctor:\s*/, '') })
+          }
+          style={{ marginBottom: 16 }}
+          data-testid="result-ended"
+          data-reason={reason}
         />
       )}
       {result.isError && <Alert type="error" showIcon role="alert" title={errorText(result.error)} />}
@@ -144,6 +166,7 @@ export default function ResultPage() {
         )}
       </Card>
 
+      <IntegrityLog examId={examId} />
       <Feedback examId={examId} />
       <p style={{ marginTop: 16 }}>
         <Link to="/exams">{t('result.back')}</Link>

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, newPage } from './support/browser.js';
+import { api } from './support/candidate.js';
+import { useJourney } from './support/journey.js';
+import { ADMIN, DEMO_PHONE, type TestServer } from './support/server.js';
+
+/** Logs a candidate in through the API and answers the token. */
+async function candidateToken(server: TestServer, phone: string): Promise<string> {
+  const send = await fetch(`${server.baseUrl}/api/user/send-msg?phone=${phone}&area_code=86`);
+  expect(send.status).toBe(200);
+  const code = await server.sms.waitForCode(phone);
+  const res = await fetch(`${server.baseUrl}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ phone, area_code: '86', code }),
+  });
+  const body = (await res.json()) as { status: string; data: { auth: string } };
+  expect(body.status).toBe('success');
+  return body.data.auth;
+}
+
+/** The candidate's live stream, read as a browser would (server-sent events over fetch). */
+async function followEvents(url: string): Promise<{
+  next: (type: string, timeoutMs: number) => Promise<Record<string, unknown>>;
+  close: () => void;
+}> {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+  expect(res.status).toBe(200);
+  const events: Record<string, unknown>[] = [];
+  const waiters: { type: string; resolve: (e: Record<string, unknown>) => void }[] = [];
+  void (async () => {
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('\n');
+          buffer = buffer.slice(end + 2);
+          if (!data) continue;
+          const e = JSON.parse(data) as Record<string, unknown>;
+          events.push(e);
+          for (const w of waiters.filter((w) => w.type === e.type)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(e);
+          }
+        }
+      }
+    } catch {
+      // Closed at the end of the test.
+    }
+  })();
+  return {
+    next: (type, timeoutMs) => {
+      const seen = events.find((e) => e.type === type);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no '${type}' event within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({
+          type,
+          resolve: (e) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        });
+      });
+    },
+    close: () => abort.abort(),
+  };
+}
+
+describe.runIf(browserAvailable())('proctor console journey', () => {
+  const j = useJourney();
+
+  it('shows a risk event raised by a candidate within 2 s, and a warning typed in the console reaches the candidate within 2 s', async () => {
+    const { server } = j;
+    const auth = await candidateToken(server, DEMO_PHONE);
+    const exams = await api<{ list: { id: number; anid: number }[] }>(server, auth, 'GET', '/exam/index');
+    const { id: examId, anid } = exams.list[0]!;
+    const started = await api<{ attempt: { id: number } }>(server, auth, 'POST', '/monitor/start-exam', {
+      exam_id: examId,
+      anid,
+      phase: 2,
+    });
+    const attemptId = started.attempt.id;
+    const events = await followEvents(`${server.baseUrl}/api/monitor/events?exam_id=${examId}&auth=${auth}`);
+    await events.next('hello', 5_000);
+
+    const { context, page, consoleErrors } = await newPage(j.browser, server.baseUrl);
+    await page.goto('/admin/login');
+    await page.getByTestId('staff-phone').fill(ADMIN.phone);
+    await page.getByTestId('staff-password').fill(ADMIN.password);
+    await page.getByTestId('staff-login-submit').click();
+    await page.getByTestId('admin-console').waitFor();
+    await page.getByTestId('nav-proctoring').click();
+    await page.getByTestId(`proctor-exam-${examId}`).click();
+    await page.waitForURL(new RegExp(`/admin/proctoring/${examId}$`));
+    const tile = page.getByTestId(`proctor-tile-${attemptId}`);
+    await tile.waitFor();
+    await page.locator('[data-testid="proctor-live"][data-connected="1"]').waitFor();
+    // The candidate's open stream shows them online, and the time left ticks.
+    await tile.getByText('在线', { exact: true }).waitFor();
+    await expect.poll(() => tile.getByTestId('tile-phase').textContent()).toMatch(/^剩余 \d/);
+    expect(await tile.getByTestId('tile-risk-count').textContent()).toBe('风险 0');
+
+    // The candidate's page reports leaving fullscreen, as /monitor/record-risk does it (a form).
+    const sent = Date.now();
+    const res = await fetch(`${server.baseUrl}/api/monitor/record-risk?auth=${auth}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        exam_id: String(examId),
+        risk: '3',
+        trigger_time: String(Date.now()),
+        detail: 'left fullscreen',
+        client_id: randomUUID(),
+      }).toString(),
+    });
+    const recordId = ((await res.json()) as { data: { id: number } }).data.id;
+    await page.getByTestId(`proctor-risk-${recordId}`).waitFor({ timeout: 2_000 });
+    await expect.poll(() => tile.getByTestId('tile-risk-count').textContent(), { timeout: 2_000 }).toBe('风险 1');
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    expect(await page.getByTestId(`proctor-risk-${recordId}`).textContent()).toContain('退出全屏');
+
+    // The attempt opens from the keyboard; its timeline has the event.
+    await tile.focus();
+    await page.keyboard.press('Enter');
+    const drawer = page.getByTestId('proctor-attempt');
+    await drawer.getByTestId(`timeline-record-${recordId}`).getByText('退出全屏').waitFor();
+
+    // A warning typed in the console reaches the candidate's stream within 2 s.
+    await drawer.getByTestId('proctor-warn-text').fill('请保持面部在摄像头画面内');
+    const typed = Date.now();
+    await drawer.getByTestId('proctor-warn-send').click();
+    const warning = await events.next('warning', 2_000);
+    expect(Date.now() - typed).toBeLessThan(2_000);
+    expect(warning).toMatchObject({ warning: { text: '请保持面部在摄像头画面内' } });
+    await drawer.getByTestId('proctor-warnings').getByText('请保持面部在摄像头画面内').waitFor();
+
+    // The flag is dismissed with a note; the attempt goes on.
+    await drawer.getByTestId(`decide-note-${recordId}`).fill('窗口调整');
+    await drawer.getByTestId(`decide-dismiss-${recordId}`).click();
+    await drawer.getByTestId(`timeline-record-${recordId}`).getByText('已排除').waitFor();
+    await drawer.getByTestId(`timeline-record-${recordId}`).getByText('备注：窗口调整').waitFor();
+
+    // Ending the attempt asks for a reason; the candidate's stream hears the end with it.
+    await drawer.getByTestId('proctor-end').click();
+    await page.getByTestId('proctor-end-reason').fill('考场有其他人');
+    await page.getByRole('button', { name: '结束作答' }).last().click();
+    const ended = await events.next('ended', 2_000);
+    expect(ended).toMatchObject({ reason: 'proctor: 考场有其他人', attempt: { id: attemptId, phase: 3 } });
+    await drawer.getByTestId('proctor-finish-reason').getByText('监考老师结束：考场有其他人').waitFor();
+    await expect.poll(() => tile.getByTestId('tile-phase').textContent()).toBe('已交卷');
+
+    events.close();
+    expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * A face video for Chromium's fake camera (`--use-file-for-fake-video-capture=<file>`): one person facing
+ * the camera, cut from a sample photo the @vladmandic/face-api npm package ships (see
+ * packages/server/src/bench/facePhotos.ts), written at test time as a Y4M file. Pure JavaScript, offline.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { faceFrame, type FacePerson, type RgbaFrame } from '../../packages/server/src/bench/facePhotos.js';
+
+/** Options of the face video. */
+export interface FaceVideoOptions {
+  /** Who is in the picture (default 'a'). */
+  person?: FacePerson;
+  /** Frame width, even (default 1280). */
+  width?: number;
+  /** Frame height, even (default 720). */
+  height?: number;
+  /** Frames in the file; Chromium loops it, so one still frame is a steady camera (default 1). */
+  frames?: number;
+  /** File to write (default: a new temporary folder). */
+  file?: string;
+}
+
+/** RGBA to planar YUV 4:2:0 (full-range BT.601, as Y4M's C420jpeg says): Y plane, then U, then V. */
+export function rgbaToI420(frame: RgbaFrame): Buffer {
+  const { width: w, height: h, data } = frame;
+  if (w % 2 !== 0 || h % 2 !== 0) throw new Error('I420 needs an even width and height');
+  const out = Buffer.alloc(w * h + (w / 2) * (h / 2) * 2);
+  const uOff = w * h;
+  const vOff = uOff + (w / 2) * (h / 2);
+  const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      out[y * w + x] = clamp(0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!);
+    }
+  }
+  // chroma from the average of each 2x2 block
+  for (let y = 0; y < h; y += 2) {
+    for (let x = 0; x < w; x += 2) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const) {
+        const i = ((y + dy) * w + x + dx) * 4;
+        r += data[i]!;
+        g += data[i + 1]!;
+        b += data[i + 2]!;
+      }
+      r /= 4;
+      g /= 4;
+      b /= 4;
+      const o = (y / 2) * (w / 2) + x / 2;
+      out[uOff + o] = clamp(-0.168736 * r - 0.331264 * g + 0.5 * b + 128);
+      out[vOff + o] = clamp(0.5 * r - 0.418688 * g - 0.081312 * b + 128);
+    }
+  }
+  return out;
+}
+
+/** Writes the face video as Y4M and answers its path. */
+export function writeFaceVideo(opts: FaceVideoOptions = {}): string {
+  const width = opts.width ?? 1280;
+  const height = opts.height ?? 720;
+  const frames = Math.max(1, opts.frames ?? 1);
+  const file = opts.file ?? path.join(mkdtempSync(path.join(os.tmpdir(), 'examhall-face-video-')), 'face.y4m');
+  const yuv = rgbaToI420(faceFrame(opts.person ?? 'a', width, height));
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`)];
+  for (let i = 0; i < frames; i++) parts.push(Buffer.from('FRAME\n'), yuv);
+  writeFileSync(file, Buffer.concat(parts));
+  return file;
+}
+
+/** The Chromium flag that feeds a freshly written face video to the fake camera. */
+export function faceVideoArgs(opts: FaceVideoOptions = {}): string[] {
+  return [`--use-file-for-fake-video-capture=${writeFaceVideo(opts)}`];
+}

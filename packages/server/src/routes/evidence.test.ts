@@ -1,0 +1,476 @@
+import { createHash } from 'node:crypto';
+import type { MonitorStateData, StsData, VerifyEvidenceData } from '@examhall/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProctorChange } from '../proctoring/notifier.js';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { testedDialects } from '../test/db.js';
+
+const PHONE = '13800138000';
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+let seq = 0;
+const cid = () => `client-${Date.now()}-${++seq}`;
+
+describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  let examId: number;
+  let anid: number;
+  let changes: ProctorChange[];
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    ({ examId, anid } = await t.seed(PHONE));
+    token = await t.loginCandidate(PHONE);
+    changes = [];
+    t.services.notifier.listen((c) => changes.push(c));
+  });
+  afterEach(async () => t.close());
+
+  const get = (url: string, tok = token) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
+  const post = (url: string, payload: object, tok = token) =>
+    t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
+  const start = async (phase?: 2) => {
+    const res = await post('/monitor/start-exam', { exam_id: examId, anid, ...(phase ? { phase } : {}) });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<{ attempt: { id: number } }>(res).data.attempt.id;
+  };
+  const prefixOf = async () => body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data.prefix;
+  /** Puts bytes in storage as the browser would, and answers the fields an evidence call needs. */
+  const upload = async (key: string, text = `bytes of ${key}`) => {
+    await t.store.put(key, Buffer.from(text));
+    return { key, sha256: sha(text) };
+  };
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+
+  it('issues upload credentials only for an own, started attempt', async () => {
+    const none = await get(`/sts/get-token?exam_id=${examId}`);
+    expect(body(none).code).toBe('exam_not_started');
+    expect(body(await get(`/sts/get-token?exam_id=${examId + 100}`)).code).toBe('exam_detail_missing');
+    expect((await t.app.inject(`/api/sts/get-token?exam_id=${examId}`)).statusCode).toBe(401);
+    const attemptId = await start();
+    const sts = body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data;
+    expect(sts).toMatchObject({
+      prefix: `exams/${examId}/attempts/${attemptId}/`,
+      bucket: 'examhall',
+      endpoint: `${t.config.publicUrl}/storage`,
+    });
+    expect(sts.AccessKeySecret).not.toBe('');
+    expect(t.logs.join('')).not.toContain(sts.AccessKeySecret);
+  });
+
+  it('records captures only for objects under the attempt, present and matching their SHA-256, once per client id', async () => {
+    const attemptId = await start(2);
+    const prefix = await prefixOf();
+    const frame = await upload(`${prefix}frame/1.jpg`);
+    const base = { exam_id: examId, kind: 'frame', trigger_time: t.now() };
+
+    const outside = await upload(`exams/${examId}/attempts/${attemptId + 1}/frame/1.jpg`);
+    expect(body(await post('/monitor/capture', { ...base, ...outside, client_id: cid() })).code).toBe(
+      'key_outside_attempt',
+    );
+    const sneaky = { key: `${prefix}../${attemptId + 1}/frame/1.jpg`, sha256: outside.sha256 };
+    expect(body(await post('/monitor/capture', { ...base, ...sneaky, client_id: cid() })).code).toBe(
+      'key_outside_attempt',
+    );
+    expect(
+      body(
+        await post('/monitor/capture', {
+          ...base,
+          key: `${prefix}frame/none.jpg`,
+          sha256: frame.sha256,
+          client_id: cid(),
+        }),
+      ).code,
+    ).toBe('evidence_missing');
+    expect(
+      body(await post('/monitor/capture', { ...base, key: frame.key, sha256: sha('other'), client_id: cid() })).code,
+    ).toBe('evidence_digest_mismatch');
+
+    const clientId = cid();
+    const first = await post('/monitor/capture', { ...base, ...frame, client_id: clientId });
+    expect(first.statusCode, first.body).toBe(200);
+    const saved = body<{ id: number; hash: string }>(first).data;
+    expect(saved.hash).toMatch(/^[0-9a-f]{64}$/);
+    const again = body<{ id: number; hash: string }>(
+      await post('/monitor/capture', { ...base, ...frame, client_id: clientId }),
+    );
+    expect(again.data).toEqual(saved);
+    await settle();
+    expect(changes).toContainEqual({ type: 'record', attemptId, recordId: saved.id });
+
+    const row = await t.db.handle.db
+      .selectFrom('risk_records')
+      .selectAll()
+      .where('id', '=', saved.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ kind: 'frame', sha256: frame.sha256, image_key: frame.key, risk: 0 });
+    expect(Number(row.size)).toBe(Buffer.byteLength(`bytes of ${frame.key}`));
+
+    // Screen captures, offline pictures, pertinent moments and bytes.
+    const screen = await upload(`${prefix}screen/1.png`);
+    expect((await post('/monitor/capture', { ...base, kind: 'screen', ...screen, client_id: cid() })).statusCode).toBe(
+      200,
+    );
+    const offline = await upload(`${prefix}frame/2.jpg`);
+    expect((await post('/monitor/capture', { ...base, ...offline, offline: true, client_id: cid() })).statusCode).toBe(
+      200,
+    );
+    const pertinent = await upload(`${prefix}pertinent/1.jpg`);
+    const p1 = await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: t.now() });
+    expect(p1.statusCode, p1.body).toBe(200);
+    // Retried without a client id: the key makes it idempotent.
+    expect(body(await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: t.now() })).data).toEqual(
+      body(p1).data,
+    );
+    const rec = await upload(`${prefix}byte/1.webm`);
+    expect((await post('/answer/byte', { exam_id: examId, ...rec, time: t.now(), duration_ms: 3000 })).statusCode).toBe(
+      200,
+    );
+
+    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data;
+    expect(state.frames.map((f) => f.key)).toEqual([frame.key, offline.key]);
+    expect(state.frames.every((f) => f.isSuccess)).toBe(true);
+    expect(state.offlineImages).toBe(1);
+    expect(state.pertinents).toHaveLength(1);
+    expect(state.bytes).toHaveLength(1);
+    expect(state.capture_interval).toBe(30);
+  });
+
+  it('records device checks: skips where allowed with their risk, the microphone, and the signature only once signed', async () => {
+    const attemptId = await start();
+    const prefix = await prefixOf();
+    const check = (step: number, result: string, device?: string) =>
+      post('/monitor/check', { exam_id: examId, step, result, client_id: cid(), ...(device ? { device } : {}) });
+
+    expect((await check(-5, 'passed')).statusCode).toBe(200);
+    expect((await check(-4, 'passed', 'mic-device-1')).statusCode).toBe(200);
+    expect((await check(-3, 'skipped')).statusCode).toBe(200);
+    expect((await check(-2, 'skipped')).statusCode).toBe(200);
+    expect(body(await check(-1, 'skipped')).code).toBe('step_not_skippable');
+    expect(body(await check(-1, 'passed')).code).toBe('evidence_missing');
+
+    const signature = await upload(`${prefix}signature/s.png`);
+    const signed = await post('/monitor/capture', {
+      exam_id: examId,
+      kind: 'signature',
+      ...signature,
+      trigger_time: t.now(),
+      client_id: cid(),
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect((await check(-1, 'passed')).statusCode).toBe(200);
+    const picture = await upload(`${prefix}first/1.jpg`);
+    expect((await post('/monitor/first-picture', { exam_id: examId, ...picture })).statusCode).toBe(200);
+
+    const risks = await t.db.handle.db
+      .selectFrom('risk_records')
+      .select(['risk', 'category', 'kind'])
+      .where('attempt_id', '=', attemptId)
+      .where('kind', '=', 'risk')
+      .orderBy('id')
+      .execute();
+    expect(risks).toEqual([
+      { risk: 17, category: 3, kind: 'risk' },
+      { risk: 18, category: 3, kind: 'risk' },
+    ]);
+    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data;
+    expect(state).toMatchObject({
+      firstPicture: picture.key,
+      signature: signature.key,
+      microphoneId: 'mic-device-1',
+      mobileDeviceStatus: 0,
+    });
+    expect(state.checks).toEqual([
+      { step: -5, result: 'passed' },
+      { step: -4, result: 'passed' },
+      { step: -3, result: 'skipped' },
+      { step: -2, result: 'skipped' },
+      { step: -1, result: 'passed' },
+    ]);
+    await settle();
+    expect(changes.filter((c) => c.type === 'attempt' && c.attemptId === attemptId).length).toBeGreaterThanOrEqual(2);
+
+    // An exam that does not allow skipping the camera refuses it.
+    const exam = await t.db.handle.db
+      .selectFrom('exams')
+      .select('settings')
+      .where('id', '=', examId)
+      .executeTakeFirstOrThrow();
+    const settings = { ...(JSON.parse(exam.settings) as object), is_skip_camera: 0 };
+    await t.db.handle.db
+      .updateTable('exams')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', examId)
+      .execute();
+    t.advance(11_000);
+    expect(body(await check(-5, 'skipped')).code).toBe('step_not_skippable');
+  });
+
+  it('takes fast risk records as sendBeacon sends them (form body, auth in the query)', async () => {
+    const attemptId = await start(2);
+    const form = new URLSearchParams({
+      exam_id: String(examId),
+      risk: '3',
+      trigger_time: String(t.now()),
+      client_id: cid(),
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/fast-record-risk?auth=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      payload: form.toString(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = body<{ id: number; hash: string }>(res).data;
+    expect(Object.keys(data).sort()).toEqual(['hash', 'id']);
+    const row = await t.db.handle.db
+      .selectFrom('risk_records')
+      .selectAll()
+      .where('id', '=', data.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ attempt_id: attemptId, risk: 3, category: 1, kind: 'risk' });
+    // A picture named in a risk record must be the attempt's own.
+    const foreign = new URLSearchParams({
+      exam_id: String(examId),
+      risk: '3',
+      trigger_time: String(t.now()),
+      image_key: `exams/${examId}/attempts/${attemptId + 1}/frame/1.jpg`,
+      client_id: cid(),
+    });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/record-risk?auth=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: foreign.toString(),
+    });
+    expect(body(refused).code).toBe('key_outside_attempt');
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/fast-record-risk?auth=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'exam_id=x&risk=999',
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('refuses writes after the end, except captures taken before it that arrive within the grace period', async () => {
+    await start(2);
+    const prefix = await prefixOf();
+    const before = t.now();
+    const frame = await upload(`${prefix}frame/offline.jpg`);
+    const pertinent = await upload(`${prefix}pertinent/offline.jpg`);
+    t.advance(1000);
+    expect((await post('/monitor/finish-exam', { exam_id: examId })).statusCode).toBe(200);
+    t.advance(60_000);
+
+    expect(
+      body(await post('/monitor/check', { exam_id: examId, step: -5, result: 'passed', client_id: cid() })).code,
+    ).toBe('exam_finished');
+    const sig = await upload(`${prefix}signature/late.png`);
+    expect(
+      body(
+        await post('/monitor/capture', {
+          exam_id: examId,
+          kind: 'signature',
+          ...sig,
+          trigger_time: before,
+          client_id: cid(),
+        }),
+      ).code,
+    ).toBe('exam_finished');
+    // Taken after the end: refused.
+    const after = await upload(`${prefix}frame/after.jpg`);
+    expect(
+      body(
+        await post('/monitor/capture', {
+          exam_id: examId,
+          kind: 'frame',
+          ...after,
+          trigger_time: t.now(),
+          client_id: cid(),
+        }),
+      ).code,
+    ).toBe('exam_finished');
+    // Taken before the end, uploaded on reconnect: kept, and credentials are still given for the upload.
+    expect((await get(`/sts/get-token?exam_id=${examId}`)).statusCode).toBe(200);
+    const late = await post('/monitor/capture', {
+      exam_id: examId,
+      kind: 'frame',
+      ...frame,
+      trigger_time: before,
+      offline: true,
+      client_id: cid(),
+    });
+    expect(late.statusCode, late.body).toBe(200);
+    expect((await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: before })).statusCode).toBe(
+      200,
+    );
+
+    t.advance(15 * 60_000);
+    const tooLate = await upload(`${prefix}frame/late2.jpg`);
+    expect(
+      body(
+        await post('/monitor/capture', {
+          exam_id: examId,
+          kind: 'frame',
+          ...tooLate,
+          trigger_time: before,
+          client_id: cid(),
+        }),
+      ).code,
+    ).toBe('exam_finished');
+    expect(body(await get(`/sts/get-token?exam_id=${examId}`)).code).toBe('exam_finished');
+  });
+
+  it('counts the end of a timed-out attempt from its end time, not from when it was finally closed', async () => {
+    await start(2);
+    const prefix = await prefixOf();
+    const endAt = body<{ attempt: { end_time: number } }>(await post('/monitor/start-exam', { exam_id: examId, anid }))
+      .data.attempt.end_time;
+    t.advance(endAt - t.now() + 5 * 60_000);
+    const after = await upload(`${prefix}frame/after-end.jpg`);
+    expect(
+      body(
+        await post('/monitor/capture', {
+          exam_id: examId,
+          kind: 'frame',
+          ...after,
+          trigger_time: endAt + 60_000,
+          client_id: cid(),
+        }),
+      ).code,
+    ).toBe('exam_finished');
+    const before = await upload(`${prefix}frame/before-end.jpg`);
+    const kept = await post('/monitor/capture', {
+      exam_id: examId,
+      kind: 'frame',
+      ...before,
+      trigger_time: endAt - 1000,
+      offline: true,
+      client_id: cid(),
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+  });
+
+  it('opens the phone page with a short-lived attempt-bound link and tracks whether the phone is connected', async () => {
+    const attemptId = await start();
+    const link = body<{ url: string; expires_at: number }>(
+      await get(`/exam/wx-url-link?exam_id=${examId}&anid=${anid}`),
+    ).data;
+    expect(link.url.startsWith(`${t.config.publicUrl}/phone?auth=`)).toBe(true);
+    const phoneToken = new URL(link.url).searchParams.get('auth')!;
+    expect(phoneToken).not.toBe(token);
+    // Stored only as a hash.
+    const stored = await t.db.handle.db.selectFrom('auth_tokens').selectAll().where('kind', '=', 'phone').execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.token_hash).toBe(sha(phoneToken));
+    expect(Number(stored[0]!.subject_id)).toBe(attemptId);
+
+    const qr = body<{ image: string; url: string }>(
+      await get(`/common/mini-qrcode?exam_id=${examId}&anid=${anid}`),
+    ).data;
+    expect(qr.image.startsWith('data:image/svg+xml;base64,')).toBe(true);
+    expect(Buffer.from(qr.image.split(',')[1]!, 'base64').toString()).toContain('<svg');
+    expect(qr.url).toMatch(/\/phone\?auth=/);
+    expect(body(await get(`/exam/wx-url-link?exam_id=${examId}&anid=${anid + 99}`)).code).toBe('exam_detail_missing');
+
+    const phone = (path: string) => t.app.inject(`/api${path}?auth=${phoneToken}`);
+    // A candidate token is not a phone token, and the phone token is not a candidate token.
+    expect(body(await t.app.inject(`/api/phone/session?auth=${token}`)).code).toBe('phone_link_invalid');
+    expect((await get(`/monitor/state?exam_id=${examId}`, phoneToken)).statusCode).toBe(401);
+    expect(body(await t.app.inject('/api/phone/session')).code).toBe('phone_link_invalid');
+
+    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(0);
+    const session = await phone('/phone/session');
+    expect(session.statusCode, session.body).toBe(200);
+    expect(body(session).data).toMatchObject({ exam_id: examId, capture_interval: 30, phase: 1, end_time: null });
+    await settle();
+    expect(changes).toContainEqual({ type: 'attempt', attemptId });
+    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(1);
+
+    const sts = body<StsData>(await phone('/phone/sts-token')).data;
+    expect(sts.prefix).toBe(`exams/${examId}/attempts/${attemptId}/`);
+    const pic = await upload(`${sts.prefix}phone/1.jpg`);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/phone/picture?auth=${phoneToken}`,
+      payload: { ...pic, trigger_time: t.now(), client_id: cid() },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const row = await t.db.handle.db
+      .selectFrom('risk_records')
+      .selectAll()
+      .where('id', '=', body<{ id: number }>(saved).data.id)
+      .executeTakeFirstOrThrow();
+    expect(row.kind).toBe('phone');
+
+    // The phone goes quiet: the status falls to 0 and the sweep announces it.
+    changes.length = 0;
+    t.advance(11_000);
+    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(0);
+    expect(await t.services.evidence.sweepPhones()).toBe(1);
+    await settle();
+    expect(changes).toContainEqual({ type: 'attempt', attemptId });
+    expect(await t.services.evidence.sweepPhones()).toBe(0);
+
+    // The link expires.
+    t.advance(link.expires_at - t.now() + 1);
+    expect(body(await phone('/phone/session')).code).toBe('phone_link_invalid');
+  });
+
+  it('reports a tampered record, a changed file and a missing file, through the admin call', async () => {
+    const attemptId = await start(2);
+    const prefix = await prefixOf();
+    const ids: number[] = [];
+    for (const n of [1, 2, 3]) {
+      const f = await upload(`${prefix}frame/${n}.jpg`);
+      const r = await post('/monitor/capture', {
+        exam_id: examId,
+        kind: 'frame',
+        ...f,
+        trigger_time: t.now(),
+        client_id: cid(),
+      });
+      ids.push(body<{ id: number }>(r).data.id);
+    }
+    await post('/monitor/record-risk', { exam_id: examId, risk: 1, trigger_time: t.now(), client_id: cid() });
+    await t.services.staff.ensureAdmin('13900000000', 'admin-password');
+    const staff = (await t.services.staff.login('13900000000', 'admin-password')).token;
+    const verify = async () => {
+      const res = await t.app.inject({
+        url: `/api/admin/evidence/verify?attempt_id=${attemptId}`,
+        headers: { authorization: `Bearer ${staff}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return body<VerifyEvidenceData>(res).data;
+    };
+    expect(await verify()).toEqual({ ok: true, records: 4, files: 3, problems: [] });
+    expect((await t.app.inject(`/api/admin/evidence/verify?attempt_id=${attemptId}&auth=${token}`)).statusCode).toBe(
+      401,
+    );
+
+    await t.db.handle.db
+      .updateTable('risk_records')
+      .set({ detail: 'nothing to see' })
+      .where('id', '=', ids[0]!)
+      .execute();
+    await t.store.put(`${prefix}frame/2.jpg`, Buffer.from('replaced'));
+    const v = await verify();
+    expect(v.ok).toBe(false);
+    expect(v.problems).toEqual([
+      expect.objectContaining({ record_id: ids[0], kind: 'chain' }),
+      expect.objectContaining({ record_id: ids[1], kind: 'digest' }),
+    ]);
+    const { rmSync } = await import('node:fs');
+    rmSync(`${(t.store as unknown as { root: string }).root}/${prefix}frame/3.jpg`);
+    expect((await verify()).problems).toContainEqual(expect.objectContaining({ record_id: ids[2], kind: 'missing' }));
+    expect(
+      body(
+        await t.app.inject({
+          url: '/api/admin/evidence/verify?attempt_id=999999',
+          headers: { authorization: `Bearer ${staff}` },
+        }),
+      ).code,
+    ).toBe('not_found');
+  });
+});

@@ -1,0 +1,29 @@
+import { api } from '@examhall/contract';
+import type { FastifyInstance } from 'fastify';
+import { route } from '../http/route.js';
+import type { Services } from '../services/index.js';
+
+/** Evidence: upload credentials, captures, checks, monitor data, the phone page and evidence verification. */
+export function evidenceRoutes(app: FastifyInstance, s: Services): void {
+  route(app, s, api.stsToken, async ({ query, candidate }) => s.evidence.stsToken(candidate, query.exam_id));
+  route(app, s, api.firstPicture, async ({ body, candidate }) => s.evidence.firstPicture(candidate, body));
+  route(app, s, api.capture, async ({ body, candidate }) => s.evidence.capture(candidate, body));
+  route(app, s, api.check, async ({ body, candidate }) => s.evidence.check(candidate, body));
+  route(app, s, api.monitorState, async ({ query, candidate }) => s.evidence.state(candidate, query.exam_id));
+  route(app, s, api.fastRecordRisk, async ({ body, candidate }) => {
+    const saved = await s.risk.record(candidate, body);
+    return { id: saved.id, hash: saved.hash };
+  });
+  route(app, s, api.pertinentMoment, async ({ body, candidate }) => s.evidence.pertinent(candidate, body));
+  route(app, s, api.byte, async ({ body, candidate }) => s.evidence.byte(candidate, body));
+  route(app, s, api.wxUrlLink, async ({ query, candidate }) =>
+    s.evidence.phoneLink(candidate, query.exam_id, query.anid),
+  );
+  route(app, s, api.miniQrcode, async ({ query, candidate }) =>
+    s.evidence.phoneQr(candidate, query.exam_id, query.anid),
+  );
+  route(app, s, api.phoneSession, async ({ phone }) => s.evidence.phoneSession(phone));
+  route(app, s, api.phoneStsToken, async ({ phone }) => s.evidence.phoneSts(phone));
+  route(app, s, api.phonePicture, async ({ body, phone }) => s.evidence.phonePicture(phone, body));
+  route(app, s, api.verifyEvidence, async ({ query }) => s.evidence.verify(query.attempt_id));
+}

@@ -1,0 +1,468 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  QuestionType,
+  type CandidateEvent,
+  type IntegrityRecord,
+  type ProctorEvent,
+  type ProctorTile,
+} from '@examhall/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { attemptPrefix } from '../services/evidence.js';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { testedDialects } from '../test/db.js';
+import { openSse, type SseClient } from '../test/sse.js';
+
+const PHONE = '13800138000';
+const OTHER = '13700137000';
+const ADMIN = { phone: '13900000000', password: 'admin-password' };
+
+describe.each(await testedDialects())('the proctor console on %s', (dialect) => {
+  let t: TestApp;
+  let base: string;
+  let token: string;
+  let examId: number;
+  let anid: number;
+  const staff: Record<'admin' | 'proctor' | 'grader', string> = { admin: '', proctor: '', grader: '' };
+  const open: SseClient<unknown>[] = [];
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    ({ examId, anid } = await t.seed(PHONE));
+    token = await t.loginCandidate(PHONE);
+    await t.services.staff.ensureAdmin(ADMIN.phone, ADMIN.password);
+    staff.admin = (await t.services.staff.login(ADMIN.phone, ADMIN.password)).token;
+    for (const [i, role] of (['proctor', 'grader'] as const).entries()) {
+      const phone = `1360000000${i}`;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/staff',
+        headers: { authorization: `Bearer ${staff.admin}` },
+        payload: { phone, area_code: '86', name: role, role, password: 'password-1' },
+      });
+      expect(res.statusCode).toBe(200);
+      staff[role] = (await t.services.staff.login(phone, 'password-1')).token;
+    }
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    for (const c of open.splice(0)) c.close();
+    await t.close();
+  });
+
+  const asStaff = (tok: string) => ({ authorization: `Bearer ${tok}` });
+  const staffGet = (url: string, tok = staff.proctor) => t.app.inject({ url: `/api${url}`, headers: asStaff(tok) });
+  const staffPost = (url: string, payload: object, tok = staff.proctor) =>
+    t.app.inject({ method: 'POST', url: `/api${url}`, headers: asStaff(tok), payload });
+  const post = (url: string, payload: object, tok = token) =>
+    t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
+  const start = async (tok = token) =>
+    body<{ attempt: { id: number; phase: number } }>(
+      await post('/monitor/start-exam', { exam_id: examId, anid, phase: 2 }, tok),
+    ).data.attempt;
+  const recordRisk = (risk: number, extra: Record<string, string> = {}, tok = token) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/record-risk?auth=${tok}`,
+      payload: new URLSearchParams({
+        exam_id: String(examId),
+        risk: String(risk),
+        trigger_time: String(t.now()),
+        client_id: randomUUID(),
+        ...extra,
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  const proctorStream = async (tok = staff.proctor) => {
+    const c = await openSse<ProctorEvent>(`${base}/api/admin/proctor/stream?exam_id=${examId}`, asStaff(tok));
+    open.push(c);
+    return c;
+  };
+  const candidateStream = async (tok = token) => {
+    const c = await openSse<CandidateEvent>(`${base}/api/monitor/events?exam_id=${examId}&auth=${tok}`);
+    open.push(c);
+    return c;
+  };
+  const grid = async () =>
+    body<{ tiles: ProctorTile[]; server_time: number }>(await staffGet(`/admin/proctor/grid?exam_id=${examId}`)).data;
+
+  it('shows a risk event the candidate records through /monitor/record-risk on the proctor stream within 2 s, with its picture', async () => {
+    const attempt = await start();
+    const stream = await proctorStream();
+    expect(stream.status).toBe(200);
+    expect(stream.contentType).toMatch(/^text\/event-stream/);
+    await stream.next((e) => e.type === 'hello');
+
+    const key = `${attemptPrefix({ exam_id: examId, id: attempt.id })}pertinent/p1.jpg`;
+    const jpeg = Buffer.from('a picture taken at the moment of the event');
+    await t.store.put(key, jpeg);
+    const sent = Date.now();
+    const res = await recordRisk(1, { image_key: key, detail: 'left the page' });
+    expect(res.statusCode).toBe(200);
+    const recordId = body<{ id: number }>(res).data.id;
+    const ev = await stream.next((e) => e.type === 'risk' && e.record.id === recordId, 2_000);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    if (ev.type !== 'risk') throw new Error('not a risk event');
+    expect(ev.attempt_id).toBe(attempt.id);
+    expect(ev.record).toMatchObject({ kind: 'risk', risk: 1, detail: 'left the page', decision: null });
+    // The picture link works on its own, without any other credential.
+    const url = new URL(ev.record.image_url!);
+    // (The signature covers the host the store is published at.)
+    const picture = await t.app.inject({ url: `${url.pathname}${url.search}`, headers: { host: url.host } });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.rawPayload).toEqual(jpeg);
+    // The tile follows with the new count.
+    const tile = await stream.next((e) => e.type === 'tile' && e.tile.risk_count === 1, 2_000);
+    if (tile.type !== 'tile') throw new Error('not a tile');
+    expect(tile.tile).toMatchObject({ attempt_id: attempt.id, risk_count: 1, open_flags: 1, phase: 2 });
+    // The grid and the timeline agree with the stream: the same builders.
+    expect((await grid()).tiles).toEqual([tile.tile]);
+    const timeline = body<{ records: IntegrityRecord[]; tile: ProctorTile }>(
+      await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`),
+    ).data;
+    expect(timeline.records.map((r) => ({ ...r, image_url: null }))).toEqual([{ ...ev.record, image_url: null }]);
+
+    // A camera frame becomes the tile's picture (a risk event's picture does not).
+    expect(tile.tile.picture_url).toBeNull();
+    const frameKey = `${attemptPrefix({ exam_id: examId, id: attempt.id })}frames/f1.jpg`;
+    const frame = Buffer.from('a camera frame');
+    await t.store.put(frameKey, frame);
+    const captured = await post('/monitor/capture', {
+      exam_id: examId,
+      kind: 'frame',
+      key: frameKey,
+      sha256: createHash('sha256').update(frame).digest('hex'),
+      trigger_time: t.now(),
+      client_id: randomUUID(),
+    });
+    expect(captured.statusCode).toBe(200);
+    const pictured = await stream.next((e) => e.type === 'tile' && e.tile.picture_url !== null, 2_000);
+    if (pictured.type !== 'tile') throw new Error('not a tile');
+    const frameUrl = new URL(pictured.tile.picture_url!);
+    const shown = await t.app.inject({
+      url: `${frameUrl.pathname}${frameUrl.search}`,
+      headers: { host: frameUrl.host },
+    });
+    expect(shown.rawPayload).toEqual(frame);
+    // Evidence is not a risk event: no 'risk' event for it, and the count stays.
+    expect(pictured.tile.risk_count).toBe(1);
+    expect(stream.events.filter((e) => e.type === 'risk')).toHaveLength(1);
+  });
+
+  it('refuses a stream of an exam that does not exist, and lists exams with attempts, in progress and open flags', async () => {
+    await start();
+    const exams = body<{ list: { id: number; attempts: number; in_progress: number; open_flags: number }[] }>(
+      await staffGet('/admin/proctor/exams'),
+    ).data.list;
+    expect(exams.find((e) => e.id === examId)).toMatchObject({ attempts: 1, in_progress: 1, open_flags: 0 });
+    const other = await openSse<ProctorEvent>(
+      `${base}/api/admin/proctor/stream?exam_id=${examId + 1000}`,
+      asStaff(staff.proctor),
+    );
+    expect(other.status).toBe(404);
+    await recordRisk(3);
+    await recordRisk(4);
+    const after = body<{ list: { id: number; open_flags: number }[] }>(await staffGet('/admin/proctor/exams')).data
+      .list;
+    expect(after.find((e) => e.id === examId)?.open_flags).toBe(2);
+  });
+
+  it("delivers a warning to the candidate's stream within 2 s, and the candidate sees it in the integrity log after the exam", async () => {
+    const attempt = await start();
+    const events = await candidateStream();
+    expect(events.status).toBe(200);
+    await events.next((e) => e.type === 'hello');
+    const sent = Date.now();
+    const res = await staffPost('/admin/proctor/warn', {
+      attempt_id: attempt.id,
+      text: '  Eyes on your own screen, please.  ',
+    });
+    expect(res.statusCode).toBe(200);
+    const warning = body<{ id: number; text: string; time: number }>(res).data;
+    expect(warning.text).toBe('Eyes on your own screen, please.');
+    const got = await events.next((e) => e.type === 'warning', 2_000);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    expect(got).toEqual({ type: 'warning', warning });
+
+    // The log is the candidate's only after submitting.
+    const early = await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${token}`);
+    expect(early.statusCode).toBe(409);
+    expect(body(early).code).toBe('exam_not_finished');
+    await recordRisk(3);
+    await post('/monitor/finish-exam', { exam_id: examId });
+    const ended = await events.next((e) => e.type === 'ended', 2_000);
+    expect(ended).toMatchObject({ type: 'ended', reason: 'submit', attempt: { id: attempt.id, phase: 3 } });
+    const log = body<{ records: IntegrityRecord[]; warnings: unknown[] }>(
+      await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${token}`),
+    ).data;
+    expect(log.warnings).toEqual([warning]);
+    expect(log.records.map((r) => [r.kind, r.risk])).toEqual([['risk', 3]]);
+
+    const audit = await t.db.handle.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'proctor.warn')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.target).toBe(`attempt:${attempt.id}`);
+  });
+
+  it('ends an attempt: the candidate\'s stream gets "ended" with the reason and later writes get exam_finished', async () => {
+    const attempt = await start();
+    const events = await candidateStream();
+    await events.next((e) => e.type === 'hello');
+    const console = await proctorStream();
+    await console.next((e) => e.type === 'hello');
+
+    const res = await staffPost('/admin/proctor/end', { attempt_id: attempt.id, reason: 'Another person in the room' });
+    expect(res.statusCode).toBe(200);
+    expect(body<{ phase: number }>(res).data.phase).toBe(3);
+    const ended = await events.next((e) => e.type === 'ended', 2_000);
+    expect(ended).toMatchObject({
+      reason: 'proctor: Another person in the room',
+      attempt: { id: attempt.id, phase: 3 },
+    });
+    await console.next((e) => e.type === 'tile' && e.tile.attempt_id === attempt.id && e.tile.phase === 3, 2_000);
+
+    const question = await t.db.handle.db
+      .selectFrom('questions')
+      .select('id')
+      .where('exam_id', '=', examId)
+      .where('type', '=', QuestionType.single)
+      .executeTakeFirstOrThrow();
+    const save = await post('/answer/answer', {
+      exam_id: examId,
+      subject_id: question.id,
+      answer: { kind: 'choice', option: 'A' },
+      client_id: randomUUID(),
+      seq: 1,
+      changed_at: t.now(),
+    });
+    expect(save.statusCode).toBe(409);
+    expect(body(save).code).toBe('exam_finished');
+    const again = await staffPost('/admin/proctor/end', { attempt_id: attempt.id, reason: 'twice' });
+    expect(body(again).code).toBe('exam_finished');
+    const timeline = body<{ finish_reason: string }>(
+      await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`),
+    ).data;
+    expect(timeline.finish_reason).toBe('proctor: Another person in the room');
+    const audit = await t.db.handle.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'proctor.end')
+      .execute();
+    expect(audit.map((a) => [a.actor_kind, a.target, JSON.parse(a.detail).reason])).toEqual([
+      ['staff', `attempt:${attempt.id}`, 'Another person in the room'],
+    ]);
+    // A stream opened after the end says so at once.
+    const late = await candidateStream();
+    await late.next((e) => e.type === 'ended', 2_000);
+  });
+
+  it("tells the candidate's stream when the attempt ends by itself: time up (the sweeper) or too many screen switches", async () => {
+    await start();
+    const events = await candidateStream();
+    await events.next((e) => e.type === 'hello');
+    const attempt = await t.db.handle.db.selectFrom('attempts').selectAll().executeTakeFirstOrThrow();
+    t.advance(attempt.end_at! - t.now() + 1);
+    expect(await t.services.attempts.sweepOverdue()).toBe(1);
+    expect(await events.next((e) => e.type === 'ended', 2_000)).toMatchObject({ reason: 'timeout' });
+
+    // Another candidate switches screens until the allowance is used up.
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
+      .returning('id')
+      .execute();
+    await t.db.handle.db
+      .updateTable('exams')
+      .set({ end_at: t.now() + 3_600_000 })
+      .where('id', '=', examId)
+      .execute();
+    const other = await t.loginCandidate(OTHER);
+    const inv = await t.db.handle.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('phone', '=', OTHER)
+      .executeTakeFirstOrThrow();
+    await post('/monitor/start-exam', { exam_id: examId, anid: inv.id, phase: 2 }, other);
+    const otherEvents = await candidateStream(other);
+    await otherEvents.next((e) => e.type === 'hello');
+    let phase = 2;
+    for (let i = 0; i < 50 && phase === 2; i++)
+      phase = body<{ phase: number }>(await recordRisk(1, {}, other)).data.phase;
+    expect(phase).toBe(3);
+    expect(await otherEvents.next((e) => e.type === 'ended', 2_000)).toMatchObject({ reason: 'cuts' });
+  });
+
+  it("tells the candidate's stream and the console when the phone connects and when it goes quiet", async () => {
+    const attempt = await start();
+    const events = await candidateStream();
+    await events.next((e) => e.type === 'phone' && e.mobileDeviceStatus === 0);
+    const console = await proctorStream();
+    await console.next((e) => e.type === 'hello');
+    const link = body<{ url: string }>(
+      await t.app.inject(`/api/exam/wx-url-link?exam_id=${examId}&anid=${anid}&auth=${token}`),
+    ).data;
+    const phoneToken = new URL(link.url).searchParams.get('auth')!;
+    expect((await t.app.inject(`/api/phone/session?auth=${phoneToken}`)).statusCode).toBe(200);
+    await events.next((e) => e.type === 'phone' && e.mobileDeviceStatus === 1, 2_000);
+    await console.next(
+      (e) => e.type === 'tile' && e.tile.attempt_id === attempt.id && e.tile.mobileDeviceStatus === 1,
+      2_000,
+    );
+    t.advance(11_000);
+    expect(await t.services.evidence.sweepPhones()).toBe(1);
+    const phoneStates = () => events.events.flatMap((e) => (e.type === 'phone' ? [e.mobileDeviceStatus] : []));
+    await expect.poll(phoneStates, { timeout: 2_000 }).toEqual([0, 1, 0]);
+  });
+
+  it('decides a flag with a note without touching the attempt; only risk records are decided', async () => {
+    const attempt = await start();
+    const recordId = body<{ id: number }>(await recordRisk(3)).data.id;
+    const res = await staffPost('/admin/proctor/decide', {
+      record_id: recordId,
+      decision: 'dismissed',
+      note: 'window resize',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(body<IntegrityRecord>(res).data).toMatchObject({
+      id: recordId,
+      decision: 'dismissed',
+      decision_note: 'window resize',
+    });
+    const confirmed = await staffPost('/admin/proctor/decide', { record_id: recordId, decision: 'confirmed' });
+    expect(body<IntegrityRecord>(confirmed).data).toMatchObject({ decision: 'confirmed', decision_note: '' });
+    const timeline = body<{ records: IntegrityRecord[]; tile: ProctorTile }>(
+      await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`),
+    ).data;
+    expect(timeline.records[0]).toMatchObject({ decision: 'confirmed' });
+    expect(timeline.tile).toMatchObject({ phase: 2, risk_count: 1, open_flags: 0 });
+    // The chain still verifies: decisions are not part of what it proves.
+    expect((await t.services.risk.verifyChain(attempt.id)).ok).toBe(true);
+    const audit = await t.db.handle.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'proctor.decide')
+      .execute();
+    expect(audit.map((a) => JSON.parse(a.detail).decision)).toEqual(['dismissed', 'confirmed']);
+
+    // Evidence is not a flag.
+    const [evidence] = await t.db.handle.db
+      .insertInto('risk_records')
+      .values({
+        attempt_id: attempt.id,
+        risk: 0,
+        category: 0,
+        trigger_time: t.now(),
+        detail: '',
+        image_key: null,
+        kind: 'frame',
+        client_id: randomUUID(),
+        prev_hash: 'x'.repeat(64),
+        hash: 'y'.repeat(64),
+        created_at: t.now(),
+      })
+      .returning('id')
+      .execute();
+    const refused = await staffPost('/admin/proctor/decide', { record_id: evidence!.id, decision: 'confirmed' });
+    expect(refused.statusCode).toBe(422);
+    expect(body(refused).code).toBe('validation_error');
+    const missing = await staffPost('/admin/proctor/decide', { record_id: 999_999, decision: 'confirmed' });
+    expect(body(missing).code).toBe('not_found');
+  });
+
+  it('keeps proctor calls to their roles: a grader can neither watch, warn nor end, a candidate token is refused, and a candidate reads only their own log', async () => {
+    const attempt = await start();
+    for (const [url, payload] of [
+      ['/admin/proctor/warn', { attempt_id: attempt.id, text: 'hi' }],
+      ['/admin/proctor/end', { attempt_id: attempt.id, reason: 'x' }],
+      ['/admin/proctor/decide', { record_id: 1, decision: 'confirmed' }],
+    ] as const) {
+      const res = await staffPost(url, payload, staff.grader);
+      expect(res.statusCode).toBe(403);
+      expect(body(res).code).toBe('forbidden');
+      const cand = await t.app.inject({ method: 'POST', url: `/api${url}?auth=${token}`, payload });
+      expect(cand.statusCode).toBe(401);
+    }
+    const graderGrid = await staffGet(`/admin/proctor/grid?exam_id=${examId}`, staff.grader);
+    expect(graderGrid.statusCode).toBe(403);
+    // Streams refuse the same way, with the JSON envelope and before any stream starts.
+    const graderStream = await openSse(`${base}/api/admin/proctor/stream?exam_id=${examId}`, asStaff(staff.grader));
+    expect([graderStream.status, graderStream.contentType]).toEqual([403, expect.stringMatching(/^application\/json/)]);
+    const candStream = await openSse(`${base}/api/admin/proctor/stream?exam_id=${examId}&auth=${token}`);
+    expect(candStream.status).toBe(401);
+    const staffOnCandidate = await openSse(`${base}/api/monitor/events?exam_id=${examId}`, asStaff(staff.admin));
+    expect(staffOnCandidate.status).toBe(401);
+    const bad = await openSse(`${base}/api/admin/proctor/stream?exam_id=abc`, asStaff(staff.proctor));
+    expect(bad.status).toBe(422);
+    const noAccept = await t.app.inject({
+      url: `/api/admin/proctor/stream?exam_id=${examId}`,
+      headers: asStaff(staff.proctor),
+    });
+    expect([noAccept.statusCode, body(noAccept).code]).toEqual([406, 'not_acceptable']);
+    // HEAD answers at once instead of holding a stream open.
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/admin/proctor/stream?exam_id=${examId}`,
+      headers: { ...asStaff(staff.proctor), accept: 'text/event-stream' },
+    });
+    expect([head.statusCode, head.headers['content-type']]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    // Nothing refused left a trace.
+    expect(
+      await t.db.handle.db.selectFrom('audit_log').select('action').where('action', 'like', 'proctor.%').execute(),
+    ).toEqual([]);
+
+    // Another candidate, invited too, finished their own attempt: they still see only their own log.
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
+      .execute();
+    const otherToken = await t.loginCandidate(OTHER);
+    await recordRisk(4);
+    const otherAttempt = body<{ attempt: { id: number } }>(
+      await post('/monitor/start-exam', { exam_id: examId, anid: await anidOf(OTHER), phase: 2 }, otherToken),
+    ).data.attempt;
+    await post('/monitor/finish-exam', { exam_id: examId }, otherToken);
+    const otherLog = body<{ records: IntegrityRecord[] }>(
+      await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${otherToken}`),
+    ).data;
+    expect(otherAttempt.id).not.toBe(attempt.id);
+    expect(otherLog.records).toEqual([]);
+    // Someone not invited gets nothing about the exam.
+    const stranger = await t.loginCandidate('13500135000');
+    const none = await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${stranger}`);
+    expect(body(none).code).toBe('exam_detail_missing');
+    const noStream = await openSse(`${base}/api/monitor/events?exam_id=${examId}&auth=${stranger}`);
+    expect(noStream.status).toBe(404);
+  });
+
+  it("shows presence: online while the candidate's stream is open, offline once the last contact is older than 30 s", async () => {
+    const attempt = await start();
+    const console = await proctorStream();
+    await console.next((e) => e.type === 'hello');
+    expect((await grid()).tiles[0]).toMatchObject({ online: false, last_seen: null });
+    const events = await candidateStream();
+    await events.next((e) => e.type === 'hello');
+    await console.next((e) => e.type === 'tile' && e.tile.attempt_id === attempt.id && e.tile.online, 2_000);
+    expect((await grid()).tiles[0]).toMatchObject({ online: true, last_seen: t.now() });
+    t.advance(5_000);
+    events.close();
+    // The disconnect is announced with the time of the last contact.
+    await console.next((e) => e.type === 'tile' && e.tile.last_seen === t.now(), 2_000);
+    t.advance(29_000);
+    expect((await grid()).tiles[0]!.online).toBe(true);
+    t.advance(2_000);
+    expect((await grid()).tiles[0]!.online).toBe(false);
+  });
+
+  /** The invitation id of a phone to the exam. */
+  async function anidOf(phone: string): Promise<number> {
+    const row = await t.db.handle.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('exam_id', '=', examId)
+      .where('phone', '=', phone)
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+});

@@ -1,0 +1,280 @@
+import {
+  ExamPhase,
+  api,
+  type FlagDecision,
+  type IntegrityLogData,
+  type IntegrityRecord,
+  type ProctorAttemptData,
+  type ProctorExamsData,
+  type ProctorGridData,
+  type ProctorTile,
+  type WarningView,
+  type AttemptView,
+} from '@examhall/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import { AuditRepository } from '../repositories/audit.js';
+import type { Candidate } from '../repositories/candidates.js';
+import type { AttemptRow } from '../repositories/attempts.js';
+import {
+  ProctorRepository,
+  type AttemptFilter,
+  type ChainRecordRow,
+  type TileRow,
+  type WarningRow,
+} from '../repositories/proctor.js';
+import type { ProctorNotifier } from '../proctoring/notifier.js';
+import type { ObjectStore } from '../storage/objectStore.js';
+import { authorize, type StaffActor } from './access.js';
+import { PHONE_FRESH_MS } from './evidence.js';
+import type { AttemptService } from './attempts.js';
+
+/** A candidate counts as online while their page was connected this recently. */
+export const ONLINE_WINDOW_MS = 30_000;
+/** How long picture links on the console and in the integrity log work. */
+const PICTURE_URL_TTL_S = 15 * 60;
+
+/** '138****8000': enough for a proctor to tell candidates apart, not enough to call them. */
+export function maskPhone(phone: string): string {
+  if (phone.length <= 4) return '*'.repeat(phone.length);
+  const keep = Math.min(3, phone.length - 4);
+  return `${phone.slice(0, keep)}${'*'.repeat(phone.length - keep - 4)}${phone.slice(-4)}`;
+}
+
+/** Why an attempt ended as the candidate and the proctor read it: the reason, with the proctor's words. */
+export function finishReasonText(a: { finish_reason: string | null; finish_note: string }): string | null {
+  if (!a.finish_reason) return null;
+  return a.finish_reason === 'proctor' && a.finish_note ? `proctor: ${a.finish_note}` : a.finish_reason;
+}
+
+/** The proctor console and the candidate's view of it: tiles, timelines, warnings, ending, decisions. */
+export class ProctorService {
+  private readonly repo: ProctorRepository;
+  private readonly audit: AuditRepository;
+
+  constructor(
+    db: Db,
+    private readonly attempts: AttemptService,
+    private readonly store: ObjectStore,
+    private readonly notifier: ProctorNotifier,
+    private readonly clock: () => number,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.repo = new ProctorRepository(db);
+    this.audit = new AuditRepository(db);
+  }
+
+  /** A short-lived link to a stored picture; a store that can't sign leaves the picture out, not the tile. */
+  private async url(key: string | null): Promise<string | null> {
+    if (!key) return null;
+    try {
+      return await this.store.presignGet(key, PICTURE_URL_TTL_S);
+    } catch (err) {
+      this.log.warn({ err, key }, 'no link for a stored picture');
+      return null;
+    }
+  }
+
+  /** 1 while the phone page is sending pictures. */
+  mobileStatus(phoneSeenAt: number | null): 0 | 1 {
+    // The same rule as the candidate's monitor state, so the console and the candidate's page agree.
+    return phoneSeenAt !== null && this.clock() - phoneSeenAt <= PHONE_FRESH_MS ? 1 : 0;
+  }
+
+  /** The one place a tile is built: the grid, the attempt's timeline and the live stream all use it. */
+  private async tile(r: TileRow): Promise<ProctorTile> {
+    const masked = maskPhone(r.phone);
+    return {
+      attempt_id: r.attempt_id,
+      name: r.name?.trim() || masked,
+      phone: masked,
+      phase: r.phase as ProctorTile['phase'],
+      end_time: r.end_at,
+      risk_count: r.risk_count,
+      open_flags: r.open_flags,
+      online: r.last_seen_at !== null && this.clock() - r.last_seen_at < ONLINE_WINDOW_MS,
+      last_seen: r.last_seen_at,
+      picture_url: await this.url(r.latest_picture_key ?? r.first_picture_key),
+      mobileDeviceStatus: this.mobileStatus(r.phone_seen_at),
+    };
+  }
+
+  /** Tiles of an exam's attempts or of one attempt. */
+  async tiles(filter: AttemptFilter): Promise<ProctorTile[]> {
+    return Promise.all((await this.repo.tileRows(filter)).map((r) => this.tile(r)));
+  }
+
+  /** The one place an integrity record is built: timelines, the candidate's log and the live stream use it. */
+  async record(r: ChainRecordRow): Promise<IntegrityRecord> {
+    const isRisk = r.kind === 'risk';
+    return {
+      id: r.id,
+      kind: r.kind as IntegrityRecord['kind'],
+      risk: r.risk,
+      category: r.category,
+      trigger_time: r.trigger_time,
+      detail: r.detail,
+      image_url: await this.url(r.image_key),
+      decision: isRisk ? ((r.decision as FlagDecision | null) ?? null) : null,
+      decision_note: isRisk ? r.decision_note : '',
+      hash: r.hash,
+    };
+  }
+
+  /** A record by id with the exam of its attempt, for the live stream; undefined when gone. */
+  async recordById(id: number): Promise<{ record: IntegrityRecord; attemptId: number } | undefined> {
+    const row = await this.repo.record(id);
+    return row ? { record: await this.record(row), attemptId: row.attempt_id } : undefined;
+  }
+
+  private warningView(w: WarningRow): WarningView {
+    return { id: w.id, text: w.text, time: w.created_at };
+  }
+
+  /** A warning by id, for the candidate's live stream. */
+  async warning(id: number): Promise<{ view: WarningView; attemptId: number } | undefined> {
+    const w = await this.repo.warning(id);
+    return w ? { view: this.warningView(w), attemptId: w.attempt_id } : undefined;
+  }
+
+  /** The exam an attempt belongs to. */
+  examOf(attemptId: number): Promise<number | undefined> {
+    return this.repo.examOf(attemptId);
+  }
+
+  /** Exams to watch. */
+  async exams(staff: StaffActor): Promise<ProctorExamsData> {
+    authorize(staff, api.proctorExams);
+    const list = await this.repo.examsOverview();
+    return { list: list.map((e) => ({ ...e, mode: e.mode as ProctorExamsData['list'][number]['mode'] })) };
+  }
+
+  /** The live grid of an exam. */
+  async grid(staff: StaffActor, examId: number): Promise<ProctorGridData> {
+    authorize(staff, api.proctorGrid);
+    await this.attempts.bundle(examId);
+    return { tiles: await this.tiles({ examId }), server_time: this.clock() };
+  }
+
+  /** Checks a staff member may watch an exam's stream; the exam must exist. */
+  async openStream(staff: StaffActor, examId: number): Promise<void> {
+    authorize(staff, api.proctorStream);
+    await this.attempts.bundle(examId);
+  }
+
+  /** One attempt's timeline. */
+  async attempt(staff: StaffActor, attemptId: number): Promise<ProctorAttemptData> {
+    authorize(staff, api.proctorAttempt);
+    const [row] = await this.repo.tileRows({ attemptId });
+    if (!row) throw fail('not_found', 'no such attempt');
+    const records = await this.repo.records(attemptId);
+    return {
+      tile: await this.tile(row),
+      exam_id: row.exam_id,
+      records: await Promise.all(records.map((r) => this.record(r))),
+      warnings: (await this.repo.warnings(attemptId)).map((w) => this.warningView(w)),
+      finish_reason: finishReasonText(row),
+    };
+  }
+
+  private async openAttempt(attemptId: number): Promise<AttemptRow> {
+    const a = await this.attempts.byId(attemptId);
+    if (!a) throw fail('not_found', 'no such attempt');
+    if (a.phase === ExamPhase.submit) throw fail('exam_finished', 'the attempt has already ended');
+    return a;
+  }
+
+  /** Sends the candidate a warning; their page hears it at once. */
+  async warn(staff: StaffActor, attemptId: number, text: string): Promise<WarningView> {
+    authorize(staff, api.proctorWarn);
+    await this.openAttempt(attemptId);
+    const w = await this.repo.addWarning(attemptId, staff.id, text, this.clock());
+    await this.audit.record({
+      actor_kind: 'staff',
+      actor_id: staff.id,
+      action: 'proctor.warn',
+      target: `attempt:${attemptId}`,
+      detail: JSON.stringify({ warning: w.id, text }),
+      created_at: this.clock(),
+    });
+    this.notifier.announce({ type: 'warning', attemptId, warningId: w.id });
+    return this.warningView(w);
+  }
+
+  /** Ends an attempt for the proctor's reason; its later writes get exam_finished. */
+  async end(staff: StaffActor, attemptId: number, reason: string): Promise<AttemptView> {
+    authorize(staff, api.proctorEnd);
+    const open = await this.openAttempt(attemptId);
+    // The note goes first: whoever hears that the attempt ended reads it with the reason.
+    await this.repo.setFinishNote(attemptId, reason);
+    const ended = await this.attempts.finish(attemptId, 'proctor');
+    if (ended.finish_reason !== 'proctor') {
+      // It ended another way (time, submit) while the proctor was deciding.
+      await this.repo.setFinishNote(attemptId, '');
+      throw fail('exam_finished', 'the attempt had already ended');
+    }
+    await this.audit.record({
+      actor_kind: 'staff',
+      actor_id: staff.id,
+      action: 'proctor.end',
+      target: `attempt:${attemptId}`,
+      detail: JSON.stringify({ reason, phase: open.phase }),
+      created_at: this.clock(),
+    });
+    return this.attempts.view(ended, await this.attempts.bundle(ended.exam_id));
+  }
+
+  /** Confirms or dismisses a risk flag; the attempt itself is untouched: a flag is never a verdict by itself. */
+  async decide(staff: StaffActor, recordId: number, decision: FlagDecision, note: string): Promise<IntegrityRecord> {
+    authorize(staff, api.proctorDecide);
+    const r = await this.repo.record(recordId);
+    if (!r) throw fail('not_found', 'no such record');
+    if (r.kind !== 'risk') throw fail('validation_error', 'record_id: only risk events are confirmed or dismissed');
+    const now = this.clock();
+    await this.repo.decide(recordId, decision, note, staff.id, now);
+    await this.audit.record({
+      actor_kind: 'staff',
+      actor_id: staff.id,
+      action: 'proctor.decide',
+      target: `risk_record:${recordId}`,
+      detail: JSON.stringify({ attempt: r.attempt_id, decision, note, before: r.decision }),
+      created_at: now,
+    });
+    // The tile's open-flag count changed.
+    this.notifier.announce({ type: 'attempt', attemptId: r.attempt_id });
+    return this.record({ ...r, decision, decision_note: note, decided_by: staff.id, decided_at: now });
+  }
+
+  /** The candidate's own integrity log, once their attempt is submitted. */
+  async integrityLog(c: Candidate, examId: number): Promise<IntegrityLogData> {
+    await this.attempts.bundle(examId);
+    const attempt = await this.attempts.current(c, examId);
+    if (!attempt) {
+      await this.attempts.invitationByExam(c, examId);
+      throw fail('exam_not_started');
+    }
+    if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
+    const records = await this.repo.records(attempt.id);
+    return {
+      records: await Promise.all(records.map((r) => this.record(r))),
+      warnings: (await this.repo.warnings(attempt.id)).map((w) => this.warningView(w)),
+    };
+  }
+
+  /** The candidate's attempt their live stream follows; the stream can't open before the attempt exists. */
+  async candidateAttempt(c: Candidate, examId: number): Promise<AttemptRow> {
+    await this.attempts.bundle(examId);
+    const attempt = await this.attempts.current(c, examId);
+    if (!attempt) {
+      await this.attempts.invitationByExam(c, examId);
+      throw fail('exam_not_started');
+    }
+    return attempt;
+  }
+
+  /** Records that the candidate's page is connected (presence on the console). */
+  touch(attemptId: number): Promise<void> {
+    return this.repo.touch(attemptId, this.clock());
+  }
+}

@@ -1,0 +1,334 @@
+import { createHash } from 'node:crypto';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { StsData } from '@examhall/contract';
+import { AwsClient } from 'aws4fetch';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalCredentials } from './localCredentials.js';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { testedDialects } from '../test/db.js';
+
+const PHONE = '13800138000';
+const OTHER = '13700137000';
+
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const amz = (ms: number) => new Date(ms).toISOString().replace(/[:-]|\.\d{3}/g, '');
+
+describe.each(await testedDialects())('the local store over the S3 protocol on %s', (dialect) => {
+  let t: TestApp;
+  let base: string;
+  let examId: number;
+  let tokens: { a: string; b: string };
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    // SigV4 signers read the real clock; the store refuses requests signed 15 minutes away from its own.
+    t.advance(Date.now() - t.now());
+    let anid: number;
+    ({ examId, anid } = await t.seed(PHONE));
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
+      .execute();
+    tokens = { a: await t.loginCandidate(PHONE), b: await t.loginCandidate(OTHER) };
+    const otherAnid = body<{ list: { anid: number }[] }>(await t.app.inject(`/api/exam/index?auth=${tokens.b}`)).data
+      .list[0]!.anid;
+    for (const [tok, inv] of [
+      [tokens.a, anid],
+      [tokens.b, otherAnid],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/monitor/start-exam?auth=${tok}`,
+        payload: { exam_id: examId, anid: inv },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => t.close());
+
+  const sts = async (tok: string): Promise<StsData> => {
+    const res = await t.app.inject(`/api/sts/get-token?exam_id=${examId}&auth=${tok}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return body<StsData>(res).data;
+  };
+  const client = (c: StsData) =>
+    new AwsClient({
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.AccessKeySecret,
+      sessionToken: c.SecurityToken,
+      service: 's3',
+      region: c.region,
+    });
+  const url = (c: StsData, key: string) => `${base}/storage/${c.bucket}/${key}`;
+
+  it('issues prefix-bound credentials that aws4fetch can put, get and head with, and refuses other attempts', async () => {
+    const a = await sts(tokens.a);
+    const b = await sts(tokens.b);
+    expect(a.prefix).toMatch(/^exams\/\d+\/attempts\/\d+\/$/);
+    expect(a.prefix).not.toBe(b.prefix);
+    expect(a.endpoint).toBe(`${t.config.publicUrl}/storage`);
+    expect(Date.parse(a.Expiration) - t.now()).toBe(15 * 60_000);
+    const bytes = Buffer.from('a camera frame');
+
+    const put = await client(a).fetch(url(a, `${a.prefix}frame/1.jpg`), { method: 'PUT', body: bytes });
+    expect(put.status, await put.clone().text()).toBe(200);
+    expect(put.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(put.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await t.store.get(`${a.prefix}frame/1.jpg`)).toEqual(bytes);
+
+    // Write-once: the same bytes again succeed (a retry), other bytes are refused.
+    const retry = await client(a).fetch(url(a, `${a.prefix}frame/1.jpg`), { method: 'PUT', body: bytes });
+    expect(retry.status).toBe(200);
+    const swap = await client(a).fetch(url(a, `${a.prefix}frame/1.jpg`), { method: 'PUT', body: 'a clean frame' });
+    expect(swap.status).toBe(403);
+    expect(await swap.text()).toContain('write-once');
+    expect(await t.store.get(`${a.prefix}frame/1.jpg`)).toEqual(bytes);
+
+    const got = await client(a).fetch(url(a, `${a.prefix}frame/1.jpg`));
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(bytes);
+    const head = await client(a).fetch(url(a, `${a.prefix}frame/1.jpg`), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(bytes.length));
+
+    // B's credentials neither read nor overwrite A's object, nor write under A's prefix.
+    const steal = await client(b).fetch(url(b, `${a.prefix}frame/1.jpg`));
+    expect(steal.status).toBe(403);
+    expect(await steal.text()).toContain('<Code>AccessDenied</Code>');
+    const overwrite = await client(b).fetch(url(b, `${a.prefix}frame/1.jpg`), { method: 'PUT', body: 'forged' });
+    expect(overwrite.status).toBe(403);
+    expect(await t.store.get(`${a.prefix}frame/1.jpg`)).toEqual(bytes);
+    // Nor anything outside an attempt (a prefix of the prefix, another exam).
+    const outside = await client(a).fetch(url(a, `exams/${examId}/x.jpg`), { method: 'PUT', body: 'x' });
+    expect(outside.status).toBe(403);
+    expect(await outside.text()).toContain('<Code>AccessDenied</Code>');
+
+    const missing = await client(a).fetch(url(a, `${a.prefix}frame/none.jpg`));
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<Code>NoSuchKey</Code>');
+  });
+
+  it('refuses an expired credential, a tampered signature or token, a wrong secret and a wrong body digest', async () => {
+    const a = await sts(tokens.a);
+    const key = `${a.prefix}frame/2.jpg`;
+    const good = await client(a).sign(url(a, key), { method: 'PUT', body: 'x' });
+
+    const tampered = new Headers(good.headers);
+    const auth = tampered.get('authorization')!;
+    tampered.set(
+      'authorization',
+      auth.replace(/Signature=([0-9a-f])/, (_m, c: string) => `Signature=${c === '0' ? '1' : '0'}`),
+    );
+    const r1 = await fetch(good.url, { method: 'PUT', headers: tampered, body: 'x' });
+    expect(r1.status).toBe(403);
+    expect(await r1.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+
+    // The same signed request with different bytes: the signed payload hash no longer matches.
+    const signedBody = await client(a).sign(url(a, key), {
+      method: 'PUT',
+      body: 'x',
+      headers: { 'x-amz-content-sha256': sha('x') },
+    });
+    const r2 = await fetch(signedBody.url, { method: 'PUT', headers: signedBody.headers, body: 'y' });
+    expect(r2.status).toBe(400);
+    expect(await r2.text()).toContain('<Code>XAmzContentSHA256Mismatch</Code>');
+
+    // A token whose prefix was rewritten to another attempt's fails its MAC.
+    const [tag, payload, mac] = a.SecurityToken.split('.');
+    const forgedPayload = Buffer.from(
+      Buffer.from(payload!, 'base64url')
+        .toString()
+        .replace(a.prefix, a.prefix.replace(/\d+\/$/, '999/')),
+    ).toString('base64url');
+    const forged = await client({ ...a, SecurityToken: `${tag}.${forgedPayload}.${mac}` }).fetch(url(a, key), {
+      method: 'PUT',
+      body: 'x',
+    });
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('<Code>InvalidToken</Code>');
+
+    const wrongSecret = await client({ ...a, AccessKeySecret: 'not-the-secret' }).fetch(url(a, key), {
+      method: 'PUT',
+      body: 'x',
+    });
+    expect(wrongSecret.status).toBe(403);
+    expect(await wrongSecret.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+
+    const unsigned = await fetch(url(a, key), { method: 'PUT', body: 'x' });
+    expect(unsigned.status).toBe(403);
+
+    // A computer whose clock is an hour off still uploads while the credential lives (the server's clock decides).
+    const skewed = await client(a).fetch(url(a, `${a.prefix}frame/skewed.jpg`), {
+      method: 'PUT',
+      body: 'x',
+      aws: { datetime: amz(t.now() - 3_600_000) },
+    });
+    expect(skewed.status, await skewed.clone().text()).toBe(200);
+
+    // Past its Expiration the credential is refused even with a fresh signature.
+    t.advance(15 * 60_000 + 1);
+    const expired = await client(a).fetch(url(a, key), {
+      method: 'PUT',
+      body: 'x',
+      aws: { datetime: amz(t.now()) },
+    });
+    expect(expired.status).toBe(400);
+    expect(await expired.text()).toContain('<Code>ExpiredToken</Code>');
+    expect(await t.store.get(key)).toBeNull();
+  });
+
+  it('works with @aws-sdk/client-s3 and its presigner, and serves presignGet URLs for exactly one key', async () => {
+    const a = await sts(tokens.a);
+    const s3 = new S3Client({
+      endpoint: `${base}/storage`,
+      region: a.region,
+      forcePathStyle: true,
+      credentials: { accessKeyId: a.AccessKeyId, secretAccessKey: a.AccessKeySecret, sessionToken: a.SecurityToken },
+    });
+    const key = `${a.prefix}screen/1.png`;
+    await s3.send(new PutObjectCommand({ Bucket: a.bucket, Key: key, Body: Buffer.from('screen bytes') }));
+    expect((await t.store.get(key))?.toString()).toBe('screen bytes');
+    const out = await s3.send(new GetObjectCommand({ Bucket: a.bucket, Key: key }));
+    expect(await out.Body!.transformToString()).toBe('screen bytes');
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: a.bucket, Key: `exams/${examId}/attempts/0/x.png`, Body: 'x' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
+
+    const putUrl = await getSignedUrl(
+      s3,
+      new PutObjectCommand({ Bucket: a.bucket, Key: `${a.prefix}signature/s.png` }),
+      {
+        expiresIn: 60,
+      },
+    );
+    const put = await fetch(putUrl, { method: 'PUT', body: 'signature' });
+    expect(put.status, await put.clone().text()).toBe(200);
+    const getUrl = await getSignedUrl(s3, new GetObjectCommand({ Bucket: a.bucket, Key: key }), { expiresIn: 60 });
+    expect(await (await fetch(getUrl)).text()).toBe('screen bytes');
+
+    // The store's own presigned URL (signed for PUBLIC_URL's host) reads that key only, and only until it expires.
+    const open = (u: string, method: 'GET' | 'PUT' = 'GET') => {
+      const parsed = new URL(u);
+      return t.app.inject({
+        method,
+        url: parsed.pathname + parsed.search,
+        headers: { host: parsed.host },
+        payload: method === 'PUT' ? 'x' : undefined,
+      });
+    };
+    const presigned = await t.store.presignGet(key, 60);
+    expect(presigned.startsWith(`${t.config.publicUrl}/storage/examhall/${key}?`)).toBe(true);
+    expect(presigned).not.toContain(a.SecurityToken);
+    const viewed = await open(presigned);
+    expect(viewed.statusCode).toBe(200);
+    expect(viewed.body).toBe('screen bytes');
+    expect((await open(presigned.replace('screen/1.png', 'signature/s.png'))).statusCode).toBe(403);
+    expect((await open(presigned, 'PUT')).statusCode).toBe(403);
+    // Another API process on the same database signs with the same secret (it lives in the shared settings).
+    const otherProcess = new LocalCredentials(
+      t.db.handle.db,
+      t.now,
+      `${t.config.publicUrl}/storage`,
+      'examhall',
+      'local',
+    );
+    expect((await open(await otherProcess.presignGet(key, 60))).body).toBe('screen bytes');
+    t.advance(61_000);
+    const late = await open(presigned);
+    expect(late.statusCode).toBe(400);
+    expect(late.body).toContain('<Code>ExpiredToken</Code>');
+  });
+
+  it('answers CORS preflights and refuses bodies over the size limit, and keeps credentials out of the logs', async () => {
+    const a = await sts(tokens.a);
+    const pre = await fetch(url(a, `${a.prefix}frame/3.jpg`), {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://exam.example.com',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization,x-amz-date,x-amz-security-token,x-amz-content-sha256',
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(pre.headers.get('access-control-allow-headers')).toContain('x-amz-security-token');
+
+    // Larger than the API's JSON body limit, within the store's.
+    const screen = Buffer.alloc(3 * 1024 * 1024, 7);
+    const ok = await client(a).fetch(url(a, `${a.prefix}screen/big.png`), { method: 'PUT', body: screen });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    expect((await t.store.head(`${a.prefix}screen/big.png`))?.size).toBe(screen.length);
+    const big = Buffer.alloc(t.config.storageMaxObjectBytes + 1);
+    const res = await client(a).fetch(url(a, `${a.prefix}frame/big.jpg`), { method: 'PUT', body: big });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('<Code>EntityTooLarge</Code>');
+
+    const presigned = await t.store.presignGet(`${a.prefix}frame/none.jpg`, 60);
+    await fetch(presigned.replace(t.config.publicUrl, base));
+    const token = new URL(presigned).searchParams.get('X-Amz-Security-Token')!;
+    expect(t.logs.join('')).not.toContain(token);
+    expect(t.logs.join('')).not.toContain(a.SecurityToken);
+  });
+
+  it('never answers 5xx to malformed paths, signatures, tokens and queries', async () => {
+    const a = await sts(tokens.a);
+    const good = await client(a).sign(url(a, `${a.prefix}frame/f.jpg`), { method: 'PUT', body: 'x' });
+    const goodAuth = good.headers.get('authorization')!;
+    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('', '%', '%ZZ', '..', 'examhall', a.prefix));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'HEAD', 'PUT', 'OPTIONS') as fc.Arbitrary<'GET' | 'HEAD' | 'PUT' | 'OPTIONS'>,
+        fc.array(text, { maxLength: 4 }),
+        fc.oneof(
+          fc.constant(undefined),
+          text,
+          text.map((v) => goodAuth.replace(/Credential=[^,]+/, `Credential=${v}`)),
+          text.map((v) => goodAuth.replace(/SignedHeaders=[^,]+/, `SignedHeaders=${v}`)),
+        ),
+        fc.record(
+          {
+            'x-amz-security-token': fc.oneof(
+              text,
+              fc.constant(a.SecurityToken),
+              text.map((v) => `ehs1.${v}.${v}`),
+            ),
+            'x-amz-date': fc.oneof(text, fc.constant('20261121T020000Z')),
+            'x-amz-content-sha256': fc.oneof(text, fc.constant('UNSIGNED-PAYLOAD'), fc.constant('STREAMING-X')),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(
+              'X-Amz-Algorithm',
+              'X-Amz-Credential',
+              'X-Amz-Expires',
+              'X-Amz-Date',
+              'X-Amz-SignedHeaders',
+              'X-Amz-Security-Token',
+              'X-Amz-Signature',
+              'x',
+            ),
+            text,
+          ),
+          { maxLength: 5 },
+        ),
+        async (method, segments, authorization, headers, query) => {
+          const qs = query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+          const res = await t.app.inject({
+            method,
+            url: `/storage/${segments.map(encodeURIComponent).join('/')}${qs ? `?${qs}` : ''}`,
+            headers: { ...headers, ...(authorization !== undefined ? { authorization } : {}) },
+            ...(method === 'PUT' ? { payload: 'x' } : {}),
+          });
+          expect(res.statusCode, res.body).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * The local store over HTTP, speaking enough of the S3 protocol for browsers and SDKs: PUT, GET and HEAD of
+ * `/storage/{bucket}/{key}` signed with AWS Signature V4 (header or presigned query string) using the
+ * short-lived credentials of /sts/get-token, S3-style XML errors and CORS.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { grantAllows, StorageDenied } from './localCredentials.js';
+import { checkKey, type LocalObjectStore } from './objectStore.js';
+import { readClaim, sha256Hex, SigV4FormatError, UNSIGNED_PAYLOAD } from './sigv4.js';
+
+/** The local store's only bucket. */
+export const LOCAL_BUCKET = 'examhall';
+/** The region the local store signs with (any name works; SigV4 only needs client and store to agree). */
+export const LOCAL_REGION = 'local';
+/** Where the local store is served, outside the API prefix. */
+export const STORAGE_PATH = '/storage';
+
+/** The local store's endpoint as clients see it. */
+export function localStorageEndpoint(config: Pick<Config, 'publicUrl'>): string {
+  return `${config.publicUrl.replace(/\/+$/, '')}${STORAGE_PATH}`;
+}
+
+const MIME: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  webm: 'video/webm',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  pdf: 'application/pdf',
+};
+
+function xmlEscape(s: string): string {
+  return s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function s3Error(reply: FastifyReply, status: number, code: string, message: string, resource: string): FastifyReply {
+  const requestId = randomBytes(8).toString('hex').toUpperCase();
+  reply.code(status).header('x-amz-request-id', requestId).type('application/xml');
+  if (reply.request.method === 'HEAD') return reply.send();
+  return reply.send(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message>` +
+      `<Resource>${xmlEscape(resource)}</Resource><RequestId>${requestId}</RequestId></Error>`,
+  );
+}
+
+const DENIED_STATUS: Record<StorageDenied['code'], number> = {
+  AccessDenied: 403,
+  ExpiredToken: 400,
+  InvalidToken: 400,
+  SignatureDoesNotMatch: 403,
+  InvalidAccessKeyId: 403,
+  RequestTimeTooSkewed: 403,
+};
+
+function headerMap(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  }
+  return out;
+}
+
+/** Serves `store` at /storage; bodies larger than `maxBytes` are refused with EntityTooLarge. */
+export async function storageGateway(app: FastifyInstance, store: LocalObjectStore, maxBytes: number): Promise<void> {
+  const credentials = store.credentials;
+  if (!credentials) return;
+  await app.register(async (s) => {
+    // Objects are opaque bytes whatever their content type says.
+    s.removeAllContentTypeParsers();
+    s.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxBytes }, (_req, body, done) => done(null, body));
+    s.setErrorHandler((err: { statusCode?: number; message: string }, request, reply) => {
+      const resource = request.url.split('?')[0] ?? '';
+      if (err.statusCode === 413)
+        return s3Error(reply, 400, 'EntityTooLarge', `objects are limited to ${maxBytes} bytes`, resource);
+      if (err.statusCode && err.statusCode < 500) return s3Error(reply, 400, 'InvalidRequest', err.message, resource);
+      request.log.error({ err }, 'storage request failed');
+      return s3Error(reply, 500, 'InternalError', 'we encountered an internal error, please try again', resource);
+    });
+    s.addHook('onRequest', async (request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', 'ETag, Content-Length, x-amz-request-id');
+      reply.header('vary', 'Origin');
+    });
+    s.options(`${STORAGE_PATH}/*`, async (request, reply) => {
+      reply
+        .header('access-control-allow-methods', 'GET, HEAD, PUT')
+        .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*')
+        .header('access-control-max-age', '600')
+        .code(204)
+        .send();
+    });
+    s.route({
+      method: ['GET', 'HEAD', 'PUT'],
+      url: `${STORAGE_PATH}/*`,
+      exposeHeadRoute: false,
+      handler: async (request, reply) => {
+        const raw = request.raw.url ?? '';
+        const q = raw.indexOf('?');
+        const rawPath = q < 0 ? raw : raw.slice(0, q);
+        const rawQuery = q < 0 ? '' : raw.slice(q + 1);
+        const rest = rawPath.slice(STORAGE_PATH.length + 1);
+        const slash = rest.indexOf('/');
+        const bucket = slash < 0 ? rest : rest.slice(0, slash);
+        if (bucket !== credentials.bucket)
+          return s3Error(reply, 404, 'NoSuchBucket', 'the bucket does not exist', rawPath);
+        let key: string;
+        try {
+          key = checkKey(decodeURIComponent(slash < 0 ? '' : rest.slice(slash + 1)));
+        } catch {
+          return s3Error(reply, 400, 'InvalidArgument', 'object keys are plain path segments', rawPath);
+        }
+        const headers = headerMap(request);
+        let grant;
+        try {
+          const claim = readClaim(request.method, rawPath, rawQuery, headers);
+          grant = await credentials.verify(claim);
+          if (request.method === 'PUT') {
+            const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+            if (claim.payloadHash.startsWith('STREAMING-'))
+              return s3Error(reply, 501, 'NotImplemented', 'send the object in one request, not aws-chunked', rawPath);
+            if (claim.payloadHash !== UNSIGNED_PAYLOAD && claim.payloadHash !== sha256Hex(body))
+              return s3Error(
+                reply,
+                400,
+                'XAmzContentSHA256Mismatch',
+                'the provided x-amz-content-sha256 does not match what was computed',
+                rawPath,
+              );
+            if (!grantAllows(grant, key, 'write'))
+              return s3Error(reply, 403, 'AccessDenied', 'the credentials do not reach this key', rawPath);
+            // Evidence is write-once: a recorded picture cannot be swapped for another with the same key.
+            // Sending the same bytes again (a retry whose answer was lost) succeeds.
+            if (!(await store.create(key, body)) && (await store.get(key))?.equals(body) !== true)
+              return s3Error(
+                reply,
+                403,
+                'AccessDenied',
+                'objects are write-once: this key already holds other bytes',
+                rawPath,
+              );
+            const etag = `"${createHash('md5').update(body).digest('hex')}"`;
+            return reply.code(200).header('etag', etag).send();
+          }
+        } catch (err) {
+          if (err instanceof SigV4FormatError) return s3Error(reply, 403, 'AccessDenied', err.message, rawPath);
+          if (err instanceof StorageDenied)
+            return s3Error(reply, DENIED_STATUS[err.code], err.code, err.message, rawPath);
+          throw err;
+        }
+        if (!grantAllows(grant, key, 'read'))
+          return s3Error(reply, 403, 'AccessDenied', 'the credentials do not reach this key', rawPath);
+        const found = await store.stream(key);
+        if (!found) return s3Error(reply, 404, 'NoSuchKey', 'the specified key does not exist', rawPath);
+        const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+        reply
+          .code(200)
+          .header('content-length', String(found.size))
+          .header('cache-control', 'private, max-age=60')
+          .type(MIME[ext] ?? 'application/octet-stream');
+        if (request.method === 'HEAD') {
+          found.stream.destroy();
+          return reply.send();
+        }
+        return reply.send(found.stream);
+      },
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { Alert } from 'antd';
+import { useSyncExternalStore } from 'react';
+import { useI18n } from '../i18n/index.js';
+import { getCaptureStatus, subscribeCaptureStatus, type CaptureStatus as Status } from './captures.js';
+
+/** The capture status as React state. */
+export function useCaptureStatus(): Status {
+  return useSyncExternalStore(subscribeCaptureStatus, getCaptureStatus, getCaptureStatus);
+}
+
+/**
+ * A small notice for the exam page: 'upload failed' after a failed frame upload (seed point 4),
+ * and how many pictures wait offline for the connection.
+ */
+export function CaptureStatus() {
+  const { t } = useI18n();
+  const status = useCaptureStatus();
+  if (!status.error && status.offlineWaiting === 0) return null;
+  return (
+    <div data-testid="capture-status">
+      {status.error && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('proctor.uploadFailed')}
+          data-testid="capture-upload-failed"
+        />
+      )}
+      {status.offlineWaiting > 0 && (
+        <Alert type="info" showIcon title={t('proctor.offlineWaiting', { n: status.offlineWaiting })} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,339 @@
+/**
+ * Captures during the exam (seed points 3, 4 and 9): camera frames and screen captures on the
+ * exam's interval, pictures at risk events (pertinent moments), short microphone recordings when
+ * there is sound (bytes), and pictures taken offline kept until the connection returns.
+ *
+ * Seed point 4: a frame's record is added to `frames` first with its trigger_time and marked
+ * isSuccess once its record call succeeds; a failed frame upload raises 'upload failed' (shown
+ * and logged), failed pertinent and byte uploads are only logged.
+ */
+import { api, CLIENT_MESSAGES } from '@examhall/contract';
+import { isApiError, request } from '../api/client.js';
+import { serverNow } from '../exam/clock.js';
+import { examCredentials } from './credentials.js';
+import { meterLevel, type LevelMeter } from './devices.js';
+import { grabStill } from './frames.js';
+import { openOfflineImages, type OfflineImage, type OfflineImageStore } from './offlineImages.js';
+import { getStreams, isLive, type ProctorStreams } from './streams.js';
+import { putObject, UploadError } from './upload.js';
+
+/** The error a failed frame upload raises (seed point 8). */
+export const UPLOAD_FAILED = CLIENT_MESSAGES.uploadFailed;
+/** Capture interval when the exam does not say (seconds). */
+export const DEFAULT_CAPTURE_INTERVAL_S = 30;
+/** Microphone level (0..1) that counts as sound. */
+export const SOUND_LEVEL = 0.15;
+/** Length of one microphone recording. */
+export const BYTE_LENGTH_MS = 5_000;
+/** At most one microphone recording per this long. */
+export const BYTE_THROTTLE_MS = 60_000;
+/** After a recording that could not be uploaded, the next sound is recorded this soon (not a whole throttle later). */
+export const BYTE_RETRY_MS = 10_000;
+/** How often the microphone level is sampled. */
+const LEVEL_SAMPLE_MS = 250;
+/** Frames kept in the local list. */
+const FRAMES_KEPT = 200;
+
+/** One camera frame in the local `frames` list. */
+export interface FrameRecord {
+  /** Client id (also the record call's idempotency key). */
+  client_id: string;
+  /** When it was taken (server-aligned epoch ms). */
+  trigger_time: number;
+  /** True once the record call succeeded. */
+  isSuccess: boolean;
+}
+
+/** What the exam page shows about captures. */
+export interface CaptureStatus {
+  /** Camera frames, oldest first. */
+  frames: readonly FrameRecord[];
+  /** Set to 'upload failed' after a failed frame upload, cleared by the next good one. */
+  error: string | null;
+  /** Pictures kept offline, waiting for the connection. */
+  offlineWaiting: number;
+}
+
+let status: CaptureStatus = { frames: [], error: null, offlineWaiting: 0 };
+const statusListeners = new Set<() => void>();
+
+function setStatus(patch: Partial<CaptureStatus>): void {
+  status = { ...status, ...patch };
+  for (const l of statusListeners) l();
+}
+
+function updateFrame(clientId: string, patch: Partial<FrameRecord>): void {
+  setStatus({ frames: status.frames.map((f) => (f.client_id === clientId ? { ...f, ...patch } : f)) });
+}
+
+/** The current capture status. */
+export function getCaptureStatus(): CaptureStatus {
+  return status;
+}
+
+/** Calls `listener` on every status change; answers the unsubscribe function. */
+export function subscribeCaptureStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+/** What startProctoring answers. */
+export interface Proctoring {
+  /**
+   * Takes a camera picture (the screen when there is no camera), uploads it and records it as a
+   * pertinent moment of the risk record. Never throws: failures are only logged. Answers the
+   * object key, or null when it failed.
+   */
+  pertinent(riskRecordId?: number): Promise<string | null>;
+  /** Stops the timers and the microphone watcher (not the streams: stopStreams() does that). */
+  stop(): void;
+}
+
+/** True when a failure means "no connection" rather than "refused". */
+function isNetworkFailure(e: unknown): boolean {
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return true;
+  if (e instanceof UploadError) return e.status === 0;
+  return isApiError(e) && e.status === 0;
+}
+
+function log(what: string, e: unknown): void {
+  console.warn(`[proctor] ${what}:`, e instanceof Error ? e.message : e);
+}
+
+const newId = () => crypto.randomUUID();
+
+/**
+ * Starts the captures of the attempt at `examId` from the given streams, or by default from the
+ * shared store as it is at each capture (so a device opened again after a reload is used at once).
+ * The interval is the exam's capture_interval from /monitor/state.
+ */
+export function startProctoring(examId: number, streams?: ProctorStreams): Proctoring {
+  const current = (): ProctorStreams => streams ?? getStreams();
+  const credentials = examCredentials(examId);
+  let stopped = false;
+  const timers: ReturnType<typeof setInterval>[] = [];
+  let meter: LevelMeter | null = null;
+  let metered: MediaStream | null = null;
+  let recorder: MediaRecorder | null = null;
+  let lastByteAt = -Infinity;
+  let flushing = false;
+  const storePromise: Promise<OfflineImageStore | null> = openOfflineImages().catch((e: unknown) => {
+    log('offline picture store unavailable', e);
+    return null;
+  });
+
+  async function countOffline(): Promise<void> {
+    const store = await storePromise;
+    if (store) setStatus({ offlineWaiting: (await store.list(examId)).length });
+  }
+
+  async function record(image: Omit<OfflineImage, 'blob'>, blob: Blob, offline: boolean): Promise<void> {
+    const { key, sha256 } = await putObject(credentials, image.name, blob, 'image/jpeg');
+    await request(api.capture, {
+      body: {
+        exam_id: examId,
+        kind: image.kind,
+        key,
+        sha256,
+        trigger_time: image.trigger_time,
+        client_id: image.client_id,
+        ...(offline ? { offline: true } : {}),
+      },
+    });
+  }
+
+  async function keepOffline(image: OfflineImage): Promise<void> {
+    const store = await storePromise;
+    if (!store) return;
+    await store.put(image);
+    await countOffline();
+  }
+
+  /** One periodic capture of the camera (frame) or the screen. */
+  async function capture(kind: 'frame' | 'screen'): Promise<void> {
+    const stream = kind === 'frame' ? current().camera : current().screen;
+    if (!isLive(stream)) return;
+    const trigger_time = serverNow();
+    const client_id = newId();
+    const name = `${kind}/${trigger_time}-${client_id.slice(0, 8)}.jpg`;
+    if (kind === 'frame') {
+      // Seed point 4: the record joins the list first, successful or not.
+      setStatus({ frames: [...status.frames, { client_id, trigger_time, isSuccess: false }].slice(-FRAMES_KEPT) });
+    }
+    let blob: Blob;
+    try {
+      blob = await grabStill(stream, { mirror: kind === 'frame' });
+    } catch (e) {
+      log(`${kind} picture not taken`, e);
+      if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
+      return;
+    }
+    const image: OfflineImage = { client_id, exam_id: examId, kind, name, trigger_time, blob };
+    if (!navigator.onLine) {
+      await keepOffline(image).catch((e: unknown) => log('offline picture not kept', e));
+      return;
+    }
+    try {
+      await record(image, blob, false);
+      if (kind === 'frame') {
+        updateFrame(client_id, { isSuccess: true });
+        setStatus({ error: null });
+      }
+    } catch (e) {
+      if (kind === 'frame') {
+        console.error(`[proctor] ${UPLOAD_FAILED}:`, e instanceof Error ? e.message : e);
+        setStatus({ error: UPLOAD_FAILED });
+      } else log(`${kind} upload failed`, e);
+      if (isNetworkFailure(e)) await keepOffline(image).catch((err: unknown) => log('offline picture not kept', err));
+    }
+  }
+
+  /** Uploads the pictures kept offline, oldest first; stops at the first network failure. */
+  async function flushOffline(): Promise<void> {
+    if (flushing || stopped || !navigator.onLine) return;
+    flushing = true;
+    try {
+      const store = await storePromise;
+      if (!store) return;
+      for (const image of await store.list(examId)) {
+        if (stopped) break;
+        try {
+          await record(image, image.blob, true);
+          await store.remove(image.client_id);
+          if (image.kind === 'frame') updateFrame(image.client_id, { isSuccess: true });
+        } catch (e) {
+          log('offline picture upload failed', e);
+          if (isNetworkFailure(e)) break;
+          // Refused for good (e.g. the attempt is over): keeping it would only block the rest.
+          if (isApiError(e) && e.status >= 400 && e.status < 500) await store.remove(image.client_id);
+          else break;
+        }
+      }
+      await countOffline();
+    } finally {
+      flushing = false;
+    }
+  }
+
+  /** One look at the microphone level: a few seconds are recorded when there is sound, throttled. */
+  function listen(): void {
+    const mic = current().microphone;
+    if (stopped || recorder || !isLive(mic)) return;
+    if (mic !== metered) {
+      // A new microphone stream (opened again after a reload or a failure): measure that one.
+      meter?.close();
+      meter = null;
+      metered = mic;
+      try {
+        meter = meterLevel(mic);
+      } catch (e) {
+        log('microphone level unavailable', e);
+      }
+    }
+    if (!meter || performance.now() - lastByteAt < BYTE_THROTTLE_MS) return;
+    if (meter.level() < SOUND_LEVEL) return;
+    lastByteAt = performance.now();
+    void recordByte(mic);
+  }
+
+  async function recordByte(mic: MediaStream): Promise<void> {
+    const time = serverNow();
+    const started = performance.now();
+    let blob: Blob;
+    try {
+      const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg'].find((t) => MediaRecorder.isTypeSupported(t));
+      const rec = new MediaRecorder(mic, type ? { mimeType: type } : undefined);
+      recorder = rec;
+      const chunks: Blob[] = [];
+      rec.ondataavailable = (e) => {
+        if (e.data.size > 0) chunks.push(e.data);
+      };
+      const finished = new Promise<void>((resolve) => (rec.onstop = () => resolve()));
+      rec.start();
+      await new Promise((r) => setTimeout(r, BYTE_LENGTH_MS));
+      if (rec.state !== 'inactive') rec.stop();
+      await finished;
+      blob = new Blob(chunks, { type: rec.mimeType || 'audio/webm' });
+    } catch (e) {
+      log('recording failed', e);
+      return;
+    } finally {
+      recorder = null;
+    }
+    if (blob.size === 0) return;
+    const duration_ms = Math.round(performance.now() - started);
+    try {
+      const ext = blob.type.includes('ogg') ? 'ogg' : 'webm';
+      const { key, sha256 } = await putObject(
+        credentials,
+        `byte/${time}-${newId().slice(0, 8)}.${ext}`,
+        blob,
+        blob.type,
+      );
+      await request(api.byte, { body: { exam_id: examId, key, sha256, time, duration_ms } });
+    } catch (e) {
+      // Seed point 4: failed byte uploads are only logged. The lost recording does not hold back the next one
+      // for a whole minute: sound heard once storage answers again is recorded soon.
+      log('byte upload failed', e);
+      lastByteAt = Math.min(lastByteAt, performance.now() - BYTE_THROTTLE_MS + BYTE_RETRY_MS);
+    }
+  }
+
+  async function begin(): Promise<void> {
+    let intervalS = DEFAULT_CAPTURE_INTERVAL_S;
+    try {
+      intervalS = (await request(api.monitorState, { query: { exam_id: examId } })).capture_interval;
+    } catch (e) {
+      log('capture interval unknown, using the default', e);
+    }
+    if (stopped) return;
+    const ms = Math.max(1, intervalS || DEFAULT_CAPTURE_INTERVAL_S) * 1000;
+    const tick = () => {
+      if (stopped) return;
+      void capture('frame');
+      void capture('screen');
+      void flushOffline();
+    };
+    tick();
+    timers.push(setInterval(tick, ms));
+    timers.push(setInterval(listen, LEVEL_SAMPLE_MS));
+  }
+
+  const onOnline = () => void flushOffline();
+  window.addEventListener('online', onOnline);
+  void countOffline();
+  void begin();
+
+  return {
+    async pertinent(riskRecordId) {
+      const { camera, screen } = current();
+      const stream = isLive(camera) ? camera : isLive(screen) ? screen : null;
+      if (!stream) return null;
+      const time = serverNow();
+      try {
+        const blob = await grabStill(stream, { mirror: stream === camera });
+        const { key, sha256 } = await putObject(
+          credentials,
+          `pertinent/${time}-${newId().slice(0, 8)}.jpg`,
+          blob,
+          'image/jpeg',
+        );
+        await request(api.pertinentMoment, {
+          body: { exam_id: examId, key, sha256, time, ...(riskRecordId ? { risk_id: riskRecordId } : {}) },
+        });
+        return key;
+      } catch (e) {
+        // Seed point 4: failed pertinent uploads are only logged.
+        log('pertinent upload failed', e);
+        return null;
+      }
+    },
+    stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      window.removeEventListener('online', onOnline);
+      if (recorder && recorder.state !== 'inactive') recorder.stop();
+      meter?.close();
+    },
+  };
+}

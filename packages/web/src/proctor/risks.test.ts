@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { maskPhone, MUTE_GRACE_MS, phoneWatcher, watchTracks, type Raise } from './risks.js';
+import type { ProctorStreams } from './streams.js';
+
+/** A media track as far as the detector sees it: events, kind, label, muted. */
+class FakeTrack extends EventTarget {
+  muted = false;
+  constructor(
+    readonly kind: 'audio' | 'video',
+    readonly label: string,
+  ) {
+    super();
+  }
+}
+
+function streamOf(...tracks: FakeTrack[]): MediaStream {
+  return { getTracks: () => tracks } as unknown as MediaStream;
+}
+
+function recorder(): { raise: Raise; raised: [string, string][] } {
+  const raised: [string, string][] = [];
+  return { raise: (risk, detail) => raised.push([risk, detail]), raised };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('watchTracks', () => {
+  it('raises camera, microphone and screen sharing once each when their tracks end', () => {
+    const camera = new FakeTrack('video', 'fake camera');
+    const mic = new FakeTrack('audio', 'fake mic');
+    const screen = new FakeTrack('video', 'screen:0');
+    const streams: ProctorStreams = { camera: streamOf(camera), microphone: streamOf(mic), screen: streamOf(screen) };
+    const { raise, raised } = recorder();
+    const stop = watchTracks(raise, { get: () => streams, subscribe: () => () => undefined });
+    camera.dispatchEvent(new Event('ended'));
+    camera.dispatchEvent(new Event('ended'));
+    mic.dispatchEvent(new Event('ended'));
+    screen.dispatchEvent(new Event('ended'));
+    expect(raised.map(([r]) => r)).toEqual(['firstCameraAbnormal', 'microphoneAbnormal', 'screenSharingAbnormal']);
+    expect(raised[0]![1]).toBe('camera track ended (fake camera)');
+    stop();
+    screen.dispatchEvent(new Event('ended'));
+    expect(raised).toHaveLength(3);
+  });
+
+  it('raises a mute only when it lasts past the grace period', () => {
+    vi.useFakeTimers();
+    const mic = new FakeTrack('audio', 'fake mic');
+    const { raise, raised } = recorder();
+    watchTracks(raise, {
+      get: () => ({ camera: null, microphone: streamOf(mic), screen: null }),
+      subscribe: () => () => undefined,
+    });
+    mic.muted = true;
+    mic.dispatchEvent(new Event('mute'));
+    vi.advanceTimersByTime(MUTE_GRACE_MS - 100);
+    mic.muted = false;
+    mic.dispatchEvent(new Event('unmute'));
+    vi.advanceTimersByTime(1_000);
+    expect(raised).toEqual([]);
+    mic.muted = true;
+    mic.dispatchEvent(new Event('mute'));
+    vi.advanceTimersByTime(MUTE_GRACE_MS + 1);
+    expect(raised).toEqual([['microphoneAbnormal', 'microphone track muted (fake mic)']]);
+  });
+
+  it('follows a replaced stream and lets go of the old one', () => {
+    const first = new FakeTrack('video', 'first');
+    const second = new FakeTrack('video', 'second');
+    let streams: ProctorStreams = { camera: streamOf(first), microphone: null, screen: null };
+    let notify = () => undefined as void;
+    const { raise, raised } = recorder();
+    watchTracks(raise, {
+      get: () => streams,
+      subscribe: (fn) => {
+        notify = fn;
+        return () => undefined;
+      },
+    });
+    streams = { ...streams, camera: streamOf(second) };
+    notify();
+    first.dispatchEvent(new Event('ended'));
+    expect(raised).toEqual([]);
+    second.dispatchEvent(new Event('ended'));
+    expect(raised.map(([r]) => r)).toEqual(['firstCameraAbnormal']);
+  });
+});
+
+describe('phoneWatcher', () => {
+  it('raises the second camera when the phone goes from sending to silent, once per drop', () => {
+    const { raise, raised } = recorder();
+    const status = phoneWatcher(raise);
+    status(0);
+    expect(raised).toEqual([]);
+    status(1);
+    status(0);
+    status(0);
+    expect(raised.map(([r]) => r)).toEqual(['secondCameraAbnormal']);
+    status(1);
+    status(0);
+    expect(raised).toHaveLength(2);
+  });
+});
+
+describe('maskPhone', () => {
+  it('hides the middle of a mobile number', () => {
+    expect(maskPhone('86 13700137001')).toBe('86 137****7001');
+  });
+});
