@@ -160,7 +160,7 @@ describe('Outbox', () => {
     const enter = await box.enqueue({ channel: 'answer', subject_id: 3, event: 5 });
     await box.enqueue({ channel: 'answer', subject_id: 3, answer: choice('A') });
     const latest = await box.enqueue({ channel: 'answer', subject_id: 3, answer: choice('B') });
-    const stored = await store.list(EXAM);
+    const stored = (await store.list(EXAM)).filter((e) => e.channel !== 'risk');
     expect(stored.map((e) => e.client_id)).toEqual([enter.client_id, latest.client_id]);
     expect(box.getSnapshot().pending.get(questionKey('answer', 3))).toBe(1);
   });
@@ -202,6 +202,25 @@ describe('Outbox', () => {
     const risks = server.received.filter((e) => e.channel === 'risk');
     expect(risks.map((r) => r.risk)).toEqual([RISK_EVENTS.offline.id]);
     expect(server.received.some((e) => e.subject_id === 1)).toBe(true);
+  });
+
+  it('records a page opened offline (risk 10) once, even across reloads before it is sent', async () => {
+    const first = await setup({ online: false });
+    first.server.failNext(...Array<FailureKind>(5).fill('retry'));
+    await settle();
+    first.box.close();
+    const waiting = (await first.store.list(EXAM)).filter((e) => e.channel === 'risk');
+    expect(waiting.map((e) => [e.risk, e.detail])).toEqual([[RISK_EVENTS.offline.id, 'page opened offline']]);
+
+    const server = fakeServer();
+    const second = await setup({ factory: first.factory, online: false, server });
+    second.box.setOnline(true);
+    await settle();
+    expect(server.received.filter((e) => e.channel === 'risk').map((e) => e.risk)).toEqual([RISK_EVENTS.offline.id]);
+
+    const online = await setup();
+    await settle();
+    expect(online.server.received).toEqual([]);
   });
 
   it('records an unstable network (risk 20) once when sends keep failing while online', async () => {

@@ -132,8 +132,18 @@ export class Outbox {
       box.lastOrder = Math.max(box.lastOrder, e.order);
     }
     box.emit();
+    // A page opened (or reloaded) without a network is offline from its first moment: that is recorded too,
+    // unless the offline record of the visit before is still waiting to be sent.
+    if (!box.online && !box.waitingRisk(RISK_EVENTS.offline.id)) {
+      void box.recordRisk(RISK_EVENTS.offline.id, 'page opened offline').catch(() => undefined);
+    }
     box.kick();
     return box;
+  }
+
+  private waitingRisk(risk: number): boolean {
+    for (const e of this.entries.values()) if (e.channel === 'risk' && e.risk === risk) return true;
+    return false;
   }
 
   /** Stops sending (the page is leaving); nothing stored is touched. */
