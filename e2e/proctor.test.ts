@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { facePhoto, flatPhoto } from '../packages/server/src/bench/facePhotos.js';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
@@ -137,6 +138,16 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     await page.keyboard.press('Enter');
     const drawer = page.getByTestId('proctor-attempt');
     await drawer.getByTestId(`timeline-record-${recordId}`).getByText('退出全屏').waitFor();
+
+    // The proctor sets the candidate's ID photo: a picture without a face is refused, a face is kept and shown.
+    const idPhoto = drawer.getByTestId('proctor-id-photo');
+    await idPhoto.getByText('没有证件照', { exact: false }).waitFor();
+    const picker = idPhoto.locator('input[type=file]');
+    await picker.setInputFiles({ name: 'wall.png', mimeType: 'image/png', buffer: flatPhoto() });
+    await idPhoto.getByTestId('proctor-id-photo-error').getByText('照片中必须恰好有一张人脸').waitFor();
+    await picker.setInputFiles({ name: 'id.jpg', mimeType: 'image/jpeg', buffer: facePhoto('a') });
+    await idPhoto.getByTestId('proctor-id-photo-image').waitFor();
+    expect(await idPhoto.getByTestId('proctor-id-photo-error').count()).toBe(0);
 
     // A warning typed in the console reaches the candidate's stream within 2 s.
     await drawer.getByTestId('proctor-warn-text').fill('请保持面部在摄像头画面内');

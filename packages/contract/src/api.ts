@@ -659,6 +659,19 @@ export const api = {
     auth: 'staff',
     permission: 'proctor.decide',
   }),
+  proctorIdPhoto: call({
+    method: 'POST',
+    path: '/admin/proctor/id-photo',
+    summary:
+      "Store or replace the ID photo of a candidate's invitation (multipart: exam_id, attempt_id or phone, id_photo)",
+    query: undefined,
+    body: Pr.IdPhotoFields,
+    data: Pr.IdPhotoData,
+    auth: 'staff',
+    // The photo decides which later faces are flagged: a judgement, like deciding on a flag.
+    permission: 'proctor.decide',
+    bodyFormat: 'multipart',
+  }),
   verifyEvidence: call({
     method: 'GET',
     path: '/admin/evidence/verify',

@@ -30,6 +30,9 @@ export const SERVER_UTC_OFFSET_MINUTES = 480;
 /** Camera capture: 1280x720 JPEG, the preview mirrored. */
 export const CAPTURE = { width: 1280, height: 720, mime: 'image/jpeg', mirrored: true } as const;
 
+/** Largest picture a face check or an ID photo may be, in bytes: a 1280x720 JPEG frame is 100 to 300 KB. */
+export const FACE_IMG_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Login by SMS code: the limits the server enforces. */
 export const SMS_RULES = {
   /** Digits in a code. */

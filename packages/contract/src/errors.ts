@@ -53,6 +53,7 @@ export const ERRORS = {
   evidence_digest_mismatch: { status: 422, msg: 'the stored object does not match the SHA-256 sent' },
   phone_link_invalid: { status: 401, msg: 'the phone link has expired; scan the QR code again' },
   image_unreadable: { status: 422, msg: 'the picture could not be read as an image' },
+  id_photo_no_single_face: { status: 422, msg: 'the ID photo must show exactly one face' },
   internal_error: { status: 500, msg: 'server error' },
   sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },
   language_unavailable: { status: 503, msg: 'toolchain not installed on this host' },

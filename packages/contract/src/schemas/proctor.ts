@@ -3,6 +3,7 @@ import { RISK_EVENT_IDS } from '../enums.js';
 import { ClientId, EpochMs, Id } from './common.js';
 import { AttemptView, RecordRiskBody } from './monitor.js';
 import { ExamModeField, ExamPhaseField } from './exam.js';
+import { AreaCodeField, PhoneField } from './user.js';
 
 /** What a piece of evidence is. */
 export const EVIDENCE_KINDS = [
@@ -343,6 +344,8 @@ export const ProctorAttemptData = z.object({
   warnings: z.array(WarningView),
   /** Why the attempt ended, or null while open. */
   finish_reason: z.string().nullable(),
+  /** Link to the ID photo of the attempt's invitation (short-lived), or null when it has none. */
+  id_photo_url: z.string().nullable(),
 });
 /** GET /admin/proctor/attempt data. */
 export type ProctorAttemptData = z.infer<typeof ProctorAttemptData>;
@@ -378,6 +381,40 @@ export const DecideBody = z.object({
 });
 /** POST /admin/proctor/decide body. */
 export type DecideBody = z.input<typeof DecideBody>;
+
+/**
+ * POST /admin/proctor/id-photo form: whose ID photo it is, the picture (JPEG or PNG) in field id_photo.
+ * The invitation is named by an attempt at the exam, or by the phone invited (before any attempt exists).
+ */
+export const IdPhotoFields = z
+  .object({
+    /** Exam id. */
+    exam_id: Id,
+    /** An attempt at the exam; its invitation gets the photo. */
+    attempt_id: Id.optional(),
+    /** The invited phone, when no attempt is named. */
+    phone: PhoneField.optional(),
+    /** The phone's calling code. */
+    area_code: AreaCodeField,
+  })
+  .refine((v) => (v.attempt_id === undefined) !== (v.phone === undefined), {
+    path: ['attempt_id'],
+    message: 'name either attempt_id or phone',
+  });
+/** POST /admin/proctor/id-photo form. */
+export type IdPhotoFields = z.input<typeof IdPhotoFields>;
+
+/** POST /admin/proctor/id-photo data: the invitation's ID photo as stored. */
+export const IdPhotoData = z.object({
+  /** The invitation (anid) the photo belongs to. */
+  invitation_id: z.number().int(),
+  /** SHA-256 of the stored picture, hex. */
+  sha256: z.string(),
+  /** Link to view it (short-lived), or null when the store cannot sign one. */
+  id_photo_url: z.string().nullable(),
+});
+/** POST /admin/proctor/id-photo data. */
+export type IdPhotoData = z.infer<typeof IdPhotoData>;
 
 /** GET /admin/evidence/verify query. */
 export const VerifyEvidenceQuery = z.object({

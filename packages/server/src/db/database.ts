@@ -8,6 +8,7 @@ import { attempts } from './migrations/002_attempts.js';
 import { judgeRuns } from './migrations/003_judge.js';
 import { evidence } from './migrations/004_evidence.js';
 import { proctorConsole } from './migrations/005_proctor_console.js';
+import { idPhoto } from './migrations/006_id_photo.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -54,6 +55,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '003_judge': judgeRuns(kit),
     '004_evidence': evidence(kit),
     '005_proctor_console': proctorConsole(kit),
+    '006_id_photo': idPhoto(),
   };
 }
 

@@ -91,6 +91,10 @@ export interface InvitationTable {
   phone: string;
   extra_minutes: number;
   created_at: number;
+  /** Object key of the ID photo face checks compare with, or null. */
+  id_photo_key: Generated<string | null>;
+  /** SHA-256 of the ID photo, hex, or null. */
+  id_photo_sha256: Generated<string | null>;
 }
 
 /** Who did what, for staff actions and sign-ins. */

@@ -126,6 +126,15 @@ export class ExamRepository {
     return this.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Records an invitation's ID photo (replacing an earlier one). */
+  async setIdPhoto(id: number, key: string, sha256: string): Promise<void> {
+    await this.db
+      .updateTable('invitations')
+      .set({ id_photo_key: key, id_photo_sha256: sha256 })
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** The invitation of a phone to an exam. */
   invitationFor(examId: number, areaCode: string, phone: string): Promise<Selectable<InvitationTable> | undefined> {
     return this.db

@@ -154,6 +154,17 @@ export class ProctorRepository {
     return row?.exam_id;
   }
 
+  /** Key of the ID photo of an attempt's invitation, or null. */
+  async idPhotoKeyOf(attemptId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('attempts as a')
+      .innerJoin('invitations as i', 'i.id', 'a.invitation_id')
+      .select('i.id_photo_key')
+      .where('a.id', '=', attemptId)
+      .executeTakeFirst();
+    return row?.id_photo_key ?? null;
+  }
+
   /** One chain record. */
   record(id: number): Promise<ChainRecordRow | undefined> {
     return this.db.selectFrom('risk_records').selectAll().where('id', '=', id).executeTakeFirst();

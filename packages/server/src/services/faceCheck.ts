@@ -1,12 +1,25 @@
-import { ExamPhase, RISK_EVENTS, riskCategoryOf, type FaceRecognizeData } from '@examhall/contract';
+import { createHash } from 'node:crypto';
+import {
+  api,
+  ExamPhase,
+  FACE_IMG_MAX_BYTES as CONTRACT_FACE_IMG_MAX_BYTES,
+  RISK_EVENTS,
+  riskCategoryOf,
+  type FaceRecognizeData,
+  type IdPhotoData,
+} from '@examhall/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import { faceSimilarity, PHONE_MIN_SCORE, type FaceAnalysis } from '../proctoring/face/engine.js';
 import { ImageUnreadableError, sniffImage } from '../proctoring/face/image.js';
 import { FaceBusyError, type FacePool } from '../proctoring/face/pool.js';
 import type { AttemptRow } from '../repositories/attempts.js';
+import { AuditRepository } from '../repositories/audit.js';
 import type { Candidate } from '../repositories/candidates.js';
+import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
 import type { ObjectStore } from '../storage/objectStore.js';
+import { authorize, type StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
 import type { EvidenceService } from './evidence.js';
 import type { RiskService } from './risk.js';
@@ -18,27 +31,61 @@ import type { RiskService } from './risk.js';
  */
 export const FACE_MATCH_THRESHOLD = 0.55;
 
-/** Largest picture accepted, in bytes: a 1280x720 JPEG frame is 100 to 300 KB. */
-export const FACE_IMG_MAX_BYTES = 4 * 1024 * 1024;
+/** Largest picture accepted, in bytes (the contract's limit, which the console checks before uploading). */
+export const FACE_IMG_MAX_BYTES = CONTRACT_FACE_IMG_MAX_BYTES;
 
 /** First-picture embeddings kept in memory (one per attempt); the oldest is dropped past this. */
 export const FIRST_PICTURE_CACHE_SIZE = 2000;
 
-/** The reference face of an attempt: its first picture's key and embedding (null when it shows no single face). */
+/** ID-photo embeddings kept in memory (one per invitation); the oldest is dropped past this. */
+export const ID_PHOTO_CACHE_SIZE = 2000;
+
+/** How long the link to an ID photo that the upload answers works. */
+const ID_PHOTO_URL_TTL_S = 15 * 60;
+
+/**
+ * A reference face: the picture it comes from (a first picture's key, an ID photo's SHA-256) and its embedding
+ * (null when it shows no single face).
+ */
 interface Reference {
-  key: string;
+  source: string;
   embedding: number[] | null;
 }
 
+/** Where an ID photo is kept: outside every attempt's prefix, so no candidate's upload credentials reach it. */
+export function idPhotoKey(examId: number, invitationId: number, ext: 'jpg' | 'png'): string {
+  return `id-photos/${examId}/${invitationId}.${ext}`;
+}
+
+/** Whose ID photo a staff member sets: an attempt's invitation, or the invitation of a phone. */
+export type IdPhotoTarget = { examId: number } & ({ attemptId: number } | { phone: string; areaCode: string });
+
+/** Keeps `value` as the newest entry of a bounded map, dropping the oldest entries past `max`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) {
+    const oldest = map.keys().next().value;
+    if (oldest === undefined) break;
+    map.delete(oldest);
+  }
+}
+
 /**
- * Face checks: a picture's face count, its similarity to the attempt's first picture, and phones seen in it.
- * A failed check stores the picture as evidence and appends its risk event(s) to the attempt's chain.
+ * Face checks: a picture's face count, its similarity to the attempt's first picture and to the invitation's ID
+ * photo, and phones seen in it. A failed check stores the picture as evidence and appends its risk event(s) to
+ * the attempt's chain. Also stores the ID photos staff set, refusing any that does not show exactly one face.
  */
 export class FaceCheckService {
   /** attempt id -> reference face; a Map keeps insertion order, so the first key is the oldest entry. */
   private readonly references = new Map<number, Reference>();
+  /** invitation id -> its ID photo's face, by the photo's SHA-256. */
+  private readonly idReferences = new Map<number, Reference>();
+  private readonly exams: ExamRepository;
+  private readonly audit: AuditRepository;
 
   constructor(
+    db: Db,
     private readonly attempts: AttemptService,
     private readonly evidence: EvidenceService,
     private readonly risk: RiskService,
@@ -46,7 +93,10 @@ export class FaceCheckService {
     private readonly pool: FacePool,
     private readonly clock: () => number,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.exams = new ExamRepository(db);
+    this.audit = new AuditRepository(db);
+  }
 
   /** Loads the face models ahead of the first check, so the first candidate does not wait for them. */
   async warm(): Promise<void> {
@@ -61,23 +111,31 @@ export class FaceCheckService {
       throw fail('exam_not_started');
     }
     if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');
-    const seen = await this.analyze(picture);
+    const seen = await this.analyze(picture, 'face_img');
     const faceCount = seen.faces.length;
     const phoneDetected = seen.phoneScore >= PHONE_MIN_SCORE;
     let similarity: number | null = null;
+    let idSimilarity: number | null = null;
     if (faceCount === 1) {
+      const face = seen.faces[0]!.embedding;
       const ref = await this.reference(attempt);
-      if (ref) similarity = round(faceSimilarity(seen.faces[0]!.embedding, ref));
+      if (ref) similarity = round(faceSimilarity(face, ref));
+      const idRef = await this.idReference(attempt);
+      if (idRef) idSimilarity = round(faceSimilarity(face, idRef));
     }
-    // No ID photo exists in the data model (neither the profile nor the exam holds one), so there is nothing
-    // to compare with; the field stays null until one does.
-    const idSimilarity: number | null = null;
 
     let cameraProblem: string | null = null;
     if (faceCount === 0) cameraProblem = 'no face';
     else if (faceCount > 1) cameraProblem = `${faceCount} faces`;
-    else if (similarity !== null && similarity < FACE_MATCH_THRESHOLD)
-      cameraProblem = `face mismatch ${similarity.toFixed(2)}`;
+    else {
+      // Both comparisons are named when both fail: the proctor sees which reference the face departs from.
+      const mismatches: string[] = [];
+      if (similarity !== null && similarity < FACE_MATCH_THRESHOLD)
+        mismatches.push(`face mismatch ${similarity.toFixed(2)}`);
+      if (idSimilarity !== null && idSimilarity < FACE_MATCH_THRESHOLD)
+        mismatches.push(`id mismatch ${idSimilarity.toFixed(2)}`);
+      if (mismatches.length > 0) cameraProblem = mismatches.join('; ');
+    }
     const passed = cameraProblem === null && !phoneDetected;
 
     let riskId: number | null = null;
@@ -92,15 +150,63 @@ export class FaceCheckService {
     };
   }
 
-  /** Runs the picture through the engine pool, mapping its failures to API errors. */
-  private async analyze(picture: Buffer): Promise<FaceAnalysis> {
-    if (picture.length > FACE_IMG_MAX_BYTES) throw fail('payload_too_large', 'face_img: too large');
+  /**
+   * POST /admin/proctor/id-photo: stores the ID photo of an invitation (replacing an earlier one) once the
+   * engine finds exactly one face in it; later face checks of the invitation's attempts compare with it.
+   */
+  async setIdPhoto(staff: StaffActor, target: IdPhotoTarget, picture: Buffer): Promise<IdPhotoData> {
+    authorize(staff, api.proctorIdPhoto);
+    await this.attempts.bundle(target.examId);
+    const invitation = await this.invitationOf(target);
+    const seen = await this.analyze(picture, 'id_photo');
+    const face = seen.faces.length === 1 ? seen.faces[0]!.embedding : [];
+    if (face.length === 0) {
+      throw fail('id_photo_no_single_face', `id_photo: ${seen.faces.length} faces found, exactly one is needed`);
+    }
+    const key = idPhotoKey(target.examId, invitation.id, sniffImage(picture) === 'png' ? 'png' : 'jpg');
+    const { sha256 } = await this.store.put(key, picture);
+    await this.exams.setIdPhoto(invitation.id, key, sha256);
+    remember(this.idReferences, invitation.id, { source: sha256, embedding: face }, ID_PHOTO_CACHE_SIZE);
+    await this.audit.record({
+      actor_kind: 'staff',
+      actor_id: staff.id,
+      action: 'proctor.id_photo',
+      target: `invitation:${invitation.id}`,
+      detail: JSON.stringify({ key, sha256, before: invitation.id_photo_sha256 }),
+      created_at: this.clock(),
+    });
+    let url: string | null = null;
+    try {
+      url = await this.store.presignGet(key, ID_PHOTO_URL_TTL_S);
+    } catch (err) {
+      this.log.warn({ err, key }, 'no link for a stored ID photo');
+    }
+    return { invitation_id: invitation.id, sha256, id_photo_url: url };
+  }
+
+  /** The invitation an ID photo is for; not found unless it is an invitation to the exam named. */
+  private async invitationOf(target: IdPhotoTarget): Promise<InvitationRow> {
+    let invitation: InvitationRow | undefined;
+    if ('attemptId' in target) {
+      const attempt = await this.attempts.byId(target.attemptId);
+      if (attempt && attempt.exam_id === target.examId) invitation = await this.exams.invitation(attempt.invitation_id);
+      if (!invitation) throw fail('not_found', 'no such attempt at this exam');
+    } else {
+      invitation = await this.exams.invitationFor(target.examId, target.areaCode, target.phone);
+      if (!invitation) throw fail('not_found', 'this phone is not invited to the exam');
+    }
+    return invitation;
+  }
+
+  /** Runs the picture through the engine pool, mapping its failures to API errors named after the form field. */
+  private async analyze(picture: Buffer, field: string): Promise<FaceAnalysis> {
+    if (picture.length > FACE_IMG_MAX_BYTES) throw fail('payload_too_large', `${field}: too large`);
     // Cheap refusal on the event loop: a picture that is no JPEG/PNG never reaches a worker.
-    if (sniffImage(picture) === null) throw fail('image_unreadable', 'face_img: not a JPEG or PNG picture');
+    if (sniffImage(picture) === null) throw fail('image_unreadable', `${field}: not a JPEG or PNG picture`);
     try {
       return await this.pool.analyze(picture);
     } catch (err) {
-      if (err instanceof ImageUnreadableError) throw fail('image_unreadable', `face_img: ${err.message}`);
+      if (err instanceof ImageUnreadableError) throw fail('image_unreadable', `${field}: ${err.message}`);
       if (err instanceof FaceBusyError) throw fail('rate_limited', 'face checks are busy; try again in a moment');
       throw err;
     }
@@ -149,31 +255,58 @@ export class FaceCheckService {
     const key = attempt.first_picture_key;
     if (!key) return null;
     const cached = this.references.get(attempt.id);
-    if (cached && cached.key === key) {
+    if (cached && cached.source === key) {
       // refresh its place: recently used attempts stay
-      this.references.delete(attempt.id);
-      this.references.set(attempt.id, cached);
+      remember(this.references, attempt.id, cached, FIRST_PICTURE_CACHE_SIZE);
       return cached.embedding;
     }
     const bytes = await this.store.get(key);
     if (!bytes) return null;
-    let embedding: number[] | null = null;
+    const embedding = await this.singleFace(bytes, attempt, 'first picture');
+    remember(this.references, attempt.id, { source: key, embedding }, FIRST_PICTURE_CACHE_SIZE);
+    return embedding;
+  }
+
+  /**
+   * The embedding of the ID photo of the attempt's invitation, or null without one. Cached per invitation and
+   * keyed by the photo's SHA-256, so a photo replaced (in this process or another) is read again.
+   */
+  private async idReference(attempt: AttemptRow): Promise<number[] | null> {
+    const invitation = await this.exams.invitation(attempt.invitation_id);
+    const key = invitation?.id_photo_key;
+    const recorded = invitation?.id_photo_sha256;
+    if (!invitation || !key || !recorded) return null;
+    const cached = this.idReferences.get(invitation.id);
+    if (cached && cached.source === recorded) {
+      remember(this.idReferences, invitation.id, cached, ID_PHOTO_CACHE_SIZE);
+      return cached.embedding;
+    }
+    const bytes = await this.store.get(key);
+    if (!bytes) {
+      this.log.warn({ invitationId: invitation.id, key }, 'ID photo missing from storage; face checks run without it');
+      return null;
+    }
+    const embedding = await this.singleFace(bytes, attempt, 'ID photo');
+    // Bytes that differ from the recorded digest are a replacement caught half-way: use them, keep nothing.
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (sha256 === recorded) {
+      remember(this.idReferences, invitation.id, { source: sha256, embedding }, ID_PHOTO_CACHE_SIZE);
+    }
+    return embedding;
+  }
+
+  /** The embedding of a reference picture's one face; null when it shows none or several, or can't be read. */
+  private async singleFace(bytes: Buffer, attempt: AttemptRow, what: string): Promise<number[] | null> {
     try {
       const seen = await this.pool.analyze(bytes);
-      // A first picture without exactly one face is no reference: comparing with it would be meaningless.
-      if (seen.faces.length === 1 && seen.faces[0]!.embedding.length > 0) embedding = seen.faces[0]!.embedding;
+      // A reference without exactly one face is no reference: comparing with it would be meaningless.
+      if (seen.faces.length === 1 && seen.faces[0]!.embedding.length > 0) return seen.faces[0]!.embedding;
     } catch (err) {
       if (err instanceof FaceBusyError) throw fail('rate_limited', 'face checks are busy; try again in a moment');
       if (!(err instanceof ImageUnreadableError)) throw err;
-      this.log.warn({ attemptId: attempt.id }, 'first picture is not a readable image; face checks run without it');
+      this.log.warn({ attemptId: attempt.id }, `${what} is not a readable image; face checks run without it`);
     }
-    this.references.set(attempt.id, { key, embedding });
-    while (this.references.size > FIRST_PICTURE_CACHE_SIZE) {
-      const oldest = this.references.keys().next().value;
-      if (oldest === undefined) break;
-      this.references.delete(oldest);
-    }
-    return embedding;
+    return null;
   }
 
   /** Stops the engine's worker threads. */

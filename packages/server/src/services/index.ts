@@ -104,6 +104,7 @@ export function createServices(deps: ServiceDeps): Services {
     risk,
     evidence,
     faceCheck: new FaceCheckService(
+      db,
       attempts,
       evidence,
       risk,

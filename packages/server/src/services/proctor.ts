@@ -175,6 +175,7 @@ export class ProctorService {
       records: await Promise.all(records.map((r) => this.record(r))),
       warnings: (await this.repo.warnings(attemptId)).map((w) => this.warningView(w)),
       finish_reason: finishReasonText(row),
+      id_photo_url: await this.url(await this.repo.idPhotoKeyOf(attemptId)),
     };
   }
 

@@ -557,4 +557,14 @@ export const en: Dictionary = {
   'console.proctor.endBody':
     'The candidate can no longer answer; the exam is submitted with the answers so far. The reason goes to the audit log and is shown to the candidate.',
   'console.proctor.endReason': 'Reason',
+  'console.proctor.idPhoto': 'ID photo',
+  'console.proctor.idPhotoAlt': "The candidate's ID photo",
+  'console.proctor.noIdPhoto': 'No ID photo: face checks compare with the first picture only.',
+  'console.proctor.idPhotoUpload': 'Upload ID photo',
+  'console.proctor.idPhotoReplace': 'Replace ID photo',
+  'console.proctor.idPhotoHint': 'JPEG or PNG up to {mb} MB, showing exactly one face.',
+  'console.proctor.idPhotoSaved': 'ID photo saved',
+  'console.proctor.idPhotoNoFace': 'The photo must show exactly one face. Choose another photo.',
+  'console.proctor.idPhotoType': 'Choose a JPEG or PNG picture.',
+  'console.proctor.idPhotoTooLarge': 'The picture is larger than {mb} MB.',
 };

@@ -535,6 +535,16 @@ export const zh = {
   'console.proctor.cancel': '取消',
   'console.proctor.endBody': '结束后考生将无法继续作答，试卷按当前答案交卷。原因会记入操作日志并显示给考生。',
   'console.proctor.endReason': '结束原因',
+  'console.proctor.idPhoto': '证件照',
+  'console.proctor.idPhotoAlt': '考生的证件照',
+  'console.proctor.noIdPhoto': '没有证件照：人脸核验只与首张照片比对。',
+  'console.proctor.idPhotoUpload': '上传证件照',
+  'console.proctor.idPhotoReplace': '更换证件照',
+  'console.proctor.idPhotoHint': 'JPEG 或 PNG，不超过 {mb} MB，照片中只能有一张人脸。',
+  'console.proctor.idPhotoSaved': '证件照已保存',
+  'console.proctor.idPhotoNoFace': '照片中必须恰好有一张人脸，请换一张照片。',
+  'console.proctor.idPhotoType': '请选择 JPEG 或 PNG 图片。',
+  'console.proctor.idPhotoTooLarge': '图片超过 {mb} MB。',
 };
 
 /** A dictionary key. */
