@@ -157,6 +157,12 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     expect(Date.now() - typed).toBeLessThan(2_000);
     expect(warning).toMatchObject({ warning: { text: '请保持面部在摄像头画面内' } });
     await drawer.getByTestId('proctor-warnings').getByText('请保持面部在摄像头画面内').waitFor();
+    // Unread until the candidate acknowledges it; the drawer hears of the read by itself.
+    const warningId = (warning as { warning: { id: number } }).warning.id;
+    const warningItem = drawer.getByTestId(`proctor-warning-${warningId}`);
+    await warningItem.getByTestId('warning-unread').getByText('未读').waitFor();
+    await api(server, auth, 'POST', '/monitor/warning-read', { exam_id: examId, warning_id: warningId });
+    await warningItem.getByTestId('warning-read').getByText(/已读$/).waitFor({ timeout: 2_000 });
 
     // The flag is dismissed with a note; the attempt goes on.
     await drawer.getByTestId(`decide-note-${recordId}`).fill('窗口调整');

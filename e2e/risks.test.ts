@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { devices, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { RISK_EVENTS } from '@examhall/contract';
+import { RISK_EVENTS, type ProctorAttemptData, type WarningView } from '@examhall/contract';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
@@ -294,14 +294,25 @@ describe.runIf(browserAvailable())('risk events raised in the browser', () => {
     await page.locator('.exam-room[data-live="1"]').waitFor();
     const text = 'Please keep your face in front of the camera.';
     const sent = Date.now();
-    await staffCall(j.server, 'POST', '/admin/proctor/warn', { attempt_id: shared.attemptId, text });
+    const body = { attempt_id: shared.attemptId, text };
+    const sentWarning = await staffCall<WarningView>(j.server, 'POST', '/admin/proctor/warn', body);
+    expect(sentWarning.read_at).toBeNull();
     const warning = page.getByTestId('proctor-warning');
     await warning.waitFor({ timeout: 2_000 });
     expect(Date.now() - sent).toBeLessThan(2_000);
     expect(await warning.getAttribute('role')).toBe('alert');
     expect(await warning.textContent()).toContain(text);
+    const acknowledged = Date.now();
     await page.getByTestId('warning-ack').click();
     await warning.waitFor({ state: 'hidden' });
+    // The acknowledgement reaches the server: the proctor sees when the warning was read.
+    const readAt = async () => {
+      const url = `/admin/proctor/attempt?attempt_id=${shared.attemptId}`;
+      const view = await staffCall<ProctorAttemptData>(j.server, 'GET', url);
+      return view.warnings.find((w) => w.id === sentWarning.id)?.read_at ?? null;
+    };
+    await expect.poll(readAt).not.toBeNull();
+    expect(await readAt()).toBeGreaterThanOrEqual(acknowledged - 1_000);
     await context.close();
   }, 120_000);
 

@@ -316,6 +316,15 @@ export const api = {
     auth: 'candidate',
     stream: 'sse',
   }),
+  warningRead: call({
+    method: 'POST',
+    path: '/monitor/warning-read',
+    summary: "Record that the candidate acknowledged a proctor's warning (the first read counts)",
+    query: undefined,
+    body: Pr.WarningReadBody,
+    data: Pr.WarningView,
+    auth: 'candidate',
+  }),
   integrityLog: call({
     method: 'GET',
     path: '/monitor/integrity-log',

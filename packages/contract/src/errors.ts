@@ -47,6 +47,7 @@ export const ERRORS = {
   sms_daily_limit: { status: 429, msg: 'daily limit of verification codes reached for this phone' },
   account_locked: { status: 429, msg: 'too many failed logins, please try again later' },
   exam_detail_missing: { status: 404, msg: 'failed to get exam detail' },
+  warning_not_found: { status: 404, msg: 'no such warning for this attempt' },
   step_not_skippable: { status: 409, msg: 'this check cannot be skipped in this exam' },
   key_outside_attempt: { status: 403, msg: "the object is not under this attempt's storage prefix" },
   evidence_missing: { status: 422, msg: 'the object was not found in storage; upload it first' },

@@ -187,9 +187,21 @@ export const WarningView = z.object({
   text: z.string(),
   /** When it was sent (epoch ms). */
   time: EpochMs,
+  /** When the candidate acknowledged it (epoch ms, the first time only), or null while unread. */
+  read_at: EpochMs.nullable(),
 });
 /** A proctor's warning. */
 export type WarningView = z.infer<typeof WarningView>;
+
+/** POST /monitor/warning-read body: the candidate acknowledged a warning (a repeat changes nothing). */
+export const WarningReadBody = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** The warning acknowledged. */
+  warning_id: Id,
+});
+/** POST /monitor/warning-read body. */
+export type WarningReadBody = z.input<typeof WarningReadBody>;
 
 /** Events on the candidate's live stream (GET /monitor/events, server-sent events, one JSON object per `data:`). */
 export const CandidateEvent = z.discriminatedUnion('type', [

@@ -198,6 +198,17 @@ export class ProctorRepository {
     return this.db.selectFrom('warnings').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Records that a warning was read, unless it already was (the first read wins); true when this one counted. */
+  async markWarningRead(id: number, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('warnings')
+      .set({ read_at: now })
+      .where('id', '=', id)
+      .where('read_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
   /** An attempt's warnings, oldest first. */
   warnings(attemptId: number): Promise<WarningRow[]> {
     return this.db.selectFrom('warnings').selectAll().where('attempt_id', '=', attemptId).orderBy('id').execute();

@@ -3,8 +3,10 @@ import {
   QuestionType,
   type CandidateEvent,
   type IntegrityRecord,
+  type ProctorAttemptData,
   type ProctorEvent,
   type ProctorTile,
+  type WarningView,
 } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptPrefix } from '../services/evidence.js';
@@ -204,6 +206,74 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
       .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]!.target).toBe(`attempt:${attempt.id}`);
+  });
+
+  it('records when the candidate reads a warning: the first read counts, only their own warnings, and the console shows it', async () => {
+    const attempt = await start();
+    const warn = async (text: string) =>
+      body<WarningView>(await staffPost('/admin/proctor/warn', { attempt_id: attempt.id, text })).data;
+    const first = await warn('Eyes on your own screen, please.');
+    const second = await warn('Please keep your face in the picture.');
+    expect([first.read_at, second.read_at]).toEqual([null, null]);
+    const timeline = async () =>
+      body<ProctorAttemptData>(await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`)).data;
+    expect((await timeline()).warnings.map((w) => w.read_at)).toEqual([null, null]);
+    const console = await proctorStream();
+    await console.next((e) => e.type === 'hello');
+
+    const read = (warningId: number | string, tok = token, exam: number = examId) =>
+      post('/monitor/warning-read', { exam_id: exam, warning_id: warningId }, tok);
+    t.advance(3_000);
+    const readAt = t.now();
+    const res = await read(first.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body<WarningView>(res).data).toEqual({ ...first, read_at: readAt });
+    // The console hears of it: the attempt's tile is announced again.
+    await console.next((e) => e.type === 'tile' && e.tile.attempt_id === attempt.id, 2_000);
+    // A repeat (a retry, a second click) keeps the first time.
+    t.advance(5_000);
+    const again = await read(first.id);
+    expect(again.statusCode).toBe(200);
+    expect(body<WarningView>(again).data.read_at).toBe(readAt);
+    const rows = await t.db.handle.db.selectFrom('warnings').select(['id', 'read_at']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: first.id, read_at: readAt },
+      { id: second.id, read_at: null },
+    ]);
+    expect((await timeline()).warnings).toEqual([
+      { ...first, read_at: readAt },
+      { ...second, read_at: null },
+    ]);
+
+    // Nobody else can mark them: another candidate of the exam, someone not invited, staff, no one at all.
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
+      .execute();
+    const otherToken = await t.loginCandidate(OTHER);
+    await post('/monitor/start-exam', { exam_id: examId, anid: await anidOf(OTHER), phase: 2 }, otherToken);
+    const other = await read(second.id, otherToken);
+    expect([other.statusCode, body(other).code]).toEqual([404, 'warning_not_found']);
+    const stranger = await read(second.id, await t.loginCandidate('13500135000'));
+    expect([stranger.statusCode, body(stranger).code]).toEqual([404, 'warning_not_found']);
+    const asStaffMember = await t.app.inject({
+      method: 'POST',
+      url: '/api/monitor/warning-read',
+      headers: asStaff(staff.proctor),
+      payload: { exam_id: examId, warning_id: second.id },
+    });
+    expect(asStaffMember.statusCode).toBe(401);
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/monitor/warning-read',
+      payload: { exam_id: examId, warning_id: second.id },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    // Nor through another exam, nor a warning that does not exist, nor a malformed id.
+    expect(body(await read(second.id, token, 999_999)).code).toBe('exam_detail_missing');
+    expect(body(await read(999_999)).code).toBe('warning_not_found');
+    expect((await read('x')).statusCode).toBe(422);
+    expect((await timeline()).warnings[1]!.read_at).toBeNull();
   });
 
   it('ends an attempt: the candidate\'s stream gets "ended" with the reason and later writes get exam_finished', async () => {

@@ -29,6 +29,9 @@ export function proctorRoutes(app: FastifyInstance, s: Services): void {
     const target = attemptId !== undefined ? { examId, attemptId } : { examId, phone: phone!, areaCode };
     return s.faceCheck.setIdPhoto(staff, target, file.data);
   });
+  route(app, s, api.warningRead, async ({ candidate, body }) =>
+    s.proctor.warningRead(candidate, body.exam_id, body.warning_id),
+  );
   route(app, s, api.integrityLog, async ({ candidate, query }) => s.proctor.integrityLog(candidate, query.exam_id));
 
   streamRoute(app, s, api.proctorStream, async ({ staff, query, request }) => {

@@ -129,7 +129,7 @@ export class ProctorService {
   }
 
   private warningView(w: WarningRow): WarningView {
-    return { id: w.id, text: w.text, time: w.created_at };
+    return { id: w.id, text: w.text, time: w.created_at, read_at: w.read_at };
   }
 
   /** A warning by id, for the candidate's live stream. */
@@ -245,6 +245,29 @@ export class ProctorService {
     // The tile's open-flag count changed.
     this.notifier.announce({ type: 'attempt', attemptId: r.attempt_id });
     return this.record({ ...r, decision, decision_note: note, decided_by: staff.id, decided_at: now });
+  }
+
+  /**
+   * POST /monitor/warning-read: the candidate acknowledged a warning of their own attempt at the exam. Only the
+   * first read is kept, so a retried or repeated call changes nothing; the console hears of the first.
+   */
+  async warningRead(c: Candidate, examId: number, warningId: number): Promise<WarningView> {
+    await this.attempts.bundle(examId);
+    const w = await this.repo.warning(warningId);
+    const attempt = w ? await this.attempts.byId(w.attempt_id) : undefined;
+    // Someone else's warning is answered like a missing one: its existence is not theirs to learn.
+    if (!w || !attempt || attempt.candidate_id !== c.id || attempt.exam_id !== examId) {
+      throw fail('warning_not_found');
+    }
+    if (w.read_at !== null) return this.warningView(w);
+    const now = this.clock();
+    if (await this.repo.markWarningRead(w.id, now)) {
+      this.notifier.announce({ type: 'attempt', attemptId: w.attempt_id });
+      return this.warningView({ ...w, read_at: now });
+    }
+    // Another request read it first.
+    const current = await this.repo.warning(w.id);
+    return this.warningView(current ?? w);
   }
 
   /** The candidate's own integrity log, once their attempt is submitted. */

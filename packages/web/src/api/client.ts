@@ -372,9 +372,10 @@ function handleFailure(call: CallDef, e: ApiError): ApiError {
 
 /**
  * 404 answers the page itself explains: a missing exam detail is raised as 'failed to get exam
- * detail' (the specification's rule) on the exam page, not turned into the 404 page.
+ * detail' (the specification's rule) on the exam page, not turned into the 404 page; a read receipt
+ * of a warning that is gone must not take the candidate away from their exam.
  */
-const SHOWN_BY_THE_PAGE: ReadonlySet<string> = new Set<ErrorCode>(['exam_detail_missing']);
+const SHOWN_BY_THE_PAGE: ReadonlySet<string> = new Set<ErrorCode>(['exam_detail_missing', 'warning_not_found']);
 
 function isLoginPath(path: string): boolean {
   const pathname = path.split('?')[0];

@@ -531,6 +531,8 @@ export const en: Dictionary = {
   'console.proctor.finishReason': 'Ended',
   'console.proctor.warningsSent': 'Warnings sent',
   'console.proctor.noWarnings': 'No warnings sent yet.',
+  'console.proctor.warningRead': 'read {time}',
+  'console.proctor.warningUnread': 'not read yet',
   'console.proctor.timeline': 'Timeline',
   'console.proctor.noRecords': 'Nothing recorded yet.',
   'console.proctor.endedBy': 'Ended by a proctor: {reason}',

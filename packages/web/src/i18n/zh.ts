@@ -510,6 +510,8 @@ export const zh = {
   'console.proctor.finishReason': '结束原因',
   'console.proctor.warningsSent': '已发送的提醒',
   'console.proctor.noWarnings': '还没有发送提醒。',
+  'console.proctor.warningRead': '{time} 已读',
+  'console.proctor.warningUnread': '未读',
   'console.proctor.timeline': '时间线',
   'console.proctor.noRecords': '还没有记录。',
   'console.proctor.endedBy': '监考老师结束：{reason}',

@@ -7,7 +7,7 @@ import { ExclamationCircleFilled, FullscreenOutlined } from '@ant-design/icons';
 import { api, CandidateEvent, type WarningView } from '@examhall/contract';
 import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { urlFor } from '../api/client.js';
+import { request, urlFor } from '../api/client.js';
 import { useI18n } from '../i18n/index.js';
 import { serverTime } from '../shell/MaintenanceModal.js';
 
@@ -93,8 +93,11 @@ export function useCandidateEvents(examId: number, handlers: CandidateEventHandl
   return connected;
 }
 
-/** The warnings not yet acknowledged, oldest first, without repeats (a reconnect may send one again). */
-export function useWarnings(): {
+/**
+ * The warnings not yet acknowledged, oldest first, without repeats (a reconnect may send one again). An
+ * acknowledgement closes the warning at once and tells the server, so the proctor sees that it was read.
+ */
+export function useWarnings(examId: number): {
   warnings: WarningView[];
   add: (w: WarningView) => void;
   acknowledge: (id: number) => void;
@@ -102,11 +105,20 @@ export function useWarnings(): {
   const [warnings, setWarnings] = useState<WarningView[]>([]);
   const seen = useRef(new Set<number>());
   const add = useCallback((w: WarningView) => {
-    if (seen.current.has(w.id)) return;
+    // One already read (in another tab, before a reload) is not shown again.
+    if (seen.current.has(w.id) || w.read_at !== null) return;
     seen.current.add(w.id);
     setWarnings((list) => [...list, w]);
   }, []);
-  const acknowledge = useCallback((id: number) => setWarnings((list) => list.filter((w) => w.id !== id)), []);
+  const acknowledge = useCallback(
+    (id: number) => {
+      setWarnings((list) => list.filter((w) => w.id !== id));
+      // The receipt is idempotent (the first read counts), so the client's retries are safe; when it fails for
+      // good the candidate has still read the warning, and nothing on their page waits for the receipt.
+      request(api.warningRead, { body: { exam_id: examId, warning_id: id } }).catch(() => undefined);
+    },
+    [examId],
+  );
   return { warnings, add, acknowledge };
 }
 

@@ -195,7 +195,7 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
     pertinent: (id) => void proctoring.current?.pertinent(id),
     onEnded: setEndedReason,
   });
-  const warnings = useWarnings();
+  const warnings = useWarnings(examId);
   const { phoneStatus } = risks;
   const live = useCandidateEvents(examId, {
     onWarning: warnings.add,

@@ -111,8 +111,15 @@ function AttemptBody({ data, tile, now }: { data: ProctorAttemptData; tile: Proc
         ) : (
           <ul data-testid="proctor-warnings" style={{ paddingInlineStart: 20, margin: 0 }}>
             {data.warnings.map((w) => (
-              <li key={w.id}>
-                <Typography.Text type="secondary">{timeOfDay(w.time)}</Typography.Text> {w.text}
+              <li key={w.id} data-testid={`proctor-warning-${w.id}`}>
+                <Typography.Text type="secondary">{timeOfDay(w.time)}</Typography.Text> {w.text}{' '}
+                {w.read_at !== null ? (
+                  <Tag color="green" data-testid="warning-read">
+                    {t('console.proctor.warningRead', { time: timeOfDay(w.read_at) })}
+                  </Tag>
+                ) : (
+                  <Tag data-testid="warning-unread">{t('console.proctor.warningUnread')}</Tag>
+                )}
               </li>
             ))}
           </ul>
