@@ -45,6 +45,11 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
+/** The text to show for a failure: the server's message for an API error, else the error's own. */
+export function errorText(e: unknown): string {
+  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
+}
+
 /** What the client needs from its surroundings; the browser defaults are set below. */
 export interface ClientEnv {
   /** Origin and prefix of the API, e.g. '/api' or 'http://127.0.0.1:3000/api'. */
@@ -353,7 +358,8 @@ export async function requestWithMessage<C extends CallDef>(
 }
 
 function handleFailure(call: CallDef, e: ApiError): ApiError {
-  if (e.status !== 0) env.log(`[api] ${call.method} ${call.path}: ${e.status} ${describeStatus(e.status)} (${e.code})`);
+  if (e.status !== 0)
+    env.log(`[api] ${call.method} ${call.path}: ${e.status} ${describeStatus(e.status)} (${e.code}: ${e.msg})`);
   else env.log(`[api] ${call.method} ${call.path}: ${e.msg}`);
 
   // The phone page has no login to go to: it shows its own errors (an expired or invalid link).

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Flex, Input, Progress, Space, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import SignaturePad from 'signature_pad';
-import { isApiError, request } from '../api/client.js';
+import { errorText, request } from '../api/client.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 import { recordCheck, saveSignature, takeFirstPicture, type FirstPictureResult } from './checks.js';
 import {
@@ -35,10 +35,6 @@ export interface StepProps {
   recorded: boolean;
   /** Called once the step is passed or skipped. */
   onDone: () => void;
-}
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
 }
 
 const PROBLEM_KEYS: Record<DeviceError['problem'], MessageKey> = {
@@ -203,6 +199,59 @@ function useDevice(kind: 'camera' | 'microphone' | 'screen', open: () => Promise
   return { stream: isLive(stream) ? stream : null, opening, problem, start };
 }
 
+/**
+ * The frame of a device step: its intro, guidance when the device fails, the button that opens it, what
+ * the step shows while the device is live, and the Continue / Skip buttons.
+ */
+function DeviceStep({
+  props,
+  step,
+  device,
+  record,
+  intro,
+  openLabel,
+  canPass = true,
+  children,
+}: {
+  props: StepProps;
+  step: 'camera' | 'microphone' | 'screenSharing';
+  device: ReturnType<typeof useDevice>;
+  record: ReturnType<typeof useRecord>;
+  intro: string;
+  openLabel: string;
+  /** Whether the step may pass once the device is live (the camera also wants its first picture). */
+  canPass?: boolean;
+  children: (stream: MediaStream) => ReactNode;
+}) {
+  return (
+    <div data-testid={`step-${step}`}>
+      <Typography.Paragraph>{intro}</Typography.Paragraph>
+      {device.problem && <DeviceProblem step={step} error={device.problem} onRetry={() => void device.start()} />}
+      {!device.stream ? (
+        <Button
+          type="primary"
+          onClick={() => void device.start()}
+          loading={device.opening}
+          data-testid="device-open"
+          autoFocus
+        >
+          {openLabel}
+        </Button>
+      ) : (
+        children(device.stream)
+      )}
+      <StepActions
+        canPass={!!device.stream && canPass}
+        busy={record.busy}
+        error={record.error}
+        skippable={props.skippable}
+        onPass={() => device.stream && void record.run('passed', deviceLabel(device.stream))}
+        onSkip={() => void record.run('skipped')}
+      />
+    </div>
+  );
+}
+
 /** Camera: a live mirrored preview, then the first picture and its face check. */
 export function CameraStep(props: StepProps) {
   const { t } = useI18n();
@@ -228,22 +277,18 @@ export function CameraStep(props: StepProps) {
 
   const faces = picture?.face?.face_count;
   return (
-    <div data-testid="step-camera">
-      <Typography.Paragraph>{t('proctor.camera.intro')}</Typography.Paragraph>
-      {device.problem && <DeviceProblem step="camera" error={device.problem} onRetry={() => void device.start()} />}
-      {!device.stream ? (
-        <Button
-          type="primary"
-          onClick={() => void device.start()}
-          loading={device.opening}
-          data-testid="device-open"
-          autoFocus
-        >
-          {t('proctor.camera.open')}
-        </Button>
-      ) : (
+    <DeviceStep
+      props={props}
+      step="camera"
+      device={device}
+      record={record}
+      intro={t('proctor.camera.intro')}
+      openLabel={t('proctor.camera.open')}
+      canPass={!!picture || props.recorded}
+    >
+      {(stream) => (
         <>
-          <StreamPreview stream={device.stream} mirror label={t('proctor.camera.preview')} />
+          <StreamPreview stream={stream} mirror label={t('proctor.camera.preview')} />
           <Space wrap style={{ marginTop: 12 }}>
             <Button
               onClick={() => void take()}
@@ -296,15 +341,7 @@ export function CameraStep(props: StepProps) {
           )}
         </>
       )}
-      <StepActions
-        canPass={!!device.stream && (!!picture || props.recorded)}
-        busy={record.busy}
-        error={record.error}
-        skippable={props.skippable}
-        onPass={() => device.stream && void record.run('passed', deviceLabel(device.stream))}
-        onSkip={() => void record.run('skipped')}
-      />
-    </div>
+    </DeviceStep>
   );
 }
 
@@ -345,20 +382,15 @@ export function MicrophoneStep(props: StepProps) {
   }, [device.stream]);
 
   return (
-    <div data-testid="step-microphone">
-      <Typography.Paragraph>{t('proctor.microphone.intro')}</Typography.Paragraph>
-      {device.problem && <DeviceProblem step="microphone" error={device.problem} onRetry={() => void device.start()} />}
-      {!device.stream ? (
-        <Button
-          type="primary"
-          onClick={() => void device.start()}
-          loading={device.opening}
-          data-testid="device-open"
-          autoFocus
-        >
-          {t('proctor.microphone.open')}
-        </Button>
-      ) : (
+    <DeviceStep
+      props={props}
+      step="microphone"
+      device={device}
+      record={record}
+      intro={t('proctor.microphone.intro')}
+      openLabel={t('proctor.microphone.open')}
+    >
+      {() => (
         <div>
           <Typography.Text id="mic-level-label">{t('proctor.microphone.level')}</Typography.Text>
           <Progress
@@ -374,15 +406,7 @@ export function MicrophoneStep(props: StepProps) {
           </Typography.Paragraph>
         </div>
       )}
-      <StepActions
-        canPass={!!device.stream}
-        busy={record.busy}
-        error={record.error}
-        skippable={props.skippable}
-        onPass={() => device.stream && void record.run('passed', deviceLabel(device.stream))}
-        onSkip={() => void record.run('skipped')}
-      />
-    </div>
+    </DeviceStep>
   );
 }
 
@@ -392,22 +416,15 @@ export function ScreenStep(props: StepProps) {
   const device = useDevice('screen', openScreen);
   const record = useRecord(props, 'screenSharing');
   return (
-    <div data-testid="step-screenSharing">
-      <Typography.Paragraph>{t('proctor.screen.intro')}</Typography.Paragraph>
-      {device.problem && (
-        <DeviceProblem step="screenSharing" error={device.problem} onRetry={() => void device.start()} />
-      )}
-      {!device.stream ? (
-        <Button
-          type="primary"
-          onClick={() => void device.start()}
-          loading={device.opening}
-          data-testid="device-open"
-          autoFocus
-        >
-          {t('proctor.screen.open')}
-        </Button>
-      ) : (
+    <DeviceStep
+      props={props}
+      step="screenSharing"
+      device={device}
+      record={record}
+      intro={t('proctor.screen.intro')}
+      openLabel={t('proctor.screen.open')}
+    >
+      {(stream) => (
         <>
           <Alert
             type="success"
@@ -416,18 +433,10 @@ export function ScreenStep(props: StepProps) {
             title={t('proctor.screen.sharing')}
             style={{ marginBottom: 12 }}
           />
-          <StreamPreview stream={device.stream} mirror={false} label={t('proctor.screen.preview')} />
+          <StreamPreview stream={stream} mirror={false} label={t('proctor.screen.preview')} />
         </>
       )}
-      <StepActions
-        canPass={!!device.stream}
-        busy={record.busy}
-        error={record.error}
-        skippable={props.skippable}
-        onPass={() => device.stream && void record.run('passed', deviceLabel(device.stream))}
-        onSkip={() => void record.run('skipped')}
-      />
-    </div>
+    </DeviceStep>
   );
 }
 

@@ -3,7 +3,7 @@ import { api } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, isApiError, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 
 /** The play button of a listening question: plays left come from the server, which counts every play. */
@@ -42,7 +42,7 @@ export function ListeningPlayer({ examId, subjectId }: { examId: number; subject
       }
     },
     onError: (e) => {
-      setError(t('exam.audio.failed', { msg: isApiError(e) ? e.msg : String(e) }));
+      setError(t('exam.audio.failed', { msg: errorText(e) }));
       void queryClient.invalidateQueries({ queryKey: key });
     },
   });

@@ -10,7 +10,7 @@ import {
 } from '@examhall/contract';
 import { Alert, Button, Select, Space, Spin, Tag, Typography } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { isApiError, upload } from '../../api/client.js';
+import { errorText, upload } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { MULTI_PICK, SINGLE_PICK, type SubValue } from '../answers.js';
 import { BlanksInput } from './BlanksInput.js';
@@ -177,7 +177,7 @@ function QaAnswer({ subject, value, onChange, ctx }: Props) {
       setNames((n) => ({ ...n, [data.key]: data.file_name }));
       onChange({ ...latest.current, files: [...latest.current.files, data.key] });
     } catch (e) {
-      setError(t('profile.uploadFailed', { msg: isApiError(e) ? e.msg : String(e) }));
+      setError(t('profile.uploadFailed', { msg: errorText(e) }));
     } finally {
       setProgress(null);
       if (fileInput.current) fileInput.current.value = '';

@@ -2,7 +2,7 @@ import { LockOutlined, MobileOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { isApiError } from '../../api/client.js';
+import { errorText } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { safeRedirect } from '../../session/redirect.js';
 import { useStaffLogin } from '../../session/staff.js';
@@ -29,7 +29,7 @@ export default function AdminLoginPage() {
     setError(null);
     login.mutate(values, {
       onSuccess: () => void navigate(target.startsWith('/admin') ? target : '/admin', { replace: true }),
-      onError: (e) => setError(isApiError(e) ? e.msg : e.message),
+      onError: (e) => setError(errorText(e)),
     });
   };
 

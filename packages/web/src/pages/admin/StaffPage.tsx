@@ -23,7 +23,7 @@ import {
   type TableColumnsType,
 } from 'antd';
 import { useState } from 'react';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { can, useStaffMe } from '../../session/staff.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
@@ -97,7 +97,7 @@ function CreateStaffForm() {
       void message.success(t('staff.create.done', { name: staff.name }));
       void queryClient.invalidateQueries({ queryKey: STAFF_LIST_KEY });
     },
-    onError: (e) => setError(isApiError(e) ? e.msg : e.message),
+    onError: (e) => setError(errorText(e)),
   });
 
   return (

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { useLogin } from '../../session/candidate.js';
 import { safeRedirect } from '../../session/redirect.js';
@@ -20,10 +20,6 @@ interface LoginForm {
 }
 
 const codePattern = new RegExp(`^\\d{${SMS_RULES.codeLength}}$`);
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
 
 /** Candidate login: phone number, SMS code, then back to where the candidate was going. */
 export default function LoginPage() {

@@ -17,7 +17,7 @@ import {
 } from 'antd';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { isApiError, request, upload } from '../../api/client.js';
+import { errorText, request, upload } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { useI18n } from '../../i18n/index.js';
 import { USER_INFO_KEY } from '../../session/candidate.js';
@@ -28,10 +28,6 @@ import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 const MY_INFO_KEY = ['my-info'] as const;
 const RESUME_ACCEPT = [...Object.keys(RESUME_TYPES), ...Object.values(RESUME_TYPES)].join(',');
 const MAX_MB = RESUME_MAX_BYTES / 1024 / 1024;
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
 
 function formatSize(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;

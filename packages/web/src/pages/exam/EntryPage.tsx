@@ -1,9 +1,9 @@
 import { api, ExamMode, ExamPhase, SECTIONS, type ExamDetail } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Flex, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Card, Flex, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.js';
 import { examSteps } from '../../exam/steps.js';
@@ -11,6 +11,7 @@ import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { useUserInfo } from '../../session/candidate.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { StartAttempt } from './StartAttempt.js';
 
 /** Mode names, shared with the exam list. */
 export const MODE_KEYS: Record<ExamDetail['mode'], MessageKey> = {
@@ -18,10 +19,6 @@ export const MODE_KEYS: Record<ExamDetail['mode'], MessageKey> = {
   [ExamMode.exam]: 'exams.mode.exam',
   [ExamMode.longTime]: 'exams.mode.longTime',
 };
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
 
 /**
  * The way into an exam: its detail and rules. A candidate whose profile is incomplete is sent
@@ -83,24 +80,7 @@ export default function EntryPage() {
           <div className="exam-description" dangerouslySetInnerHTML={{ __html: detail.data.description }} />
           <ModeNote detail={detail.data} />
           <ExamFacts detail={detail.data} />
-          {start.isError && (
-            <Alert
-              type="error"
-              showIcon
-              role="alert"
-              title={t('entry.startFailed', { msg: errorText(start.error) })}
-              style={{ marginBottom: 16 }}
-            />
-          )}
-          <Button
-            type="primary"
-            size="large"
-            loading={start.isPending}
-            onClick={() => start.mutate()}
-            data-testid="entry-start"
-          >
-            {t('entry.start')}
-          </Button>
+          <StartAttempt start={start} label={t('entry.start')} testId="entry-start" />
         </Card>
       )}
     </div>

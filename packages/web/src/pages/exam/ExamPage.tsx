@@ -12,7 +12,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Modal, Radio, Skeleton, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { isApiError, request, requestWithMessage } from '../../api/client.js';
+import { errorText, isApiError, request, requestWithMessage } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { hasContent, parseStored } from '../../exam/answers.js';
 import {
@@ -75,10 +75,6 @@ const SAVE_KEYS: Record<SaveState, MessageKey> = {
   saving: 'exam.legend.saving',
   unsaved: 'exam.legend.unsaved',
 };
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
 
 /** The attempt: resumed from the server, or the copy kept in this browser when there is no network. */
 async function loadAttempt(examId: number, anid: number): Promise<AttemptView> {

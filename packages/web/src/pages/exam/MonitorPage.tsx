@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Skeleton, Steps, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { alignIfUnset } from '../../exam/clock.js';
 import { remember } from '../../exam/offlineCache.js';
@@ -21,10 +21,7 @@ import {
 } from '../../proctor/MonitorSteps.js';
 import { getStreams, isLive, useStreams, type ProctorStreams } from '../../proctor/streams.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
+import { StartAttempt } from './StartAttempt.js';
 
 /** The stream a device step keeps open for the exam. */
 const STREAM_OF: Partial<Record<ExamStep['key'], keyof ProctorStreams>> = {
@@ -203,25 +200,7 @@ export default function MonitorPage() {
               <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
                 {t('monitor.startHint')}
               </Typography.Paragraph>
-              {start.isError && (
-                <Alert
-                  type="error"
-                  showIcon
-                  role="alert"
-                  title={t('entry.startFailed', { msg: errorText(start.error) })}
-                  style={{ marginBottom: 12 }}
-                />
-              )}
-              <Button
-                type="primary"
-                size="large"
-                onClick={() => start.mutate()}
-                loading={start.isPending}
-                data-testid="start-exam"
-                autoFocus
-              >
-                {t('monitor.startExam')}
-              </Button>
+              <StartAttempt start={start} label={t('monitor.startExam')} testId="start-exam" autoFocus />
             </section>
           )}
         </Card>

@@ -3,17 +3,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Form, Input, Rate, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useRef } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { dimensionsKey, resultKey, useExamParams } from '../../exam/queries.js';
 import { useI18n } from '../../i18n/index.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { IntegrityLog } from './IntegrityLog.js';
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
 
 /** After the submit: what was handed in, the score where it is known, recommended positions, feedback. */
 export default function ResultPage() {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { isApiError, request, setPhoneToken } from '../../api/client.js';
+import { errorText, isApiError, request, setPhoneToken } from '../../api/client.js';
 import { formatDuration } from '../../exam/clock.js';
 import { useI18n } from '../../i18n/index.js';
 import { phoneCredentials } from '../../proctor/credentials.js';
@@ -17,10 +17,6 @@ import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 
 /** How often the page tells the server it is alive (and learns the phase). */
 const HEARTBEAT_MS = 5_000;
-
-function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
-}
 
 const TOKEN_KEY = 'examhall-phone-token';
 
