@@ -58,6 +58,8 @@ export async function newPage(
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
+    // E2E_CONSOLE=1 shows everything the page logs, to follow a journey that fails.
+    if (process.env.E2E_CONSOLE) console.log(`[page ${m.type()}] ${m.text()}`);
   });
   page.on('pageerror', (e) => consoleErrors.push(e.message));
   return { context, page, consoleErrors };

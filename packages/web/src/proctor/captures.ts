@@ -256,11 +256,15 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       blob = new Blob(chunks, { type: rec.mimeType || 'audio/webm' });
     } catch (e) {
       log('recording failed', e);
+      retrySoon();
       return;
     } finally {
       recorder = null;
     }
-    if (blob.size === 0) return;
+    if (blob.size === 0) {
+      retrySoon();
+      return;
+    }
     const duration_ms = Math.round(performance.now() - started);
     try {
       const ext = blob.type.includes('ogg') ? 'ogg' : 'webm';
@@ -272,11 +276,15 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       );
       await request(api.byte, { body: { exam_id: examId, key, sha256, time, duration_ms } });
     } catch (e) {
-      // Seed point 4: failed byte uploads are only logged. The lost recording does not hold back the next one
-      // for a whole minute: sound heard once storage answers again is recorded soon.
+      // Seed point 4: failed byte uploads are only logged; sound heard once storage answers again is recorded soon.
       log('byte upload failed', e);
-      lastByteAt = Math.min(lastByteAt, performance.now() - BYTE_THROTTLE_MS + BYTE_RETRY_MS);
+      retrySoon();
     }
+  }
+
+  /** A recording that was lost does not hold back the next one for the whole throttle. */
+  function retrySoon(): void {
+    lastByteAt = Math.min(lastByteAt, performance.now() - BYTE_THROTTLE_MS + BYTE_RETRY_MS);
   }
 
   async function begin(): Promise<void> {

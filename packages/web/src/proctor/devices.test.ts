@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeviceError, openScreen, toDeviceError } from './devices.js';
+import { DeviceError, LEVEL_BLOCK, openScreen, peakBlockLevel, toDeviceError } from './devices.js';
 import { amzDate, objectUrl, sha256Hex } from './upload.js';
 
 /** A display track as the browser hands it over, reporting the surface the candidate picked. */
@@ -64,5 +64,27 @@ describe('upload addresses and digests', () => {
     expect(await sha256Hex(new TextEncoder().encode('abc').buffer)).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     );
+  });
+});
+
+describe('peakBlockLevel', () => {
+  const window = (fill: (i: number) => number) => Float32Array.from({ length: 16 * LEVEL_BLOCK }, (_, i) => fill(i));
+
+  it('is 0 for silence and scales steady sound by its RMS', () => {
+    expect(peakBlockLevel(window(() => 0))).toBe(0);
+    // A sine of amplitude 0.1 has an RMS of 0.0707; scaled by 5 that is 0.35.
+    expect(peakBlockLevel(window((i) => 0.1 * Math.sin(i / 5)))).toBeCloseTo(0.35, 1);
+    expect(peakBlockLevel(window((i) => Math.sin(i / 5)))).toBe(1);
+  });
+
+  it('hears a short sound in a long window as loud as a long one', () => {
+    // One block's worth of beep (about 21 ms) in a third of a second of silence.
+    const beepAt = 9 * LEVEL_BLOCK + 100;
+    const short = window((i) => (i >= beepAt && i < beepAt + LEVEL_BLOCK ? 0.15 * Math.sin(i / 3) : 0));
+    expect(peakBlockLevel(short)).toBeGreaterThan(0.4);
+    // Averaged over the whole window the same beep would stay under the level that counts as sound (0.15).
+    let sum = 0;
+    for (const v of short) sum += v * v;
+    expect(Math.sqrt(sum / short.length) * 5).toBeLessThan(0.15);
   });
 });

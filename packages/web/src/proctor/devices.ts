@@ -120,10 +120,34 @@ export function deviceLabel(stream: MediaStream): string {
 
 /** A live level (0 to 1) of a microphone stream, from an AnalyserNode. */
 export interface LevelMeter {
-  /** Current level, 0 to 1 (RMS of the latest window, scaled). */
+  /** Current level, 0 to 1: the loudest short block of the last third of a second, scaled. */
   level(): number;
   /** Closes the audio context. */
   close(): void;
+}
+
+/** Samples per block whose RMS makes one reading (about 21 ms at 48 kHz, the length of a syllable's attack). */
+export const LEVEL_BLOCK = 1024;
+/**
+ * Samples the meter looks back over (about a third of a second at 48 kHz). Callers sample the level every
+ * 100 to 250 ms, so consecutive readings overlap and a short sound between two readings is not missed.
+ */
+const LEVEL_WINDOW = 16384;
+
+/**
+ * The level of a stretch of samples: the RMS of its loudest block, scaled so that normal speech (around
+ * 0.02 to 0.2 RMS) fills most of the meter. The loudest block, not the whole stretch, so a short sound
+ * counts as much as a long one.
+ */
+export function peakBlockLevel(samples: Float32Array, block = LEVEL_BLOCK): number {
+  let loudest = 0;
+  for (let start = 0; start < samples.length; start += block) {
+    const end = Math.min(samples.length, start + block);
+    let sum = 0;
+    for (let i = start; i < end; i++) sum += samples[i]! * samples[i]!;
+    loudest = Math.max(loudest, sum / Math.max(1, end - start));
+  }
+  return Math.min(1, Math.sqrt(loudest) * 5);
 }
 
 /** Starts measuring the microphone's level. */
@@ -131,7 +155,7 @@ export function meterLevel(stream: MediaStream): LevelMeter {
   const context = new AudioContext();
   const source = context.createMediaStreamSource(stream);
   const analyser = context.createAnalyser();
-  analyser.fftSize = 1024;
+  analyser.fftSize = LEVEL_WINDOW;
   source.connect(analyser);
   const samples = new Float32Array(analyser.fftSize);
   // A context created before a user gesture may start suspended.
@@ -139,11 +163,7 @@ export function meterLevel(stream: MediaStream): LevelMeter {
   return {
     level() {
       analyser.getFloatTimeDomainData(samples);
-      let sum = 0;
-      for (const s of samples) sum += s * s;
-      const rms = Math.sqrt(sum / samples.length);
-      // Speech sits around 0.02..0.2 RMS; scale so normal speech fills most of the meter.
-      return Math.min(1, rms * 5);
+      return peakBlockLevel(samples);
     },
     close() {
       source.disconnect();
