@@ -434,8 +434,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       ids.push(body<{ id: number }>(r).data.id);
     }
     await post('/monitor/record-risk', { exam_id: examId, risk: 1, trigger_time: t.now(), client_id: cid() });
-    await t.services.staff.ensureAdmin('13900000000', 'admin-password');
-    const staff = (await t.services.staff.login('13900000000', 'admin-password')).token;
+    const staff = await t.loginStaff('admin');
     const verify = async () => {
       const res = await t.app.inject({
         url: `/api/admin/evidence/verify?attempt_id=${attemptId}`,

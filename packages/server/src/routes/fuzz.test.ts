@@ -73,8 +73,7 @@ describe('fuzzing every delivered endpoint', () => {
     t = await createTestApp('sqlite');
     await seedDemo(t.db.handle.db, t.store, '13800138000', t.now());
     token = await t.loginCandidate('13800138000');
-    await t.services.staff.ensureAdmin('13900000000', 'admin-password');
-    staffToken = (await t.services.staff.login('13900000000', 'admin-password')).token;
+    staffToken = await t.loginStaff('admin');
   });
   afterAll(async () => t.close());
 

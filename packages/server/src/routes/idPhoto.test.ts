@@ -16,7 +16,6 @@ import { multipart } from '../test/multipart.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
-const ADMIN = { phone: '13900000000', password: 'admin-password' };
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -49,16 +48,8 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
       .execute();
     tokens.a = await t.loginCandidate(PHONE);
     tokens.other = await t.loginCandidate(OTHER);
-    await t.services.staff.ensureAdmin(ADMIN.phone, ADMIN.password);
-    staff.admin = (await t.services.staff.login(ADMIN.phone, ADMIN.password)).token;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/staff',
-      headers: { authorization: `Bearer ${staff.admin}` },
-      payload: { phone: '13600000001', area_code: '86', name: 'grader', role: 'grader', password: 'password-1' },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    staff.grader = (await t.services.staff.login('13600000001', 'password-1')).token;
+    staff.admin = await t.loginStaff('admin');
+    staff.grader = await t.loginStaff('grader');
     attemptId = await start(tokens.a, anid);
     otherAttemptId = await start(tokens.other, await anidOf(OTHER));
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });

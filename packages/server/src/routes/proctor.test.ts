@@ -16,7 +16,6 @@ import { openSse, type SseClient } from '../test/sse.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
-const ADMIN = { phone: '13900000000', password: 'admin-password' };
 
 describe.each(await testedDialects())('the proctor console on %s', (dialect) => {
   let t: TestApp;
@@ -31,19 +30,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     t = await createTestApp(dialect);
     ({ examId, anid } = await t.seed(PHONE));
     token = await t.loginCandidate(PHONE);
-    await t.services.staff.ensureAdmin(ADMIN.phone, ADMIN.password);
-    staff.admin = (await t.services.staff.login(ADMIN.phone, ADMIN.password)).token;
-    for (const [i, role] of (['proctor', 'grader'] as const).entries()) {
-      const phone = `1360000000${i}`;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/staff',
-        headers: { authorization: `Bearer ${staff.admin}` },
-        payload: { phone, area_code: '86', name: role, role, password: 'password-1' },
-      });
-      expect(res.statusCode).toBe(200);
-      staff[role] = (await t.services.staff.login(phone, 'password-1')).token;
-    }
+    for (const role of ['admin', 'proctor', 'grader'] as const) staff[role] = await t.loginStaff(role);
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterEach(async () => {

@@ -34,8 +34,7 @@ describe.runIf(redisHere).each(await testedDialects())('live streams through Red
   it('a proctor watching through one API process sees what a candidate did through it, and a warning sent through another process reaches the candidate', async () => {
     const { examId, anid } = await t.seed(PHONE);
     const token = await t.loginCandidate(PHONE);
-    await t.services.staff.ensureAdmin('13900000000', 'admin-password');
-    const admin = await t.services.staff.login('13900000000', 'admin-password');
+    const admin = { token: await t.loginStaff('admin') };
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const started = await t.app.inject({
       method: 'POST',

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
 import { LocalJudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -48,8 +49,16 @@ export interface TestApp {
   seed(phone?: string): Promise<{ examId: number; anid: number }>;
   /** Logs a candidate in by SMS and returns the token. */
   loginCandidate(phone: string, ip?: string): Promise<string>;
+  /**
+   * A staff token of `role`: the first admin (TEST_ADMIN), or a member of that role the admin creates through
+   * the staff call on first use.
+   */
+  loginStaff(role: StaffRole): Promise<string>;
   close(): Promise<void>;
 }
+
+/** The first admin of every test app (see `loginStaff`). */
+export const TEST_ADMIN = { phone: '13900000000', password: 'admin-password' };
 
 /** Parses an envelope answer. */
 export function body<T = unknown>(
@@ -122,6 +131,23 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
       });
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
       return body<{ auth: string }>(res).data.auth;
+    },
+    async loginStaff(role) {
+      await services.staff.ensureAdmin(TEST_ADMIN.phone, TEST_ADMIN.password);
+      const admin = (await services.staff.login(TEST_ADMIN.phone, TEST_ADMIN.password)).token;
+      if (role === 'admin') return admin;
+      const phone = `136000000${STAFF_ROLES.indexOf(role)}0`;
+      const exists = await db.handle.db.selectFrom('staff').select('id').where('phone', '=', phone).executeTakeFirst();
+      if (!exists) {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/admin/staff',
+          headers: { authorization: `Bearer ${admin}` },
+          payload: { phone, area_code: '86', name: role, role, password: TEST_ADMIN.password },
+        });
+        if (res.statusCode !== 200) throw new Error(`creating a ${role} failed: ${res.body}`);
+      }
+      return (await services.staff.login(phone, TEST_ADMIN.password)).token;
     },
     async close() {
       await app.close();
