@@ -30,7 +30,7 @@ describe.runIf(browserAvailable())('application shell', () => {
     server = await startServer();
     const { context, page } = await newPage(browser, server.baseUrl);
     const res = await page.goto('/no-such-page');
-    expect(res?.status()).toBeLessThan(500);
+    expect(res?.status()).toBe(404);
     await page.getByTestId('not-found').waitFor();
     await page.getByRole('heading', { name: '页面不存在' }).waitFor();
     await expect.poll(() => page.title()).toContain('页面不存在');

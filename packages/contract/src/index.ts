@@ -16,3 +16,4 @@ export * from './schemas/subject.js';
 export * from './schemas/user.js';
 export * from './time.js';
 export * from './schemas/profile.js';
+export * from './webPages.js';

@@ -7,7 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { CallDef } from '@examhall/contract';
+import { isWebPage, type CallDef } from '@examhall/contract';
 import type { JudgeQueue } from '@examhall/judge';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -171,8 +171,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     if (isApi || isAsset || !serveWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(reply, 404, 'not_found', `no such path: ${request.method} ${pathOnly}`);
     }
-    // The web app routes on the client and shows its own 404 page for unknown paths.
-    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    // The web app routes on the client and shows its own 404 page for unknown paths; the status says so too.
+    return reply
+      .code(isWebPage(pathOnly) ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .sendFile('index.html');
   });
 
   // Judge jobs started here finish and have their outcome recorded before the database goes.

@@ -1,54 +1,6 @@
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import { setNavigator } from './api/client.js';
-import { HydrateFallback } from './shell/RouteLoader.js';
-import { Shell } from './shell/Shell.js';
-
-/** A lazily loaded page: its module's default export becomes the route's component. */
-function page(load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] {
-  return async () => ({ Component: (await load()).default });
-}
-
-const notFound = page(() => import('./pages/NotFound.js'));
-
-/** Every route of the app. */
-export const routes: RouteObject[] = [
-  {
-    Component: Shell,
-    HydrateFallback,
-    children: [
-      { index: true, loader: () => redirect('/exams') },
-      {
-        lazy: page(() => import('./pages/candidate/CandidateFrame.js')),
-        children: [
-          { path: 'login', lazy: page(() => import('./pages/candidate/LoginPage.js')) },
-          { path: 'exams', lazy: page(() => import('./pages/candidate/ExamsPage.js')) },
-          { path: 'profile', lazy: page(() => import('./pages/candidate/ProfilePage.js')) },
-          { path: 'exam/:id/:anid', lazy: page(() => import('./pages/exam/EntryPage.js')) },
-          { path: 'exam/:id/:anid/monitor', lazy: page(() => import('./pages/exam/MonitorPage.js')) },
-          { path: 'exam/:id/:anid/result', lazy: page(() => import('./pages/exam/ResultPage.js')) },
-        ],
-      },
-      // The exam page has its own header (name, timer, submit), so it sits outside the candidate frame.
-      { path: 'exam/:id/:anid/answer', lazy: page(() => import('./pages/exam/ExamPage.js')) },
-      // The phone page (second view) is opened on a phone from the QR code: a mobile layout, no candidate frame.
-      { path: 'phone', lazy: page(() => import('./pages/phone/PhonePage.js')) },
-      { path: 'admin/login', lazy: page(() => import('./pages/admin/AdminLoginPage.js')) },
-      {
-        path: 'admin',
-        lazy: page(() => import('./pages/admin/AdminFrame.js')),
-        children: [
-          { index: true, loader: () => redirect('/admin/exams') },
-          { path: 'staff', lazy: page(() => import('./pages/admin/StaffPage.js')) },
-          { path: 'proctoring', lazy: page(() => import('./pages/admin/proctoring/ProctorExamsPage.js')) },
-          { path: 'proctoring/:examId', lazy: page(() => import('./pages/admin/proctoring/ProctorGridPage.js')) },
-          { path: ':area', lazy: page(() => import('./pages/admin/AreaPage.js')) },
-        ],
-      },
-      { path: '404', lazy: notFound },
-      { path: '*', lazy: notFound },
-    ],
-  },
-];
+import { routes } from './routes.js';
 
 /** The browser router; the HTTP client navigates through it so redirects keep the app state. */
 export const router = createBrowserRouter(routes);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { formatServerTime, QUESTION_TYPES, SECTIONS } from '@examhall/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../services/demoSeed.js';
@@ -87,6 +90,30 @@ describe('the HTTP surface', () => {
     expect(Object.keys(openapi.paths)).toEqual(
       expect.arrayContaining(['/user/login', '/user/send-msg', '/exam/index']),
     );
+  });
+
+  it('serves the web app for its pages, and for any other path with status 404 (the app shows its 404 page)', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-web-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    try {
+      t = await createTestApp('sqlite', { env: { WEB_DIST: dist } });
+      for (const page of ['/', '/exams', '/exam/1/2/answer', '/admin/proctoring/3', '/phone?token=x']) {
+        const res = await t.app.inject(page);
+        expect(res.statusCode, page).toBe(200);
+        expect(res.body, page).toContain('id="root"');
+      }
+      for (const other of ['/nope', '/exam/1', '/exams/1/2/3']) {
+        const res = await t.app.inject(other);
+        expect(res.statusCode, other).toBe(404);
+        expect(res.headers['content-type'], other).toContain('text/html');
+        expect(res.body, other).toContain('id="root"');
+      }
+      // A missing file and an unknown API path keep the error envelope.
+      expect(body(await t.app.inject('/assets/missing.js'))).toMatchObject({ code: 'not_found' });
+      expect(body(await t.app.inject('/api/nope'))).toMatchObject({ code: 'not_found' });
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 
   it('serves the API at the root when API_PREFIX is empty', async () => {
