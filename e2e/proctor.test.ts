@@ -2,83 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { facePhoto, flatPhoto } from '../packages/server/src/bench/facePhotos.js';
 import { browserAvailable, newPage } from './support/browser.js';
-import { api } from './support/candidate.js';
+import { openSse } from '../packages/server/src/test/sse.js';
+import { api, candidateToken } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
-import { ADMIN, DEMO_PHONE, type TestServer } from './support/server.js';
-
-/** Logs a candidate in through the API and answers the token. */
-async function candidateToken(server: TestServer, phone: string): Promise<string> {
-  const send = await fetch(`${server.baseUrl}/api/user/send-msg?phone=${phone}&area_code=86`);
-  expect(send.status).toBe(200);
-  const code = await server.sms.waitForCode(phone);
-  const res = await fetch(`${server.baseUrl}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ phone, area_code: '86', code }),
-  });
-  const body = (await res.json()) as { status: string; data: { auth: string } };
-  expect(body.status).toBe('success');
-  return body.data.auth;
-}
-
-/** The candidate's live stream, read as a browser would (server-sent events over fetch). */
-async function followEvents(url: string): Promise<{
-  next: (type: string, timeoutMs: number) => Promise<Record<string, unknown>>;
-  close: () => void;
-}> {
-  const abort = new AbortController();
-  const res = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
-  expect(res.status).toBe(200);
-  const events: Record<string, unknown>[] = [];
-  const waiters: { type: string; resolve: (e: Record<string, unknown>) => void }[] = [];
-  void (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const data = buffer
-            .slice(0, end)
-            .split('\n')
-            .filter((l) => l.startsWith('data: '))
-            .map((l) => l.slice(6))
-            .join('\n');
-          buffer = buffer.slice(end + 2);
-          if (!data) continue;
-          const e = JSON.parse(data) as Record<string, unknown>;
-          events.push(e);
-          for (const w of waiters.filter((w) => w.type === e.type)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(e);
-          }
-        }
-      }
-    } catch {
-      // Closed at the end of the test.
-    }
-  })();
-  return {
-    next: (type, timeoutMs) => {
-      const seen = events.find((e) => e.type === type);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no '${type}' event within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({
-          type,
-          resolve: (e) => {
-            clearTimeout(timer);
-            resolve(e);
-          },
-        });
-      });
-    },
-    close: () => abort.abort(),
-  };
-}
+import { ADMIN, DEMO_PHONE } from './support/server.js';
 
 describe.runIf(browserAvailable())('proctor console journey', () => {
   const j = useJourney();
@@ -94,8 +21,9 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
       phase: 2,
     });
     const attemptId = started.attempt.id;
-    const events = await followEvents(`${server.baseUrl}/api/monitor/events?exam_id=${examId}&auth=${auth}`);
-    await events.next('hello', 5_000);
+    const events = await openSse(`${server.baseUrl}/api/monitor/events?exam_id=${examId}&auth=${auth}`);
+    expect(events.status).toBe(200);
+    await events.next((e) => e.type === 'hello', 5_000);
 
     const { context, page, consoleErrors } = await newPage(j.browser, server.baseUrl);
     await page.goto('/admin/login');
@@ -153,7 +81,7 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     await drawer.getByTestId('proctor-warn-text').fill('请保持面部在摄像头画面内');
     const typed = Date.now();
     await drawer.getByTestId('proctor-warn-send').click();
-    const warning = await events.next('warning', 2_000);
+    const warning = await events.next((e) => e.type === 'warning', 2_000);
     expect(Date.now() - typed).toBeLessThan(2_000);
     expect(warning).toMatchObject({ warning: { text: '请保持面部在摄像头画面内' } });
     await drawer.getByTestId('proctor-warnings').getByText('请保持面部在摄像头画面内').waitFor();
@@ -174,7 +102,7 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     await drawer.getByTestId('proctor-end').click();
     await page.getByTestId('proctor-end-reason').fill('考场有其他人');
     await page.getByRole('button', { name: '结束作答' }).last().click();
-    const ended = await events.next('ended', 2_000);
+    const ended = await events.next((e) => e.type === 'ended', 2_000);
     expect(ended).toMatchObject({ reason: 'proctor: 考场有其他人', attempt: { id: attemptId, phase: 3 } });
     await drawer.getByTestId('proctor-finish-reason').getByText('监考老师结束：考场有其他人').waitFor();
     await expect.poll(() => tile.getByTestId('tile-phase').textContent()).toBe('已交卷');

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { chromium, devices, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, CHROMIUM_PATH, newPage } from './support/browser.js';
-import { api, authOf, completeProfile, examIdsOf, loginAs } from './support/candidate.js';
+import { api, authOf, examIdsOf, loginAs, openDemoChecks } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
 import { writeFaceVideo } from './support/faceVideo.js';
 import { passMonitorChecks } from './support/monitor.js';
@@ -76,14 +76,7 @@ describe.runIf(browserAvailable())('proctoring journey', () => {
     let phonePage: Page | null = null;
     try {
       await loginAs(page, j.server);
-      await page.getByTestId('exam-enter').first().click();
-      await page.getByTestId('profile-form').or(page.getByTestId('entry-start')).waitFor();
-      if (await page.getByTestId('profile-form').isVisible()) {
-        await completeProfile(page);
-        await page.waitForURL(/\/exam\/\d+\/\d+$/);
-      }
-      await page.getByTestId('entry-start').click();
-      await page.waitForURL(/\/monitor$/);
+      await openDemoChecks(page);
       const { examId } = examIdsOf(page);
       const auth = await authOf(context);
 
@@ -218,14 +211,7 @@ describe.runIf(browserAvailable())('skipping checks', () => {
     const { context, page } = await newPage(browser, j.server.baseUrl);
     try {
       await loginAs(page, j.server);
-      await page.getByTestId('exam-enter').first().click();
-      await page.getByTestId('profile-form').or(page.getByTestId('entry-start')).waitFor();
-      if (await page.getByTestId('profile-form').isVisible()) {
-        await completeProfile(page);
-        await page.waitForURL(/\/exam\/\d+\/\d+$/);
-      }
-      await page.getByTestId('entry-start').click();
-      await page.waitForURL(/\/monitor$/);
+      await openDemoChecks(page);
       const { examId } = examIdsOf(page);
       const auth = await authOf(context);
 

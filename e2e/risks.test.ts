@@ -4,7 +4,7 @@ import { devices, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { RISK_EVENTS, type ProctorAttemptData, type WarningView } from '@examhall/contract';
 import { browserAvailable, newPage } from './support/browser.js';
-import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
+import { api, authOf, candidateToken, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, type TestServer } from './support/server.js';
 
@@ -89,21 +89,6 @@ async function switchAway(context: BrowserContext, page: Page): Promise<void> {
   await page.bringToFront();
   await other.close();
   await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(true);
-}
-
-/** Logs in as `phone` through the API and answers the token (for a second account or a proctor). */
-async function candidateToken(server: TestServer, phone: string): Promise<string> {
-  const send = await fetch(`${server.baseUrl}/api/user/send-msg?phone=${phone}&area_code=86`);
-  expect(send.status).toBe(200);
-  const code = await server.sms.waitForCode(phone);
-  const res = await fetch(`${server.baseUrl}/api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ phone, area_code: '86', code }),
-  });
-  const body = (await res.json()) as { status: string; data: { auth: string } };
-  expect(body.status).toBe('success');
-  return body.data.auth;
 }
 
 /** Calls a staff API with the admin's token. */

@@ -81,11 +81,8 @@ export async function completeProfile(page: Page): Promise<void> {
   await page.getByTestId('profile-save').click();
 }
 
-/**
- * Opens the demo exam from the list and passes the profile (when asked) and the monitor page's
- * checks (the phone step skipped unless `phone` opens the link).
- */
-export async function enterDemoExam(page: Page, phone: PhoneStep = 'skip'): Promise<void> {
+/** Opens the demo exam from the list, passes the profile (when asked) and starts: the page is at the checks. */
+export async function openDemoChecks(page: Page): Promise<void> {
   await page.getByTestId('exam-enter').first().click();
   // An incomplete profile is asked for first; the entry page follows.
   await page.getByTestId('profile-form').or(page.getByTestId('entry-start')).waitFor();
@@ -95,6 +92,14 @@ export async function enterDemoExam(page: Page, phone: PhoneStep = 'skip'): Prom
   }
   await page.getByTestId('entry-start').click();
   await page.waitForURL(/\/monitor$/);
+}
+
+/**
+ * Opens the demo exam from the list and passes the profile (when asked) and the monitor page's
+ * checks (the phone step skipped unless `phone` opens the link).
+ */
+export async function enterDemoExam(page: Page, phone: PhoneStep = 'skip'): Promise<void> {
+  await openDemoChecks(page);
   await passMonitorChecks(page, phone);
   await page.waitForURL(/\/answer$/);
   await page.getByTestId('question').waitFor();
@@ -105,4 +110,19 @@ export function examIdsOf(page: Page): { examId: number; anid: number } {
   const m = /\/exam\/(\d+)\/(\d+)/.exec(page.url());
   if (!m) throw new Error(`not on an exam page: ${page.url()}`);
   return { examId: Number(m[1]), anid: Number(m[2]) };
+}
+
+/** Logs in as `phone` through the API (SMS code from the server's webhook) and answers the token. */
+export async function candidateToken(server: TestServer, phone: string): Promise<string> {
+  const send = await fetch(`${server.baseUrl}/api/user/send-msg?phone=${phone}&area_code=86`);
+  if (send.status !== 200) throw new Error(`send-msg answered ${send.status}`);
+  const code = await server.sms.waitForCode(phone);
+  const res = await fetch(`${server.baseUrl}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ phone, area_code: '86', code }),
+  });
+  const body = (await res.json()) as { status: string; msg: string; data: { auth: string } };
+  if (body.status !== 'success') throw new Error(`login failed: ${body.msg}`);
+  return body.data.auth;
 }
