@@ -475,6 +475,15 @@ export const api = {
     data: A.JudgeData,
     auth: 'candidate',
   }),
+  judgeLatest: call({
+    method: 'GET',
+    path: '/answer/judge-latest',
+    summary: "Newest run and submit of a programming question in the candidate's current attempt",
+    query: A.JudgeLatestQuery,
+    body: undefined,
+    data: A.JudgeLatestData,
+    auth: 'candidate',
+  }),
   pertinentMoment: call({
     method: 'POST',
     path: '/answer/pertinent-moment',

@@ -153,6 +153,26 @@ export const JudgeStatusQuery = z.object({
 /** GET /answer/judge-status query. */
 export type JudgeStatusQuery = z.input<typeof JudgeStatusQuery>;
 
+/** GET /answer/judge-latest query: a programming question of the exam. */
+export const JudgeLatestQuery = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** Question id. */
+  subject_id: Id,
+});
+/** GET /answer/judge-latest query. */
+export type JudgeLatestQuery = z.input<typeof JudgeLatestQuery>;
+
+/** The newest run and submit of a question in the candidate's current attempt, so a reload keeps them. */
+export const JudgeLatestData = z.object({
+  /** Newest run (samples or own input), or null. */
+  run: JudgeData.nullable(),
+  /** Newest submit (hidden cases: verdicts only), or null. */
+  submit: JudgeData.nullable(),
+});
+/** GET /answer/judge-latest answer. */
+export type JudgeLatestData = z.infer<typeof JudgeLatestData>;
+
 /** POST /answer/pertinent-moment body: a picture taken at a risk event, already in storage. */
 export const PertinentBody = z.object({
   /** Exam id. */

@@ -66,4 +66,17 @@ export class JudgeRunRepository {
       .execute();
     return new Map(rows.map((r) => [r.question_id, r]));
   }
+
+  /** The newest run of a mode (queued, running or finished) of a question in an attempt. */
+  latest(attemptId: number, questionId: number, mode: 'run' | 'submit'): Promise<JudgeRunRow | undefined> {
+    return this.db
+      .selectFrom('judge_runs')
+      .selectAll()
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId)
+      .where('mode', '=', mode)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
 }

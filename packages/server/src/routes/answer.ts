@@ -51,6 +51,9 @@ export function answerRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.judgeStatus, async ({ query, candidate }) =>
     s.judge.status(candidate, query.exam_id, query.job_id),
   );
+  route(app, s, api.judgeLatest, async ({ query, candidate }) =>
+    s.judge.latest(candidate, query.exam_id, query.subject_id),
+  );
   route(app, s, api.uploadAnswerFile, async ({ request, candidate }) => {
     const { file, fields } = await readUpload(request);
     const parsed = UploadFields.safeParse(fields);

@@ -126,6 +126,43 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     await follow(first.job_id);
   });
 
+  it("answers the newest run and submit of the candidate's own attempt, so a reload keeps them", async () => {
+    const latestOf = (subject: number, tok = token) =>
+      t.app.inject(`/api/answer/judge-latest?exam_id=${examId}&subject_id=${subject}&auth=${tok}`);
+    const run = await follow(
+      body<{ job_id: string }>(await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run' })).data
+        .job_id,
+    );
+    const submit = await follow(
+      body<{ job_id: string }>(await judge({ subject_id: prog, language: 'python', code: PY_WRONG, mode: 'submit' }))
+        .data.job_id,
+    );
+    const res = await latestOf(prog);
+    expect(res.statusCode).toBe(200);
+    const latest = body<{ run: unknown; submit: unknown }>(res).data;
+    expect(latest.run).toEqual(run.data);
+    expect(latest.submit).toEqual(submit.data);
+    expect(submit.data.verdict).toBe('WA');
+    for (const secret of HIDDEN) expect(JSON.stringify(latest.submit)).not.toContain(secret);
+    expect(JSON.stringify(latest.submit)).not.toContain('"output"');
+
+    // Another invited candidate, with no attempt yet, gets their own nothing, not this one's runs.
+    await t.db.handle.db
+      .insertInto('invitations')
+      .values({ exam_id: examId, area_code: '86', phone: '13500135000', extra_minutes: 0, created_at: t.now() })
+      .execute();
+    const other = await t.loginCandidate('13500135000');
+    expect(body(await latestOf(prog, other)).data).toEqual({ run: null, submit: null });
+
+    const missing = await latestOf(999_999);
+    expect(missing.statusCode).toBe(404);
+    expect(body(missing).msg).toBe('no such programming question in this exam');
+    const notProgramming = body<{ subject_order: { id: number; type: number }[] }>(
+      await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
+    ).data.subject_order.find((q) => q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)!.id;
+    expect((await latestOf(notProgramming)).statusCode).toBe(404);
+  });
+
   it('says clearly when a language has no toolchain here, and refuses languages the question does not offer', async () => {
     await t.db.handle.db
       .updateTable('questions')

@@ -1,4 +1,4 @@
-import { QuestionType, type JudgeData } from '@examhall/contract';
+import { QuestionType, type JudgeData, type JudgeLatestData } from '@examhall/contract';
 import { availability, toJudgeData, type JudgeQueue, type JudgeResult, type JudgeTask } from '@examhall/judge';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -124,6 +124,25 @@ export class JudgeService {
     const run = await this.runs.byJob(ids, jobId);
     if (!run) throw fail('not_found', 'no such run');
     return this.view(run);
+  }
+
+  /**
+   * The newest run and submit of a programming question in the candidate's current attempt, built like
+   * judge-status answers them (a submit carries verdicts only; a job in progress is answered as such).
+   */
+  async latest(c: Candidate, examId: number, subjectId: number): Promise<JudgeLatestData> {
+    const bundle = await this.attempts.bundle(examId);
+    const q = bundle.byId.get(subjectId);
+    if (!q || (q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)) {
+      throw fail('not_found', 'no such programming question in this exam');
+    }
+    const attempt = await this.attempts.current(c, examId);
+    if (!attempt) return { run: null, submit: null };
+    const [run, submit] = await Promise.all([
+      this.runs.latest(attempt.id, q.id, 'run'),
+      this.runs.latest(attempt.id, q.id, 'submit'),
+    ]);
+    return { run: run ? await this.view(run) : null, submit: submit ? await this.view(submit) : null };
   }
 
   private async view(run: JudgeRunRow): Promise<JudgeData> {
