@@ -35,11 +35,11 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     await expect.poll(() => page.getByTestId('send-code').textContent()).toMatch(/\d+ 秒后重新获取/);
     expect(await page.getByTestId('send-code').isDisabled()).toBe(true);
 
-    // A wrong code shows the server's message and keeps the candidate on the page.
+    // A wrong code says so in the page's language and keeps the candidate on the page.
     const wrong = code.replace(/^./, (d) => String((Number(d) + 1) % 10));
     await page.getByTestId('code-input').fill(wrong);
     await page.getByTestId('login-submit').click();
-    await page.getByTestId('login-error').waitFor();
+    await page.getByTestId('login-error').filter({ hasText: '验证码错误' }).waitFor();
     expect(page.url()).toContain('/login');
 
     await page.getByTestId('code-input').fill(code);

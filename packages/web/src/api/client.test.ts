@@ -6,7 +6,9 @@ import {
   ApiError,
   buildUrl,
   configureClient,
+  describeError,
   encodeBody,
+  errorText,
   isRetryable,
   loginPathFor,
   request,
@@ -96,6 +98,42 @@ describe('cookies', () => {
     );
     expect(removalStrings('auth', 'example.com')).toHaveLength(2);
     expect(removalStrings('auth', '')).toHaveLength(1);
+  });
+});
+
+describe('failures in the page language', () => {
+  const inLanguage = (lang: string | null) => configureClient({ getLanguage: () => lang });
+  afterEach(() => inLanguage(null));
+
+  it('speaks Chinese by code, keeping the server detail only where it names what to fix', () => {
+    inLanguage('zh-CN');
+    expect(errorText(new ApiError('exam_finished', 409, 'the exam has finished'))).toBe('考试已结束');
+    expect(describeError('not_found', 'no such question in this exam')).toBe('未找到');
+    expect(describeError('validation_error', 'phone: is required')).toBe('提交的内容有误（phone: is required）');
+    expect(describeError('validation_error', 'validation error')).toBe('提交的内容有误');
+    expect(describeError('language_unavailable', 'java: toolchain not installed on this host')).toBe(
+      '服务器未安装该语言的编译运行环境（java: toolchain not installed on this host）',
+    );
+    expect(errorText(new ApiError('timeout', 0, CLIENT_MESSAGES.timeout))).toBe('响应超时，请重试');
+    expect(errorText(new ApiError('network_error', 0, 'Failed to fetch'))).toBe('网络连接失败，请检查网络后重试');
+  });
+
+  it("shows the server's own English message in English, and the page's wording for plain defaults", () => {
+    inLanguage('en-US');
+    expect(describeError('not_found', 'no such question in this exam')).toBe('no such question in this exam');
+    expect(describeError('exam_finished', 'the exam has finished')).toBe('The exam has finished');
+    expect(describeError('timeout', CLIENT_MESSAGES.timeout)).toBe(CLIENT_MESSAGES.timeout);
+    expect(describeError('network_error', 'Failed to fetch')).toBe(
+      'Network connection failed; check your network and try again',
+    );
+  });
+
+  it('answers the message as it came when no language is chosen, and plain errors by their message', () => {
+    inLanguage(null);
+    expect(describeError('exam_finished', 'the exam has finished')).toBe('the exam has finished');
+    inLanguage('zh-CN');
+    expect(errorText(new Error('boom'))).toBe('boom');
+    expect(errorText('plain')).toBe('plain');
   });
 });
 

@@ -11,6 +11,7 @@ import {
   AUTH_COOKIE,
   CLIENT_MESSAGES,
   ERROR_CODES,
+  ERRORS,
   HTTP_STATUS_DESCRIPTIONS,
   REQUEST_TIMEOUT_MS,
   RETRY_POLICY,
@@ -20,6 +21,7 @@ import {
   type CallQuery,
   type ErrorCode,
 } from '@examhall/contract';
+import { errorKey, toLanguage, translate } from '../i18n/format.js';
 import { readCookie } from './cookies.js';
 
 /** Failures the client raises itself, next to the server's catalogue codes. */
@@ -45,9 +47,35 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
-/** The text to show for a failure: the server's message for an API error, else the error's own. */
+/** The text to show for a failure, in the page's language: see {@link describeError}. */
 export function errorText(e: unknown): string {
-  return isApiError(e) ? e.msg : e instanceof Error ? e.message : String(e);
+  if (isApiError(e)) return describeError(e.code, e.msg);
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Codes whose message from the server names what was wrong (a field, a language): it is kept next to the text. */
+const DETAILED_CODES: ReadonlySet<ErrorCode | ClientErrorCode> = new Set([
+  'bad_request',
+  'validation_error',
+  'language_unavailable',
+]);
+
+/**
+ * A failure as the page shows it. The server words its messages in English and names specifics
+ * ("no such question in this exam"); the page speaks the candidate's language. So: in English the
+ * server's own message, unless it is only the catalogue's default or the client's (then the page's
+ * wording); in Chinese the code's text, with the server's message after it where it names what to fix.
+ * Outside a page with a language chosen, the message as it came.
+ */
+export function describeError(code: ErrorCode | ClientErrorCode, msg: string): string {
+  const chosen = env.getLanguage();
+  if (chosen === null) return msg;
+  const lang = toLanguage(chosen);
+  const text = translate(lang, errorKey(code));
+  const specific =
+    msg !== '' && msg !== (code in ERRORS ? ERRORS[code as ErrorCode].msg : undefined) && code !== 'network_error';
+  if (lang === 'en-US') return specific ? msg : text;
+  return specific && DETAILED_CODES.has(code) ? translate(lang, 'error.withDetail', { text, detail: msg }) : text;
 }
 
 /** What the client needs from its surroundings; the browser defaults are set below. */

@@ -52,7 +52,7 @@ export interface OutboxSnapshot {
   /** Changes waiting per question key (`channel:subject_id`), counting answers only, not events. */
   pending: ReadonlyMap<string, number>;
   /** Entries the server refused for good, with the reason, by client id. */
-  rejected: ReadonlyMap<string, { key: string; msg: string }>;
+  rejected: ReadonlyMap<string, { key: string; error: unknown }>;
   /** Entries of any kind still waiting. */
   total: number;
 }
@@ -97,7 +97,7 @@ export class Outbox {
   private readonly entries = new Map<string, OutboxEntry>();
   /** Changes handed over but not yet in browser storage, per question: they are not saved either. */
   private readonly staged = new Map<string, number>();
-  private readonly rejected = new Map<string, { key: string; msg: string }>();
+  private readonly rejected = new Map<string, { key: string; error: unknown }>();
   private readonly listeners = new Set<() => void>();
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
@@ -365,7 +365,7 @@ export class Outbox {
       if (kind === 'rejected') {
         this.rejected.set(entry.client_id, {
           key: questionKey(entry.channel, entry.subject_id),
-          msg: error instanceof Error ? error.message : String(error),
+          error,
         });
         this.emit();
         return true;

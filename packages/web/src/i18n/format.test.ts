@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '@examhall/contract';
 import { en } from './en.js';
-import { toLanguage, translate } from './format.js';
+import { errorKey, toLanguage, translate } from './format.js';
 import { zh } from './zh.js';
 
 describe('dictionaries', () => {
@@ -25,5 +26,15 @@ describe('translate', () => {
     expect(toLanguage('fr')).toBe('zh-CN');
     expect(toLanguage(null)).toBe('zh-CN');
     expect(toLanguage('en-US')).toBe('en-US');
+  });
+});
+
+describe('failure texts', () => {
+  it('exist in both languages for every catalogue and client code', () => {
+    const codes = [...ERROR_CODES, 'timeout', 'network_error', 'invalid_response', 'http_error'] as const;
+    for (const code of codes) {
+      expect(zh[errorKey(code)]).toBeTruthy();
+      expect(en[errorKey(code)]).toBeTruthy();
+    }
   });
 });

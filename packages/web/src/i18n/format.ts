@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@examhall/contract';
+import type { ClientErrorCode } from '../api/client.js';
 import { en } from './en.js';
 import { zh, type Dictionary, type MessageKey } from './zh.js';
 
@@ -24,4 +26,9 @@ export function translate(lang: Language, key: MessageKey, params?: MessageParam
 /** A stored or requested language, or the default when it is not one we speak. */
 export function toLanguage(value: string | null | undefined): Language {
   return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'zh-CN';
+}
+
+/** The dictionary key of a failure's text: every catalogue and client code has one (checked by the compiler). */
+export function errorKey(code: ErrorCode | ClientErrorCode): MessageKey {
+  return `error.${code}` satisfies MessageKey;
 }

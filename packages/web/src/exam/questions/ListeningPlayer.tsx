@@ -3,7 +3,7 @@ import { api } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { errorText, isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 
 /** The play button of a listening question: plays left come from the server, which counts every play. */
@@ -72,9 +72,7 @@ export function ListeningPlayer({ examId, subjectId }: { examId: number; subject
           <Typography.Text type="secondary">{t('exam.audio.duration', { s: info.data.duration_s })}</Typography.Text>
         )}
       </Space>
-      {info.isError && (
-        <Alert type="error" showIcon title={isApiError(info.error) ? info.error.msg : String(info.error)} />
-      )}
+      {info.isError && <Alert type="error" showIcon title={errorText(info.error)} />}
       {error && <Alert type="warning" showIcon role="alert" title={error} style={{ marginTop: 8 }} />}
     </div>
   );

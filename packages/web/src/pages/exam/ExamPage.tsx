@@ -481,7 +481,7 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
         .filter((r) => !r.key.startsWith('risk:'))
         .map((r, i) => {
           const n = items.findIndex((it) => keyOf(it) === r.key) + 1;
-          return <Alert key={i} type="error" showIcon title={t('exam.rejected', { n, msg: r.msg })} />;
+          return <Alert key={i} type="error" showIcon title={t('exam.rejected', { n, msg: errorText(r.error) })} />;
         })}
       {boxError && <Alert type="error" showIcon role="alert" title={boxError} />}
       {submitting && <Alert type="info" showIcon title={t('exam.submitting')} />}

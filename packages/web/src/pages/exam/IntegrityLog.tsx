@@ -2,7 +2,7 @@ import { api, type IntegrityRecord } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Collapse, Empty, Image, Skeleton, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { isApiError, request } from '../../api/client.js';
+import { errorText, request } from '../../api/client.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
 
@@ -44,7 +44,7 @@ export function IntegrityLog({ examId }: { examId: number }) {
           showIcon
           role="alert"
           title={t('integrity.loadFailed', {
-            msg: isApiError(log.error) ? log.error.msg : String(log.error),
+            msg: errorText(log.error),
           })}
         />
       )}

@@ -27,7 +27,7 @@ import {
   Upload,
 } from 'antd';
 import { useState } from 'react';
-import { isApiError, request, upload } from '../../../api/client.js';
+import { errorText, isApiError, request, upload } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/MaintenanceModal.js';
@@ -265,7 +265,7 @@ function IdPhoto(props: { examId: number; attemptId: number; url: string | null;
     },
     onError: (e) => {
       if (isApiError(e) && e.code === 'id_photo_no_single_face') setError(t('console.proctor.idPhotoNoFace'));
-      else setError(isApiError(e) ? e.msg : e.message);
+      else setError(errorText(e));
     },
   });
   const pick = (file: File) => {
