@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { AnswerEvent } from '@examhall/contract';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { browserAvailable, newPage } from './support/browser.js';
@@ -189,6 +192,17 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
       });
       expect(shown.answer).toBe('A');
     }
+    // Every question the candidate opened, evaluation items included, has its enter event on the server.
+    const db = new Database(path.join(j.server.dataDir, 'examhall.sqlite'), { readonly: true, fileMustExist: true });
+    const entered = new Set(
+      db
+        .prepare('SELECT DISTINCT question_id AS id FROM answer_events WHERE event = ?')
+        .all(AnswerEvent.enter)
+        .map((r) => (r as { id: number }).id),
+    );
+    db.close();
+    for (const id of [...regular.map((e) => e.id), ...evaluation.data.map((e) => e.id)])
+      expect(entered.has(id), `enter event of question ${id}`).toBe(true);
     // The listening play was counted by the server.
     const listening = regular.find((e) => e.type === 10)!;
     const audio = await api<{ play_count: number }>(j.server, auth, 'POST', '/subject/get-audio-info', {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AnswerEvent,
   ExamMode,
   QUESTION_TYPE_DISPLAY_ORDER,
   QuestionType,
@@ -414,8 +415,27 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
       { dimension: 'teamwork', score: 5, max: 5 },
       { dimension: 'resilience', score: 3, max: 5 },
     ]);
-    // evaluation items are not answered through /answer/answer
-    expect((await save(first!.id, { kind: 'choice', option: 'A' }, 2)).statusCode).toBe(404);
+    // Evaluation items are not answered through /answer/answer, but their answer events are recorded there.
+    const refused = await save(first!.id, { kind: 'choice', option: 'A' }, 2);
+    expect([refused.statusCode, body(refused).code]).toEqual([404, 'not_found']);
+    for (const event of [AnswerEvent.enter, AnswerEvent.prevAndNext])
+      expect((await save(second!.id, undefined, 0, { event })).statusCode).toBe(200);
+    const events = await t.db.handle.db
+      .selectFrom('answer_events')
+      .select(['event', 'value'])
+      .where('question_id', '=', second!.id)
+      .where('event', 'is not', null)
+      .orderBy('id')
+      .execute();
+    expect(events).toEqual([
+      { event: AnswerEvent.enter, value: null },
+      { event: AnswerEvent.prevAndNext, value: null },
+    ]);
+    // The events leave the item's answer as it was.
+    expect(
+      body<{ answer: string | null }>(await get(`/ceping/exam-show-new?exam_id=${examId}&subject_id=${second!.id}`))
+        .data.answer,
+    ).toBe('C');
   });
 
   it('records network risk events in a hash chain that verifies, and submits when screen switches run out', async () => {

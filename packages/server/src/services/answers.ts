@@ -126,7 +126,7 @@ export class AnswerService {
     };
   }
 
-  /** Saves an answer of the linetest or major sections and/or records an answer event. */
+  /** Saves an answer of the linetest or major sections and/or records an answer event (of any section). */
   async save(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
     return (await this.saveFast(c, body)) ?? this.saveChecked(c, body);
   }
@@ -157,7 +157,10 @@ export class AnswerService {
   private async saveChecked(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
     const { attempt, bundle } = await this.attempts.writable(c, body.exam_id);
     const q = bundle.byId.get(body.subject_id);
-    if (!q || q.section === 'evaluation') throw fail('not_found', 'no such question in this exam');
+    if (!q) throw fail('not_found', 'no such question in this exam');
+    // Evaluation items are answered through /ceping/answer; here they only take answer events.
+    if (q.section === 'evaluation' && body.answer !== undefined)
+      throw fail('not_found', 'evaluation items are answered through /ceping/answer');
     let answer = body.answer;
     if (answer?.kind === 'text') {
       const prefix = this.filePrefix(attempt.id, q.id);

@@ -282,7 +282,8 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
 
   const record = useCallback(
     (item: Item | undefined, event: AnswerEvent) => {
-      if (!box || !item || item.kind !== 'subject') return;
+      if (!box || !item) return;
+      // Events of evaluation items are recorded through /answer/answer too; only their answers go to /ceping/answer.
       void box.enqueue({ channel: 'answer', subject_id: item.id, event });
     },
     [box],
