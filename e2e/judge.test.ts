@@ -160,8 +160,32 @@ describe.runIf(browserAvailable())('running and submitting code in the exam', ()
     await page.locator(`[data-testid="card-item"][data-id="${progId}"]`).click();
     await outcome(page.locator(`[data-testid="question"][data-id="${progId}"]`), 'submit', 'WA');
 
+    // After a reload the server's record stands in for the page's memory: the newest of each question's
+    // run and submit comes back, labelled as it was started.
+    await page.reload();
+    await page.getByTestId('question').first().waitFor();
+    await page.locator(`[data-testid="card-item"][data-id="${progId}"]`).click();
+    result = await outcome(page.locator(`[data-testid="question"][data-id="${progId}"]`), 'submit', 'WA');
+    expect(await result.locator('[data-testid="judge-case"][data-verdict="WA"]').count()).toBe(3);
+    expect(await result.getByTestId('judge-verdict').textContent()).toContain('0 / 3');
+    expect(await result.getByTestId('judge-output').count()).toBe(0);
+    expect(await result.getByText('Python', { exact: true }).count()).toBe(1);
+    await page.locator(`[data-testid="card-item"][data-id="${qaId}"]`).click();
+    result = page.locator(`[data-testid="question"][data-id="${qaId}"] [data-testid="judge-outcome"][data-mode="run"]`);
+    await result.locator('[data-testid="judge-verdict"][data-verdict="AC"]').waitFor();
+    expect(await result.getAttribute('data-custom')).toBe('1');
+    expect(await result.getByTestId('judge-verdict').textContent()).toContain('运行完成');
+    expect((await result.getByTestId('judge-output').textContent())?.trim()).toBe('pu level');
+    expect(await result.getByTestId('judge-expected').count()).toBe(0);
+
     // Nothing the browser received holds a hidden case, and no submit's status carries an output.
     const responses = await seen();
+    const latest = responses.filter((r) => r.url.includes('/api/answer/judge-latest?'));
+    expect(latest.length).toBeGreaterThanOrEqual(2);
+    for (const r of latest) {
+      const data = (JSON.parse(r.body) as { data: { submit: unknown } }).data;
+      expect(JSON.stringify(data.submit), r.url).not.toContain('"output"');
+    }
     const judged = responses.filter((r) => /\/api\/answer\/judge(-status)?\?/.test(r.url));
     expect(judged.length).toBeGreaterThanOrEqual(5);
     for (const r of responses) for (const secret of HIDDEN) expect(r.body, r.url).not.toContain(secret);

@@ -163,12 +163,24 @@ export const JudgeLatestQuery = z.object({
 /** GET /answer/judge-latest query. */
 export type JudgeLatestQuery = z.input<typeof JudgeLatestQuery>;
 
+/** A run or submit as judge-latest answers it: the job as judge-status shows it, and how it was started. */
+export const JudgeLatestItem = JudgeData.extend({
+  /** Language the code was judged in. */
+  language: LanguageField,
+  /** True when a run used the candidate's own input rather than the samples; false for a submit. */
+  custom_input: z.boolean(),
+  /** When it was started (epoch ms, server clock), to tell which of a run and a submit is newer. */
+  started_at: EpochMs,
+});
+/** A run or submit as judge-latest answers it. */
+export type JudgeLatestItem = z.infer<typeof JudgeLatestItem>;
+
 /** The newest run and submit of a question in the candidate's current attempt, so a reload keeps them. */
 export const JudgeLatestData = z.object({
   /** Newest run (samples or own input), or null. */
-  run: JudgeData.nullable(),
+  run: JudgeLatestItem.nullable(),
   /** Newest submit (hidden cases: verdicts only), or null. */
-  submit: JudgeData.nullable(),
+  submit: JudgeLatestItem.nullable(),
 });
 /** GET /answer/judge-latest answer. */
 export type JudgeLatestData = z.infer<typeof JudgeLatestData>;

@@ -129,22 +129,54 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
   it("answers the newest run and submit of the candidate's own attempt, so a reload keeps them", async () => {
     const latestOf = (subject: number, tok = token) =>
       t.app.inject(`/api/answer/judge-latest?exam_id=${examId}&subject_id=${subject}&auth=${tok}`);
+    type Latest = { run: Record<string, unknown> | null; submit: Record<string, unknown> | null };
+    const runStarted = t.now();
     const run = await follow(
-      body<{ job_id: string }>(await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run' })).data
+      body<{ job_id: string }>(await judge({ subject_id: prog, language: 'cpp', code: CPP_SUM, mode: 'run' })).data
         .job_id,
     );
+    t.advance(1000);
     const submit = await follow(
       body<{ job_id: string }>(await judge({ subject_id: prog, language: 'python', code: PY_WRONG, mode: 'submit' }))
         .data.job_id,
     );
     const res = await latestOf(prog);
     expect(res.statusCode).toBe(200);
-    const latest = body<{ run: unknown; submit: unknown }>(res).data;
-    expect(latest.run).toEqual(run.data);
-    expect(latest.submit).toEqual(submit.data);
+    const latest = body<Latest>(res).data;
+    // Each says how it was started, so a reloaded page can label it and tell which is newer.
+    expect(latest.run).toEqual({ ...run.data, language: 'cpp', custom_input: false, started_at: runStarted });
+    expect(latest.submit).toEqual({
+      ...submit.data,
+      language: 'python',
+      custom_input: false,
+      started_at: runStarted + 1000,
+    });
     expect(submit.data.verdict).toBe('WA');
     for (const secret of HIDDEN) expect(JSON.stringify(latest.submit)).not.toContain(secret);
     expect(JSON.stringify(latest.submit)).not.toContain('"output"');
+
+    // A run on the candidate's own input is the newest run as soon as it is started, and says so.
+    t.advance(1000);
+    const custom = body<{ job_id: string }>(
+      await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run', input: '20 22\n' }),
+    ).data.job_id;
+    expect(body<Latest>(await latestOf(prog)).data.run).toMatchObject({
+      job_id: custom,
+      language: 'python',
+      custom_input: true,
+      started_at: runStarted + 2000,
+    });
+    const customDone = await follow(custom);
+    const afterCustom = body<Latest>(await latestOf(prog)).data;
+    expect(afterCustom.run).toEqual({
+      ...customDone.data,
+      language: 'python',
+      custom_input: true,
+      started_at: runStarted + 2000,
+    });
+    expect(customDone.data.cases[0]).toMatchObject({ verdict: 'AC', output: '42\n' });
+    // The submit is still the newest submit: runs and submits are kept apart.
+    expect(afterCustom.submit).toEqual(latest.submit);
 
     // Another invited candidate, with no attempt yet, gets their own nothing, not this one's runs.
     await t.db.handle.db

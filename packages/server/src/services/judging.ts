@@ -1,4 +1,10 @@
-import { QuestionType, type JudgeData, type JudgeLatestData } from '@examhall/contract';
+import {
+  QuestionType,
+  type JudgeData,
+  type JudgeLatestData,
+  type JudgeLatestItem,
+  type LanguageId,
+} from '@examhall/contract';
 import { availability, toJudgeData, type JudgeQueue, type JudgeResult, type JudgeTask } from '@examhall/judge';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -96,6 +102,7 @@ export class JudgeService {
       question_id: q.id,
       job_id: jobId,
       mode: req.mode,
+      custom_input: req.mode === 'run' && req.input !== undefined,
       language: req.language,
       source: req.code,
       client_id: req.client_id,
@@ -128,7 +135,8 @@ export class JudgeService {
 
   /**
    * The newest run and submit of a programming question in the candidate's current attempt, built like
-   * judge-status answers them (a submit carries verdicts only; a job in progress is answered as such).
+   * judge-status answers them (a submit carries verdicts only; a job in progress is answered as such),
+   * with the language, whether a run used the candidate's own input, and when each was started.
    */
   async latest(c: Candidate, examId: number, subjectId: number): Promise<JudgeLatestData> {
     const bundle = await this.attempts.bundle(examId);
@@ -142,7 +150,17 @@ export class JudgeService {
       this.runs.latest(attempt.id, q.id, 'run'),
       this.runs.latest(attempt.id, q.id, 'submit'),
     ]);
-    return { run: run ? await this.view(run) : null, submit: submit ? await this.view(submit) : null };
+    return { run: run ? await this.latestItem(run) : null, submit: submit ? await this.latestItem(submit) : null };
+  }
+
+  private async latestItem(run: JudgeRunRow): Promise<JudgeLatestItem> {
+    return {
+      ...(await this.view(run)),
+      // The column holds what /answer/judge accepted, which the contract's language list checked.
+      language: run.language as LanguageId,
+      custom_input: run.custom_input,
+      started_at: run.created_at,
+    };
   }
 
   private async view(run: JudgeRunRow): Promise<JudgeData> {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RETRY_POLICY, type JudgeData, type Verdict } from '@examhall/contract';
+import { RETRY_POLICY, type JudgeData, type JudgeLatestItem, type Verdict } from '@examhall/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureClient } from '../api/client.js';
 import { en } from '../i18n/en.js';
@@ -11,6 +11,7 @@ import {
   judge,
   JudgeRuns,
   MAX_POLL_FAILURES,
+  newestRun,
   progressPercent,
   verdictColor,
   verdictKeys,
@@ -61,6 +62,22 @@ function fakeJob(total: number, last: Verdict = 'AC') {
     },
   };
 }
+
+/** A judge-latest entry: the job as it stands and how it was started. */
+const latestItem = (data: JudgeData, started_at: number, more: Partial<JudgeLatestItem> = {}): JudgeLatestItem => ({
+  ...data,
+  language: 'cpp',
+  custom_input: false,
+  started_at,
+  ...more,
+});
+const finished = (job_id: string, verdict: Verdict): JudgeData => ({
+  job_id,
+  state: 'done',
+  verdict,
+  cases: [{ index: 1, verdict, time_ms: 2, memory_kb: 900 }],
+  total: 1,
+});
 
 describe('judging over HTTP', () => {
   let server: Server;
@@ -226,6 +243,144 @@ describe('judging over HTTP', () => {
       input: '1 2',
       error: { code: 'exam_finished', msg: 'the exam has finished' },
     });
+  });
+
+  describe('after a reload', () => {
+    const isLatest = (req: IncomingMessage) => req.url?.startsWith('/api/answer/judge-latest?') ?? false;
+    const latestHits = () => hits.filter((h) => h.path === '/api/answer/judge-latest');
+
+    it('shows the newer of the last run and submit, labelled as they were started', async () => {
+      handler = (_req, res) =>
+        send(res, 200, {
+          run: latestItem(finished('run-1', 'AC'), 1000, { language: 'python', custom_input: true }),
+          submit: latestItem(finished('sub-1', 'WA'), 2000),
+        });
+      const runs = new JudgeRuns(deps);
+      await runs.restore(7, 42);
+      expect(latestHits()).toHaveLength(1);
+      expect(latestHits()[0]!.query.get('exam_id')).toBe('7');
+      expect(latestHits()[0]!.query.get('subject_id')).toBe('42');
+      const shown = runs.get(7, 42)!;
+      expect(shown).toMatchObject({ mode: 'submit', input: null, language: 'cpp', phase: 'done', error: null });
+      // The page gets the job as judge-status answers it, without the labels.
+      expect(shown.data).toEqual(finished('sub-1', 'WA'));
+
+      handler = (_req, res) =>
+        send(res, 200, {
+          run: latestItem(finished('run-2', 'AC'), 3000, { language: 'python', custom_input: true }),
+          submit: latestItem(finished('sub-1', 'WA'), 2000),
+        });
+      await runs.restore(7, 43);
+      expect(runs.get(7, 43)).toMatchObject({ mode: 'run', input: '', language: 'python', phase: 'done' });
+      expect(runs.get(7, 43)!.data?.job_id).toBe('run-2');
+      // A question shown already is not loaded again.
+      await runs.restore(7, 42);
+      expect(latestHits()).toHaveLength(2);
+    });
+
+    it('follows a job that is still being judged until it is done', async () => {
+      const job = fakeJob(3, 'WA');
+      // The job has judged one case when the page loads it.
+      job.poll();
+      handler = (req, res) =>
+        isLatest(req)
+          ? send(res, 200, { run: null, submit: latestItem(job.start(), 1000) })
+          : send(res, 200, job.poll());
+      const runs = new JudgeRuns(deps);
+      const seen: string[] = [];
+      runs.subscribe(() => {
+        const r = runs.get(7, 42)!;
+        seen.push(`${r.phase} ${casesDone(r.data!)}/3`);
+      });
+      await runs.restore(7, 42);
+      expect(seen).toEqual(['judging 1/3', 'judging 2/3', 'judging 3/3', 'done 3/3']);
+      expect(runs.get(7, 42)).toMatchObject({ mode: 'submit', phase: 'done', data: { verdict: 'WA' } });
+      const polls = hits.filter((h) => h.path === '/api/answer/judge-status');
+      expect(polls).toHaveLength(2);
+      for (const p of polls) expect(p.query.get('job_id')).toBe('job-1');
+    });
+
+    it('leaves a run the candidate started alone, also one started while the load was on its way', async () => {
+      const job = fakeJob(1);
+      let answerLatest: (() => void) | undefined;
+      handler = (req, res) => {
+        if (isLatest(req)) {
+          answerLatest = () =>
+            send(res, 200, { run: latestItem(finished('old', 'WA'), 1000, { custom_input: true }), submit: null });
+          return;
+        }
+        send(res, 200, req.method === 'POST' ? job.start() : job.poll());
+      };
+      const runs = new JudgeRuns(deps);
+      await runs.start({ ...REQ, subjectId: 43 }, () => Promise.resolve());
+      await runs.restore(7, 43);
+      expect(latestHits()).toHaveLength(0);
+
+      const restoring = runs.restore(7, 42);
+      await expect.poll(() => answerLatest).toBeDefined();
+      const started = await runs.start(REQ, () => Promise.resolve());
+      answerLatest!();
+      await restoring;
+      expect(runs.get(7, 42)).toBe(started);
+      expect(started.data?.job_id).toBe('job-1');
+    });
+
+    it('shows nothing when the load fails, and tries again on the next visit', async () => {
+      handler = (_req, res) => fail(res, 500, 'internal_error', 'down');
+      const runs = new JudgeRuns(deps);
+      await expect(runs.restore(7, 42)).resolves.toBeUndefined();
+      expect(runs.get(7, 42)).toBeUndefined();
+      handler = (_req, res) => send(res, 200, { run: null, submit: null });
+      await runs.restore(7, 42);
+      expect(runs.get(7, 42)).toBeUndefined();
+      handler = (_req, res) => send(res, 200, { run: latestItem(finished('r', 'AC'), 5), submit: null });
+      await runs.restore(7, 42);
+      expect(runs.get(7, 42)).toMatchObject({ mode: 'run', input: null, phase: 'done' });
+    });
+
+    it('drops what arrives after clear(): a load on its way and a job being followed', async () => {
+      let answerLatest: (() => void) | undefined;
+      handler = (_req, res) => {
+        answerLatest = () => send(res, 200, { run: latestItem(finished('r', 'AC'), 5), submit: null });
+      };
+      const runs = new JudgeRuns(deps);
+      const loading = runs.restore(7, 42);
+      await expect.poll(() => answerLatest).toBeDefined();
+      runs.clear();
+      answerLatest!();
+      await loading;
+      expect(runs.get(7, 42)).toBeUndefined();
+
+      // A job still running: its later states belong to the candidate who left.
+      const job = fakeJob(2);
+      let polled: (() => void) | undefined;
+      handler = (req, res) => {
+        if (isLatest(req)) return send(res, 200, { run: null, submit: latestItem(job.start(), 5) });
+        polled = () => send(res, 200, job.poll());
+      };
+      const following = runs.restore(7, 42);
+      await expect.poll(() => polled).toBeDefined();
+      expect(runs.get(7, 42)?.phase).toBe('judging');
+      runs.clear();
+      polled!();
+      polled = undefined;
+      // Every later poll answers at once, so the follow ends.
+      handler = (_req, res) => send(res, 200, job.poll());
+      await following;
+      expect(runs.get(7, 42)).toBeUndefined();
+    });
+  });
+});
+
+describe('the newest of a run and a submit', () => {
+  it('takes the one started later, the submit on a tie, and nothing when there is neither', () => {
+    const run = latestItem(finished('r', 'AC'), 10);
+    const submit = latestItem(finished('s', 'WA'), 10);
+    expect(newestRun({ run, submit })?.mode).toBe('submit');
+    expect(newestRun({ run: { ...run, started_at: 11 }, submit })?.mode).toBe('run');
+    expect(newestRun({ run, submit: null })?.data?.job_id).toBe('r');
+    expect(newestRun({ run: null, submit })?.data?.job_id).toBe('s');
+    expect(newestRun({ run: null, submit: null })).toBeNull();
   });
 });
 

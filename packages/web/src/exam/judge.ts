@@ -1,8 +1,9 @@
 /**
  * Runs and submits of programming questions, framework-free: start a job, follow it until it is
- * done, and keep the last outcome per question so it is still there when the candidate comes back.
+ * done, and keep the last outcome per question so it is still there when the candidate comes back
+ * (after a reload, the server's newest run or submit stands in for it).
  */
-import { api, type JudgeData, type LanguageId, type Verdict } from '@examhall/contract';
+import { api, type JudgeData, type JudgeLatestData, type LanguageId, type Verdict } from '@examhall/contract';
 import { ApiError, isApiError, request } from '../api/client.js';
 import type { MessageKey } from '../i18n/zh.js';
 
@@ -28,6 +29,8 @@ export interface JudgeRequest {
 export interface JudgeDeps {
   start: (req: JudgeRequest, clientId: string) => Promise<JudgeData>;
   status: (examId: number, jobId: string) => Promise<JudgeData>;
+  /** The newest run and submit of a question in the candidate's current attempt. */
+  latest: (examId: number, subjectId: number) => Promise<JudgeLatestData>;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   newId: () => string;
 }
@@ -61,6 +64,7 @@ export const browserJudgeDeps: JudgeDeps = {
       },
     }),
   status: (examId, jobId) => request(api.judgeStatus, { query: { exam_id: examId, job_id: jobId } }),
+  latest: (examId, subjectId) => request(api.judgeLatest, { query: { exam_id: examId, subject_id: subjectId } }),
   sleep: abortable,
   newId: () => crypto.randomUUID(),
 };
@@ -188,7 +192,10 @@ export function verdictKeys(v: Verdict, customInput: boolean): { name: MessageKe
 /** The state of a question's run or submit, as the page shows it. */
 export interface JudgeRun {
   mode: 'run' | 'submit';
-  /** The custom input the run used, or null for the samples or a submit. */
+  /**
+   * The custom input the run used, or null for the samples or a submit. After a reload it is '': the
+   * server keeps only that a run had its own input, not the input.
+   */
   input: string | null;
   language: LanguageId;
   /** 'saving': the answer is being saved; 'judging': the job runs; then done or failed. */
@@ -197,10 +204,35 @@ export interface JudgeRun {
   error: { code: string; msg: string } | null;
 }
 
+/**
+ * The newer of a question's last run and last submit as the page shows it (a tie goes to the submit,
+ * the one that scores; a job not done yet is 'judging'), or null when there is neither.
+ */
+export function newestRun({ run, submit }: JudgeLatestData): JudgeRun | null {
+  const newest = run && submit ? (run.started_at > submit.started_at ? run : submit) : (run ?? submit);
+  if (!newest) return null;
+  const { language, custom_input, started_at: _started, ...data } = newest;
+  return {
+    mode: newest === run ? 'run' : 'submit',
+    input: custom_input ? '' : null,
+    language,
+    phase: data.state === 'done' ? 'done' : 'judging',
+    data,
+    error: null,
+  };
+}
+
+function failure(e: unknown): { code: string; msg: string } {
+  const error = isApiError(e) ? e : new ApiError('network_error', 0, e instanceof Error ? e.message : String(e));
+  return { code: error.code, msg: error.msg };
+}
+
 /** The last run or submit of each question, shared by every mount of the question in this tab. */
 export class JudgeRuns {
   private readonly runs = new Map<string, JudgeRun>();
   private readonly listeners = new Set<() => void>();
+  /** Questions whose newest run is being loaded from the server, so two mounts load it once. */
+  private readonly restoring = new Set<string>();
   /** Bumped by clear(): a job started before it no longer writes its outcome. */
   private generation = 0;
 
@@ -229,6 +261,7 @@ export class JudgeRuns {
   clear(): void {
     this.generation++;
     this.runs.clear();
+    this.restoring.clear();
     for (const fn of this.listeners) fn();
   }
 
@@ -269,11 +302,51 @@ export class JudgeRuns {
       );
       run = { ...run, phase: 'done', data };
     } catch (e) {
-      const error = isApiError(e) ? e : new ApiError('network_error', 0, e instanceof Error ? e.message : String(e));
-      run = { ...run, phase: 'failed', error: { code: error.code, msg: error.msg } };
+      run = { ...run, phase: 'failed', error: failure(e) };
     }
     this.set(key, run, generation);
     return run;
+  }
+
+  /**
+   * When this tab has nothing for the question (a reload), shows its newest run or submit from the
+   * server and follows it on if it is still being judged. A failed load shows nothing, as before; a
+   * run the candidate started meanwhile, or a clear(), wins over the answer.
+   */
+  async restore(examId: number, subjectId: number): Promise<void> {
+    const key = JudgeRuns.key(examId, subjectId);
+    if (this.runs.has(key) || this.restoring.has(key)) return;
+    const generation = this.generation;
+    this.restoring.add(key);
+    let found: JudgeRun | null;
+    try {
+      found = newestRun(await this.deps.latest(examId, subjectId));
+    } catch {
+      // The next visit to the question tries again.
+      found = null;
+    } finally {
+      // After a clear() the set is another generation's.
+      if (generation === this.generation) this.restoring.delete(key);
+    }
+    if (!found || generation !== this.generation || this.runs.has(key)) return;
+    let run = found;
+    this.set(key, run, generation);
+    if (run.phase === 'done' || !run.data) return;
+    try {
+      const data = await follow(
+        examId,
+        run.data,
+        (d) => {
+          run = { ...run, data: d };
+          this.set(key, run, generation);
+        },
+        this.deps,
+      );
+      run = { ...run, phase: 'done', data };
+    } catch (e) {
+      run = { ...run, phase: 'failed', error: failure(e) };
+    }
+    this.set(key, run, generation);
   }
 }
 

@@ -1,7 +1,15 @@
 import { CaretRightOutlined, CloudUploadOutlined } from '@ant-design/icons';
 import { LANGUAGES, type JudgeData, type LanguageId, type Subject } from '@examhall/contract';
 import { Alert, Button, Flex, Input, Progress, Space, Spin, Table, Tag, Typography } from 'antd';
-import { useCallback, useId, useState, useSyncExternalStore, type HTMLAttributes, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useState,
+  useSyncExternalStore,
+  type HTMLAttributes,
+  type KeyboardEvent,
+} from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { casesDone, judgeRuns, progressPercent, verdictColor, verdictKeys, type JudgeRun } from '../judge.js';
 
@@ -24,7 +32,8 @@ type CaseRow = JudgeData['cases'][number];
 
 /**
  * Run, run with custom input and submit under a programming question's editor, then progress and
- * results. The outcome lives in `judgeRuns`, so it is still shown when the candidate comes back.
+ * results. The outcome lives in `judgeRuns`, so it is still shown when the candidate comes back; after
+ * a reload the server's newest run or submit is shown instead.
  */
 export function useJudge({ examId, subject, language, code, save, onExamFinished }: JudgePanelProps) {
   const run = useSyncExternalStore(
@@ -36,6 +45,10 @@ export function useJudge({ examId, subject, language, code, save, onExamFinished
   const [input, setInput] = useState(() => run?.input ?? '');
   const [problem, setProblem] = useState<'noCode' | 'noInput' | null>(null);
   const busy = run?.phase === 'saving' || run?.phase === 'judging';
+
+  useEffect(() => {
+    void judgeRuns.restore(examId, subject.id);
+  }, [examId, subject.id]);
 
   const start: StartJudge = (how) => {
     if (judgeRuns.busy(examId, subject.id)) return;
