@@ -177,6 +177,10 @@ describe.runIf(browserAvailable())('running and submitting code in the exam', ()
     expect(await result.getByTestId('judge-verdict').textContent()).toContain('运行完成');
     expect((await result.getByTestId('judge-output').textContent())?.trim()).toBe('pu level');
     expect(await result.getByTestId('judge-expected').count()).toBe(0);
+    // The input the run used is back in its box.
+    expect(
+      await page.locator(`[data-testid="question"][data-id="${qaId}"] [data-testid="judge-input"]`).inputValue(),
+    ).toBe('level up');
 
     // Nothing the browser received holds a hidden case, and no submit's status carries an output.
     const responses = await seen();
@@ -208,7 +212,7 @@ describe.runIf(browserAvailable())('running and submitting code in the exam', ()
     expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
   }, 180_000);
 
-  it('shows the server message when submits are rate-limited or a toolchain is missing', async () => {
+  it("says why in the page's language when submits are rate-limited or a toolchain is missing", async () => {
     const { context, page } = await inExam();
     const { examId } = examIdsOf(page);
     const auth = await authOf(context);
@@ -246,12 +250,12 @@ describe.runIf(browserAvailable())('running and submitting code in the exam', ()
       await error.or(prog.getByTestId('judge-verdict')).waitFor({ timeout: 30_000 });
     }
     expect(await error.getAttribute('data-code')).toBe('rate_limited');
-    expect(await error.textContent()).toContain('too many requests, please try again later');
+    expect(await error.textContent()).toContain('请求过于频繁，请稍后再试');
     // The buttons are usable again after a refusal.
     expect(await prog.getByTestId('judge-run').isDisabled()).toBe(false);
 
     // A language whose toolchain this host lacks (Java is installed here, so the answer is the server's
-    // recorded one): the page shows the message as the server words it.
+    // recorded one): the page says so, with the server's detail naming the language.
     await page.route('**/api/answer/judge?**', (route) =>
       route.fulfill({
         status: 503,

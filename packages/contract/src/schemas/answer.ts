@@ -167,8 +167,8 @@ export type JudgeLatestQuery = z.input<typeof JudgeLatestQuery>;
 export const JudgeLatestItem = JudgeData.extend({
   /** Language the code was judged in. */
   language: LanguageField,
-  /** True when a run used the candidate's own input rather than the samples; false for a submit. */
-  custom_input: z.boolean(),
+  /** The candidate's own input of a run; null for a run on the samples and for a submit. */
+  input: z.string().nullable(),
   /** When it was started (epoch ms, server clock), to tell which of a run and a submit is newer. */
   started_at: EpochMs,
 });

@@ -9,6 +9,7 @@ import { judgeRuns } from './migrations/003_judge.js';
 import { evidence } from './migrations/004_evidence.js';
 import { proctorConsole } from './migrations/005_proctor_console.js';
 import { idPhoto } from './migrations/006_id_photo.js';
+import { judgeRunInput } from './migrations/007_judge_run_input.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -56,6 +57,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '004_evidence': evidence(kit),
     '005_proctor_console': proctorConsole(kit),
     '006_id_photo': idPhoto(),
+    '007_judge_run_input': judgeRunInput(),
   };
 }
 

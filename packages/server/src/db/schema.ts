@@ -266,6 +266,8 @@ export interface JudgeRunTable {
   mode: string;
   language: string;
   source: string;
+  /** The candidate's own input of a run; null for a run on the samples and for a submit. */
+  input: string | null;
   client_id: string;
   created_at: number;
   finished_at: number | null;

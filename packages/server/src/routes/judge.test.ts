@@ -144,18 +144,18 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     expect(res.statusCode).toBe(200);
     const latest = body<Latest>(res).data;
     // Each says how it was started, so a reloaded page can label it and tell which is newer.
-    expect(latest.run).toEqual({ ...run.data, language: 'cpp', custom_input: false, started_at: runStarted });
+    expect(latest.run).toEqual({ ...run.data, language: 'cpp', input: null, started_at: runStarted });
     expect(latest.submit).toEqual({
       ...submit.data,
       language: 'python',
-      custom_input: false,
+      input: null,
       started_at: runStarted + 1000,
     });
     expect(submit.data.verdict).toBe('WA');
     for (const secret of HIDDEN) expect(JSON.stringify(latest.submit)).not.toContain(secret);
     expect(JSON.stringify(latest.submit)).not.toContain('"output"');
 
-    // A run on the candidate's own input is the newest run as soon as it is started, and says so.
+    // A run on the candidate's own input is the newest run as soon as it is started, with that input.
     t.advance(1000);
     const custom = body<{ job_id: string }>(
       await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run', input: '20 22\n' }),
@@ -163,7 +163,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     expect(body<Latest>(await latestOf(prog)).data.run).toMatchObject({
       job_id: custom,
       language: 'python',
-      custom_input: true,
+      input: '20 22\n',
       started_at: runStarted + 2000,
     });
     const customDone = await follow(custom);
@@ -171,7 +171,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     expect(afterCustom.run).toEqual({
       ...customDone.data,
       language: 'python',
-      custom_input: true,
+      input: '20 22\n',
       started_at: runStarted + 2000,
     });
     expect(customDone.data.cases[0]).toMatchObject({ verdict: 'AC', output: '42\n' });

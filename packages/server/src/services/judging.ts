@@ -102,7 +102,7 @@ export class JudgeService {
       question_id: q.id,
       job_id: jobId,
       mode: req.mode,
-      custom_input: req.mode === 'run' && req.input !== undefined,
+      input: req.mode === 'run' ? (req.input ?? null) : null,
       language: req.language,
       source: req.code,
       client_id: req.client_id,
@@ -136,7 +136,7 @@ export class JudgeService {
   /**
    * The newest run and submit of a programming question in the candidate's current attempt, built like
    * judge-status answers them (a submit carries verdicts only; a job in progress is answered as such),
-   * with the language, whether a run used the candidate's own input, and when each was started.
+   * with the language, the candidate's own input of a run, and when each was started.
    */
   async latest(c: Candidate, examId: number, subjectId: number): Promise<JudgeLatestData> {
     const bundle = await this.attempts.bundle(examId);
@@ -158,7 +158,7 @@ export class JudgeService {
       ...(await this.view(run)),
       // The column holds what /answer/judge accepted, which the contract's language list checked.
       language: run.language as LanguageId,
-      custom_input: run.custom_input,
+      input: run.input,
       started_at: run.created_at,
     };
   }

@@ -67,7 +67,7 @@ function fakeJob(total: number, last: Verdict = 'AC') {
 const latestItem = (data: JudgeData, started_at: number, more: Partial<JudgeLatestItem> = {}): JudgeLatestItem => ({
   ...data,
   language: 'cpp',
-  custom_input: false,
+  input: null,
   started_at,
   ...more,
 });
@@ -252,7 +252,7 @@ describe('judging over HTTP', () => {
     it('shows the newer of the last run and submit, labelled as they were started', async () => {
       handler = (_req, res) =>
         send(res, 200, {
-          run: latestItem(finished('run-1', 'AC'), 1000, { language: 'python', custom_input: true }),
+          run: latestItem(finished('run-1', 'AC'), 1000, { language: 'python', input: '1 2\n' }),
           submit: latestItem(finished('sub-1', 'WA'), 2000),
         });
       const runs = new JudgeRuns(deps);
@@ -267,11 +267,11 @@ describe('judging over HTTP', () => {
 
       handler = (_req, res) =>
         send(res, 200, {
-          run: latestItem(finished('run-2', 'AC'), 3000, { language: 'python', custom_input: true }),
+          run: latestItem(finished('run-2', 'AC'), 3000, { language: 'python', input: '1 2\n' }),
           submit: latestItem(finished('sub-1', 'WA'), 2000),
         });
       await runs.restore(7, 43);
-      expect(runs.get(7, 43)).toMatchObject({ mode: 'run', input: '', language: 'python', phase: 'done' });
+      expect(runs.get(7, 43)).toMatchObject({ mode: 'run', input: '1 2\n', language: 'python', phase: 'done' });
       expect(runs.get(7, 43)!.data?.job_id).toBe('run-2');
       // A question shown already is not loaded again.
       await runs.restore(7, 42);
@@ -306,7 +306,7 @@ describe('judging over HTTP', () => {
       handler = (req, res) => {
         if (isLatest(req)) {
           answerLatest = () =>
-            send(res, 200, { run: latestItem(finished('old', 'WA'), 1000, { custom_input: true }), submit: null });
+            send(res, 200, { run: latestItem(finished('old', 'WA'), 1000, { input: '1 2\n' }), submit: null });
           return;
         }
         send(res, 200, req.method === 'POST' ? job.start() : job.poll());

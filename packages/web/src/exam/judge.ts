@@ -192,16 +192,13 @@ export function verdictKeys(v: Verdict, customInput: boolean): { name: MessageKe
 /** The state of a question's run or submit, as the page shows it. */
 export interface JudgeRun {
   mode: 'run' | 'submit';
-  /**
-   * The custom input the run used, or null for the samples or a submit. After a reload it is '': the
-   * server keeps only that a run had its own input, not the input.
-   */
+  /** The custom input the run used, or null for the samples or a submit. */
   input: string | null;
   language: LanguageId;
   /** 'saving': the answer is being saved; 'judging': the job runs; then done or failed. */
   phase: 'saving' | 'judging' | 'done' | 'failed';
   data: JudgeData | null;
-  error: { code: string; msg: string } | null;
+  error: { code: ApiError['code']; msg: string } | null;
 }
 
 /**
@@ -211,10 +208,10 @@ export interface JudgeRun {
 export function newestRun({ run, submit }: JudgeLatestData): JudgeRun | null {
   const newest = run && submit ? (run.started_at > submit.started_at ? run : submit) : (run ?? submit);
   if (!newest) return null;
-  const { language, custom_input, started_at: _started, ...data } = newest;
+  const { language, input, started_at: _started, ...data } = newest;
   return {
     mode: newest === run ? 'run' : 'submit',
-    input: custom_input ? '' : null,
+    input,
     language,
     phase: data.state === 'done' ? 'done' : 'judging',
     data,
@@ -222,7 +219,7 @@ export function newestRun({ run, submit }: JudgeLatestData): JudgeRun | null {
   };
 }
 
-function failure(e: unknown): { code: string; msg: string } {
+function failure(e: unknown): { code: ApiError['code']; msg: string } {
   const error = isApiError(e) ? e : new ApiError('network_error', 0, e instanceof Error ? e.message : String(e));
   return { code: error.code, msg: error.msg };
 }

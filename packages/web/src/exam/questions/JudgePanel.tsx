@@ -10,6 +10,7 @@ import {
   type HTMLAttributes,
   type KeyboardEvent,
 } from 'react';
+import { describeError } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { casesDone, judgeRuns, progressPercent, verdictColor, verdictKeys, type JudgeRun } from '../judge.js';
 
@@ -49,6 +50,13 @@ export function useJudge({ examId, subject, language, code, save, onExamFinished
   useEffect(() => {
     void judgeRuns.restore(examId, subject.id);
   }, [examId, subject.id]);
+  // A run restored after a reload brings back the input it used, unless the candidate has typed another.
+  const restoredInput = run?.input ?? null;
+  useEffect(() => {
+    if (restoredInput === null || restoredInput === '') return;
+    setInput((now) => (now === '' ? restoredInput : now));
+    setCustomOpen(true);
+  }, [restoredInput]);
 
   const start: StartJudge = (how) => {
     if (judgeRuns.busy(examId, subject.id)) return;
@@ -175,7 +183,7 @@ function JudgeOutcome({ run, samples }: { run: JudgeRun; samples: NonNullable<Su
         type="error"
         showIcon
         role="alert"
-        title={t('judge.failed', { msg: run.error.msg })}
+        title={t('judge.failed', { msg: describeError(run.error.code, run.error.msg) })}
         data-testid="judge-error"
         data-code={run.error.code}
       />
