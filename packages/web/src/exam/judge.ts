@@ -276,7 +276,7 @@ export class JudgeRuns {
     const key = JudgeRuns.key(req.examId, req.subjectId);
     const generation = this.generation;
     if (this.busy(req.examId, req.subjectId)) return this.runs.get(key)!;
-    let run: JudgeRun = {
+    const run: JudgeRun = {
       mode: req.mode,
       input: req.input ?? null,
       language: req.language,
@@ -285,23 +285,30 @@ export class JudgeRuns {
       error: null,
     };
     this.set(key, run, generation);
-    try {
+    return this.settle(key, run, generation, async (update) => {
       await save();
-      run = { ...run, phase: 'judging' };
+      update({ phase: 'judging' });
+      return judge(req, (data) => update({ data }), this.deps);
+    });
+  }
+
+  /** Shows every step of `job` as it comes, then its outcome or its failure; answers the last state. */
+  private async settle(
+    key: string,
+    first: JudgeRun,
+    generation: number,
+    job: (update: (patch: Partial<JudgeRun>) => void) => Promise<JudgeData>,
+  ): Promise<JudgeRun> {
+    let run = first;
+    const update = (patch: Partial<JudgeRun>) => {
+      run = { ...run, ...patch };
       this.set(key, run, generation);
-      const data = await judge(
-        req,
-        (d) => {
-          run = { ...run, data: d };
-          this.set(key, run, generation);
-        },
-        this.deps,
-      );
-      run = { ...run, phase: 'done', data };
+    };
+    try {
+      update({ phase: 'done', data: await job(update) });
     } catch (e) {
-      run = { ...run, phase: 'failed', error: failure(e) };
+      update({ phase: 'failed', error: failure(e) });
     }
-    this.set(key, run, generation);
     return run;
   }
 
@@ -326,24 +333,10 @@ export class JudgeRuns {
       if (generation === this.generation) this.restoring.delete(key);
     }
     if (!found || generation !== this.generation || this.runs.has(key)) return;
-    let run = found;
-    this.set(key, run, generation);
-    if (run.phase === 'done' || !run.data) return;
-    try {
-      const data = await follow(
-        examId,
-        run.data,
-        (d) => {
-          run = { ...run, data: d };
-          this.set(key, run, generation);
-        },
-        this.deps,
-      );
-      run = { ...run, phase: 'done', data };
-    } catch (e) {
-      run = { ...run, phase: 'failed', error: failure(e) };
-    }
-    this.set(key, run, generation);
+    this.set(key, found, generation);
+    const first = found.data;
+    if (found.phase === 'done' || !first) return;
+    await this.settle(key, found, generation, (update) => follow(examId, first, (data) => update({ data }), this.deps));
   }
 }
 
