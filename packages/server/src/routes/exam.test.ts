@@ -181,6 +181,24 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect((await order()).find((x) => x.id === q.id)?.isAnswered).toBe(1);
   });
 
+  it('refuses a client id used already for another question with conflict, and changes no answer', async () => {
+    await start(2);
+    const list = await order();
+    const first = list.find((x) => x.type === QuestionType.single)!;
+    const second = list.find((x) => x.type === QuestionType.trueFalse)!;
+    const clientId = randomUUID();
+    const send = (subject_id: number, answer: AnswerValue) =>
+      post('/answer/answer', { exam_id: examId, subject_id, answer, client_id: clientId, seq: 1, changed_at: t.now() });
+    expect((await send(first.id, RIGHT[QuestionType.single]!)).statusCode).toBe(200);
+    const reused = await send(second.id, RIGHT[QuestionType.trueFalse]!);
+    expect([reused.statusCode, body(reused).code]).toEqual([409, 'conflict']);
+    const answerOf = async (id: number) =>
+      body<{ answer: { value: AnswerValue } | null }>(await get(`/subject/show-new?exam_id=${examId}&subject_id=${id}`))
+        .data.answer;
+    expect(await answerOf(second.id)).toBeNull();
+    expect((await answerOf(first.id))?.value).toEqual(RIGHT[QuestionType.single]);
+  });
+
   it('records answer events without an answer', async () => {
     await start(2);
     const q = (await order())[0]!;
