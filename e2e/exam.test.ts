@@ -234,7 +234,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     expect(await page.getByTestId('position').count()).toBeGreaterThan(0);
 
     // Feedback with a rating and a comment.
-    await page.getByTestId('feedback-rating').getByRole('radio').nth(3).click();
+    await page.getByTestId('feedback-rating').getByText('4 ★').click();
     await page.getByTestId('feedback-text').fill('清晰 Clear questions');
     await page.getByTestId('feedback-submit').click();
     await page.getByTestId('feedback-thanks').waitFor();

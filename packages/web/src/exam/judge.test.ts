@@ -406,9 +406,9 @@ describe('verdicts and progress', () => {
   });
 
   it('colors passes green, wrong answers red and limits orange', () => {
-    expect(verdictColor('AC')).toBe('success');
-    expect(verdictColor('WA')).toBe('error');
-    for (const v of ['TLE', 'MLE', 'OLE'] as const) expect(verdictColor(v)).toBe('warning');
+    expect(verdictColor('AC')).toBe('green');
+    expect(verdictColor('WA')).toBe('red');
+    for (const v of ['TLE', 'MLE', 'OLE'] as const) expect(verdictColor(v)).toBe('orange');
     expect(new Set(ALL.map(verdictColor)).size).toBe(6);
   });
 

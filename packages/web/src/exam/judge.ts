@@ -141,13 +141,13 @@ export function progressPercent(data: JudgeData): number {
 export function verdictColor(v: Verdict): string {
   switch (v) {
     case 'AC':
-      return 'success';
+      return 'green';
     case 'WA':
-      return 'error';
+      return 'red';
     case 'TLE':
     case 'MLE':
     case 'OLE':
-      return 'warning';
+      return 'orange';
     case 'RE':
       return 'magenta';
     case 'CE':

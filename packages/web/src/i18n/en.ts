@@ -505,7 +505,6 @@ export const en: Dictionary = {
   'console.proctor.phase.1': 'Device checks',
   'console.proctor.phase.2': 'Answering',
   'console.proctor.phase.3': 'Submitted',
-  'console.proctor.tileLabel': '{name}: {phase}, {risks} risk events, {online}. Open the attempt',
   'console.proctor.online': 'online',
   'console.proctor.offline': 'offline',
   'console.proctor.pictureOf': 'Latest picture of {name}',

@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { configureClient } from '../api/client.js';
+import { APP_THEME } from '../shell/theme.js';
 import { LANGUAGE_STORAGE_KEY, toLanguage, translate, type Language, type MessageParams } from './format.js';
 import type { MessageKey } from './zh.js';
 
@@ -61,7 +62,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
 
   return (
     <I18nContext.Provider value={value}>
-      <ConfigProvider locale={lang === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: '#1d5fd6' } }}>
+      <ConfigProvider locale={lang === 'zh-CN' ? zhCN : enUS} theme={APP_THEME}>
         {children}
       </ConfigProvider>
     </I18nContext.Provider>

@@ -484,7 +484,6 @@ export const zh = {
   'console.proctor.phase.1': '设备检测中',
   'console.proctor.phase.2': '作答中',
   'console.proctor.phase.3': '已交卷',
-  'console.proctor.tileLabel': '{name}：{phase}，{risks} 条风险事件，{online}。打开作答详情',
   'console.proctor.online': '在线',
   'console.proctor.offline': '离线',
   'console.proctor.pictureOf': '{name} 的最新画面',

@@ -1,9 +1,10 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
 import type { LanguageId } from '@examhall/contract';
 import { useEffect, useRef } from 'react';
+import { accessibleHighlightStyle } from './highlight.js';
 import { languageSupport } from './languages.js';
 
 interface Props {
@@ -39,7 +40,7 @@ export default function CodeEditor({ language, code, onChange, onPasteBlocked, o
           highlightActiveLine(),
           indentOnInput(),
           bracketMatching(),
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(accessibleHighlightStyle, { fallback: true }),
           // Ahead of the default keymap, whose Mod-Enter inserts a blank line.
           Prec.highest(
             keymap.of([

@@ -217,6 +217,7 @@ function QaAnswer({ subject, value, onChange, ctx }: Props) {
             type="file"
             className="visually-hidden"
             tabIndex={-1}
+            aria-label={t('exam.attach')}
             onChange={(e) => void onFile(e.target.files?.[0])}
             data-testid="qa-file-input"
           />

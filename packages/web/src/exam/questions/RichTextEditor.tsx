@@ -86,12 +86,13 @@ export default function RichTextEditor({ initialHtml, onChange, onPasteBlocked, 
           <Tooltip key={tool.key} title={t(tool.label)}>
             <Button
               size="small"
-              aria-label={t(tool.label)}
               aria-pressed={active[tool.key]}
               type={active[tool.key] ? 'primary' : 'default'}
               onClick={() => toggle(tool.key)}
             >
-              {tool.text}
+              {/* The name is the function's, not the glyph's. */}
+              <span aria-hidden>{tool.text}</span>
+              <span className="visually-hidden">{t(tool.label)}</span>
             </Button>
           </Tooltip>
         ))}

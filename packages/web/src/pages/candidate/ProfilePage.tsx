@@ -216,6 +216,8 @@ export default function ProfilePage() {
                 ref={fileInput}
                 id="resume-file"
                 type="file"
+                aria-label={t('profile.resumeChoose')}
+                tabIndex={-1}
                 accept={RESUME_ACCEPT}
                 className="visually-hidden"
                 onChange={(e) => void onFile(e.target.files?.[0])}

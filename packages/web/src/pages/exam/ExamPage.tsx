@@ -9,7 +9,7 @@ import {
   type Section,
 } from '@examhall/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Modal, Radio, Skeleton, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Radio, Skeleton, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { errorText, isApiError, request, requestWithMessage } from '../../api/client.js';
@@ -143,7 +143,8 @@ export default function ExamPage() {
 function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: AttemptView; anid: number }) {
   const { t } = useI18n();
   useDocumentTitle(detail.name);
-  const { message } = App.useApp();
+  // The app's modal (not the static Modal.confirm), so the dialog has the app's theme and language.
+  const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const examId = detail.id;
@@ -404,7 +405,7 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
   }, [snapshot.finished, endedOnJudge, endedReason, snapshot.total, navigate, examId, anid, queryClient]);
 
   const confirmSubmit = () => {
-    Modal.confirm({
+    modal.confirm({
       title: t('exam.submitConfirmTitle'),
       content: t('exam.submitConfirmBody', { answered: answeredCount, total: items.length }),
       okText: t('exam.submit'),

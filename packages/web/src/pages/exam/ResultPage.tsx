@@ -1,6 +1,6 @@
 import { api, type CepingFinishData, type ExamResult } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Empty, Form, Input, Rate, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Form, Input, Radio, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useRef } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { errorText, request } from '../../api/client.js';
@@ -194,7 +194,11 @@ function Feedback({ examId }: { examId: number }) {
           data-testid="feedback-form"
         >
           <Form.Item name="rating" label={t('result.rating')} rules={[{ required: true, message: t('result.rating') }]}>
-            <Rate data-testid="feedback-rating" />
+            <Radio.Group
+              optionType="button"
+              options={[1, 2, 3, 4, 5].map((n) => ({ value: n, label: `${n} ★` }))}
+              data-testid="feedback-rating"
+            />
           </Form.Item>
           <Form.Item name="content" label={t('result.feedbackText')}>
             <Input.TextArea rows={3} maxLength={2000} data-testid="feedback-text" />

@@ -66,7 +66,7 @@ function Grid({ examId }: { examId: number }) {
       <Card title={t('console.proctor.latestRisks')} size="small">
         <List
           data-testid="proctor-risk-feed"
-          locale={{ emptyText: t('console.proctor.noRisks') }}
+          locale={{ emptyText: <Typography.Text type="secondary">{t('console.proctor.noRisks')}</Typography.Text> }}
           dataSource={live.risks}
           renderItem={(r) => (
             <List.Item
@@ -119,12 +119,6 @@ function Tile({ tile, now, onOpen }: { tile: ProctorTile; now: number; onOpen: (
       className="proctor-tile"
       onClick={onOpen}
       data-testid={`proctor-tile-${tile.attempt_id}`}
-      aria-label={t('console.proctor.tileLabel', {
-        name: tile.name,
-        phase,
-        risks: tile.risk_count,
-        online: tile.online ? t('console.proctor.online') : t('console.proctor.offline'),
-      })}
       style={{
         // A native button (focusable, Enter and Space open it, the browser's focus ring) without its look.
         cursor: 'pointer',
