@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AnswerEvent } from '../enums.js';
 import { ClientId, EpochMs, Id } from './common.js';
-import { LanguageField } from './subject.js';
+import { LanguageField, ShowNewQuery } from './subject.js';
 
 const OptionId = z.string().min(1).max(16);
 
@@ -153,13 +153,8 @@ export const JudgeStatusQuery = z.object({
 /** GET /answer/judge-status query. */
 export type JudgeStatusQuery = z.input<typeof JudgeStatusQuery>;
 
-/** GET /answer/judge-latest query: a programming question of the exam. */
-export const JudgeLatestQuery = z.object({
-  /** Exam id. */
-  exam_id: Id,
-  /** Question id. */
-  subject_id: Id,
-});
+/** GET /answer/judge-latest query: a question of the exam, as /subject/show-new takes it. */
+export const JudgeLatestQuery = ShowNewQuery;
 /** GET /answer/judge-latest query. */
 export type JudgeLatestQuery = z.input<typeof JudgeLatestQuery>;
 

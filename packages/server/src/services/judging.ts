@@ -14,6 +14,16 @@ import { AttemptRepository } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { JudgeRunRepository, type JudgeRunRow } from '../repositories/judgeRuns.js';
 import type { AttemptService } from './attempts.js';
+import type { CatalogQuestion, ExamBundle } from './catalog.js';
+
+/** A programming or programming Q&A question of the exam, or not_found. */
+function programmingQuestion(bundle: ExamBundle, subjectId: number): CatalogQuestion {
+  const q = bundle.byId.get(subjectId);
+  if (!q || (q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)) {
+    throw fail('not_found', 'no such programming question in this exam');
+  }
+  return q;
+}
 
 /** Runs and submits a candidate may start per minute. */
 export const JUDGE_RATE = { runs: 20, submits: 6, windowMs: 60_000 } as const;
@@ -54,10 +64,7 @@ export class JudgeService {
   /** Queues a run or submit (idempotent by client id) and answers the job as it stands. */
   async start(c: Candidate, req: JudgeRequest): Promise<JudgeData> {
     const { attempt, bundle } = await this.attempts.writable(c, req.exam_id);
-    const q = bundle.byId.get(req.subject_id);
-    if (!q || (q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)) {
-      throw fail('not_found', 'no such programming question in this exam');
-    }
+    const q = programmingQuestion(bundle, req.subject_id);
     const seen = await this.runs.byClientId(attempt.id, req.client_id);
     if (seen) return this.view(seen);
     if (q.content.languages && !q.content.languages.includes(req.language)) {
@@ -139,11 +146,7 @@ export class JudgeService {
    * with the language, the candidate's own input of a run, and when each was started.
    */
   async latest(c: Candidate, examId: number, subjectId: number): Promise<JudgeLatestData> {
-    const bundle = await this.attempts.bundle(examId);
-    const q = bundle.byId.get(subjectId);
-    if (!q || (q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)) {
-      throw fail('not_found', 'no such programming question in this exam');
-    }
+    const q = programmingQuestion(await this.attempts.bundle(examId), subjectId);
     const attempt = await this.attempts.current(c, examId);
     if (!attempt) return { run: null, submit: null };
     const [run, submit] = await Promise.all([
