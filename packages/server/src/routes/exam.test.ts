@@ -350,10 +350,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     await start(2);
     const list = await order();
     await save(list[0]!.id, RIGHT[list[0]!.type], 1);
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 15, created_at: t.now() })
-      .execute();
+    await t.invite(examId, OTHER, 15);
     const other = await t.loginCandidate(OTHER);
     const otherAnid = body<{ list: { anid: number }[] }>(await get('/exam/index', other)).data.list[0]!.anid;
     const a = body<{ attempt: { end_time: number; create_time: number } }>(

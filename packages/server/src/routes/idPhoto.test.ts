@@ -42,10 +42,7 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     // SigV4 signers read the real clock; the store refuses requests signed 15 minutes away from its own.
     t.advance(Date.now() - t.now());
     ({ examId, anid } = await t.seed(PHONE));
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, OTHER);
     tokens.a = await t.loginCandidate(PHONE);
     tokens.other = await t.loginCandidate(OTHER);
     staff.admin = await t.loginStaff('admin');

@@ -116,10 +116,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
       await judge({ subject_id: prog, language: 'python', code: PY_SUM, mode: 'run', client_id }),
     ).data;
     expect(again.job_id).toBe(first.job_id);
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: '13700137000', extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, '13700137000');
     const other = await t.loginCandidate('13700137000');
     const res = await t.app.inject(`/api/answer/judge-status?exam_id=${examId}&job_id=${first.job_id}&auth=${other}`);
     expect(res.statusCode).toBe(404);
@@ -179,10 +176,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     expect(afterCustom.submit).toEqual(latest.submit);
 
     // Another invited candidate, with no attempt yet, gets their own nothing, not this one's runs.
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: '13500135000', extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, '13500135000');
     const other = await t.loginCandidate('13500135000');
     expect(body(await latestOf(prog, other)).data).toEqual({ run: null, submit: null });
 
@@ -213,10 +207,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
   });
 
   it('limits submits per candidate', async () => {
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: '13600136000', extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, '13600136000');
     const other = await t.loginCandidate('13600136000');
     const anid = body<{ list: { anid: number }[] }>(await t.app.inject(`/api/exam/index?auth=${other}`)).data.list[0]!
       .anid;

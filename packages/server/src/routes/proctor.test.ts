@@ -233,10 +233,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     ]);
 
     // Nobody else can mark them: another candidate of the exam, someone not invited, staff, no one at all.
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, OTHER);
     const otherToken = await t.loginCandidate(OTHER);
     await post('/monitor/start-exam', { exam_id: examId, anid: await anidOf(OTHER), phase: 2 }, otherToken);
     const other = await read(second.id, otherToken);
@@ -325,11 +322,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     expect(await events.next((e) => e.type === 'ended', 2_000)).toMatchObject({ reason: 'timeout' });
 
     // Another candidate switches screens until the allowance is used up.
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
-      .returning('id')
-      .execute();
+    await t.invite(examId, OTHER);
     await t.db.handle.db
       .updateTable('exams')
       .set({ end_at: t.now() + 3_600_000 })
@@ -470,10 +463,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     ).toEqual([]);
 
     // Another candidate, invited too, finished their own attempt: they still see only their own log.
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, OTHER);
     const otherToken = await t.loginCandidate(OTHER);
     await recordRisk(4);
     const otherAttempt = body<{ attempt: { id: number } }>(

@@ -173,10 +173,7 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     expect(await records()).toHaveLength(before);
 
     // invited to the same exam, the other candidate is compared with their own (absent) first picture only
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, OTHER);
     expect(body(await recognize(pictures.a, { tok: stranger })).code).toBe('exam_not_started');
     const otherAnid = body<{ list: { anid: number }[] }>(await get('/exam/index', stranger)).data.list[0]!.anid;
     const started = await post('/monitor/start-exam', { exam_id: examId, anid: otherAnid }, stranger);

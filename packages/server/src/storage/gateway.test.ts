@@ -27,10 +27,7 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
     t.advance(Date.now() - t.now());
     let anid: number;
     ({ examId, anid } = await t.seed(PHONE));
-    await t.db.handle.db
-      .insertInto('invitations')
-      .values({ exam_id: examId, area_code: '86', phone: OTHER, extra_minutes: 0, created_at: t.now() })
-      .execute();
+    await t.invite(examId, OTHER);
     tokens = { a: await t.loginCandidate(PHONE), b: await t.loginCandidate(OTHER) };
     const otherAnid = body<{ list: { anid: number }[] }>(await t.app.inject(`/api/exam/index?auth=${tokens.b}`)).data
       .list[0]!.anid;

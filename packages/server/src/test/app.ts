@@ -47,6 +47,8 @@ export interface TestApp {
   store: LocalObjectStore;
   /** Seeds the demo exam invited to `phone`. */
   seed(phone?: string): Promise<{ examId: number; anid: number }>;
+  /** Invites another candidate (+86 `phone`) to an exam, with extra minutes; answers the invitation id (anid). */
+  invite(examId: number, phone: string, extraMinutes?: number): Promise<number>;
   /** Logs a candidate in by SMS and returns the token. */
   loginCandidate(phone: string, ip?: string): Promise<string>;
   /**
@@ -161,6 +163,14 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
       const seeded = await seedDemo(db.handle.db, store, phone, now);
       if (!seeded) throw new Error('the database already has an exam');
       return seeded;
+    },
+    async invite(examId, phone, extraMinutes = 0) {
+      const row = await db.handle.db
+        .insertInto('invitations')
+        .values({ exam_id: examId, area_code: '86', phone, extra_minutes: extraMinutes, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
     },
   };
 }
