@@ -26,6 +26,63 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Layers: SQL only in repositories/ and db/; no HTTP framework in services; no UI kit in the web app's logic.
+  {
+    files: ['packages/server/src/{services,routes,http,proctoring,storage,sms,ratelimit}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'kysely', allowTypeImports: true, message: 'SQL lives in repositories/ and db/.' },
+            { name: 'pg', message: 'SQL lives in repositories/ and db/.' },
+            { name: 'better-sqlite3', message: 'SQL lives in repositories/ and db/.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: 'SQL lives in repositories/ and db/.',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in repositories/ and db/.' },
+      ],
+    },
+  },
+  {
+    files: ['packages/server/src/services/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'kysely', allowTypeImports: true, message: 'SQL lives in repositories/ and db/.' },
+            { name: 'pg', message: 'SQL lives in repositories/ and db/.' },
+            { name: 'better-sqlite3', message: 'SQL lives in repositories/ and db/.' },
+            { name: 'fastify', message: 'Services know no HTTP framework: routes/ and http/ do.' },
+          ],
+          patterns: [{ group: ['@fastify/*'], message: 'Services know no HTTP framework: routes/ and http/ do.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/web/src/{api,exam,proctor,session,i18n,questions}/**/*.ts'],
+    ignores: ['**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'antd', message: 'Logic modules stay free of the UI kit: components (.tsx) use it.' }],
+          patterns: [{ group: ['@ant-design/*'], message: 'Logic modules stay free of the UI kit.' }],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: globals.node },

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page, Response } from 'playwright-core';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
+import { chooseLanguage, setCode } from './support/code.js';
 import { useJourney } from './support/journey.js';
 
 const CPP_SUM =
@@ -33,25 +34,6 @@ function recordApi(page: Page): () => Promise<Seen[]> {
     );
   });
   return async () => (await Promise.all(pending)).filter((s): s is Seen => s !== null);
-}
-
-/** Replaces the editor's text as typed input (not a paste, which the demo blocks), and checks it arrived. */
-async function setCode(page: Page, question: Locator, code: string) {
-  const editor = question.getByTestId('code-editor');
-  await editor.click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  // insertText adds the text as one input, so the editor's auto-indent cannot change Python's layout.
-  await page.keyboard.insertText(code);
-  await expect
-    .poll(() => editor.evaluate((el) => Array.from(el.querySelectorAll('.cm-line'), (l) => l.textContent).join('\n')))
-    .toBe(code);
-}
-
-async function chooseLanguage(page: Page, question: Locator, name: RegExp) {
-  await question.getByTestId('code-language').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: name }).click();
-  await expect.poll(() => question.getByTestId('code-language').textContent()).toMatch(name);
 }
 
 /** Waits for the finished outcome of a run or submit and answers its verdict element. */

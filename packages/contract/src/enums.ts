@@ -111,6 +111,9 @@ export const PERMISSIONS = [
   'grade.score',
   'audit.read',
   'system.manage',
+  'bank.read',
+  'bank.manage',
+  'team.manage',
 ] as const;
 /** A permission name. */
 export type Permission = (typeof PERMISSIONS)[number];
@@ -118,10 +121,20 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** What each role may do; admin may do everything. */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   admin: PERMISSIONS,
-  author: ['exam.read', 'exam.manage', 'grade.read'],
+  author: ['exam.read', 'exam.manage', 'grade.read', 'bank.read', 'bank.manage'],
   proctor: ['exam.read', 'proctor.watch', 'proctor.decide'],
   grader: ['exam.read', 'grade.read', 'grade.score'],
 };
+
+/** Kinds of resource a staff call may act on, each checked by id against the caller's team or assignments. */
+export const RESOURCE_KINDS = ['exam', 'folder', 'question', 'attempt', 'record', 'staff', 'team'] as const;
+/** A resource kind ('record' is a risk record: it belongs to its attempt's exam). */
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/** Roles that work on the exams they are assigned to (table exam_staff). */
+export const EXAM_STAFF_ROLES = ['proctor', 'grader'] as const;
+/** A role an exam assignment gives. */
+export type ExamStaffRole = (typeof EXAM_STAFF_ROLES)[number];
 
 /** True when a role holds a permission. */
 export function roleHas(role: StaffRole, permission: Permission): boolean {

@@ -19,9 +19,12 @@ import { redactUrl } from './http/tokens.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
+import { bankRoutes } from './routes/bank.js';
 import { cepingRoutes } from './routes/ceping.js';
+import { consoleRoutes } from './routes/console.js';
 import { evidenceRoutes } from './routes/evidence.js';
 import { examRoutes } from './routes/exam.js';
+import { examEditorRoutes } from './routes/examEditor.js';
 import { monitorRoutes } from './routes/monitor.js';
 import { proctorRoutes } from './routes/proctor.js';
 import { profileRoutes } from './routes/profile.js';
@@ -150,6 +153,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       profileRoutes(api, services);
       adminRoutes(api, services, config);
       proctorRoutes(api, services);
+      consoleRoutes(api, services);
+      examEditorRoutes(api, services);
+      bankRoutes(api, services);
       toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },

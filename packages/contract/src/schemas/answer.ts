@@ -222,6 +222,16 @@ export const EvidenceData = z.object({
 /** Data of evidence calls. */
 export type EvidenceData = z.infer<typeof EvidenceData>;
 
+/** POST /answer/upload fields besides the file. */
+export const UploadAnswerFields = z.object({
+  /** Exam id. */
+  exam_id: Id,
+  /** The Q&A question the file belongs to. */
+  subject_id: Id,
+});
+/** POST /answer/upload fields. */
+export type UploadAnswerFields = z.input<typeof UploadAnswerFields>;
+
 /** POST /answer/upload data: a file attached to a Q&A answer (multipart fields exam_id, subject_id, file). */
 export const UploadData = z.object({
   /** Storage key to put in the answer's `files`. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STAFF_PASSWORD_MIN } from '../constants.js';
 import { PERMISSIONS, STAFF_ROLES } from '../enums.js';
-import { EpochMs } from './common.js';
+import { EpochMs, Id } from './common.js';
 import { AreaCodeField, PhoneField } from './user.js';
 
 /** A staff role. */
@@ -33,6 +33,10 @@ export const StaffView = z.object({
   created_at: EpochMs,
   /** True when the account may not log in. */
   disabled: z.boolean(),
+  /** The team the account belongs to, or null (an admin's work spans every team). */
+  team_id: z.number().int().nullable(),
+  /** That team's name, or null. */
+  team_name: z.string().nullable(),
 });
 /** A staff account. */
 export type StaffView = z.infer<typeof StaffView>;
@@ -69,6 +73,34 @@ export const CreateStaffBody = z.object({
   role: StaffRoleField,
   /** Initial password. */
   password: z.string().min(STAFF_PASSWORD_MIN).max(200),
+  /** Team, or null/absent for none. */
+  team_id: Id.nullable().optional(),
 });
 /** POST /admin/staff body. */
 export type CreateStaffBody = z.input<typeof CreateStaffBody>;
+
+/** POST /admin/staff/update body: changes what is given, leaves the rest. */
+export const UpdateStaffBody = z.object({
+  /** Account id. */
+  id: Id,
+  /** New display name. */
+  name: z.string().trim().min(1).max(60).optional(),
+  /** New role. */
+  role: StaffRoleField.optional(),
+  /** New team; null takes the account out of its team. */
+  team_id: Id.nullable().optional(),
+  /** True disables the account (its tokens stop working at once), false enables it. */
+  disabled: z.boolean().optional(),
+});
+/** POST /admin/staff/update body. */
+export type UpdateStaffBody = z.input<typeof UpdateStaffBody>;
+
+/** POST /admin/staff/reset-password body. */
+export const ResetStaffPasswordBody = z.object({
+  /** Account id. */
+  id: Id,
+  /** The new password; the account's tokens are revoked. */
+  password: z.string().min(STAFF_PASSWORD_MIN).max(200),
+});
+/** POST /admin/staff/reset-password body. */
+export type ResetStaffPasswordBody = z.input<typeof ResetStaffPasswordBody>;

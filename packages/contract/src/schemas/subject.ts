@@ -78,6 +78,8 @@ const SubjectBase = z.object({
   blanks: z.number().int().optional(),
   /** Languages offered by a programming question. */
   languages: z.array(LanguageField).optional(),
+  /** Starter code per language of a programming question, shown before the candidate types. */
+  starter: z.partialRecord(LanguageField, z.string()).optional(),
   /** Sample cases of a programming question (hidden cases never leave the server). */
   samples: z.array(SampleCase).optional(),
   /** CPU time limit per case, ms. */

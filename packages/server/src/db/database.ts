@@ -10,6 +10,10 @@ import { evidence } from './migrations/004_evidence.js';
 import { proctorConsole } from './migrations/005_proctor_console.js';
 import { idPhoto } from './migrations/006_id_photo.js';
 import { judgeRunInput } from './migrations/007_judge_run_input.js';
+import { questionKind } from './migrations/008_question_kind.js';
+import { teamsAudit } from './migrations/009_teams_audit.js';
+import { bank } from './migrations/010_bank.js';
+import { examVersions } from './migrations/011_exam_versions.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -58,11 +62,18 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '005_proctor_console': proctorConsole(kit),
     '006_id_photo': idPhoto(),
     '007_judge_run_input': judgeRunInput(),
+    '008_question_kind': questionKind(),
+    '009_teams_audit': teamsAudit(kit),
+    '010_bank': bank(kit),
+    '011_exam_versions': examVersions(kit),
   };
 }
 
-/** Brings the schema up to date; throws with the failing migration's name. */
-export async function migrate(handle: DbHandle): Promise<string[]> {
+/**
+ * Brings the schema up to date (or up to the migration named `upTo`, for tests of a migration's treatment of
+ * earlier data); throws with the failing migration's name.
+ */
+export async function migrate(handle: DbHandle, upTo?: string): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(handle.kit) };
   // Kysely looks for its migration tables in every schema unless told which: with another test's schema
   // migrating at the same time it would find that one's tables, skip creating its own and fail.
@@ -71,7 +82,7 @@ export async function migrate(handle: DbHandle): Promise<string[]> {
     provider,
     ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const reason = error instanceof Error ? error.message : String(error);

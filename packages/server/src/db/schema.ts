@@ -24,6 +24,23 @@ export interface StaffTable {
   password_hash: string;
   disabled: number;
   created_at: number;
+  /** The team the account belongs to, or null. */
+  team_id: Generated<number | null>;
+}
+
+/** Teams: authors see and change their team's exams and bank; proctors and graders work on assigned exams. */
+export interface TeamTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+/** Proctors and graders assigned to an exam; `role` is 'proctor' or 'grader'. */
+export interface ExamStaffTable {
+  exam_id: number;
+  staff_id: number;
+  role: string;
+  created_at: number;
 }
 
 /** Tokens, stored only as SHA-256 hashes; `kind` keeps candidate and staff tokens apart. */
@@ -60,6 +77,33 @@ export interface ExamTable {
   end_at: number;
   settings: string;
   created_at: number;
+  /** The team the exam belongs to; null: no team, only admins see it. */
+  team_id: Generated<number | null>;
+  /** 'draft' (never published), 'published' or 'archived'. */
+  status: Generated<string>;
+  /** The editable draft: JSON of an ExamDefinition. */
+  draft: string | null;
+  /** The version candidates get, null before the first publish. */
+  published_version_id: Generated<number | null>;
+  /** Bumped by every save of the draft; a save names the revision it edited. */
+  revision: Generated<number>;
+  /** When the draft or status last changed (epoch ms). */
+  updated_at: Generated<number>;
+  /** Staff id of the creator, null for exams made before the editor. */
+  created_by: Generated<number | null>;
+}
+
+/** Frozen versions of an exam: published ones (numbered 1, 2, ...) and previews, which count nowhere. */
+export interface ExamVersionTable {
+  id: Generated<number>;
+  exam_id: number;
+  number: number;
+  /** JSON of the ExamDefinition it froze (draws as rules; the questions are in `questions`). */
+  definition: string;
+  published_at: number;
+  published_by: number | null;
+  /** 1 for a preview version. */
+  preview: Generated<number>;
 }
 
 /** Sections of an exam: linetest, major, evaluation. */
@@ -69,6 +113,10 @@ export interface ExamSectionTable {
   kind: string;
   title: string;
   order_num: number;
+  /** The version the section belongs to. */
+  version_id: Generated<number | null>;
+  /** How many of its questions each candidate draws; null: every one (a fixed section). */
+  draw_count: Generated<number | null>;
 }
 
 /** Questions. `content` is what the candidate may see; `answer_key` never leaves the server. */
@@ -76,11 +124,17 @@ export interface QuestionTable {
   id: Generated<number>;
   exam_id: number;
   section_id: number;
+  /** The question's kind (the typed model's discriminator, see QUESTION_REGISTRY); '' for a row of no kind. */
+  kind: string;
   type: number;
   order_num: number;
   score: number;
   content: string;
   answer_key: string;
+  /** The bank question this frozen copy was made from, when it came from the bank. */
+  bank_question_id: Generated<number | null>;
+  /** The version this copy is frozen in. */
+  version_id: Generated<number | null>;
 }
 
 /** Invitations of a phone number to an exam; the id is the `anid`. */
@@ -95,6 +149,10 @@ export interface InvitationTable {
   id_photo_key: Generated<string | null>;
   /** SHA-256 of the ID photo, hex, or null. */
   id_photo_sha256: Generated<string | null>;
+  /** 1 for a staff member's preview invitation, which counts nowhere. */
+  preview: Generated<number>;
+  /** The preview version a preview invitation opens; null: the exam's published version. */
+  version_id: Generated<number | null>;
 }
 
 /** Who did what, for staff actions and sign-ins. */
@@ -106,6 +164,16 @@ export interface AuditLogTable {
   target: string;
   detail: string;
   created_at: number;
+  /** The actor's name at the time ('' for the system). */
+  actor_name: Generated<string>;
+  /** Kind of the object acted on, e.g. 'staff', 'exam'. */
+  object_kind: Generated<string>;
+  /** Id of the object acted on, or null. */
+  object_id: Generated<number | null>;
+  /** JSON of the object before the change; null for a create. */
+  before: Generated<string | null>;
+  /** JSON of the object after the change; null for a delete. */
+  after: Generated<string | null>;
 }
 
 /** Settings the processes share, e.g. the secret that signs media links. */
@@ -142,6 +210,12 @@ export interface AttemptTable {
   last_seen_at: Generated<number | null>;
   /** Why a proctor ended the attempt, in the proctor's words ('' otherwise). */
   finish_note: Generated<string>;
+  /** The exam version the attempt runs on. */
+  version_id: Generated<number | null>;
+  /** JSON array of the question ids the attempt got, in its order (draws, shuffles); null: every question of the version. */
+  question_ids: Generated<string | null>;
+  /** 1 for a preview attempt, which counts nowhere (proctor grids, results). */
+  preview: Generated<number>;
 }
 
 /** The latest answer per question, with its version. */
@@ -278,6 +352,53 @@ export interface JudgeRunTable {
   result: string | null;
 }
 
+/** Folders of the question bank: a tree per team (team null: no team, only admins see it). */
+export interface BankFolderTable {
+  id: Generated<number>;
+  team_id: number | null;
+  /** The parent folder, or null at the top. */
+  parent_id: number | null;
+  name: string;
+  created_by: number;
+  created_at: number;
+}
+
+/**
+ * Questions of the bank. `content` and `answer_key` are the JSON of the typed body's content and key;
+ * `stem_text` is the plain text of stem, options and passage, for substring search.
+ */
+export interface BankQuestionTable {
+  id: Generated<number>;
+  team_id: number | null;
+  /** The folder, or null when the question is in no folder. */
+  folder_id: number | null;
+  kind: string;
+  type: number;
+  stem_text: string;
+  content: string;
+  answer_key: string;
+  /** 1 (easy) to 5 (hard). */
+  difficulty: number;
+  /** JSON array of knowledge point names. */
+  knowledge_points: string;
+  default_score: number;
+  author_id: number;
+  /** Who changed it last. */
+  editor_id: number;
+  created_at: number;
+  updated_at: number;
+  /** Bumped by every change; an update names the revision it edited (optimistic concurrency). */
+  revision: Generated<number>;
+  /** JSON of the last reference-solution check of a programming question, or null. */
+  verification: string | null;
+}
+
+/** Tags of bank questions. */
+export interface BankQuestionTagTable {
+  question_id: number;
+  tag: string;
+}
+
 /** The database. */
 export interface Database {
   warnings: WarningTable;
@@ -297,8 +418,14 @@ export interface Database {
   auth_tokens: AuthTokenTable;
   sms_codes: SmsCodeTable;
   exams: ExamTable;
+  exam_versions: ExamVersionTable;
   exam_sections: ExamSectionTable;
   questions: QuestionTable;
   invitations: InvitationTable;
   audit_log: AuditLogTable;
+  teams: TeamTable;
+  exam_staff: ExamStaffTable;
+  bank_folders: BankFolderTable;
+  bank_questions: BankQuestionTable;
+  bank_question_tags: BankQuestionTagTable;
 }

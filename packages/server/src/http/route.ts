@@ -6,7 +6,9 @@ import type { Candidate } from '../repositories/candidates.js';
 import type { PhoneCaller } from '../services/evidence.js';
 import type { Services } from '../services/index.js';
 import { authorize, type StaffActor } from '../services/access.js';
+import type { Upload } from '../services/profile.js';
 import { fail } from './errors.js';
+import { firstProblem, readUpload } from './multipart.js';
 import { openStreams, startSse, type StreamOpener } from './sse.js';
 import { candidateToken, phoneToken, staffToken } from './tokens.js';
 
@@ -30,6 +32,9 @@ export interface RouteContext<C extends CallDef> {
 
 /** A handler returns the call's data; the envelope is added here. */
 export type Handler<C extends CallDef> = (ctx: RouteContext<C>) => Promise<z.input<C['data']>>;
+
+/** What an upload handler receives: the file besides the validated fields (`body`). */
+export type UploadHandler<C extends CallDef> = (ctx: RouteContext<C> & { file: Upload }) => Promise<z.input<C['data']>>;
 
 /** Calls that stay open during maintenance: the shell needs them to show the notice; staff keep working. */
 const OPEN_IN_MAINTENANCE: ReadonlySet<CallDef> = new Set<CallDef>([api.siteConfig, api.timeTable, api.staffLogin]);
@@ -89,6 +94,36 @@ function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyRep
 /** Registers one catalogue call: schemas, authentication, maintenance, envelope. */
 export function route<C extends CallDef>(app: FastifyInstance, services: Services, call: C, handler: Handler<C>): void {
   if (call.stream) throw new Error(`${call.path} is a stream: register it with streamRoute`);
+  if (call.bodyFormat === 'multipart') throw new Error(`${call.path} takes a file: register it with uploadRoute`);
+  register(app, services, call, handler);
+}
+
+/**
+ * Registers a multipart catalogue call: after authentication, its file (the catalogue's `upload` field,
+ * within its size limit) is read and the other form fields are validated by the call's `body` schema, so no
+ * handler reads multipart itself.
+ */
+export function uploadRoute<C extends CallDef>(
+  app: FastifyInstance,
+  services: Services,
+  call: C,
+  handler: UploadHandler<C>,
+): void {
+  const upload = call.upload;
+  if (call.bodyFormat !== 'multipart' || !upload) throw new Error(`${call.path} is not a multipart upload call`);
+  register(app, services, call, async (ctx) => {
+    const { file, fields } = await readUpload(ctx.request, upload);
+    let body: unknown = undefined;
+    if (call.body) {
+      const parsed = call.body.safeParse(fields);
+      if (!parsed.success) throw fail('validation_error', firstProblem(parsed.error));
+      body = parsed.data;
+    }
+    return handler({ ...ctx, body: body as RouteContext<C>['body'], file });
+  });
+}
+
+function register<C extends CallDef>(app: FastifyInstance, services: Services, call: C, handler: Handler<C>): void {
   const auth = authenticate(services, call);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
@@ -97,11 +132,12 @@ export function route<C extends CallDef>(app: FastifyInstance, services: Service
       summary: call.summary,
       tags: [call.path.split('/')[1] ?? 'api'],
       ...(call.query ? { querystring: call.query } : {}),
-      // A multipart body is read by the handler (file and fields together), which validates its fields.
+      // A multipart body is read by uploadRoute (file and fields together), which validates its fields.
       ...(call.body && call.bodyFormat !== 'multipart' ? { body: call.body } : {}),
       response: { 200: successEnvelope(call.data) },
     },
     config: { call },
+    ...(call.bodyLimit ? { bodyLimit: call.bodyLimit } : {}),
     onRequest: async (request) => auth(request),
     handler: async (request, reply) => {
       const data = await handler(contextOf<C>(request, reply));

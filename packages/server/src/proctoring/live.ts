@@ -97,7 +97,7 @@ export function followAttempt(
     if (!a || stream.closed) return;
     if (!ended && a.phase === ExamPhase.submit) {
       ended = true;
-      const bundle = await s.attempts.bundle(a.exam_id);
+      const bundle = await s.attempts.bundleOf(a);
       stream.send({
         type: 'ended',
         attempt: s.attempts.view(a, bundle),

@@ -22,13 +22,14 @@ const latestAttempt = hotQuery((db, p: { candidateId: number; examId: number }) 
     .limit(sql.lit(1)),
 );
 
-// Only what the answer save needs to know whether the latest attempt takes writes: fewer columns to read.
+// Only what the answer save needs to know whether the latest attempt takes writes and the question is one of
+// its own (its version and the questions it drew): fewer columns to read.
 // On PostgreSQL the row is share-locked until the save commits, so finishing the attempt waits for the
 // save (or the save sees it finished); on SQLite the save's transaction is the only writer anyway.
 const latestState = hotQuery((db, p: { candidateId: number; examId: number }) => {
   const query = db
     .selectFrom('attempts')
-    .select(['id', 'phase', 'end_at'])
+    .select(['id', 'phase', 'end_at', 'version_id', 'question_ids'])
     .where('candidate_id', '=', p.candidateId)
     .where('exam_id', '=', p.examId)
     .orderBy('id', 'desc')
@@ -97,11 +98,11 @@ export class AttemptRepository {
     return (await latestAttempt(this.db, { candidateId, examId })).rows[0];
   }
 
-  /** Id, phase and end of the candidate's latest attempt at an exam. */
+  /** Id, phase, end, version and questions of the candidate's latest attempt at an exam. */
   async latestState(
     candidateId: number,
     examId: number,
-  ): Promise<Pick<AttemptRow, 'id' | 'phase' | 'end_at'> | undefined> {
+  ): Promise<Pick<AttemptRow, 'id' | 'phase' | 'end_at' | 'version_id' | 'question_ids'> | undefined> {
     return (await latestState(this.db, { candidateId, examId })).rows[0];
   }
 

@@ -26,11 +26,15 @@ export class ExamRepository {
   }
 
   private invitedQuery(areaCode: string, phone: string) {
-    return this.db
-      .selectFrom('invitations as i')
-      .innerJoin('exams as e', 'e.id', 'i.exam_id')
-      .where('i.area_code', '=', areaCode)
-      .where('i.phone', '=', phone);
+    return (
+      this.db
+        .selectFrom('invitations as i')
+        .innerJoin('exams as e', 'e.id', 'i.exam_id')
+        .where('i.area_code', '=', areaCode)
+        .where('i.phone', '=', phone)
+        // An exam shows once it is published; a preview invitation opens its preview version at any time.
+        .where((eb) => eb.or([eb('e.published_version_id', 'is not', null), eb('i.preview', '=', 1)]))
+    );
   }
 
   /** The exams a phone is invited to, by start time, one page. */

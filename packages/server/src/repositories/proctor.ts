@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { AttemptTable, Database, RiskRecordTable, WarningTable } from '../db/schema.js';
+import { examVisible, type ExamFilter } from './access.js';
 
 /** A risk-chain record with its decision. */
 export type ChainRecordRow = Selectable<RiskRecordTable>;
@@ -37,6 +38,8 @@ export interface ExamOverviewRow {
   mode: number;
   start_at: number;
   end_at: number;
+  /** 'draft', 'published' or 'archived'. */
+  status: string;
   attempts: number;
   in_progress: number;
   open_flags: number;
@@ -49,11 +52,12 @@ const CAMERA_KINDS = ['frame', 'first_picture'];
 export class ProctorRepository {
   constructor(private readonly db: Db) {}
 
-  /** Every exam with attempts started, in progress and open flags, newest first. */
-  async examsOverview(): Promise<ExamOverviewRow[]> {
+  /** The exams a filter allows with attempts started, in progress and open flags, newest first. */
+  async examsOverview(filter: ExamFilter): Promise<ExamOverviewRow[]> {
     const exams = await this.db
       .selectFrom('exams')
-      .select(['id', 'name', 'mode', 'start_at', 'end_at'])
+      .select(['id', 'name', 'mode', 'start_at', 'end_at', 'status'])
+      .where(examVisible(filter))
       .orderBy('start_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -64,6 +68,7 @@ export class ProctorRepository {
         eb.fn.countAll<number>().as('n'),
         eb.fn.sum<number>(eb.case().when('phase', '=', 2).then(1).else(0).end()).as('open'),
       ])
+      .where('preview', '=', 0)
       .groupBy('exam_id')
       .execute();
     const flags = await this.db
@@ -72,6 +77,7 @@ export class ProctorRepository {
       .select((eb) => ['a.exam_id', eb.fn.countAll<number>().as('n')])
       .where('r.kind', '=', 'risk')
       .where('r.decision', 'is', null)
+      .where('a.preview', '=', 0)
       .groupBy('a.exam_id')
       .execute();
     const byExam = new Map(attempts.map((a) => [a.exam_id, a]));
@@ -84,10 +90,13 @@ export class ProctorRepository {
     }));
   }
 
-  /** The tiles' rows of an exam's attempts (in attempt order) or of one attempt. */
+  /** The tiles' rows of an exam's attempts (in attempt order) or of one attempt; previews count nowhere. */
   async tileRows(filter: AttemptFilter): Promise<TileRow[]> {
     const scope = (eb: ExpressionBuilder<Database & { a: AttemptTable }, 'a'>) =>
-      'examId' in filter ? eb('a.exam_id', '=', filter.examId) : eb('a.id', '=', filter.attemptId);
+      eb.and([
+        'examId' in filter ? eb('a.exam_id', '=', filter.examId) : eb('a.id', '=', filter.attemptId),
+        eb('a.preview', '=', 0),
+      ]);
     const rows = await this.db
       .selectFrom('attempts as a')
       .innerJoin('candidates as c', 'c.id', 'a.candidate_id')
@@ -148,9 +157,14 @@ export class ProctorRepository {
     }));
   }
 
-  /** The exam an attempt belongs to. */
+  /** The exam an attempt belongs to; undefined for a preview attempt, which no proctor watches. */
   async examOf(attemptId: number): Promise<number | undefined> {
-    const row = await this.db.selectFrom('attempts').select('exam_id').where('id', '=', attemptId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('attempts')
+      .select('exam_id')
+      .where('id', '=', attemptId)
+      .where('preview', '=', 0)
+      .executeTakeFirst();
     return row?.exam_id;
   }
 

@@ -29,4 +29,9 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
   route(app, services, api.staffMe, async ({ staff }) => services.staff.me(staff));
   route(app, services, api.staffList, async ({ staff }) => ({ list: await services.staff.list(staff) }));
   route(app, services, api.staffCreate, async ({ staff, body }) => services.staff.create(staff, body));
+  route(app, services, api.staffUpdate, async ({ staff, body }) => services.staff.update(staff, body));
+  route(app, services, api.staffResetPassword, async ({ staff, body }) => {
+    await services.staff.resetPassword(staff, body.id, body.password);
+    return {};
+  });
 }

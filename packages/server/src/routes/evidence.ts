@@ -25,5 +25,5 @@ export function evidenceRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.phoneSession, async ({ phone }) => s.evidence.phoneSession(phone));
   route(app, s, api.phoneStsToken, async ({ phone }) => s.evidence.phoneSts(phone));
   route(app, s, api.phonePicture, async ({ body, phone }) => s.evidence.phonePicture(phone, body));
-  route(app, s, api.verifyEvidence, async ({ query }) => s.evidence.verify(query.attempt_id));
+  route(app, s, api.verifyEvidence, async ({ staff, query }) => s.evidence.verifyAs(staff, query.attempt_id));
 }

@@ -30,7 +30,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     t = await createTestApp(dialect);
     ({ examId, anid } = await t.seed(PHONE));
     token = await t.loginCandidate(PHONE);
-    for (const role of ['admin', 'proctor', 'grader'] as const) staff[role] = await t.loginStaff(role);
+    for (const role of ['admin', 'proctor', 'grader'] as const) staff[role] = await t.loginStaff(role, { examId });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterEach(async () => {
@@ -304,7 +304,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
       .selectAll()
       .where('action', '=', 'proctor.end')
       .execute();
-    expect(audit.map((a) => [a.actor_kind, a.target, JSON.parse(a.detail).reason])).toEqual([
+    expect(audit.map((a) => [a.actor_kind, a.target, JSON.parse(a.after!).finish_note])).toEqual([
       ['staff', `attempt:${attempt.id}`, 'Another person in the room'],
     ]);
     // A stream opened after the end says so at once.
@@ -391,10 +391,11 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     expect((await t.services.risk.verifyChain(attempt.id)).ok).toBe(true);
     const audit = await t.db.handle.db
       .selectFrom('audit_log')
-      .select('detail')
+      .select('after')
       .where('action', '=', 'proctor.decide')
+      .orderBy('id')
       .execute();
-    expect(audit.map((a) => JSON.parse(a.detail).decision)).toEqual(['dismissed', 'confirmed']);
+    expect(audit.map((a) => JSON.parse(a.after!).decision)).toEqual(['dismissed', 'confirmed']);
 
     // Evidence is not a flag.
     const [evidence] = await t.db.handle.db

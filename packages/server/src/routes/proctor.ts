@@ -1,11 +1,8 @@
 import { api } from '@examhall/contract';
 import type { FastifyInstance } from 'fastify';
-import { fail } from '../http/errors.js';
-import { route, streamRoute } from '../http/route.js';
+import { route, streamRoute, uploadRoute } from '../http/route.js';
 import { followAttempt, watchExam } from '../proctoring/live.js';
-import { FACE_IMG_MAX_BYTES } from '../services/faceCheck.js';
 import type { Services } from '../services/index.js';
-import { readUpload } from './answer.js';
 
 /** The proctor console, the candidate's live stream and the candidate's integrity log. */
 export function proctorRoutes(app: FastifyInstance, s: Services): void {
@@ -18,14 +15,8 @@ export function proctorRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.proctorDecide, async ({ staff, body }) =>
     s.proctor.decide(staff, body.record_id, body.decision, body.note),
   );
-  route(app, s, api.proctorIdPhoto, async ({ staff, request }) => {
-    const { file, fields } = await readUpload(request, { field: 'id_photo', maxBytes: FACE_IMG_MAX_BYTES });
-    const parsed = api.proctorIdPhoto.body.safeParse(fields);
-    if (!parsed.success) {
-      const first = parsed.error.issues[0];
-      throw fail('validation_error', `${first?.path.join('.') ?? 'fields'}: ${first?.message ?? 'invalid'}`);
-    }
-    const { exam_id: examId, attempt_id: attemptId, phone, area_code: areaCode } = parsed.data;
+  uploadRoute(app, s, api.proctorIdPhoto, async ({ staff, body, file }) => {
+    const { exam_id: examId, attempt_id: attemptId, phone, area_code: areaCode } = body;
     const target = attemptId !== undefined ? { examId, attemptId } : { examId, phone: phone!, areaCode };
     return s.faceCheck.setIdPhoto(staff, target, file.data);
   });

@@ -67,7 +67,16 @@ describe.runIf(redisHere).each(await testedDialects())('live streams through Red
     await expect.poll(() => heardThere, { timeout: 2_000 }).toEqual([recordId]);
 
     // Another API process (its own services, the same database and Redis) sends a warning.
-    const otherProcess = new ProctorService(t.db.handle.db, t.services.attempts, t.store, there, t.now, t.app.log);
+    const otherProcess = new ProctorService(
+      t.db.handle.db,
+      t.services.attempts,
+      t.store,
+      there,
+      t.services.access,
+      t.services.audit,
+      t.now,
+      t.app.log,
+    );
     const actor = (await t.services.staff.resolve(admin.token))!;
     const warning = await otherProcess.warn(actor, attemptId, 'Please face the camera.');
     expect(await events.next((e) => e.type === 'warning', 2_000)).toEqual({ type: 'warning', warning });

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { fail } from '../http/errors.js';
 import { route } from '../http/route.js';
 import type { Services } from '../services/index.js';
+import { contentTypeOf } from '../storage/media.js';
 
 /** How long a play link stays valid beyond the audio's length. */
 const LINK_SLACK_MS = 30_000;
@@ -20,17 +21,17 @@ export function subjectRoutes(app: FastifyInstance, s: Services, config: Config)
   route(app, s, api.audioInfo, async ({ body, candidate }): Promise<AudioData> => {
     const { q, plays } = await s.answers.audioInfo(candidate, body.exam_id, body.subject_id);
     return {
-      play_limit: q.content.audio!.play_limit,
+      play_limit: q.content.audio.play_limit,
       play_count: plays,
       url: null,
-      duration_s: q.content.audio!.duration_s,
+      duration_s: q.content.audio.duration_s,
     };
   });
 
   route(app, s, api.audioPlay, async ({ body, candidate }): Promise<AudioData> => {
     const { q, plays } = await s.answers.audioPlay(candidate, body.exam_id, body.subject_id);
-    const audio = q.content.audio!;
-    const token = await s.media.sign(q.key.audio!.key, audio.duration_s * 1000 + LINK_SLACK_MS);
+    const audio = q.content.audio;
+    const token = await s.media.sign(q.key.audio.key, audio.duration_s * 1000 + LINK_SLACK_MS);
     return {
       play_limit: audio.play_limit,
       play_count: plays,
@@ -49,11 +50,14 @@ export function subjectRoutes(app: FastifyInstance, s: Services, config: Config)
         const key = await s.media.verify(request.query.t);
         const found = await s.store.stream(key);
         if (!found) throw fail('not_found', 'the audio is missing');
-        return reply
-          .type('audio/wav')
-          .header('cache-control', 'private, no-store')
-          .header('content-length', found.size)
-          .send(found.stream);
+        return (
+          reply
+            // The bank takes WAV, MP3, Ogg and M4A; the key's extension says which (the demo's is a WAV).
+            .type(contentTypeOf(key))
+            .header('cache-control', 'private, no-store')
+            .header('content-length', found.size)
+            .send(found.stream)
+        );
       },
     );
 }

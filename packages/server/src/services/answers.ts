@@ -4,6 +4,11 @@ import {
   ANSWER_FILE_MAX_BYTES,
   ExamPhase,
   QuestionType,
+  answerProblem,
+  candidateView,
+  evaluationMax,
+  scoreQuestion,
+  type QuestionOf,
   type UploadData,
   type AnswerReceipt,
   type AnswerValue,
@@ -20,12 +25,14 @@ import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';
+import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
 import { FileRepository } from '../repositories/files.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { Upload } from './profile.js';
 import { sanitizeRichText } from './richText.js';
-import { answerProblem } from './scoring.js';
+import { storedAnswer } from './scoring.js';
+import { bodyOf } from './storedQuestion.js';
 
 type SaveInput = z.output<typeof AnswerBody>;
 
@@ -42,37 +49,18 @@ const ANSWER_FILE_TYPES: Record<string, string> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': '.docx',
 };
 
-/** The question as the candidate sees it: the answer key is not in it, nor anything but what is listed here. */
+/**
+ * The question as the candidate sees it: its kind's candidate view (never a key field) with its place in the
+ * exam; question_invalid when its stored row no longer parses.
+ */
 export function publicSubject(q: CatalogQuestion, orderNum: number): Subject {
-  const c = q.content;
   return {
+    ...candidateView(bodyOf(q)),
     id: q.id,
     type: q.type,
     order_num: orderNum,
     score: q.score,
-    stem: c.stem,
     section: q.section,
-    ...(c.options ? { options: c.options.map((o) => ({ id: o.id, content: o.content })) } : {}),
-    ...(c.blanks !== undefined ? { blanks: c.blanks } : {}),
-    ...(c.languages ? { languages: c.languages as Subject['languages'] } : {}),
-    ...(c.samples ? { samples: c.samples.map((s) => ({ input: s.input, output: s.output })) } : {}),
-    ...(c.time_limit_ms !== undefined ? { time_limit_ms: c.time_limit_ms } : {}),
-    ...(c.memory_limit_mb !== undefined ? { memory_limit_mb: c.memory_limit_mb } : {}),
-    ...(c.passage !== undefined ? { passage: c.passage } : {}),
-    ...(c.audio ? { audio: { play_limit: c.audio.play_limit, duration_s: c.audio.duration_s } } : {}),
-    ...(c.subs
-      ? {
-          subs: c.subs.map((s, i) => ({
-            id: s.id,
-            type: s.type,
-            order_num: i + 1,
-            score: s.score,
-            stem: s.stem,
-            ...(s.options ? { options: s.options.map((o) => ({ id: o.id, content: o.content })) } : {}),
-            ...(s.blanks !== undefined ? { blanks: s.blanks } : {}),
-          })),
-        }
-      : {}),
   };
 }
 
@@ -118,8 +106,13 @@ export class AnswerService {
     const index = bundle.ordered.findIndex((q) => q.id === subjectId);
     if (index < 0) throw fail('not_found', 'no such question in this exam');
     const stored = await this.repo.answer(attempt.id, subjectId);
+    const q = bundle.ordered[index]!;
+    const subject = publicSubject(q, index + 1);
+    // An exam that shuffles options shows each candidate their own order (ids unchanged: answers are not).
+    if (bundle.version.definition?.shuffle_options && subject.options && q.kind && SHUFFLED_OPTION_KINDS.has(q.kind))
+      subject.options = optionOrder(subject.options, `${attempt.id}:${q.id}`);
     return {
-      subject: publicSubject(bundle.ordered[index]!, index + 1),
+      subject,
       answer: stored
         ? { value: JSON.parse(stored.value), version: stored.version, seq: stored.seq, saved_at: stored.saved_at }
         : null,
@@ -140,15 +133,18 @@ export class AnswerService {
    * returns null, and {@link saveChecked} answers it in the usual order of checks and errors.
    */
   private async saveFast(c: Candidate, body: SaveInput): Promise<AnswerReceipt | null> {
-    const bundle = await this.attempts.bundle(body.exam_id);
-    const q = bundle.byId.get(body.subject_id);
-    if (!q || q.section === 'evaluation' || body.answer?.kind === 'text') return null;
-    if (body.answer && answerProblem(q.type, q.content, body.answer)) return null;
+    // The question from memory (versions never change); whether it is the attempt's own is read with the
+    // attempt's state in the transaction, so the save costs no extra round trip.
+    const found = await this.attempts.question(body.exam_id, body.subject_id);
+    if (!found) return null;
+    const { q, versionId } = found;
+    if (q.section === 'evaluation' || body.answer?.kind === 'text') return null;
+    if (body.answer && (!q.body || answerProblem(q.body, body.answer))) return null;
     const now = this.clock();
     const receipt = await this.commits.run(async (trx) => {
       const state = await new AttemptRepository(trx).latestState(c.id, body.exam_id);
       const running = state?.phase === ExamPhase.exam && (state.end_at === null || state.end_at > now);
-      return running ? this.write(trx, state.id, q, body, now) : null;
+      return running && this.attempts.holds(state, versionId, q.id) ? this.write(trx, state.id, q, body, now) : null;
     });
     return receipt;
   }
@@ -217,7 +213,7 @@ export class AnswerService {
     },
   ): Promise<AnswerReceipt> {
     if (body.answer) {
-      const problem = answerProblem(q.type, q.content, body.answer);
+      const problem = answerProblem(bodyOf(q), body.answer);
       if (problem) throw fail('validation_error', problem);
     }
     const now = this.clock();
@@ -273,7 +269,11 @@ export class AnswerService {
   /** The evaluation answer card. */
   async cepingCard(c: Candidate, examId: number): Promise<CepingLineOrderData> {
     const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const answered = await this.repo.answeredIds(attempt.id);
+    return this.card(attempt.id, bundle);
+  }
+
+  private async card(attemptId: number, bundle: ExamBundle): Promise<CepingLineOrderData> {
+    const answered = await this.repo.answeredIds(attemptId);
     const data = bundle.evaluation.map((q, i) => ({
       id: q.id,
       order_num: i + 1,
@@ -284,8 +284,8 @@ export class AnswerService {
 
   /** The evaluation items as an order list. */
   async cepingOrder(c: Candidate, examId: number): Promise<OrderListData> {
-    const card = await this.cepingCard(c, examId);
-    const bundle = await this.attempts.bundle(examId);
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const card = await this.card(attempt.id, bundle);
     return {
       subject_order: card.data.map((d) => ({
         ...d,
@@ -301,15 +301,11 @@ export class AnswerService {
     const i = bundle.evaluation.findIndex((q) => q.id === subjectId);
     if (i < 0) throw fail('not_found', 'no such evaluation item in this exam');
     const q = bundle.evaluation[i]!;
+    const view = candidateView(bodyOf(q));
     const stored = await this.repo.answer(attempt.id, q.id);
-    const value = stored ? (JSON.parse(stored.value) as AnswerValue) : null;
+    const value = storedAnswer(stored?.value);
     return {
-      subject: {
-        id: q.id,
-        order_num: i + 1,
-        stem: q.content.stem,
-        options: (q.content.options ?? []).map((o) => ({ id: o.id, content: o.content })),
-      },
+      subject: { id: q.id, order_num: i + 1, stem: view.stem, options: view.options ?? [] },
       answer: value?.kind === 'choice' ? value.option : null,
       prev_id: bundle.evaluation[i - 1]?.id ?? null,
       next_id: bundle.evaluation[i + 1]?.id ?? null,
@@ -329,21 +325,19 @@ export class AnswerService {
 
   /** Scores each dimension of the evaluation from the answers so far. */
   async cepingFinish(c: Candidate, examId: number) {
-    const bundle = await this.attempts.bundle(examId);
+    await this.attempts.head(examId);
     const attempt = await this.attempts.current(c, examId);
     if (!attempt || attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
-    const answers = new Map(
-      (await this.repo.answers(attempt.id)).map((a) => [a.question_id, JSON.parse(a.value) as AnswerValue]),
-    );
+    const bundle = await this.attempts.bundleOf(attempt);
+    const answers = new Map((await this.repo.answers(attempt.id)).map((a) => [a.question_id, a.value]));
     const dims = new Map<string, { score: number; max: number }>();
     for (const q of bundle.evaluation) {
-      const name = q.content.dimension ?? 'general';
-      const d = dims.get(name) ?? { score: 0, max: 0 };
-      const scores = q.key.scores ?? {};
-      d.max += Math.max(0, ...Object.values(scores));
-      const a = answers.get(q.id);
-      if (a?.kind === 'choice') d.score += scores[a.option] ?? 0;
-      dims.set(name, d);
+      // An item whose stored row no longer parses has no dimension to add to; the others still count.
+      if (q.body?.kind !== 'evaluation') continue;
+      const d = dims.get(q.body.content.dimension) ?? { score: 0, max: 0 };
+      d.max += evaluationMax(q.body.key);
+      d.score += scoreQuestion(q.body, storedAnswer(answers.get(q.id)), q.score) ?? 0;
+      dims.set(q.body.content.dimension, d);
     }
     return { dimensions: [...dims].map(([dimension, d]) => ({ dimension, score: d.score, max: d.max })) };
   }
@@ -359,14 +353,17 @@ export class AnswerService {
   async audioPlay(c: Candidate, examId: number, subjectId: number) {
     const { attempt, bundle } = await this.attempts.writable(c, examId);
     const q = this.listening(bundle, subjectId);
-    const plays = await this.repo.addPlay(attempt.id, q.id, q.content.audio!.play_limit, this.clock());
+    const plays = await this.repo.addPlay(attempt.id, q.id, q.content.audio.play_limit, this.clock());
     if (plays === null) throw fail('play_limit_reached');
     return { attempt, q, plays };
   }
 
-  private listening(bundle: ExamBundle, subjectId: number): CatalogQuestion {
+  /** A listening question of the attempt as its typed body (with its id), or not_found / question_invalid. */
+  private listening(bundle: ExamBundle, subjectId: number): QuestionOf<'listening'> & { id: number } {
     const q = bundle.byId.get(subjectId);
-    if (!q || !q.content.audio || !q.key.audio) throw fail('not_found', 'no such listening question in this exam');
-    return q;
+    if (!q || q.kind !== 'listening') throw fail('not_found', 'no such listening question in this exam');
+    const body = bodyOf(q);
+    if (body.kind !== 'listening') throw fail('not_found', 'no such listening question in this exam');
+    return { ...body, id: q.id };
   }
 }

@@ -1,21 +1,23 @@
-import {
-  ExamMode,
-  ExamPhase,
-  QuestionType,
-  formatServerTime,
-  type AttemptView,
-  type ExamResult,
-} from '@examhall/contract';
-import type { FastifyBaseLogger } from 'fastify';
+import { ExamMode, ExamPhase, formatServerTime, type AttemptView, type ExamResult } from '@examhall/contract';
+import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
 import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
-import type { ExamBundle, ExamCatalog } from './catalog.js';
+import {
+  EMPTY_VERSION_ID,
+  emptyVersion,
+  type CatalogQuestion,
+  type ExamBundle,
+  type ExamCatalog,
+  type ExamHead,
+  type VersionBundle,
+} from './catalog.js';
+import { drawForAttempt } from './draw.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
-import { MANUALLY_SCORED, scoreAnswer, scoreSubmit } from './scoring.js';
+import { automaticPoints, gradedByPerson, storedAnswer } from './scoring.js';
 
 /** Why an attempt ended. */
 export type FinishReason = 'submit' | 'timeout' | 'cuts' | 'proctor';
@@ -35,7 +37,7 @@ export class AttemptService {
     private readonly db: Db,
     private readonly catalog: ExamCatalog,
     private readonly clock: () => number,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: ServiceLog,
     /** Hears every change of an attempt's phase (the proctor console, the candidate's live stream). */
     private readonly notifier?: ProctorNotifier,
   ) {
@@ -59,11 +61,75 @@ export class AttemptService {
     return inv;
   }
 
-  /** The exam, or 'failed to get exam detail'. */
+  /** The exam's row as candidates read it, or 'failed to get exam detail'. */
+  async head(examId: number): Promise<ExamHead> {
+    const head = await this.catalog.head(examId);
+    if (!head) throw fail('exam_detail_missing');
+    return head;
+  }
+
+  /** A version, or 'failed to get exam detail'. */
+  private async version(versionId: number): Promise<VersionBundle> {
+    const version = await this.catalog.version(versionId);
+    if (!version) throw fail('exam_detail_missing');
+    return version;
+  }
+
+  /**
+   * The exam before an attempt exists: its published version, draw sections counted by what a candidate
+   * draws (an exam not published yet has no questions); 'failed to get exam detail' when there is no exam.
+   */
   async bundle(examId: number): Promise<ExamBundle> {
-    const bundle = await this.catalog.get(examId);
-    if (!bundle) throw fail('exam_detail_missing');
-    return bundle;
+    const head = await this.head(examId);
+    const publishedId = head.exam.published_version_id;
+    const version = publishedId !== null ? await this.version(publishedId) : emptyVersion(examId);
+    return this.catalog.bundle(head, version, null);
+  }
+
+  /** What an attempt runs on: its own version and the questions it got. */
+  async bundleOf(attempt: AttemptRow): Promise<ExamBundle> {
+    if (attempt.version_id === null) return this.bundle(attempt.exam_id);
+    const version = await this.version(attempt.version_id);
+    const head = await this.headFor(attempt.exam_id, version);
+    return this.catalog.bundle(head, version, attempt.question_ids);
+  }
+
+  /** The exam as an invitation opens it: a preview invitation its preview version, any other the published one. */
+  async bundleForInvitation(inv: InvitationRow): Promise<ExamBundle> {
+    if (inv.version_id === null) {
+      const bundle = await this.bundle(inv.exam_id);
+      // An exam not published yet is nothing to the people invited to it.
+      if (bundle.version.id === EMPTY_VERSION_ID) throw fail('exam_detail_missing');
+      return bundle;
+    }
+    const version = await this.version(inv.version_id);
+    return this.catalog.bundle(await this.headFor(inv.exam_id, version), version, null);
+  }
+
+  /**
+   * A question of an exam by id with its version, from memory once the version was loaded (the answer save's
+   * lookup); null when there is no such question in any version of the exam.
+   */
+  async question(examId: number, questionId: number): Promise<{ q: CatalogQuestion; versionId: number } | null> {
+    const versionId = await this.catalog.versionOfQuestion(questionId);
+    if (versionId === null) return null;
+    const version = await this.catalog.version(versionId);
+    const q = version?.exam_id === examId ? version.byId.get(questionId) : undefined;
+    return q ? { q, versionId } : null;
+  }
+
+  /** True when a question of `versionId` is one the attempt got (its version, and its draw if it drew). */
+  holds(attempt: Pick<AttemptRow, 'version_id' | 'question_ids'>, versionId: number, questionId: number): boolean {
+    if (attempt.version_id !== versionId) return false;
+    return attempt.question_ids === null || this.catalog.questionSet(attempt.question_ids).has(questionId);
+  }
+
+  /** The head of a version: a preview shows its own frozen definition, a published version the exams row. */
+  private async headFor(examId: number, version: VersionBundle): Promise<ExamHead> {
+    if (!version.preview) return this.head(examId);
+    const head = this.catalog.previewHead(version, examId);
+    if (!head) throw fail('exam_detail_missing');
+    return head;
   }
 
   /** The candidate's latest attempt, finished first if its time is up. */
@@ -81,8 +147,8 @@ export class AttemptService {
    */
   async start(c: Candidate, examId: number, anid: number, enterExam: boolean): Promise<AttemptView> {
     const inv = await this.invitation(c, examId, anid);
-    const bundle = await this.bundle(examId);
-    const { exam } = bundle;
+    const opened = await this.bundleForInvitation(inv);
+    const { exam } = opened;
     const now = this.clock();
     if (now < exam.start_at)
       throw fail('exam_not_open', `the exam opens at ${formatServerTime(exam.start_at)} (UTC+8)`);
@@ -91,6 +157,9 @@ export class AttemptService {
     const retake = attempt?.phase === ExamPhase.submit && exam.mode === ExamMode.simulate;
     if (!attempt || retake) {
       if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      const { version } = opened;
+      // The draw is made once, here, and stored: reloads and new logins get the same questions.
+      const drawn = drawForAttempt(version, version.definition?.shuffle_questions ?? false);
       attempt = await this.attempts.create({
         exam_id: examId,
         candidate_id: c.id,
@@ -98,6 +167,9 @@ export class AttemptService {
         mode: exam.mode,
         phase: ExamPhase.monitor,
         created_at: now,
+        version_id: version.id,
+        question_ids: drawn ? JSON.stringify(drawn) : null,
+        preview: inv.preview,
       });
       this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
     }
@@ -116,12 +188,12 @@ export class AttemptService {
       attempt = (await this.attempts.byId(attempt.id))!;
       this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
     }
-    return this.view(attempt, bundle);
+    return this.view(attempt, await this.bundleOf(attempt));
   }
 
   /** The attempt the candidate may write to now; otherwise the stable reason why not. */
   async writable(c: Candidate, examId: number): Promise<WritableAttempt> {
-    const bundle = await this.bundle(examId);
+    await this.head(examId);
     const attempt = await this.current(c, examId);
     if (!attempt) {
       await this.invitationByExam(c, examId);
@@ -129,7 +201,7 @@ export class AttemptService {
     }
     if (attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
     if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');
-    return { attempt, bundle };
+    return { attempt, bundle: await this.bundleOf(attempt) };
   }
 
   /** Submits the candidate's attempt (idempotent: a finished attempt answers its result again). */
@@ -140,7 +212,7 @@ export class AttemptService {
       throw fail('exam_not_started');
     }
     const finished = attempt.phase === ExamPhase.submit ? attempt : await this.finish(attempt.id, 'submit');
-    return this.result(finished, await this.bundle(examId));
+    return this.result(finished, await this.bundleOf(finished));
   }
 
   /** The result of the candidate's finished attempt. */
@@ -151,7 +223,7 @@ export class AttemptService {
       throw fail('exam_not_started');
     }
     if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
-    return this.result(attempt, await this.bundle(examId));
+    return this.result(attempt, await this.bundleOf(attempt));
   }
 
   /** Ends an attempt and scores it; safe to call from several places at once. */
@@ -159,7 +231,7 @@ export class AttemptService {
     const attempt = await this.attempts.byId(attemptId);
     if (!attempt) throw fail('not_found');
     if (attempt.phase === ExamPhase.submit) return attempt;
-    const bundle = await this.bundle(attempt.exam_id);
+    const bundle = await this.bundleOf(attempt);
     const { score, max } = await this.score(attempt.id, bundle);
     const moved = await this.attempts.updateInPhase(attempt.id, attempt.phase, {
       phase: ExamPhase.submit,
@@ -198,14 +270,10 @@ export class AttemptService {
     let score = 0;
     let max = 0;
     for (const q of bundle.ordered) {
-      if (MANUALLY_SCORED.has(q.type)) continue;
+      if (gradedByPerson(q)) continue;
       max += q.score;
-      if (q.type === QuestionType.programming) {
-        score += scoreSubmit(q.score, submits.get(q.id));
-        continue;
-      }
-      const a = answers.get(q.id);
-      score += scoreAnswer(q.type, q.key, a ? JSON.parse(a.value) : null, q.score, q.content.subs);
+      if (!q.body) this.log.warn({ question: q.id, problem: q.problem }, 'question no longer parses; scored 0');
+      score += automaticPoints(q, storedAnswer(answers.get(q.id)?.value), submits.get(q.id));
     }
     return { score: Math.round(score * 100) / 100, max };
   }
@@ -214,7 +282,7 @@ export class AttemptService {
   async rescoreIfFinished(attemptId: number): Promise<void> {
     const attempt = await this.attempts.byId(attemptId);
     if (!attempt || attempt.phase !== ExamPhase.submit) return;
-    const { score, max } = await this.score(attemptId, await this.bundle(attempt.exam_id));
+    const { score, max } = await this.score(attemptId, await this.bundleOf(attempt));
     await this.attempts.setScore(attemptId, score, max);
   }
 
@@ -226,7 +294,7 @@ export class AttemptService {
       max_score: attempt.max_score ?? 0,
       answered: bundle.ordered.filter((q) => answered.has(q.id)).length,
       total: bundle.ordered.length,
-      pending_manual: bundle.ordered.filter((q) => MANUALLY_SCORED.has(q.type)).length,
+      pending_manual: bundle.ordered.filter(gradedByPerson).length,
       practice: attempt.mode === ExamMode.simulate,
     };
   }

@@ -1,6 +1,6 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { AUTH_COOKIE_DAYS, SMS_RULES, serverDayStart, type GetInfoData, type SendMsgData } from '@examhall/contract';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
@@ -23,7 +23,7 @@ export interface CandidateAuthDeps {
   sms: SmsSender;
   tokens: TokenService;
   clock: () => number;
-  log: FastifyBaseLogger;
+  log: ServiceLog;
 }
 
 /** Candidate login by SMS code, and the candidate behind a token. */

@@ -1,6 +1,23 @@
-import { DEFAULT_AREA_CODE, ExamMode, QuestionType, type ExamSettings, type Section } from '@examhall/contract';
+import {
+  DEFAULT_AREA_CODE,
+  ExamDefinition,
+  ExamMode,
+  letterOptions,
+  QUESTION_REGISTRY,
+  QuestionBody,
+  QuestionType,
+  SECTIONS,
+  type ExamSettings,
+  type QuestionBodyInput,
+  type Section,
+} from '@examhall/contract';
 import type { Db } from '../db/database.js';
+import { BankRepository } from '../repositories/bank.js';
+import { ExamEditorRepository } from '../repositories/examEditor.js';
 import { ExamRepository } from '../repositories/exams.js';
+import { StaffRepository } from '../repositories/staff.js';
+import { headFields, publishFrozen, type FrozenSection } from './examEditor.js';
+import { htmlToText } from './richText.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import { beepsWav, wavSeconds } from '../storage/wav.js';
 
@@ -43,20 +60,16 @@ const DEMO_POSITIONS = [
 /** Name of the demo exam. */
 export const DEMO_EXAM_NAME = 'Examhall demo exam 演示笔试';
 
-interface DemoQuestion {
-  type: QuestionType;
-  score: number;
-  content: Record<string, unknown>;
-  key: Record<string, unknown>;
-}
+/** A demo question: its points and its typed body (checked by QuestionBody when seeded). */
+type DemoQuestion = QuestionBodyInput & { score: number };
 
-const opts = (...texts: string[]) => texts.map((content, i) => ({ id: String.fromCharCode(65 + i), content }));
+const opts = letterOptions;
 
 /** The demo exam's questions by section: every one of the 11 types appears at least once. */
 const DEMO: Record<Section, DemoQuestion[]> = {
   linetest: [
     {
-      type: QuestionType.single,
+      kind: 'single',
       score: 5,
       content: {
         stem: '<p>2, 4, 8, 16, ? 下一个数是多少？ / What comes next?</p>',
@@ -65,13 +78,13 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { option: 'B' },
     },
     {
-      type: QuestionType.multiple,
+      kind: 'multiple',
       score: 5,
       content: { stem: '<p>以下哪些是质数？ / Which are prime numbers?</p>', options: opts('2', '9', '11', '15') },
       key: { options: ['A', 'C'] },
     },
     {
-      type: QuestionType.indefinite,
+      kind: 'indefinite',
       score: 5,
       content: {
         stem: '<p>以下哪些城市位于长江沿岸？ / Which cities lie on the Yangtze?</p>',
@@ -80,7 +93,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { options: ['A', 'B', 'D'] },
     },
     {
-      type: QuestionType.trueFalse,
+      kind: 'true_false',
       score: 2,
       content: {
         stem: '<p>所有的正方形都是矩形。 / Every square is a rectangle.</p>',
@@ -89,7 +102,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { option: 'A' },
     },
     {
-      type: QuestionType.reading,
+      kind: 'reading',
       score: 6,
       content: {
         stem: '<p>阅读下文并回答问题。 / Read the passage and answer.</p>',
@@ -117,7 +130,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
   ],
   major: [
     {
-      type: QuestionType.fillBlank,
+      kind: 'fill_blank',
       score: 4,
       content: {
         stem: '<p>HTTP 状态码 ___ 表示未找到，___ 表示服务器错误。 / Status ___ means not found, ___ means server error.</p>',
@@ -126,7 +139,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { blanks: [['404'], ['500']] },
     },
     {
-      type: QuestionType.listening,
+      kind: 'listening',
       score: 4,
       content: {
         stem: '<p>听录音并回答问题（最多播放 2 次）。 / Listen and answer (at most 2 plays).</p>',
@@ -144,7 +157,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { audio: { key: 'demo/listening-beeps.wav' }, subs: { '1': { option: 'B' } } },
     },
     {
-      type: QuestionType.gradient,
+      kind: 'gradient',
       score: 5,
       content: {
         stem: '<p>团队成员意见不一致时，你通常会： / When your team disagrees, you usually:</p>',
@@ -157,13 +170,13 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { scores: { A: 5, B: 3, C: 1 } },
     },
     {
-      type: QuestionType.qa,
+      kind: 'qa',
       score: 10,
       content: { stem: '<p>简述数据库事务的 ACID 特性。 / Describe the ACID properties of database transactions.</p>' },
       key: { rubric: 'Atomicity, consistency, isolation, durability: 2.5 points each.' },
     },
     {
-      type: QuestionType.programmingQa,
+      kind: 'programming_qa',
       score: 10,
       content: {
         stem: '<p>写一个函数，判断字符串是否为回文。 / Write a function that tells whether a string is a palindrome.</p>',
@@ -172,7 +185,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { rubric: 'Correct two-pointer or reverse comparison; handles empty string.' },
     },
     {
-      type: QuestionType.programming,
+      kind: 'programming',
       score: 20,
       content: {
         stem: '<p>输入两个整数 a 和 b，输出 a+b。 / Read two integers a and b and print a+b.</p>',
@@ -188,12 +201,13 @@ const DEMO: Record<Section, DemoQuestion[]> = {
           { input: '-5 5\n', output: '0\n' },
           { input: '1000000000 1000000000\n', output: '2000000000\n' },
         ],
+        reference: { language: 'python', source: 'a, b = map(int, input().split())\nprint(a + b)\n' },
       },
     },
   ],
   evaluation: [
     {
-      type: QuestionType.gradient,
+      kind: 'evaluation',
       score: 5,
       content: {
         stem: '<p>我喜欢在团队中工作。 / I enjoy working in a team.</p>',
@@ -209,7 +223,7 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
     },
     {
-      type: QuestionType.gradient,
+      kind: 'evaluation',
       score: 5,
       content: {
         stem: '<p>面对压力时我能保持冷静。 / I stay calm under pressure.</p>',
@@ -253,7 +267,30 @@ const DEMO_SETTINGS: ExamSettings = {
   is_close_phone: 0,
 };
 
-/** Seeds the demo exam and invites `demoPhone`, only when the database has no exam yet. */
+/** The demo's bank folder. */
+const DEMO_FOLDER = '演示题目 Demo questions';
+
+/**
+ * The staff account named as author of the demo's bank questions (a bank question needs one): disabled, and
+ * with a "phone" no login form accepts, so nobody can sign in as it.
+ */
+const DEMO_AUTHOR = { phone: 'demo-content', name: '演示内容 Demo content' };
+
+/** The plain text of a demo question, what bank search looks in. */
+function demoStemText(content: { stem: string; passage?: string; options?: { content: string }[] }): string {
+  return [content.stem, content.passage ?? '', ...(content.options ?? []).map((o) => o.content)]
+    .map(htmlToText)
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * Seeds the demo exam and invites `demoPhone`, only when the database has no exam yet. Its questions go to a
+ * bank folder (no team: admins see it) and the exam is published from a draft listing them, frozen by the
+ * same code as a publish from the console, so the demo is a real exam an admin can edit and publish again.
+ * The judge is not run on the programming question's reference solution here (a start needs no toolchains);
+ * a publish from the console checks it.
+ */
 export async function seedDemo(
   db: Db,
   store: ObjectStore,
@@ -264,38 +301,83 @@ export async function seedDemo(
     const repo = new ExamRepository(trx);
     if ((await repo.count()) > 0) return null;
     await store.put('demo/listening-beeps.wav', DEMO_BEEPS);
-    const exam = await repo.createExam({
+    const staff = new StaffRepository(trx);
+    const author =
+      (await staff.findByPhone(DEMO_AUTHOR.phone)) ??
+      (await staff.create({
+        area_code: DEFAULT_AREA_CODE,
+        phone: DEMO_AUTHOR.phone,
+        name: DEMO_AUTHOR.name,
+        role: 'author',
+        // Not a hash of anything: no password opens it (and the account is disabled besides).
+        password_hash: '!',
+        disabled: 1,
+        created_at: now,
+      }));
+    const bank = new BankRepository(trx);
+    const folder = await bank.createFolder({
+      team_id: null,
+      parent_id: null,
+      name: DEMO_FOLDER,
+      created_by: author.id,
+      created_at: now,
+    });
+    const sections: FrozenSection[] = [];
+    for (const kind of SECTIONS) {
+      const questions: FrozenSection['questions'] = [];
+      for (const { score, ...question } of DEMO[kind]) {
+        // The demo is checked like any question: a mistake in it fails the seed, not a candidate later.
+        const body = QuestionBody.parse(question);
+        const id = await bank.create(
+          {
+            team_id: null,
+            folder_id: folder.id,
+            kind: body.kind,
+            type: QUESTION_REGISTRY[body.kind].type,
+            stem_text: demoStemText(body.content),
+            content: JSON.stringify(body.content),
+            answer_key: JSON.stringify(body.key),
+            difficulty: 2,
+            knowledge_points: '[]',
+            default_score: score,
+            author_id: author.id,
+            editor_id: author.id,
+            created_at: now,
+            updated_at: now,
+            verification: null,
+          },
+          ['demo'],
+        );
+        questions.push({ bank_question_id: id, kind: body.kind, content: body.content, key: body.key, score });
+      }
+      sections.push({ kind, title: SECTION_TITLES[kind], draw_count: null, questions });
+    }
+    const definition = ExamDefinition.parse({
       name: DEMO_EXAM_NAME,
       description: '<p>本演示考试包含全部 11 种题型。 / This demo covers all 11 question types.</p>',
       mode: ExamMode.exam,
       time_minutes: 60,
       start_at: now - 86_400_000,
       end_at: now + 365 * 86_400_000,
-      settings: JSON.stringify(DEMO_SETTINGS),
-      created_at: now,
+      settings: DEMO_SETTINGS,
+      positions: DEMO_POSITIONS,
+      sections: sections.map((s) => ({
+        kind: s.kind,
+        title: s.title,
+        items: s.questions.map((q) => ({ question_id: q.bank_question_id!, points: q.score })),
+      })),
     });
-    let order = 0;
-    for (const [i, kind] of (Object.keys(DEMO) as Section[]).entries()) {
-      const sectionId = await repo.createSection({
-        exam_id: exam.id,
-        kind,
-        title: SECTION_TITLES[kind],
-        order_num: i + 1,
-      });
-      for (const q of DEMO[kind]) {
-        order += 1;
-        await repo.createQuestion({
-          exam_id: exam.id,
-          section_id: sectionId,
-          type: q.type,
-          order_num: order,
-          score: q.score,
-          content: JSON.stringify(q.content),
-          answer_key: JSON.stringify(q.key),
-        });
-      }
-    }
-    for (const p of DEMO_POSITIONS) await repo.addPosition({ ...p, exam_id: exam.id });
+    const exam = await new ExamEditorRepository(trx).create({
+      ...headFields(definition),
+      created_at: now,
+      team_id: null,
+      status: 'draft',
+      draft: JSON.stringify(definition),
+      revision: 0,
+      updated_at: now,
+      created_by: null,
+    });
+    await publishFrozen(trx, { examId: exam.id, definition, sections, publishedBy: null, now });
     const anid = await repo.invite({
       exam_id: exam.id,
       area_code: DEFAULT_AREA_CODE,

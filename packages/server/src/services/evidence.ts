@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  api,
   ExamPhase,
   RISK_EVENTS,
   riskCategoryOf,
@@ -24,6 +25,7 @@ import { RiskRepository } from '../repositories/risk.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { UploadCredentialIssuer } from '../storage/sts.js';
+import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
 import type { ExamBundle } from './catalog.js';
 import { attemptPrefix, GENESIS_HASH, isUnder, riskHash, type RiskService } from './risk.js';
@@ -104,6 +106,7 @@ export class EvidenceService {
     private readonly notifier: ProctorNotifier,
     private readonly config: Pick<Config, 'publicUrl'>,
     private readonly clock: () => number,
+    private readonly access: AccessService,
   ) {
     this.repo = new EvidenceRepository(db);
     this.lastPhoneSweep = clock();
@@ -111,13 +114,13 @@ export class EvidenceService {
 
   /** The candidate's attempt at an exam, or exam_not_started (exam_detail_missing when not invited). */
   private async attemptOf(c: Candidate, examId: number): Promise<{ attempt: AttemptRow; bundle: ExamBundle }> {
-    const bundle = await this.attempts.bundle(examId);
+    await this.attempts.head(examId);
     const attempt = await this.attempts.current(c, examId);
     if (!attempt) {
       await this.attempts.invitationByExam(c, examId);
       throw fail('exam_not_started');
     }
-    return { attempt, bundle };
+    return { attempt, bundle: await this.attempts.bundleOf(attempt) };
   }
 
   /** When an attempt ended (epoch ms), or null while it runs. */
@@ -446,7 +449,7 @@ export class EvidenceService {
   /** GET /phone/session (also the phone's heartbeat). */
   async phoneSession(p: PhoneCaller): Promise<PhoneSessionData> {
     const attempt = (await this.attempts.current(p.candidate, p.attempt.exam_id)) ?? p.attempt;
-    const bundle = await this.attempts.bundle(attempt.exam_id);
+    const bundle = await this.attempts.bundleOf(attempt);
     if (attempt.id !== p.attempt.id) throw fail('phone_link_invalid');
     if (attempt.phase !== ExamPhase.submit) await this.phoneSeen(attempt);
     return {
@@ -494,6 +497,12 @@ export class EvidenceService {
   }
 
   // ---- verification ----
+
+  /** GET /admin/evidence/verify: `verify` for a staff member who may see the attempt. */
+  async verifyAs(staff: StaffActor, attemptId: number): Promise<VerifyEvidenceData> {
+    await this.access.requireFor(staff, api.verifyEvidence, attemptId);
+    return this.verify(attemptId);
+  }
 
   /** Checks an attempt's chain (every hash and link) and re-reads every evidence file against its SHA-256. */
   async verify(attemptId: number): Promise<VerifyEvidenceData> {

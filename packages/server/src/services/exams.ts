@@ -17,7 +17,11 @@ import { FeedbackRepository } from '../repositories/feedback.js';
 import type { AttemptService } from './attempts.js';
 
 /** Where a candidate stands with an exam, from its window and their latest attempt. */
-function stateOf(exam: ExamRow, attempt: AttemptRow | undefined, now: number): InvitationState {
+function stateOf(
+  exam: Pick<ExamRow, 'start_at' | 'end_at'>,
+  attempt: AttemptRow | undefined,
+  now: number,
+): InvitationState {
   if (attempt?.phase === ExamPhase.submit) return 'submitted';
   if (attempt) return now >= exam.end_at ? 'closed' : 'in_progress';
   if (now < exam.start_at) return 'not_started';
@@ -67,8 +71,9 @@ export class ExamService {
   /** The exam detail by id and anid, with every field of the specification. */
   async show(c: Candidate, examId: number, anid: number): Promise<ExamDetail> {
     const inv = await this.attempts.invitation(c, examId, anid);
-    const bundle = await this.attempts.bundle(examId);
     const attempt = await this.attempts.current(c, examId);
+    // Once there is an attempt, its own version and draw; before, what the invitation opens.
+    const bundle = attempt ? await this.attempts.bundleOf(attempt) : await this.attempts.bundleForInvitation(inv);
     const { exam, settings } = bundle;
     return {
       id: exam.id,
@@ -92,7 +97,7 @@ export class ExamService {
   async anidInfo(c: Candidate, anid: number): Promise<AnidInfoData> {
     const inv = await this.repo.invitation(anid);
     if (!inv || inv.area_code !== c.area_code || inv.phone !== c.phone) throw fail('not_found', 'no such invitation');
-    const bundle = await this.attempts.bundle(inv.exam_id);
+    const bundle = await this.attempts.bundleForInvitation(inv);
     const attempt = await this.attemptRepo.latest(c.id, inv.exam_id);
     return {
       anid: inv.id,

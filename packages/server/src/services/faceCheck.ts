@@ -8,18 +8,18 @@ import {
   type FaceRecognizeData,
   type IdPhotoData,
 } from '@examhall/contract';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import { faceSimilarity, PHONE_MIN_SCORE, type FaceAnalysis } from '../proctoring/face/engine.js';
 import { ImageUnreadableError, sniffImage } from '../proctoring/face/image.js';
 import { FaceBusyError, type FacePool } from '../proctoring/face/pool.js';
 import type { AttemptRow } from '../repositories/attempts.js';
-import { AuditRepository } from '../repositories/audit.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
 import type { ObjectStore } from '../storage/objectStore.js';
-import { authorize, type StaffActor } from './access.js';
+import type { AccessService, StaffActor } from './access.js';
+import type { AuditService } from './audit.js';
 import type { AttemptService } from './attempts.js';
 import type { EvidenceService } from './evidence.js';
 import type { RiskService } from './risk.js';
@@ -82,7 +82,6 @@ export class FaceCheckService {
   /** invitation id -> its ID photo's face, by the photo's SHA-256. */
   private readonly idReferences = new Map<number, Reference>();
   private readonly exams: ExamRepository;
-  private readonly audit: AuditRepository;
 
   constructor(
     db: Db,
@@ -90,12 +89,13 @@ export class FaceCheckService {
     private readonly evidence: EvidenceService,
     private readonly risk: RiskService,
     private readonly store: ObjectStore,
+    private readonly access: AccessService,
+    private readonly audit: AuditService,
     private readonly pool: FacePool,
     private readonly clock: () => number,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: ServiceLog,
   ) {
     this.exams = new ExamRepository(db);
-    this.audit = new AuditRepository(db);
   }
 
   /** Loads the face models ahead of the first check, so the first candidate does not wait for them. */
@@ -155,7 +155,7 @@ export class FaceCheckService {
    * engine finds exactly one face in it; later face checks of the invitation's attempts compare with it.
    */
   async setIdPhoto(staff: StaffActor, target: IdPhotoTarget, picture: Buffer): Promise<IdPhotoData> {
-    authorize(staff, api.proctorIdPhoto);
+    await this.access.requireFor(staff, api.proctorIdPhoto, target.examId);
     await this.attempts.bundle(target.examId);
     const invitation = await this.invitationOf(target);
     const seen = await this.analyze(picture, 'id_photo');
@@ -167,14 +167,13 @@ export class FaceCheckService {
     const { sha256 } = await this.store.put(key, picture);
     await this.exams.setIdPhoto(invitation.id, key, sha256);
     remember(this.idReferences, invitation.id, { source: sha256, embedding: face }, ID_PHOTO_CACHE_SIZE);
-    await this.audit.record({
-      actor_kind: 'staff',
-      actor_id: staff.id,
-      action: 'proctor.id_photo',
-      target: `invitation:${invitation.id}`,
-      detail: JSON.stringify({ key, sha256, before: invitation.id_photo_sha256 }),
-      created_at: this.clock(),
-    });
+    await this.audit.record(
+      staff,
+      'proctor.id_photo',
+      { kind: 'invitation', id: invitation.id },
+      { id_photo_key: invitation.id_photo_key, id_photo_sha256: invitation.id_photo_sha256 },
+      { id_photo_key: key, id_photo_sha256: sha256 },
+    );
     let url: string | null = null;
     try {
       url = await this.store.presignGet(key, ID_PHOTO_URL_TTL_S);

@@ -1,5 +1,5 @@
 import type { JudgeQueue } from '@examhall/judge';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from './log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { FacePool } from '../proctoring/face/pool.js';
@@ -8,12 +8,17 @@ import type { RateLimiter } from '../ratelimit/limiter.js';
 import type { SmsSender } from '../sms/sender.js';
 import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
 import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
+import { AccessService } from './access.js';
 import { AnswerService } from './answers.js';
 import { AttemptService } from './attempts.js';
+import { AuditService } from './audit.js';
+import { BankService } from './bank.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
+import { ExamEditorService } from './examEditor.js';
 import { EvidenceService } from './evidence.js';
 import { FaceCheckService } from './faceCheck.js';
+import { HomeService } from './home.js';
 import { ExamService } from './exams.js';
 import { JudgeService } from './judging.js';
 import { MediaLinks } from './media.js';
@@ -22,6 +27,7 @@ import { ProfileService } from './profile.js';
 import { RiskService } from './risk.js';
 import { SiteService } from './site.js';
 import { StaffService } from './staff.js';
+import { TeamService } from './teams.js';
 import { TokenService } from './tokens.js';
 
 /** Everything services need from outside. */
@@ -32,7 +38,7 @@ export interface ServiceDeps {
   sms: SmsSender;
   store: ObjectStore;
   clock: () => number;
-  log: FastifyBaseLogger;
+  log: ServiceLog;
   /** Whether concurrent answer saves share a transaction (the dialect decides). */
   groupCommit: boolean;
   /** Where code is judged. */
@@ -46,10 +52,24 @@ export interface Services {
   clock: () => number;
   store: ObjectStore;
   notifier: ProctorNotifier;
+  /** Access per resource: `access.require(actor, permission, kind, ids)`, `teamFilter`, `examFilter`. */
+  access: AccessService;
+  /** The audit log: `audit.record(actor, action, { kind, id }, before, after)`, `audit.with(trx)`. */
+  audit: AuditService;
+  /** The question bank: folders, questions, tags, uploads, reference checks; `getForPublish`, `poolFor` for exams. */
+  bank: BankService;
+  /** Teams and the proctors and graders assigned to exams. */
+  teams: TeamService;
+  /** The console home's counts. */
+  home: HomeService;
   tokens: TokenService;
   candidateAuth: CandidateAuthService;
   staff: StaffService;
   exams: ExamService;
+  /** The exam editor: drafts, published versions, live changes, copy, archive, preview, invitations. */
+  examEditor: ExamEditorService;
+  /** Exams as candidates read them: versions cached by id (immutable), the exams row for a few seconds. */
+  catalog: ExamCatalog;
   attempts: AttemptService;
   answers: AnswerService;
   risk: RiskService;
@@ -77,6 +97,20 @@ function uploadIssuer(deps: ServiceDeps): UploadCredentialIssuer | null {
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock, store } = deps;
   const tokens = new TokenService(db, clock);
+  const access = new AccessService(db);
+  const audit = new AuditService(db, clock);
+  const media = new MediaLinks(db, clock);
+  const bank = new BankService(
+    db,
+    access,
+    audit,
+    store,
+    media,
+    deps.judgeQueue,
+    deps.config.apiPrefix,
+    clock,
+    deps.log,
+  );
   const catalog = new ExamCatalog(db, clock);
   const attempts = new AttemptService(db, catalog, clock, deps.log, deps.notifier);
   const risk = new RiskService(db, attempts, clock, deps.notifier);
@@ -90,15 +124,31 @@ export function createServices(deps: ServiceDeps): Services {
     deps.notifier,
     deps.config,
     clock,
+    access,
   );
   return {
     clock,
     store,
     notifier: deps.notifier,
+    access,
+    audit,
+    bank,
+    teams: new TeamService(db, access, audit, clock),
+    home: new HomeService(db, access, clock),
     tokens,
     candidateAuth: new CandidateAuthService({ ...deps, tokens }),
-    staff: new StaffService({ ...deps, tokens }),
+    staff: new StaffService({ ...deps, tokens, access, audit }),
     exams: new ExamService(db, attempts, clock),
+    catalog,
+    examEditor: new ExamEditorService(db, {
+      access,
+      audit,
+      bank,
+      catalog,
+      tokens,
+      notifier: deps.notifier,
+      clock,
+    }),
     attempts,
     answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
     risk,
@@ -109,14 +159,16 @@ export function createServices(deps: ServiceDeps): Services {
       evidence,
       risk,
       store,
+      access,
+      audit,
       new FacePool({ size: deps.config.faceWorkers || undefined }),
       clock,
       deps.log,
     ),
     judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log),
     profile: new ProfileService(db, store, clock),
-    proctor: new ProctorService(db, attempts, store, deps.notifier, clock, deps.log),
-    media: new MediaLinks(db, clock),
+    proctor: new ProctorService(db, attempts, store, deps.notifier, access, audit, clock, deps.log),
+    media,
     site: new SiteService(deps.config, clock),
   };
 }

@@ -1,14 +1,16 @@
 import {
-  QuestionType,
+  CODE_LIMITS,
+  type CheckerField,
   type JudgeData,
   type JudgeLatestData,
   type JudgeLatestItem,
   type LanguageId,
 } from '@examhall/contract';
 import { availability, toJudgeData, type JudgeQueue, type JudgeResult, type JudgeTask } from '@examhall/judge';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
+import { bodyOf } from './storedQuestion.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { AttemptRepository } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
@@ -16,10 +18,15 @@ import { JudgeRunRepository, type JudgeRunRow } from '../repositories/judgeRuns.
 import type { AttemptService } from './attempts.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
 
+/** The judge's form of a question's checker: a built-in one by name, a custom one as its program. */
+function judgeChecker(checker: CheckerField): NonNullable<JudgeTask['checker']> {
+  return typeof checker === 'string' ? checker : { kind: 'custom', language: checker.language, source: checker.source };
+}
+
 /** A programming or programming Q&A question of the exam, or not_found. */
 function programmingQuestion(bundle: ExamBundle, subjectId: number): CatalogQuestion {
   const q = bundle.byId.get(subjectId);
-  if (!q || (q.type !== QuestionType.programming && q.type !== QuestionType.programmingQa)) {
+  if (!q || (q.kind !== 'programming' && q.kind !== 'programming_qa')) {
     throw fail('not_found', 'no such programming question in this exam');
   }
   return q;
@@ -55,7 +62,7 @@ export class JudgeService {
     private readonly queue: JudgeQueue,
     private readonly limiter: RateLimiter,
     private readonly clock: () => number,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: ServiceLog,
   ) {
     this.runs = new JudgeRunRepository(db);
     this.attemptRepo = new AttemptRepository(db);
@@ -67,10 +74,13 @@ export class JudgeService {
     const q = programmingQuestion(bundle, req.subject_id);
     const seen = await this.runs.byClientId(attempt.id, req.client_id);
     if (seen) return this.view(seen);
-    if (q.content.languages && !q.content.languages.includes(req.language)) {
+    const body = bodyOf(q);
+    if (body.kind !== 'programming' && body.kind !== 'programming_qa')
+      throw fail('not_found', 'no such programming question in this exam');
+    if (!body.content.languages.includes(req.language)) {
       throw fail('validation_error', 'language: not offered by this question');
     }
-    if (req.mode === 'submit' && q.type !== QuestionType.programming) {
+    if (req.mode === 'submit' && body.kind !== 'programming') {
       throw fail('validation_error', 'mode: a programming Q&A answer is graded by a person; it can only be run');
     }
     const have = await availability(req.language);
@@ -80,10 +90,11 @@ export class JudgeService {
     if (!(await this.limiter.hit(`judge:${req.mode}:${c.id}`, rate, JUDGE_RATE.windowMs)).allowed)
       throw fail('rate_limited');
 
-    const samples = (q.content.samples ?? []).map((s) => ({ input: s.input, expected: s.output }));
+    const programming = body.kind === 'programming' ? body : null;
+    const samples = (programming?.content.samples ?? []).map((s) => ({ input: s.input, expected: s.output }));
     const cases =
       req.mode === 'submit'
-        ? (q.key.cases ?? []).map((s) => ({ input: s.input, expected: s.output }))
+        ? (programming?.key.cases ?? []).map((s) => ({ input: s.input, expected: s.output }))
         : req.input !== undefined
           ? [{ input: req.input }]
           : samples;
@@ -98,9 +109,9 @@ export class JudgeService {
       language: req.language,
       source: req.code,
       cases,
-      timeLimitMs: q.content.time_limit_ms ?? 1000,
-      memoryLimitMb: q.content.memory_limit_mb ?? 256,
-      ...(q.key.checker ? { checker: q.key.checker } : {}),
+      timeLimitMs: programming?.content.time_limit_ms ?? CODE_LIMITS.timeMs.default,
+      memoryLimitMb: programming?.content.memory_limit_mb ?? CODE_LIMITS.memoryMb.default,
+      ...(programming ? { checker: judgeChecker(programming.key.checker) } : {}),
       returnOutput: req.mode === 'run',
     };
     const jobId = await this.queue.submit(task);
@@ -146,8 +157,13 @@ export class JudgeService {
    * with the language, the candidate's own input of a run, and when each was started.
    */
   async latest(c: Candidate, examId: number, subjectId: number): Promise<JudgeLatestData> {
-    const q = programmingQuestion(await this.attempts.bundle(examId), subjectId);
+    await this.attempts.head(examId);
     const attempt = await this.attempts.current(c, examId);
+    // The attempt's own questions; before an attempt, the published version's.
+    const q = programmingQuestion(
+      attempt ? await this.attempts.bundleOf(attempt) : await this.attempts.bundle(examId),
+      subjectId,
+    );
     if (!attempt) return { run: null, submit: null };
     const [run, submit] = await Promise.all([
       this.runs.latest(attempt.id, q.id, 'run'),

@@ -11,10 +11,9 @@ import {
   type WarningView,
   type AttemptView,
 } from '@examhall/contract';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
-import { AuditRepository } from '../repositories/audit.js';
 import type { Candidate } from '../repositories/candidates.js';
 import type { AttemptRow } from '../repositories/attempts.js';
 import {
@@ -26,7 +25,8 @@ import {
 } from '../repositories/proctor.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { ObjectStore } from '../storage/objectStore.js';
-import { authorize, type StaffActor } from './access.js';
+import { authorize, type AccessService, type StaffActor } from './access.js';
+import type { AuditService } from './audit.js';
 import { PHONE_FRESH_MS } from './evidence.js';
 import type { AttemptService } from './attempts.js';
 
@@ -51,18 +51,18 @@ export function finishReasonText(a: { finish_reason: string | null; finish_note:
 /** The proctor console and the candidate's view of it: tiles, timelines, warnings, ending, decisions. */
 export class ProctorService {
   private readonly repo: ProctorRepository;
-  private readonly audit: AuditRepository;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly attempts: AttemptService,
     private readonly store: ObjectStore,
     private readonly notifier: ProctorNotifier,
+    private readonly access: AccessService,
+    private readonly audit: AuditService,
     private readonly clock: () => number,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: ServiceLog,
   ) {
     this.repo = new ProctorRepository(db);
-    this.audit = new AuditRepository(db);
   }
 
   /** A short-lived link to a stored picture; a store that can't sign leaves the picture out, not the tile. */
@@ -143,29 +143,29 @@ export class ProctorService {
     return this.repo.examOf(attemptId);
   }
 
-  /** Exams to watch. */
+  /** Exams to watch: those the staff member may see. */
   async exams(staff: StaffActor): Promise<ProctorExamsData> {
     authorize(staff, api.proctorExams);
-    const list = await this.repo.examsOverview();
+    const list = await this.repo.examsOverview(this.access.examFilter(staff));
     return { list: list.map((e) => ({ ...e, mode: e.mode as ProctorExamsData['list'][number]['mode'] })) };
   }
 
   /** The live grid of an exam. */
   async grid(staff: StaffActor, examId: number): Promise<ProctorGridData> {
-    authorize(staff, api.proctorGrid);
+    await this.access.requireFor(staff, api.proctorGrid, examId);
     await this.attempts.bundle(examId);
     return { tiles: await this.tiles({ examId }), server_time: this.clock() };
   }
 
   /** Checks a staff member may watch an exam's stream; the exam must exist. */
   async openStream(staff: StaffActor, examId: number): Promise<void> {
-    authorize(staff, api.proctorStream);
+    await this.access.requireFor(staff, api.proctorStream, examId);
     await this.attempts.bundle(examId);
   }
 
   /** One attempt's timeline. */
   async attempt(staff: StaffActor, attemptId: number): Promise<ProctorAttemptData> {
-    authorize(staff, api.proctorAttempt);
+    await this.access.requireFor(staff, api.proctorAttempt, attemptId);
     const [row] = await this.repo.tileRows({ attemptId });
     if (!row) throw fail('not_found', 'no such attempt');
     const records = await this.repo.records(attemptId);
@@ -188,16 +188,15 @@ export class ProctorService {
 
   /** Sends the candidate a warning; their page hears it at once. */
   async warn(staff: StaffActor, attemptId: number, text: string): Promise<WarningView> {
-    authorize(staff, api.proctorWarn);
+    await this.access.requireFor(staff, api.proctorWarn, attemptId);
     await this.openAttempt(attemptId);
-    const w = await this.repo.addWarning(attemptId, staff.id, text, this.clock());
-    await this.audit.record({
-      actor_kind: 'staff',
-      actor_id: staff.id,
-      action: 'proctor.warn',
-      target: `attempt:${attemptId}`,
-      detail: JSON.stringify({ warning: w.id, text }),
-      created_at: this.clock(),
+    const w = await this.db.transaction().execute(async (trx) => {
+      const added = await new ProctorRepository(trx).addWarning(attemptId, staff.id, text, this.clock());
+      // Filed under the attempt, with the proctor's other actions on it; the warning itself is new.
+      await this.audit
+        .with(trx)
+        .record(staff, 'proctor.warn', { kind: 'attempt', id: attemptId }, null, { warning_id: added.id, text });
+      return added;
     });
     this.notifier.announce({ type: 'warning', attemptId, warningId: w.id });
     return this.warningView(w);
@@ -205,7 +204,7 @@ export class ProctorService {
 
   /** Ends an attempt for the proctor's reason; its later writes get exam_finished. */
   async end(staff: StaffActor, attemptId: number, reason: string): Promise<AttemptView> {
-    authorize(staff, api.proctorEnd);
+    await this.access.requireFor(staff, api.proctorEnd, attemptId);
     const open = await this.openAttempt(attemptId);
     // The note goes first: whoever hears that the attempt ended reads it with the reason.
     await this.repo.setFinishNote(attemptId, reason);
@@ -215,32 +214,34 @@ export class ProctorService {
       await this.repo.setFinishNote(attemptId, '');
       throw fail('exam_finished', 'the attempt had already ended');
     }
-    await this.audit.record({
-      actor_kind: 'staff',
-      actor_id: staff.id,
-      action: 'proctor.end',
-      target: `attempt:${attemptId}`,
-      detail: JSON.stringify({ reason, phase: open.phase }),
-      created_at: this.clock(),
-    });
-    return this.attempts.view(ended, await this.attempts.bundle(ended.exam_id));
+    await this.audit.record(
+      staff,
+      'proctor.end',
+      { kind: 'attempt', id: attemptId },
+      { phase: open.phase, finish_reason: open.finish_reason, finish_note: open.finish_note },
+      { phase: ended.phase, finish_reason: ended.finish_reason, finish_note: reason },
+    );
+    return this.attempts.view(ended, await this.attempts.bundleOf(ended));
   }
 
   /** Confirms or dismisses a risk flag; the attempt itself is untouched: a flag is never a verdict by itself. */
   async decide(staff: StaffActor, recordId: number, decision: FlagDecision, note: string): Promise<IntegrityRecord> {
-    authorize(staff, api.proctorDecide);
+    await this.access.requireFor(staff, api.proctorDecide, recordId);
     const r = await this.repo.record(recordId);
-    if (!r) throw fail('not_found', 'no such record');
+    if (!r) throw fail('not_found', `no such record ${recordId}`);
     if (r.kind !== 'risk') throw fail('validation_error', 'record_id: only risk events are confirmed or dismissed');
     const now = this.clock();
-    await this.repo.decide(recordId, decision, note, staff.id, now);
-    await this.audit.record({
-      actor_kind: 'staff',
-      actor_id: staff.id,
-      action: 'proctor.decide',
-      target: `risk_record:${recordId}`,
-      detail: JSON.stringify({ attempt: r.attempt_id, decision, note, before: r.decision }),
-      created_at: now,
+    await this.db.transaction().execute(async (trx) => {
+      await new ProctorRepository(trx).decide(recordId, decision, note, staff.id, now);
+      await this.audit
+        .with(trx)
+        .record(
+          staff,
+          'proctor.decide',
+          { kind: 'record', id: recordId },
+          { attempt_id: r.attempt_id, decision: r.decision, decision_note: r.decision_note },
+          { attempt_id: r.attempt_id, decision, decision_note: note },
+        );
     });
     // The tile's open-flag count changed.
     this.notifier.announce({ type: 'attempt', attemptId: r.attempt_id });

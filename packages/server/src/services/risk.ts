@@ -70,12 +70,13 @@ export class RiskService {
       client_id: string;
     },
   ): Promise<RecordRiskData> {
-    const bundle = await this.attempts.bundle(body.exam_id);
+    await this.attempts.head(body.exam_id);
     const attempt = await this.attempts.current(c, body.exam_id);
     if (!attempt) {
       await this.attempts.invitationByExam(c, body.exam_id);
       throw fail('exam_not_started');
     }
+    const bundle = await this.attempts.bundleOf(attempt);
     // A picture named in a risk record must be the attempt's own: the console shows it to proctors.
     if (body.image_key !== undefined && !isUnder(body.image_key, attemptPrefix(attempt)))
       throw fail('key_outside_attempt');

@@ -1,95 +1,102 @@
-import { QuestionType } from '@examhall/contract';
+import { QuestionType, type Section } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
-import { answerProblem, normalizeBlank, scoreAnswer } from './scoring.js';
+import type { CatalogQuestion } from './catalog.js';
+import { automaticPoints, gradedByPerson, storedAnswer } from './scoring.js';
+import { bodyOf, readStoredQuestion } from './storedQuestion.js';
 
-describe('automatic scoring', () => {
-  it('scores single and true/false by the one right option', () => {
-    expect(scoreAnswer(QuestionType.single, { option: 'B' }, { kind: 'choice', option: 'B' }, 5)).toBe(5);
-    expect(scoreAnswer(QuestionType.trueFalse, { option: 'A' }, { kind: 'choice', option: 'B' }, 2)).toBe(0);
-    expect(scoreAnswer(QuestionType.single, { option: 'B' }, null, 5)).toBe(0);
+// The rules per kind are tested with the registry (packages/contract/src/questions); these test the server's
+// side: stored rows and answers, judged submits, and rows that no longer parse.
+
+let nextId = 1;
+/** A catalog question from a stored row, the way the catalog reads it. */
+function stored(type: number, content: unknown, key: unknown, score = 10, section: Section = 'major', kind = '') {
+  const row = { id: nextId++, kind, type, content: JSON.stringify(content), answer_key: JSON.stringify(key) };
+  return {
+    id: row.id,
+    type,
+    order_num: 1,
+    score,
+    section,
+    section_id: 1,
+    bank_question_id: null,
+    ...readStoredQuestion(row, section),
+  } as CatalogQuestion;
+}
+
+const options = [
+  { id: 'A', content: 'a' },
+  { id: 'B', content: 'b' },
+];
+
+describe('reading stored questions', () => {
+  it('reads rows stored before kinds by type and section', () => {
+    expect(stored(QuestionType.gradient, { stem: 's', options }, { scores: { A: 1, B: 2 } }).kind).toBe('gradient');
+    const item = stored(
+      QuestionType.gradient,
+      { stem: 's', options, dimension: 'teamwork' },
+      { scores: { A: 1, B: 2 } },
+      5,
+      'evaluation',
+    );
+    expect(item.kind).toBe('evaluation');
+    expect(item.problem).toBeNull();
   });
 
-  it('gives multiple and indefinite full points for the exact set, half for a clean subset, nothing with a wrong pick', () => {
-    const key = { options: ['A', 'C', 'D'] };
-    for (const type of [QuestionType.multiple, QuestionType.indefinite]) {
-      expect(scoreAnswer(type, key, { kind: 'multi', options: ['D', 'A', 'C'] }, 6)).toBe(6);
-      expect(scoreAnswer(type, key, { kind: 'multi', options: ['A'] }, 6)).toBe(3);
-      expect(scoreAnswer(type, key, { kind: 'multi', options: ['A', 'B'] }, 6)).toBe(0);
-      expect(scoreAnswer(type, key, { kind: 'multi', options: [] }, 6)).toBe(0);
-    }
-  });
-
-  it('scores blanks by equal shares with accepted variants, ignoring case, width and spacing', () => {
-    const key = { blanks: [['404'], ['server error', '500']] };
-    expect(scoreAnswer(QuestionType.fillBlank, key, { kind: 'blanks', blanks: ['４０４', ' 500 '] }, 4)).toBe(4);
-    expect(scoreAnswer(QuestionType.fillBlank, key, { kind: 'blanks', blanks: ['404', 'Server   Error'] }, 4)).toBe(4);
-    expect(scoreAnswer(QuestionType.fillBlank, key, { kind: 'blanks', blanks: ['404'] }, 4)).toBe(2);
-    expect(scoreAnswer(QuestionType.fillBlank, key, { kind: 'blanks', blanks: ['', ''] }, 4)).toBe(0);
-    expect(normalizeBlank('  ＡＢＣ  d ')).toBe('abc d');
-  });
-
-  it('scales gradient choices to the question’s points', () => {
-    const key = { scores: { A: 5, B: 4, C: 3 } };
-    expect(scoreAnswer(QuestionType.gradient, key, { kind: 'choice', option: 'A' }, 10)).toBe(10);
-    expect(scoreAnswer(QuestionType.gradient, key, { kind: 'choice', option: 'C' }, 10)).toBe(6);
-  });
-
-  it('adds up reading and listening sub-questions', () => {
-    const subs = [
-      { id: 1, type: QuestionType.single, score: 3, stem: '' },
-      { id: 2, type: QuestionType.multiple, score: 4, stem: '' },
-    ];
-    const key = { subs: { '1': { option: 'B' }, '2': { options: ['A', 'B'] } } };
-    const value = {
-      kind: 'subs' as const,
-      subs: { '1': { kind: 'choice' as const, option: 'B' }, '2': { kind: 'multi' as const, options: ['A'] } },
-    };
-    expect(scoreAnswer(QuestionType.reading, key, value, 7, subs)).toBe(5);
-    expect(scoreAnswer(QuestionType.listening, key, value, 7, subs)).toBe(5);
-  });
-
-  it('leaves Q&A and code to graders and the judge', () => {
-    expect(scoreAnswer(QuestionType.qa, {}, { kind: 'text', html: 'x', files: [] }, 10)).toBe(0);
+  it('answers the first problem of a row that no longer parses, and bodyOf turns it into question_invalid', () => {
+    const broken = stored(QuestionType.single, { stem: 's', options }, { option: 'Q' });
+    expect(broken.body).toBeNull();
+    expect(broken.problem).toMatch(/^key\.option: /);
+    expect(() => bodyOf(broken)).toThrow(expect.objectContaining({ code: 'question_invalid', status: 422 }));
+    expect(() => bodyOf(broken)).toThrow(new RegExp(`question ${broken.id} `));
+    const notJson = readStoredQuestion(
+      { id: 1, kind: '', type: QuestionType.single, content: '{', answer_key: '{}' },
+      'major',
+    );
+    expect(notJson.problem).toBe('content: not valid JSON');
+    expect(stored(QuestionType.single, { stem: 's', options }, { option: 'A' }, 5, 'evaluation').problem).toMatch(
+      /^kind: /,
+    );
+    expect(stored(QuestionType.single, { stem: 's', options }, { option: 'A' }, 5, 'major', 'gradient').problem).toBe(
+      'type: gradient questions are type 11, not 1',
+    );
+    expect(stored(QuestionType.single, { stem: 's', options }, { option: 'A' }, 5, 'major', 'essay').problem).toMatch(
+      /^kind: no question kind 'essay'/,
+    );
   });
 });
 
-describe('answer shape checks', () => {
-  const content = {
-    stem: '',
-    options: [
-      { id: 'A', content: '' },
-      { id: 'B', content: '' },
-    ],
-    blanks: 2,
-    languages: ['cpp'],
-  };
-  it('accepts answers that fit and names what does not', () => {
-    expect(answerProblem(QuestionType.single, content, { kind: 'choice', option: 'A' })).toBeNull();
-    expect(answerProblem(QuestionType.single, content, { kind: 'choice', option: 'Z' })).toBe(
-      'answer.option: no such option',
+describe('automatic points', () => {
+  it('scores answers by the kind’s rule and programming from its judged submit', () => {
+    const single = stored(QuestionType.single, { stem: 's', options }, { option: 'B' }, 5);
+    expect(automaticPoints(single, { kind: 'choice', option: 'B' }, undefined)).toBe(5);
+    expect(automaticPoints(single, null, undefined)).toBe(0);
+    const code = stored(
+      QuestionType.programming,
+      { stem: 's', languages: ['c'] },
+      { cases: [{ input: '', output: '' }] },
+      20,
     );
-    expect(answerProblem(QuestionType.single, content, { kind: 'multi', options: ['A'] })).toContain(
-      "takes a 'choice' answer",
+    expect(automaticPoints(code, null, { passed: 1, total: 4 })).toBe(5);
+    expect(automaticPoints(code, null, undefined)).toBe(0);
+  });
+
+  it('gives a question that no longer parses nothing instead of failing', () => {
+    const broken = stored(QuestionType.single, { stem: 's' }, { option: 'B' }, 5);
+    expect(automaticPoints(broken, { kind: 'choice', option: 'B' }, undefined)).toBe(0);
+  });
+
+  it('leaves Q&A and programming Q&A to graders', () => {
+    expect(gradedByPerson(stored(QuestionType.qa, { stem: 's' }, {}))).toBe(true);
+    expect(gradedByPerson(stored(QuestionType.programmingQa, { stem: 's', languages: ['cpp'] }, {}))).toBe(true);
+    expect(gradedByPerson(stored(QuestionType.programming, { stem: 's', languages: ['c'] }, { cases: [] }))).toBe(
+      false,
     );
-    expect(answerProblem(QuestionType.multiple, content, { kind: 'multi', options: ['A', 'A'] })).toContain('twice');
-    expect(answerProblem(QuestionType.fillBlank, content, { kind: 'blanks', blanks: ['a', 'b', 'c'] })).toContain(
-      'more answers',
-    );
-    expect(answerProblem(QuestionType.programming, content, { kind: 'code', language: 'java', code: '' })).toContain(
-      'not offered',
-    );
-    const reading = {
-      stem: '',
-      subs: [{ id: 1, type: QuestionType.single, score: 1, stem: '', options: [{ id: 'A', content: '' }] }],
-    };
-    expect(
-      answerProblem(QuestionType.reading, reading, { kind: 'subs', subs: { '1': { kind: 'choice', option: 'A' } } }),
-    ).toBeNull();
-    expect(
-      answerProblem(QuestionType.reading, reading, { kind: 'subs', subs: { '2': { kind: 'choice', option: 'A' } } }),
-    ).toContain('no such sub-question');
-    expect(
-      answerProblem(QuestionType.reading, reading, { kind: 'subs', subs: { '1': { kind: 'choice', option: 'Q' } } }),
-    ).toBe('answer.subs.1.option: no such option');
+  });
+
+  it('reads stored answers, ignoring ones that no longer parse', () => {
+    expect(storedAnswer('{"kind":"choice","option":"A"}')).toEqual({ kind: 'choice', option: 'A' });
+    expect(storedAnswer('{"kind":"nope"}')).toBeNull();
+    expect(storedAnswer('not json')).toBeNull();
+    expect(storedAnswer(undefined)).toBeNull();
   });
 });

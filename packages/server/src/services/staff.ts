@@ -9,18 +9,21 @@ import {
   type StaffView,
 } from '@examhall/contract';
 import argon2 from 'argon2';
+import type { z } from 'zod';
 import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/uniqueViolation.js';
 import { fail } from '../http/errors.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
-import { AuditRepository } from '../repositories/audit.js';
-import { StaffRepository, type StaffRow } from '../repositories/staff.js';
-import { authorize, type StaffActor } from './access.js';
+import { StaffRepository, type StaffRow, type StaffWithTeam } from '../repositories/staff.js';
+import { TeamRepository } from '../repositories/teams.js';
+import { authorize, type AccessService, type StaffActor } from './access.js';
+import type { AuditService } from './audit.js';
 import type { TokenService } from './tokens.js';
 
 /** A hash to verify against when the phone is unknown, so both cases take the same time. */
 const DUMMY_HASH = argon2.hash('examhall-no-such-account');
 
-function toView(row: StaffRow): StaffView {
+function toView(row: StaffWithTeam): StaffView {
   const role = row.role as StaffRole;
   return {
     id: row.id,
@@ -30,29 +33,48 @@ function toView(row: StaffRow): StaffView {
     permissions: [...ROLE_PERMISSIONS[role]],
     created_at: row.created_at,
     disabled: row.disabled === 1,
+    team_id: row.team_id,
+    team_name: row.team_name,
+  };
+}
+
+/** What the audit log keeps of an account: everything the console shows but its permissions (the role says them). */
+function snapshot(row: StaffRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    phone: row.phone,
+    name: row.name,
+    role: row.role,
+    team_id: row.team_id,
+    disabled: row.disabled === 1,
   };
 }
 
 function toActor(row: StaffRow): StaffActor {
-  return { id: row.id, name: row.name, phone: row.phone, role: row.role as StaffRole };
+  return { id: row.id, name: row.name, phone: row.phone, role: row.role as StaffRole, teamId: row.team_id };
 }
+
+/** POST /admin/staff/update body as the route receives it. */
+export type StaffUpdate = z.output<typeof api.staffUpdate.body>;
 
 /** Dependencies of staff accounts. */
 export interface StaffDeps {
   db: Db;
   limiter: RateLimiter;
   tokens: TokenService;
+  access: AccessService;
+  audit: AuditService;
   clock: () => number;
 }
 
 /** Staff accounts: password login, the actor behind a token, account management. */
 export class StaffService {
   private readonly repo: StaffRepository;
-  private readonly audit: AuditRepository;
+  private readonly teams: TeamRepository;
 
   constructor(private readonly deps: StaffDeps) {
     this.repo = new StaffRepository(deps.db);
-    this.audit = new AuditRepository(deps.db);
+    this.teams = new TeamRepository(deps.db);
   }
 
   /** Password login; too many failures for a phone lock it for a while. */
@@ -67,11 +89,11 @@ export class StaffService {
     }
     await this.deps.limiter.reset(lockKey);
     const { token, expiresAt } = await this.deps.tokens.issue('staff', row.id, STAFF_TOKEN_HOURS * 3_600_000);
-    await this.record(row.id, 'staff.login', `staff:${row.id}`, '');
-    return { token, expiresAt, staff: toView(row) };
+    await this.deps.audit.record(toActor(row), 'staff.login', { kind: 'staff', id: row.id }, null, null);
+    return { token, expiresAt, staff: await this.view(row.id) };
   }
 
-  /** The actor behind a staff token, or null. */
+  /** The actor behind a staff token, or null; a disabled account's tokens stop working at once. */
   async resolve(token: string | undefined): Promise<StaffActor | null> {
     const id = await this.deps.tokens.resolve('staff', token);
     if (id === null) return null;
@@ -79,10 +101,16 @@ export class StaffService {
     return row && row.disabled === 0 ? toActor(row) : null;
   }
 
+  private async view(id: number, db: Db = this.deps.db): Promise<StaffView> {
+    const row = await new StaffRepository(db).findWithTeam(id);
+    if (!row) throw fail('not_found', `no such staff ${id}`);
+    return toView(row);
+  }
+
   /** The actor's own account. */
   async me(actor: StaffActor): Promise<StaffView> {
     authorize(actor, api.staffMe);
-    const row = await this.repo.findById(actor.id);
+    const row = await this.repo.findWithTeam(actor.id);
     if (!row) throw fail('not_logged_in');
     return toView(row);
   }
@@ -99,25 +127,96 @@ export class StaffService {
     return (await this.repo.list()).map(toView);
   }
 
-  /** Creates a staff account. */
-  async create(
-    actor: StaffActor,
-    input: { phone: string; area_code: string; name: string; role: StaffRole; password: string },
-  ): Promise<StaffView> {
+  /** A team id given in a body must name a team: a wrong one is bad input, not a missing resource. */
+  private async checkTeam(teamId: number | null | undefined, db: Db): Promise<void> {
+    if (teamId === undefined || teamId === null) return;
+    if (!(await new TeamRepository(db).find(teamId))) throw fail('validation_error', `team_id: no such team ${teamId}`);
+  }
+
+  /** Creates a staff account; the same phone twice answers conflict. */
+  async create(actor: StaffActor, input: z.output<typeof api.staffCreate.body>): Promise<StaffView> {
     authorize(actor, api.staffCreate);
-    if (await this.repo.findByPhone(input.phone))
-      throw fail('conflict', 'a staff account with this phone already exists');
-    const row = await this.repo.create({
-      phone: input.phone,
-      area_code: input.area_code,
-      name: input.name,
-      role: input.role,
-      password_hash: await argon2.hash(input.password),
-      disabled: 0,
-      created_at: this.deps.clock(),
+    const passwordHash = await argon2.hash(input.password);
+    try {
+      return await this.deps.db.transaction().execute(async (trx) => {
+        const repo = new StaffRepository(trx);
+        if (await repo.findByPhone(input.phone)) {
+          throw fail('conflict', 'a staff account with this phone already exists');
+        }
+        await this.checkTeam(input.team_id, trx);
+        const row = await repo.create({
+          phone: input.phone,
+          area_code: input.area_code,
+          name: input.name,
+          role: input.role,
+          password_hash: passwordHash,
+          disabled: 0,
+          created_at: this.deps.clock(),
+          team_id: input.team_id ?? null,
+        });
+        await this.deps.audit
+          .with(trx)
+          .record(actor, 'staff.create', { kind: 'staff', id: row.id }, null, snapshot(row));
+        return this.view(row.id, trx);
+      });
+    } catch (err) {
+      // Two creations of one phone at once: the unique index refuses the second.
+      if (isUniqueViolation(err)) throw fail('conflict', 'a staff account with this phone already exists');
+      throw err;
+    }
+  }
+
+  /**
+   * Changes an account's name, role, team or disabled state. Disabling revokes its tokens (they already stop
+   * working, as `resolve` reads the state; revoking keeps them dead if the account is enabled again). The
+   * last enabled admin can be neither disabled nor given another role.
+   */
+  async update(actor: StaffActor, input: StaffUpdate): Promise<StaffView> {
+    await this.deps.access.requireFor(actor, api.staffUpdate, input.id);
+    const { view, disabled } = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new StaffRepository(trx);
+      const before = await repo.findById(input.id);
+      if (!before) throw fail('not_found', `no such staff ${input.id}`);
+      await this.checkTeam(input.team_id, trx);
+      const changes: Parameters<StaffRepository['update']>[1] = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.role !== undefined) changes.role = input.role;
+      if (input.team_id !== undefined) changes.team_id = input.team_id;
+      if (input.disabled !== undefined) changes.disabled = input.disabled ? 1 : 0;
+      const after: StaffRow = { ...before, ...changes } as StaffRow;
+      const wasAdmin = before.role === 'admin' && before.disabled === 0;
+      const staysAdmin = after.role === 'admin' && after.disabled === 0;
+      if (wasAdmin && !staysAdmin && (await repo.otherEnabledAdmins(before.id)) === 0) {
+        throw fail('last_admin', 'this is the last enabled admin account: it can be neither disabled nor demoted');
+      }
+      await repo.update(before.id, changes);
+      await this.deps.audit
+        .with(trx)
+        .record(actor, 'staff.update', { kind: 'staff', id: before.id }, snapshot(before), snapshot(after));
+      return { view: await this.view(before.id, trx), disabled: after.disabled === 1 && before.disabled === 0 };
     });
-    await this.record(actor.id, 'staff.create', `staff:${row.id}`, JSON.stringify({ role: row.role }));
-    return toView(row);
+    // After the commit: SQLite's one connection is the transaction's until then.
+    if (disabled) await this.deps.tokens.revokeAll('staff', input.id);
+    return view;
+  }
+
+  /**
+   * Sets an account's password and revokes its tokens. The log records that it happened (the account before
+   * and after, unchanged but for that), never the password or its hash.
+   */
+  async resetPassword(actor: StaffActor, id: number, password: string): Promise<void> {
+    await this.deps.access.requireFor(actor, api.staffResetPassword, id);
+    const hash = await argon2.hash(password);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new StaffRepository(trx);
+      const row = await repo.findById(id);
+      if (!row) throw fail('not_found', `no such staff ${id}`);
+      await repo.setPassword(id, hash, false);
+      await this.deps.audit
+        .with(trx)
+        .record(actor, 'staff.reset_password', { kind: 'staff', id }, snapshot(row), snapshot(row), 'password set');
+    });
+    await this.deps.tokens.revokeAll('staff', id);
   }
 
   /**
@@ -133,7 +232,18 @@ export class StaffService {
     const existing = await this.repo.findByPhone(phone);
     const hash = await argon2.hash(password);
     if (existing) {
-      if (!(await argon2.verify(existing.password_hash, password))) await this.repo.setPassword(existing.id, hash);
+      if (!(await argon2.verify(existing.password_hash, password))) {
+        await this.repo.setPassword(existing.id, hash);
+        const after = { ...existing, disabled: 0 };
+        await this.deps.audit.record(
+          null,
+          'staff.bootstrap',
+          { kind: 'staff', id: existing.id },
+          snapshot(existing),
+          snapshot(after),
+          'password set',
+        );
+      }
       return { created: false, id: existing.id };
     }
     const row = await this.repo.create({
@@ -145,18 +255,7 @@ export class StaffService {
       disabled: 0,
       created_at: this.deps.clock(),
     });
-    await this.record(null, 'staff.bootstrap', `staff:${row.id}`, '');
+    await this.deps.audit.record(null, 'staff.bootstrap', { kind: 'staff', id: row.id }, null, snapshot(row));
     return { created: true, id: row.id };
-  }
-
-  private async record(actorId: number | null, action: string, target: string, detail: string): Promise<void> {
-    await this.audit.record({
-      actor_kind: actorId === null ? 'system' : 'staff',
-      actor_id: actorId,
-      action,
-      target,
-      detail,
-      created_at: this.deps.clock(),
-    });
   }
 }

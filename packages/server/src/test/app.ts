@@ -53,9 +53,10 @@ export interface TestApp {
   loginCandidate(phone: string, ip?: string): Promise<string>;
   /**
    * A staff token of `role`: the first admin (TEST_ADMIN), or a member of that role the admin creates through
-   * the staff call on first use.
+   * the staff call on first use. With `examId`, a proctor or grader is also assigned to that exam (access
+   * per exam: unassigned, they reach none).
    */
-  loginStaff(role: StaffRole): Promise<string>;
+  loginStaff(role: StaffRole, opts?: { examId?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -134,7 +135,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
       return body<{ auth: string }>(res).data.auth;
     },
-    async loginStaff(role) {
+    async loginStaff(role, opts = {}) {
       await services.staff.ensureAdmin(TEST_ADMIN.phone, TEST_ADMIN.password);
       const admin = (await services.staff.login(TEST_ADMIN.phone, TEST_ADMIN.password)).token;
       if (role === 'admin') return admin;
@@ -148,6 +149,18 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
           payload: { phone, area_code: '86', name: role, role, password: TEST_ADMIN.password },
         });
         if (res.statusCode !== 200) throw new Error(`creating a ${role} failed: ${res.body}`);
+      }
+      if (opts.examId !== undefined && (role === 'proctor' || role === 'grader')) {
+        const member = await db.handle.db
+          .selectFrom('staff')
+          .select('id')
+          .where('phone', '=', phone)
+          .executeTakeFirstOrThrow();
+        await db.handle.db
+          .insertInto('exam_staff')
+          .values({ exam_id: opts.examId, staff_id: member.id, role, created_at: now })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
       }
       return (await services.staff.login(phone, TEST_ADMIN.password)).token;
     },

@@ -22,11 +22,14 @@ export async function dialectAvailable(dialect: TestDialect): Promise<boolean> {
   return dialect === 'sqlite' ? true : requirePart('postgres');
 }
 
-/** Opens a fresh database: SQLite in memory, or a schema of its own in PostgreSQL. */
-export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
+/**
+ * Opens a fresh database: SQLite in memory, or a schema of its own in PostgreSQL; migrated up to date, or up
+ * to the migration `upTo` (then `migrate(handle)` runs the rest).
+ */
+export async function openTestDb(dialect: TestDialect, upTo?: string): Promise<TestDb> {
   if (dialect === 'sqlite') {
     const handle = openDb({ sqliteFile: ':memory:' });
-    await migrate(handle);
+    await migrate(handle, upTo);
     return { handle, drop: () => handle.db.destroy() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -35,7 +38,7 @@ export async function openTestDb(dialect: TestDialect): Promise<TestDb> {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = openDb({ databaseUrl: TEST_DATABASE_URL, searchPath: schema });
-  await migrate(handle);
+  await migrate(handle, upTo);
   return {
     handle,
     async drop() {

@@ -30,11 +30,6 @@ export function parseStored(value: unknown): AnswerValue | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Types answered by picking one option. */
-export const SINGLE_PICK = new Set<number>([1, 7, 11]);
-/** Types answered by picking several options. */
-export const MULTI_PICK = new Set<number>([2, 3]);
-
 /** Whether a sub-question (or question) of this shape is answered with blanks. */
 export function isBlanks(subject: Pick<Subject, 'type'>): boolean {
   return subject.type === 4;

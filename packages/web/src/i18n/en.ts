@@ -1,7 +1,11 @@
+import { consoleEn } from './console.en.js';
+import { questionsEn } from './questions.en.js';
 import type { Dictionary } from './zh.js';
 
 /** English strings. */
 export const en: Dictionary = {
+  ...consoleEn,
+  ...questionsEn,
   'app.name': 'Examhall',
   'app.tagline': 'Online written tests and question bank for campus recruitment',
   'lang.switch': '中文',
@@ -603,6 +607,15 @@ export const en: Dictionary = {
   'error.phone_link_invalid': 'The phone link has expired; scan the QR code again',
   'error.image_unreadable': 'The picture could not be read as an image',
   'error.id_photo_no_single_face': 'The ID photo must show exactly one face',
+  'error.last_admin': 'At least one enabled admin account must remain',
+  'error.revision_stale': 'Someone else saved this in the meantime; reload it and apply your change again',
+  'error.exam_archived': 'The exam is archived; bring it back first',
+  'error.exam_not_published': 'The exam has no published version yet',
+  'error.exam_invalid': 'The exam cannot be published as it is',
+  'error.draw_pool_too_small': 'A draw section asks for more questions than its pool holds',
+  'error.reference_solution_failed': "A programming question's reference solution fails a case",
+  'error.question_invalid': 'A stored question no longer fits its type; open it in the bank and fix it',
+  'error.folder_not_empty': 'The folder is not empty; move or delete what it holds first',
   'error.internal_error': 'Server error',
   'error.sms_delivery_failed': 'The verification code could not be sent',
   'error.language_unavailable': 'Toolchain not installed on this host',

@@ -1,5 +1,10 @@
+import { consoleZh } from './console.zh.js';
+import { questionsZh } from './questions.zh.js';
+
 /** Chinese strings, the default language. Every key here must exist in en.ts too. */
 export const zh = {
+  ...consoleZh,
+  ...questionsZh,
   'app.name': 'Examhall 在线笔试',
   'app.tagline': '校园招聘在线笔试与题库平台',
   'lang.switch': 'English',
@@ -581,6 +586,15 @@ export const zh = {
   'error.phone_link_invalid': '手机链接已过期，请重新扫描二维码',
   'error.image_unreadable': '无法识别该图片',
   'error.id_photo_no_single_face': '证件照中必须恰好有一张人脸',
+  'error.last_admin': '至少需要保留一个启用的管理员账号',
+  'error.revision_stale': '其他人已在此期间保存了修改，请刷新后重新修改',
+  'error.exam_archived': '考试已归档，请先取消归档',
+  'error.exam_not_published': '考试尚未发布',
+  'error.exam_invalid': '考试当前无法发布',
+  'error.draw_pool_too_small': '随机抽题的题目数多于题池中的题目',
+  'error.reference_solution_failed': '编程题的参考答案未通过某个测试用例',
+  'error.question_invalid': '已保存的题目不再符合其题型，请在题库中打开并修正',
+  'error.folder_not_empty': '文件夹不为空，请先移走或删除其中的内容',
   'error.internal_error': '服务器错误',
   'error.sms_delivery_failed': '验证码发送失败',
   'error.language_unavailable': '服务器未安装该语言的编译运行环境',

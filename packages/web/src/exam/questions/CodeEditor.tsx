@@ -16,10 +16,20 @@ interface Props {
   /** Ctrl+Enter (⌘+Enter on a Mac): runs the code; without it the key inserts a line as usual. */
   onRun?: () => void;
   label: string;
+  /** Shown, not edited (a question viewed without the right to change it). */
+  readOnly?: boolean;
 }
 
 /** CodeMirror 6, loaded only on programming questions; the language mode is loaded on demand too. */
-export default function CodeEditor({ language, code, onChange, onPasteBlocked, onRun, label }: Props) {
+export default function CodeEditor({
+  language,
+  code,
+  onChange,
+  onPasteBlocked,
+  onRun,
+  label,
+  readOnly = false,
+}: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const languageSlot = useRef(new Compartment());
@@ -57,6 +67,7 @@ export default function CodeEditor({ language, code, onChange, onPasteBlocked, o
           ),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           languageSlot.current.of([]),
+          ...(readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : []),
           EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': 'code-editor' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) callbacks.current.onChange(u.state.doc.toString());

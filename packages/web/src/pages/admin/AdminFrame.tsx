@@ -1,4 +1,4 @@
-import { LogoutOutlined } from '@ant-design/icons';
+import { HomeOutlined, LogoutOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Space, Spin, Tag, Typography } from 'antd';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useI18n } from '../../i18n/index.js';
@@ -27,7 +27,10 @@ export default function AdminFrame() {
   }
   const staff = me.data;
   const areas = CONSOLE_AREAS.filter((a) => can(staff, a.permission));
-  const selected = areas.find((a) => pathname === `/admin/${a.key}` || pathname.startsWith(`/admin/${a.key}/`))?.key;
+  const selected =
+    pathname === '/admin' || pathname === '/admin/'
+      ? 'home'
+      : areas.find((a) => pathname === `/admin/${a.key}` || pathname.startsWith(`/admin/${a.key}/`))?.key;
 
   const onLogout = () => logout.mutate();
 
@@ -43,15 +46,26 @@ export default function AdminFrame() {
             theme="dark"
             mode="inline"
             selectedKeys={selected ? [selected] : []}
-            items={areas.map((a) => ({
-              key: a.key,
-              icon: a.icon,
-              label: (
-                <NavLink to={`/admin/${a.key}`} data-testid={`nav-${a.key}`}>
-                  {t(a.label)}
-                </NavLink>
-              ),
-            }))}
+            items={[
+              {
+                key: 'home',
+                icon: <HomeOutlined />,
+                label: (
+                  <NavLink to="/admin" end data-testid="nav-home">
+                    {t('console.home.title')}
+                  </NavLink>
+                ),
+              },
+              ...areas.map((a) => ({
+                key: a.key,
+                icon: a.icon,
+                label: (
+                  <NavLink to={`/admin/${a.key}`} data-testid={`nav-${a.key}`}>
+                    {t(a.label)}
+                  </NavLink>
+                ),
+              })),
+            ]}
           />
         </nav>
       </Layout.Sider>

@@ -33,7 +33,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     key: 'questions',
     label: 'admin.menu.questions',
     description: 'admin.area.questions',
-    permission: 'exam.read',
+    permission: 'bank.read',
     icon: <DatabaseOutlined />,
   },
   {

@@ -43,6 +43,7 @@ import {
   WarningDialog,
 } from '../../proctor/warnings.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { PreviewKeys } from './PreviewKeys.js';
 
 /** One place on the answer card. */
 interface Item {
@@ -705,6 +706,7 @@ function QuestionPanel(props: {
             </Radio>
           ))}
         </Radio.Group>
+        <PreviewKeys examId={props.examId} subjectId={s.id} />
       </article>
     );
   }
@@ -722,6 +724,7 @@ function QuestionPanel(props: {
           ctx={props.ctx}
         />
       </div>
+      <PreviewKeys examId={props.examId} subjectId={subject.id} />
     </article>
   );
 }

@@ -1,0 +1,62 @@
+/** How a call is described in the catalogue. */
+import type { z } from 'zod';
+import type { Permission, ResourceKind } from '../enums.js';
+
+/** Who may make a call. */
+export type CallAuth = 'public' | 'candidate' | 'staff' | 'phone';
+
+/** One API call. */
+export interface CallDef<
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  D extends z.ZodType = z.ZodType,
+  A extends CallAuth = CallAuth,
+> {
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path after the API prefix, as the specification names it. */
+  path: string;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** Query-string schema. */
+  query: Q;
+  /** Body schema. */
+  body: B;
+  /** Schema of `data` in the success envelope. */
+  data: D;
+  /** Who may make it. */
+  auth: A;
+  /** Permission a staff call requires (staff calls only). */
+  permission?: Permission;
+  /** How the body is encoded; JSON unless said. */
+  bodyFormat?: 'json' | 'form' | 'multipart';
+  /** The file of a multipart call: its form field and size limit; `body` then validates the other fields. */
+  upload?: { field: string; maxBytes?: number };
+  /** Largest JSON body it accepts, bytes, when more than the app's default (e.g. a question with its hidden cases). */
+  bodyLimit?: number;
+  /** True when the server serves it now; calls of later features are declared ahead. */
+  live?: boolean;
+  /**
+   * Where the ids of the resources a staff call acts on are: `field` of the query or body (a number or an
+   * array of numbers), each of kind `kind`. The service checks them with `access.require`; a resource of
+   * another team, or an exam the caller is not assigned to, answers 404 (routes/access.test.ts).
+   */
+  scope?: { kind: ResourceKind; field: string };
+  /**
+   * Marks a staff call that deliberately acts on no single team's resource (the caller's own account, lists
+   * the service filters by team, admin-only settings). A staff call needs either this or `scope`.
+   */
+  teamFree?: true;
+  /** 'sse' when the call answers a stream of server-sent events, each `data:` one JSON object of `data`'s schema. */
+  stream?: 'sse';
+}
+
+/** Declares one call, keeping its exact types. */
+export function call<
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  D extends z.ZodType,
+  A extends CallAuth,
+>(def: CallDef<Q, B, D, A>): CallDef<Q, B, D, A> {
+  return def;
+}

@@ -1,0 +1,40 @@
+/** The API catalogue: every call's method, path, schemas and who may make it. Server and web both read it. */
+import type { z } from 'zod';
+import { auditCalls } from './audit.js';
+import { bankCalls } from './bank.js';
+import { cepingCalls } from './ceping.js';
+import type { CallDef } from './define.js';
+import { examCalls } from './exam.js';
+import { examEditorCalls } from './examEditor.js';
+import { monitorCalls } from './monitor.js';
+import { proctorCalls } from './proctor.js';
+import { staffCalls } from './staff.js';
+import { subjectCalls } from './subject.js';
+import { teamCalls } from './teams.js';
+import { userCalls } from './user.js';
+
+export { call, type CallAuth, type CallDef } from './define.js';
+
+/** Every call, keyed by a stable name: one file per area, composed here. */
+export const api = {
+  ...userCalls,
+  ...examCalls,
+  ...monitorCalls,
+  ...subjectCalls,
+  ...cepingCalls,
+  ...staffCalls,
+  ...proctorCalls,
+  ...teamCalls,
+  ...auditCalls,
+  ...examEditorCalls,
+  ...bankCalls,
+} as const;
+
+/** A call's name. */
+export type CallName = keyof typeof api;
+/** What a call's query accepts. */
+export type CallQuery<C extends CallDef> = C['query'] extends z.ZodType ? z.input<C['query']> : undefined;
+/** What a call's body accepts. */
+export type CallBody<C extends CallDef> = C['body'] extends z.ZodType ? z.input<C['body']> : undefined;
+/** What a call answers in `data`. */
+export type CallData<C extends CallDef> = z.infer<C['data']>;

@@ -1,0 +1,115 @@
+/** The proctor console and evidence verification. */
+import * as M from '../schemas/monitor.js';
+import * as Pr from '../schemas/proctor.js';
+import { FACE_IMG_MAX_BYTES } from '../constants.js';
+import { call } from './define.js';
+
+/** The proctor console and evidence verification. */
+export const proctorCalls = {
+  // proctor console
+  proctorExams: call({
+    method: 'GET',
+    path: '/admin/proctor/exams',
+    summary: 'Exams to watch, with attempts and open flags',
+    query: undefined,
+    body: undefined,
+    data: Pr.ProctorExamsData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    // Lists only the exams the caller may watch.
+    teamFree: true,
+  }),
+  proctorGrid: call({
+    method: 'GET',
+    path: '/admin/proctor/grid',
+    summary: "The exam's candidates: latest picture, phase, time, risks, online state",
+    query: Pr.ProctorExamQuery,
+    body: undefined,
+    data: Pr.ProctorGridData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    scope: { kind: 'exam', field: 'exam_id' },
+  }),
+  proctorStream: call({
+    method: 'GET',
+    path: '/admin/proctor/stream',
+    summary: 'Live stream of tile changes and new risk events of an exam',
+    query: Pr.ProctorExamQuery,
+    body: undefined,
+    data: Pr.ProctorEvent,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    stream: 'sse',
+    scope: { kind: 'exam', field: 'exam_id' },
+  }),
+  proctorAttempt: call({
+    method: 'GET',
+    path: '/admin/proctor/attempt',
+    summary: "One attempt's timeline of risk events and evidence",
+    query: Pr.ProctorAttemptQuery,
+    body: undefined,
+    data: Pr.ProctorAttemptData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    scope: { kind: 'attempt', field: 'attempt_id' },
+  }),
+  proctorWarn: call({
+    method: 'POST',
+    path: '/admin/proctor/warn',
+    summary: 'Send the candidate a warning they see at once',
+    query: undefined,
+    body: Pr.WarnBody,
+    data: Pr.WarningView,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    scope: { kind: 'attempt', field: 'attempt_id' },
+  }),
+  proctorEnd: call({
+    method: 'POST',
+    path: '/admin/proctor/end',
+    summary: 'End an attempt',
+    query: undefined,
+    body: Pr.EndAttemptBody,
+    data: M.AttemptView,
+    auth: 'staff',
+    permission: 'proctor.decide',
+    scope: { kind: 'attempt', field: 'attempt_id' },
+  }),
+  proctorDecide: call({
+    method: 'POST',
+    path: '/admin/proctor/decide',
+    summary: 'Confirm or dismiss a flag',
+    query: undefined,
+    body: Pr.DecideBody,
+    data: Pr.IntegrityRecord,
+    auth: 'staff',
+    permission: 'proctor.decide',
+    scope: { kind: 'record', field: 'record_id' },
+  }),
+  proctorIdPhoto: call({
+    method: 'POST',
+    path: '/admin/proctor/id-photo',
+    summary:
+      "Store or replace the ID photo of a candidate's invitation (multipart: exam_id, attempt_id or phone, id_photo)",
+    query: undefined,
+    body: Pr.IdPhotoFields,
+    data: Pr.IdPhotoData,
+    auth: 'staff',
+    // The photo decides which later faces are flagged: a judgement, like deciding on a flag.
+    permission: 'proctor.decide',
+    bodyFormat: 'multipart',
+    upload: { field: 'id_photo', maxBytes: FACE_IMG_MAX_BYTES },
+    scope: { kind: 'exam', field: 'exam_id' },
+  }),
+  verifyEvidence: call({
+    method: 'GET',
+    path: '/admin/evidence/verify',
+    summary: "Check an attempt's hash chain and the SHA-256 of every evidence file",
+    query: Pr.VerifyEvidenceQuery,
+    body: undefined,
+    data: Pr.VerifyEvidenceData,
+    auth: 'staff',
+    permission: 'proctor.watch',
+    scope: { kind: 'attempt', field: 'attempt_id' },
+  }),
+} as const;

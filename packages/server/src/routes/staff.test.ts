@@ -1,0 +1,165 @@
+/** Staff accounts completed: edit, change role and team, disable, reset password, the last admin, duplicates. */
+import { api, type StaffListData, type StaffView, type TeamView } from '@examhall/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
+import { freshPhone, sendCall } from '../test/callFixtures.js';
+import { testedDialects } from '../test/db.js';
+
+const PASSWORD = 'password-1';
+
+describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
+  let t: TestApp;
+  let admin = '';
+  let teamId = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.loginStaff('admin');
+    const team = await sendCall(t, api.teamCreate, { body: { name: 'Recruiting' } }, admin);
+    teamId = body<TeamView>(team).data.id;
+  });
+  afterAll(async () => t.close());
+
+  const create = async (role: StaffView['role'], extra: Record<string, unknown> = {}) => {
+    const phone = freshPhone('131');
+    const res = await sendCall(
+      t,
+      api.staffCreate,
+      { body: { phone, area_code: '86', name: `A ${role}`, role, password: PASSWORD, ...extra } },
+      admin,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    return { ...body<StaffView>(res).data, phone };
+  };
+  const update = (input: Record<string, unknown>, token = admin) =>
+    sendCall(t, api.staffUpdate, { body: input }, token);
+  const login = (phone: string, password = PASSWORD) =>
+    t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone, password } });
+  const tokenOf = async (phone: string, password = PASSWORD) => {
+    const res = await login(phone, password);
+    expect(res.statusCode, res.body).toBe(200);
+    return body<{ token: string }>(res).data.token;
+  };
+  const me = (token: string) => sendCall(t, api.staffMe, {}, token);
+
+  it('creates an account in a team and edits its name, role and team; the new role holds at once', async () => {
+    const grader = await create('grader', { team_id: teamId });
+    expect(grader).toMatchObject({ role: 'grader', team_id: teamId, team_name: 'Recruiting', disabled: false });
+    const token = await tokenOf(grader.phone);
+    expect((await sendCall(t, api.proctorExams, {}, token)).statusCode).toBe(403);
+
+    const res = await update({ id: grader.id, name: 'Now a proctor', role: 'proctor', team_id: null });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body<StaffView>(res).data).toMatchObject({
+      id: grader.id,
+      name: 'Now a proctor',
+      role: 'proctor',
+      team_id: null,
+      team_name: null,
+      permissions: expect.arrayContaining(['proctor.watch']),
+    });
+    // The same token, the new role.
+    expect((await sendCall(t, api.proctorExams, {}, token)).statusCode).toBe(200);
+    const list = body<StaffListData>(await sendCall(t, api.staffList, {}, admin)).data.list;
+    expect(list.find((s) => s.id === grader.id)).toMatchObject({ name: 'Now a proctor', role: 'proctor' });
+    // Fields not given stay.
+    const renamed = body<StaffView>(await update({ id: grader.id, team_id: teamId })).data;
+    expect(renamed).toMatchObject({ name: 'Now a proctor', role: 'proctor', team_name: 'Recruiting' });
+  });
+
+  it("disables an account: its tokens stop working at once, it can't log in, and enabling it needs a new login", async () => {
+    const author = await create('author');
+    const token = await tokenOf(author.phone);
+    expect((await me(token)).statusCode).toBe(200);
+    const res = await update({ id: author.id, disabled: true });
+    expect(body<StaffView>(res).data.disabled).toBe(true);
+    expect((await me(token)).statusCode).toBe(401);
+    expect(body(await login(author.phone)).code).toBe('invalid_credentials');
+    await update({ id: author.id, disabled: false });
+    expect((await me(token)).statusCode).toBe(401);
+    expect((await me(await tokenOf(author.phone))).statusCode).toBe(200);
+  });
+
+  it('resets a password: the old one and every token stop working, the new one works, the log keeps no secret', async () => {
+    const proctor = await create('proctor');
+    const token = await tokenOf(proctor.phone);
+    const res = await sendCall(
+      t,
+      api.staffResetPassword,
+      { body: { id: proctor.id, password: 'brand-new-pass' } },
+      admin,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await me(token)).statusCode).toBe(401);
+    expect(body(await login(proctor.phone)).code).toBe('invalid_credentials');
+    expect((await me(await tokenOf(proctor.phone, 'brand-new-pass'))).statusCode).toBe(200);
+    const entries = await t.db.handle.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'staff.reset_password')
+      .where('object_id', '=', proctor.id)
+      .execute();
+    expect(entries).toHaveLength(1);
+    expect(JSON.stringify(entries)).not.toMatch(/brand-new-pass|argon2/);
+    // A too short password is refused as input.
+    const short = await sendCall(t, api.staffResetPassword, { body: { id: proctor.id, password: 'short' } }, admin);
+    expect([short.statusCode, body(short).code]).toEqual([422, 'validation_error']);
+  });
+
+  it('keeps one enabled admin: the last one can neither disable nor demote itself; with two, one may step down', async () => {
+    const self = (await t.services.staff.resolve(admin))!;
+    for (const change of [{ disabled: true }, { role: 'author' }]) {
+      const res = await update({ id: self.id, ...change });
+      expect([res.statusCode, body(res).code]).toEqual([409, 'last_admin']);
+    }
+    expect((await me(admin)).statusCode).toBe(200);
+    // A disabled admin does not count.
+    const second = await create('admin');
+    await update({ id: second.id, disabled: true });
+    expect(body(await update({ id: self.id, role: 'grader' })).code).toBe('last_admin');
+    await update({ id: second.id, disabled: false });
+    const stepDown = await update({ id: self.id, role: 'author' });
+    expect(stepDown.statusCode, stepDown.body).toBe(200);
+    // Now the second admin is the last one.
+    const secondToken = await tokenOf(second.phone);
+    const last = await update({ id: second.id, disabled: true }, secondToken);
+    expect(body(last).code).toBe('last_admin');
+    // Put the first admin back for the other tests.
+    expect((await update({ id: self.id, role: 'admin' }, secondToken)).statusCode).toBe(200);
+    expect(self.phone).toBe(TEST_ADMIN.phone);
+  });
+
+  it('answers 409 for a phone taken, even by two creations at once, 422 for an unknown team, 404 for an unknown account', async () => {
+    const phone = freshPhone('131');
+    const input = { body: { phone, area_code: '86', name: 'Twin', role: 'grader', password: PASSWORD } };
+    const both = await Promise.all([
+      sendCall(t, api.staffCreate, input, admin),
+      sendCall(t, api.staffCreate, input, admin),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(body(both.find((r) => r.statusCode === 409)!).code).toBe('conflict');
+
+    const noTeam = await sendCall(
+      t,
+      api.staffCreate,
+      { body: { ...input.body, phone: freshPhone('131'), team_id: 999_999 } },
+      admin,
+    );
+    expect([noTeam.statusCode, body(noTeam).code]).toEqual([422, 'validation_error']);
+    const badTeam = await update({ id: (await create('grader')).id, team_id: 999_999 });
+    expect([badTeam.statusCode, body(badTeam).code]).toEqual([422, 'validation_error']);
+    const missing = await update({ id: 999_999, name: 'Nobody' });
+    expect([missing.statusCode, body(missing).msg]).toEqual([404, 'no such staff 999999']);
+  });
+
+  it('refuses account changes to other roles, and bad input without a 500', async () => {
+    const author = await create('author');
+    const token = await tokenOf(author.phone);
+    const res = await update({ id: author.id, role: 'admin' }, token);
+    expect([res.statusCode, body(res).code]).toEqual([403, 'forbidden']);
+    for (const bad of [{}, { id: 'x' }, { id: 1, role: 'boss' }, { id: 1, name: '' }, { id: 1, disabled: 'yes' }]) {
+      const r = await update(bad);
+      expect(r.statusCode, JSON.stringify(bad)).toBe(422);
+    }
+  });
+});

@@ -1,0 +1,815 @@
+/**
+ * Inputs for staff calls, for the tests that run over the whole route list: routes/access.test.ts (every
+ * scoped call refuses another team's resources) and routes/audit.test.ts (every change leaves one audit
+ * entry). A new staff call adds its entry to ACCESS_FIXTURES when it has a `scope`, and to AUDIT_FIXTURES
+ * when it is not a GET; both tests fail, naming the call, until it does.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CallDef, CallName, StaffRole } from '@examhall/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { strToU8, zipSync } from 'fflate';
+import { PNG } from 'pngjs';
+import { expect } from 'vitest';
+import { body, TEST_ADMIN, type TestApp } from './app.js';
+import { beepsWav } from '../storage/wav.js';
+import { multipart } from './multipart.js';
+
+/** A call's input: query, body (the fields of a multipart call) and the file of a multipart call. */
+export interface CallInput {
+  query?: Record<string, string | number>;
+  body?: unknown;
+  file?: { field: string; name: string; type: string; data: Buffer };
+}
+
+/**
+ * Makes a catalogue call with a staff token. A stream is asked for with HEAD, which answers whether it would
+ * open (its checks all run) without holding it open.
+ */
+export function sendCall(t: TestApp, call: CallDef, input: CallInput, token: string): Promise<LightMyRequestResponse> {
+  const query = Object.fromEntries(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)]));
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  const url = `/api${call.path}`;
+  if (call.stream) {
+    return t.app.inject({ method: 'HEAD', url, query, headers: { ...headers, accept: 'text/event-stream' } });
+  }
+  if (call.bodyFormat === 'multipart') {
+    const fields = Object.fromEntries(
+      Object.entries((input.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+    );
+    const form = multipart(fields, input.file);
+    return t.app.inject({
+      method: call.method,
+      url,
+      query,
+      payload: form.payload,
+      headers: { ...headers, ...form.headers },
+    });
+  }
+  return t.app.inject({
+    method: call.method,
+    url,
+    query,
+    headers,
+    ...(call.method === 'GET' ? {} : { payload: (input.body ?? {}) as object }),
+  });
+}
+
+/** Who makes a call in a test. */
+export type Caller = 'admin' | 'authorA' | 'authorB' | 'proctorA' | 'proctorX';
+
+/** A fresh attempt of a newly invited candidate at team A's exam. */
+export interface FreshAttempt {
+  attemptId: number;
+  anid: number;
+  phone: string;
+  /** The candidate's token. */
+  token: string;
+}
+
+/**
+ * Two teams and what team A owns: its exam (the demo exam), an attempt at it with an open flag, and members.
+ * Fixtures build their inputs from these, or make what they need (through the API or the services).
+ */
+export interface CallWorld {
+  t: TestApp;
+  /** Team A, whose resources fixtures use. */
+  teamId: number;
+  /** Team B, whose author must be refused team A's resources. */
+  otherTeamId: number;
+  /** Team A's exam. */
+  examId: number;
+  /** An attempt in progress at it. */
+  attemptId: number;
+  /** The candidate's token of that attempt. */
+  candidateToken: string;
+  /** An open risk flag of that attempt. */
+  recordId: number;
+  /** A team A grader that no caller logs in as (staff-scoped calls may rename, disable or reset it). */
+  staffId: number;
+  /** Staff ids of the callers. */
+  ids: Record<Caller, number>;
+  /** Tokens: admin; authors of team A and B; a proctor of team A assigned to the exam; one assigned to nothing. */
+  tokens: Record<Caller, string>;
+  /** Invites a new candidate to team A's exam and starts their attempt. */
+  newAttempt(): Promise<FreshAttempt>;
+  /** Records a risk flag (screen switch) on the candidate's attempt; answers its record id. */
+  newRecord(candidateToken: string): Promise<number>;
+  /** Creates a staff account (no caller logs in as it); answers its id. */
+  newStaff(role: StaffRole, teamId: number | null): Promise<number>;
+  /** Assigns a staff member to team A's exam (nothing when already assigned). */
+  assign(staffId: number, role: 'proctor' | 'grader'): Promise<void>;
+  /** A password for new accounts. */
+  password: string;
+}
+
+let phoneSeq = 0;
+/** A phone number no other fixture uses in this process. */
+export function freshPhone(prefix = '135'): string {
+  phoneSeq += 1;
+  return `${prefix}${String(phoneSeq).padStart(8, '0')}`;
+}
+
+async function inject(t: TestApp, token: string, method: 'GET' | 'POST', url: string, payload?: unknown) {
+  const res = await t.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+  return body<Record<string, unknown>>(res).data;
+}
+
+/** Builds the world on a fresh test app. */
+export async function buildWorld(t: TestApp): Promise<CallWorld> {
+  const password = 'password-1';
+  const admin = await t.loginStaff('admin');
+  const team = async (name: string) => (await inject(t, admin, 'POST', '/admin/teams', { name })).id as number;
+  const teamId = await team(`Team A ${randomUUID().slice(0, 6)}`);
+  const otherTeamId = await team(`Team B ${randomUUID().slice(0, 6)}`);
+  const member = async (role: StaffRole, team: number | null, name: string) => {
+    const phone = freshPhone('137');
+    const created = await inject(t, admin, 'POST', '/admin/staff', {
+      phone,
+      area_code: '86',
+      name,
+      role,
+      password,
+      team_id: team,
+    });
+    const token = (await t.services.staff.login(phone, password)).token;
+    return { id: created.id as number, token };
+  };
+  const { examId } = await t.seed('13800138000');
+  await t.db.handle.db.updateTable('exams').set({ team_id: teamId }).where('id', '=', examId).execute();
+
+  const authorA = await member('author', teamId, 'Author A');
+  const authorB = await member('author', otherTeamId, 'Author B');
+  const proctorA = await member('proctor', teamId, 'Proctor A');
+  const proctorX = await member('proctor', otherTeamId, 'Proctor X');
+  const graderA = await member('grader', teamId, 'Grader A');
+  const adminId = (await t.db.handle.db
+    .selectFrom('staff')
+    .select('id')
+    .where('phone', '=', TEST_ADMIN.phone)
+    .executeTakeFirstOrThrow())!.id;
+
+  const assign = async (staffId: number, role: 'proctor' | 'grader') => {
+    await t.db.handle.db
+      .insertInto('exam_staff')
+      .values({ exam_id: examId, staff_id: staffId, role, created_at: t.now() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  };
+  await assign(proctorA.id, 'proctor');
+
+  const newAttempt = async (): Promise<FreshAttempt> => {
+    const phone = freshPhone('134');
+    const anid = await t.invite(examId, phone);
+    const token = await t.loginCandidate(phone);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/start-exam?auth=${token}`,
+      payload: { exam_id: examId, anid, phase: 2 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return { attemptId: body<{ attempt: { id: number } }>(res).data.attempt.id, anid, phone, token };
+  };
+  const newRecord = async (candidateToken: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/record-risk?auth=${candidateToken}`,
+      payload: new URLSearchParams({
+        exam_id: String(examId),
+        risk: '1',
+        trigger_time: String(t.now()),
+        client_id: randomUUID(),
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return body<{ id: number }>(res).data.id;
+  };
+  const newStaff = async (role: StaffRole, team: number | null) => {
+    const created = await inject(t, admin, 'POST', '/admin/staff', {
+      phone: freshPhone('133'),
+      area_code: '86',
+      name: `${role} ${phoneSeq}`,
+      role,
+      password,
+      team_id: team,
+    });
+    return created.id as number;
+  };
+  const first = await newAttempt();
+  return {
+    t,
+    teamId,
+    otherTeamId,
+    examId,
+    attemptId: first.attemptId,
+    candidateToken: first.token,
+    recordId: await newRecord(first.token),
+    staffId: graderA.id,
+    ids: { admin: adminId, authorA: authorA.id, authorB: authorB.id, proctorA: proctorA.id, proctorX: proctorX.id },
+    tokens: {
+      admin,
+      authorA: authorA.token,
+      authorB: authorB.token,
+      proctorA: proctorA.token,
+      proctorX: proctorX.token,
+    },
+    newAttempt,
+    newRecord,
+    newStaff,
+    assign,
+    password,
+  };
+}
+
+/**
+ * A new exam of team A made by its author through the editor, with a draft listing one new single-choice
+ * bank question of team A, open now for a day; published when asked. Answers its id and draft revision.
+ */
+export async function newTeamExam(w: CallWorld, publish = false): Promise<{ examId: number; revision: number }> {
+  const author = w.tokens.authorA;
+  const question = await inject(w.t, author, 'POST', '/admin/bank/questions', {
+    question: {
+      kind: 'single',
+      content: {
+        stem: '<p>1 + 1 = ?</p>',
+        options: [
+          { id: 'A', content: '2' },
+          { id: 'B', content: '3' },
+        ],
+      },
+      key: { option: 'A' },
+    },
+    default_score: 5,
+  });
+  const created = await inject(w.t, author, 'POST', '/admin/exam/create', { name: `Exam ${randomUUID().slice(0, 6)}` });
+  const examId = created.exam_id as number;
+  const now = w.t.now();
+  const saved = await inject(w.t, author, 'POST', '/admin/exam/save-draft', {
+    exam_id: examId,
+    revision: 0,
+    draft: {
+      name: `Exam ${examId}`,
+      mode: 1,
+      time_minutes: 60,
+      start_at: now - 3_600_000,
+      end_at: now + 86_400_000,
+      settings: {},
+      sections: [{ kind: 'linetest', title: '', items: [{ question_id: question.id as number, points: 5 }] }],
+    },
+  });
+  const revision = saved.revision as number;
+  if (publish) await inject(w.t, author, 'POST', '/admin/exam/publish', { exam_id: examId, revision });
+  return { examId, revision };
+}
+
+/** Builds a scoped call's input on team A's resource (the ids in the call's `scope` field must be team A's). */
+export type AccessFixture = (w: CallWorld) => CallInput | Promise<CallInput>;
+
+/** A picture that is not one: the ID photo call answers image_unreadable, past its access check. */
+const NOT_A_PICTURE = Buffer.from('not a picture');
+
+/** A single-choice bank question body. */
+const BANK_SINGLE = {
+  kind: 'single',
+  content: {
+    stem: '<p>1 + 2 = ?</p>',
+    options: [
+      { id: 'A', content: '3' },
+      { id: 'B', content: '4' },
+    ],
+  },
+  key: { option: 'A' },
+};
+
+/** A programming bank question whose Python reference solution passes every case. */
+const BANK_PROGRAMMING = {
+  kind: 'programming',
+  content: { stem: '<p>Print a+b.</p>', languages: ['python'], samples: [{ input: '1 2\n', output: '3\n' }] },
+  key: {
+    cases: [{ input: '3 4\n', output: '7\n' }],
+    reference: { language: 'python', source: 'a, b = map(int, input().split())\nprint(a + b)\n' },
+  },
+};
+
+/** A new empty bank folder of team A, made by its author; answers its id and name. */
+async function bankFolder(w: CallWorld): Promise<{ id: number; name: string }> {
+  const name = `Folder ${randomUUID().slice(0, 8)}`;
+  const created = await inject(w.t, w.tokens.authorA, 'POST', '/admin/bank/folders', { name });
+  return { id: created.id as number, name };
+}
+
+/** A new bank question of team A (single choice unless said), made by its author; answers its id. */
+async function bankQuestion(w: CallWorld, fields: Record<string, unknown> = {}): Promise<number> {
+  const created = await inject(w.t, w.tokens.authorA, 'POST', '/admin/bank/questions', {
+    question: BANK_SINGLE,
+    default_score: 5,
+    ...fields,
+  });
+  return created.id as number;
+}
+
+/** A 1x1 PNG picture. */
+function onePixelPng(): Buffer {
+  return PNG.sync.write(new PNG({ width: 1, height: 1 }));
+}
+
+/** Inputs of every scoped staff call (routes/access.test.ts). */
+export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
+  staffUpdate: (w) => ({ body: { id: w.staffId, name: 'Grader A' } }),
+  staffResetPassword: (w) => ({ body: { id: w.staffId, password: w.password } }),
+  proctorGrid: (w) => ({ query: { exam_id: w.examId } }),
+  proctorStream: (w) => ({ query: { exam_id: w.examId } }),
+  proctorAttempt: (w) => ({ query: { attempt_id: w.attemptId } }),
+  proctorWarn: (w) => ({ body: { attempt_id: w.attemptId, text: 'Please face the camera.' } }),
+  proctorEnd: async (w) => ({ body: { attempt_id: (await w.newAttempt()).attemptId, reason: 'Left the room' } }),
+  proctorDecide: (w) => ({ body: { record_id: w.recordId, decision: 'dismissed', note: '' } }),
+  proctorIdPhoto: async (w) => ({
+    body: { exam_id: String(w.examId), phone: (await w.newAttempt()).phone },
+    file: { field: 'id_photo', name: 'id.jpg', type: 'image/jpeg', data: NOT_A_PICTURE },
+  }),
+  verifyEvidence: (w) => ({ query: { attempt_id: w.attemptId } }),
+  teamUpdate: (w) => ({ body: { id: w.teamId, name: `Team A ${randomUUID().slice(0, 6)}` } }),
+  examStaffList: (w) => ({ query: { exam_id: w.examId } }),
+  // A fresh grader: the call is made once refused and once allowed.
+  examStaffAssign: async (w) => ({
+    body: { exam_id: w.examId, staff_id: await w.newStaff('grader', w.teamId), role: 'grader' },
+  }),
+  examStaffUnassign: async (w) => {
+    await w.assign(w.staffId, 'grader');
+    return { body: { exam_id: w.examId, staff_id: w.staffId, role: 'grader' } };
+  },
+  examEditorDetail: (w) => ({ query: { exam_id: w.examId } }),
+  examEditorVersions: (w) => ({ query: { exam_id: w.examId } }),
+  examEditorSaveDraft: async (w) => {
+    const { examId, revision } = await newTeamExam(w);
+    const draft = (await inject(w.t, w.tokens.authorA, 'GET', `/admin/exam/detail?exam_id=${examId}`)).draft;
+    return { body: { exam_id: examId, revision, draft } };
+  },
+  examEditorPublish: async (w) => ({ body: { exam_id: (await newTeamExam(w)).examId, revision: 1 } }),
+  examEditorLiveChange: async (w) => ({ body: { exam_id: (await newTeamExam(w, true)).examId, time_minutes: 90 } }),
+  examEditorCopy: (w) => ({ body: { exam_id: w.examId } }),
+  examEditorArchive: async (w) => ({ body: { exam_id: (await newTeamExam(w)).examId, archived: true } }),
+  examEditorPreview: async (w) => ({ body: { exam_id: (await newTeamExam(w)).examId } }),
+  examEditorPreviewKeys: async (w) => {
+    const { examId } = await newTeamExam(w);
+    const preview = await inject(w.t, w.tokens.authorA, 'POST', '/admin/exam/preview', { exam_id: examId });
+    return { query: { exam_id: examId, version_id: preview.version_id as number } };
+  },
+  examEditorInvite: (w) => ({ body: { exam_id: w.examId, phones: [{ phone: freshPhone('131') }] } }),
+  bankFolderCreate: async (w) => ({ body: { name: 'Sub-folder', parent_id: (await bankFolder(w)).id } }),
+  bankFolderUpdate: async (w) => ({ body: { folder_id: (await bankFolder(w)).id, name: `Renamed ${randomUUID()}` } }),
+  bankFolderDelete: async (w) => ({ body: { folder_id: (await bankFolder(w)).id } }),
+  bankQuestions: async (w) => ({ query: { folder_id: (await bankFolder(w)).id } }),
+  bankQuestion: async (w) => ({ query: { question_id: await bankQuestion(w) } }),
+  bankQuestionCreate: async (w) => ({
+    body: { folder_id: (await bankFolder(w)).id, question: BANK_SINGLE, default_score: 5 },
+  }),
+  bankQuestionUpdate: async (w) => ({
+    body: { question_id: await bankQuestion(w), revision: 1, question: BANK_SINGLE, default_score: 6 },
+  }),
+  bankBulkMove: async (w) => ({ body: { question_ids: [await bankQuestion(w)], folder_id: null } }),
+  bankBulkTag: async (w) => ({ body: { question_ids: [await bankQuestion(w)], tags: ['access'] } }),
+  bankBulkUntag: async (w) => ({
+    body: { question_ids: [await bankQuestion(w, { tags: ['access'] })], tags: ['access'] },
+  }),
+  bankBulkDelete: async (w) => ({ body: { question_ids: [await bankQuestion(w)] } }),
+  // A question that is no programming one: the check answers 422 past the access check, without the judge.
+  bankVerify: async (w) => ({ body: { question_id: await bankQuestion(w) } }),
+};
+
+/** What a change's audit entry must say: its action and object, and what before and after contain. */
+export interface AuditExpectation {
+  action: string;
+  kind: string;
+  /** The object's id (null for an object without one, e.g. an uploaded file), or how to read it from the call's answer (a create). */
+  id: number | null | ((data: Record<string, unknown>) => number);
+  /** null: none (a create); else fields the snapshot has (toMatchObject). */
+  before: Record<string, unknown> | null;
+  /** null: none (a delete); else fields the snapshot has. */
+  after: Record<string, unknown> | null;
+}
+
+/** One change to make and the entry it must leave. */
+export interface AuditCase {
+  /** Who makes it (admin unless said). */
+  as?: Caller;
+  input: CallInput;
+  expect: AuditExpectation;
+  /** Milliseconds the call may take (e.g. the first face check loads its models). */
+  timeoutMs?: number;
+}
+
+/** Builds a change and its expected entry. */
+export type AuditFixture = (w: CallWorld) => AuditCase | Promise<AuditCase>;
+
+/** Changes every mutating staff call makes (routes/audit.test.ts). */
+export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
+  staffCreate: (w) => {
+    const phone = freshPhone('132');
+    return {
+      input: { body: { phone, area_code: '86', name: 'New grader', role: 'grader', password: w.password } },
+      expect: {
+        action: 'staff.create',
+        kind: 'staff',
+        id: (d) => d.id as number,
+        before: null,
+        after: { phone, name: 'New grader', role: 'grader', team_id: null, disabled: false },
+      },
+    };
+  },
+  staffUpdate: async (w) => {
+    const id = await w.newStaff('grader', w.teamId);
+    return {
+      input: { body: { id, name: 'Proctor now', role: 'proctor', team_id: w.otherTeamId, disabled: true } },
+      expect: {
+        action: 'staff.update',
+        kind: 'staff',
+        id,
+        before: { id, role: 'grader', team_id: w.teamId, disabled: false },
+        after: { id, name: 'Proctor now', role: 'proctor', team_id: w.otherTeamId, disabled: true },
+      },
+    };
+  },
+  staffResetPassword: (w) => ({
+    input: { body: { id: w.staffId, password: 'another-password' } },
+    expect: {
+      action: 'staff.reset_password',
+      kind: 'staff',
+      id: w.staffId,
+      before: { id: w.staffId },
+      after: { id: w.staffId },
+    },
+  }),
+  proctorWarn: (w) => ({
+    input: { body: { attempt_id: w.attemptId, text: 'Eyes on your screen.' } },
+    expect: {
+      action: 'proctor.warn',
+      kind: 'attempt',
+      id: w.attemptId,
+      before: null,
+      after: { text: 'Eyes on your screen.' },
+    },
+  }),
+  proctorEnd: async (w) => {
+    const { attemptId } = await w.newAttempt();
+    return {
+      input: { body: { attempt_id: attemptId, reason: 'Another person in the room' } },
+      expect: {
+        action: 'proctor.end',
+        kind: 'attempt',
+        id: attemptId,
+        before: { phase: 2, finish_reason: null },
+        after: { phase: 3, finish_reason: 'proctor', finish_note: 'Another person in the room' },
+      },
+    };
+  },
+  proctorDecide: async (w) => {
+    const recordId = await w.newRecord(w.candidateToken);
+    return {
+      input: { body: { record_id: recordId, decision: 'confirmed', note: 'seen on camera' } },
+      expect: {
+        action: 'proctor.decide',
+        kind: 'record',
+        id: recordId,
+        before: { decision: null },
+        after: { decision: 'confirmed', decision_note: 'seen on camera' },
+      },
+    };
+  },
+  proctorIdPhoto: async (w) => {
+    const { facePhoto } = await import('../bench/facePhotos.js');
+    const { anid, phone } = await w.newAttempt();
+    return {
+      input: {
+        body: { exam_id: String(w.examId), phone },
+        file: { field: 'id_photo', name: 'id.jpg', type: 'image/jpeg', data: facePhoto('a') },
+      },
+      expect: {
+        action: 'proctor.id_photo',
+        kind: 'invitation',
+        id: anid,
+        before: { id_photo_key: null, id_photo_sha256: null },
+        after: { id_photo_key: expect.any(String), id_photo_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      },
+      timeoutMs: 120_000,
+    };
+  },
+  teamCreate: () => {
+    const name = `Team ${randomUUID().slice(0, 8)}`;
+    return {
+      input: { body: { name } },
+      expect: { action: 'team.create', kind: 'team', id: (d) => d.id as number, before: null, after: { name } },
+    };
+  },
+  teamUpdate: async (w) => {
+    const [before] = await w.t.db.handle.db.selectFrom('teams').select('name').where('id', '=', w.teamId).execute();
+    const name = `Team A ${randomUUID().slice(0, 8)}`;
+    return {
+      input: { body: { id: w.teamId, name } },
+      expect: {
+        action: 'team.update',
+        kind: 'team',
+        id: w.teamId,
+        before: { id: w.teamId, name: before!.name },
+        after: { id: w.teamId, name },
+      },
+    };
+  },
+  examStaffAssign: async (w) => {
+    const staffId = await w.newStaff('grader', w.teamId);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, staff_id: staffId, role: 'grader' } },
+      expect: {
+        action: 'exam_staff.assign',
+        kind: 'exam',
+        id: w.examId,
+        before: null,
+        after: { exam_id: w.examId, staff_id: staffId, role: 'grader' },
+      },
+    };
+  },
+  examEditorCreate: (w) => ({
+    as: 'authorA',
+    input: { body: { name: 'Audited exam' } },
+    expect: {
+      action: 'exam.create',
+      kind: 'exam',
+      id: (d) => d.exam_id as number,
+      before: null,
+      after: { team_id: w.teamId, draft: { name: 'Audited exam' } },
+    },
+  }),
+  examEditorSaveDraft: async (w) => {
+    const { examId, revision } = await newTeamExam(w);
+    const draft = (await inject(w.t, w.tokens.authorA, 'GET', `/admin/exam/detail?exam_id=${examId}`)).draft as Record<
+      string,
+      unknown
+    >;
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: examId, revision, draft: { ...draft, name: 'Renamed', time_minutes: 45 } } },
+      expect: {
+        action: 'exam.save_draft',
+        kind: 'exam',
+        id: examId,
+        before: { name: `Exam ${examId}`, time_minutes: 60 },
+        after: { name: 'Renamed', time_minutes: 45 },
+      },
+    };
+  },
+  examEditorPublish: async (w) => {
+    const { examId, revision } = await newTeamExam(w);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: examId, revision } },
+      expect: {
+        action: 'exam.publish',
+        kind: 'exam',
+        id: examId,
+        before: { status: 'draft', published_version_id: null },
+        after: { status: 'published', number: 1 },
+      },
+    };
+  },
+  examEditorLiveChange: async (w) => {
+    const { examId } = await newTeamExam(w, true);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: examId, time_minutes: 90 } },
+      expect: {
+        action: 'exam.live_change',
+        kind: 'exam',
+        id: examId,
+        before: { time_minutes: 60 },
+        after: { time_minutes: 90 },
+      },
+    };
+  },
+  examEditorCopy: (w) => ({
+    as: 'authorA',
+    input: { body: { exam_id: w.examId } },
+    expect: {
+      action: 'exam.copy',
+      kind: 'exam',
+      id: (d) => d.exam_id as number,
+      before: null,
+      after: { copied_from: w.examId },
+    },
+  }),
+  examEditorArchive: async (w) => {
+    const { examId } = await newTeamExam(w);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: examId, archived: true } },
+      expect: {
+        action: 'exam.archive',
+        kind: 'exam',
+        id: examId,
+        before: { status: 'draft' },
+        after: { status: 'archived' },
+      },
+    };
+  },
+  examEditorPreview: async (w) => {
+    const { examId } = await newTeamExam(w);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: examId } },
+      expect: {
+        action: 'exam.preview',
+        kind: 'exam',
+        id: examId,
+        before: null,
+        after: { version_id: expect.any(Number), number: 1 },
+      },
+    };
+  },
+  examEditorInvite: (w) => {
+    const phone = freshPhone('131');
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, phones: [{ phone }], extra_minutes: 5 } },
+      expect: {
+        action: 'exam.invite',
+        kind: 'exam',
+        id: w.examId,
+        before: null,
+        after: { invited: [{ phone, area_code: '86' }], extra_minutes: 5 },
+      },
+    };
+  },
+  examStaffUnassign: async (w) => {
+    const staffId = await w.newStaff('proctor', w.teamId);
+    await w.assign(staffId, 'proctor');
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, staff_id: staffId, role: 'proctor' } },
+      expect: {
+        action: 'exam_staff.unassign',
+        kind: 'exam',
+        id: w.examId,
+        before: { exam_id: w.examId, staff_id: staffId, role: 'proctor' },
+        after: null,
+      },
+    };
+  },
+  bankFolderCreate: (w) => ({
+    as: 'authorA',
+    input: { body: { name: 'Audited folder' } },
+    expect: {
+      action: 'bank.folder.create',
+      kind: 'folder',
+      id: (d) => d.id as number,
+      before: null,
+      after: { name: 'Audited folder', team_id: w.teamId, parent_id: null },
+    },
+  }),
+  bankFolderUpdate: async (w) => {
+    const folder = await bankFolder(w);
+    return {
+      as: 'authorA',
+      input: { body: { folder_id: folder.id, name: `${folder.name} renamed` } },
+      expect: {
+        action: 'bank.folder.update',
+        kind: 'folder',
+        id: folder.id,
+        before: { name: folder.name },
+        after: { name: `${folder.name} renamed` },
+      },
+    };
+  },
+  bankFolderDelete: async (w) => {
+    const folder = await bankFolder(w);
+    return {
+      as: 'authorA',
+      input: { body: { folder_id: folder.id } },
+      expect: {
+        action: 'bank.folder.delete',
+        kind: 'folder',
+        id: folder.id,
+        before: { name: folder.name },
+        after: null,
+      },
+    };
+  },
+  bankQuestionCreate: (w) => ({
+    as: 'authorA',
+    input: { body: { question: BANK_SINGLE, default_score: 5, tags: ['audited'] } },
+    expect: {
+      action: 'bank.question.create',
+      kind: 'question',
+      id: (d) => d.id as number,
+      before: null,
+      after: { kind: 'single', team_id: w.teamId, tags: ['audited'], key: { option: 'A' } },
+    },
+  }),
+  bankQuestionUpdate: async (w) => {
+    const id = await bankQuestion(w);
+    return {
+      as: 'authorA',
+      input: { body: { question_id: id, revision: 1, question: BANK_SINGLE, difficulty: 5, default_score: 5 } },
+      expect: {
+        action: 'bank.question.update',
+        kind: 'question',
+        id,
+        before: { difficulty: 3, revision: 1 },
+        after: { difficulty: 5, revision: 2 },
+      },
+    };
+  },
+  bankBulkMove: async (w) => {
+    const id = await bankQuestion(w);
+    const folder = await bankFolder(w);
+    return {
+      as: 'authorA',
+      input: { body: { question_ids: [id], folder_id: folder.id } },
+      expect: {
+        action: 'bank.question.move',
+        kind: 'question',
+        id,
+        before: { folder_id: null },
+        after: { folder_id: folder.id },
+      },
+    };
+  },
+  bankBulkTag: async (w) => {
+    const id = await bankQuestion(w);
+    return {
+      as: 'authorA',
+      input: { body: { question_ids: [id], tags: ['new'] } },
+      expect: { action: 'bank.question.tag', kind: 'question', id, before: { tags: [] }, after: { tags: ['new'] } },
+    };
+  },
+  bankBulkUntag: async (w) => {
+    const id = await bankQuestion(w, { tags: ['old'] });
+    return {
+      as: 'authorA',
+      input: { body: { question_ids: [id], tags: ['old'] } },
+      expect: { action: 'bank.question.untag', kind: 'question', id, before: { tags: ['old'] }, after: { tags: [] } },
+    };
+  },
+  bankBulkDelete: async (w) => {
+    const id = await bankQuestion(w);
+    return {
+      as: 'authorA',
+      input: { body: { question_ids: [id] } },
+      expect: { action: 'bank.question.delete', kind: 'question', id, before: { id, kind: 'single' }, after: null },
+    };
+  },
+  bankVerify: async (w) => {
+    const id = await bankQuestion(w, { question: BANK_PROGRAMMING });
+    return {
+      as: 'authorA',
+      input: { body: { question_id: id } },
+      expect: {
+        action: 'bank.question.verify',
+        kind: 'question',
+        id,
+        before: null,
+        after: { ok: true, verdict: 'AC', revision: 1 },
+      },
+      timeoutMs: 60_000,
+    };
+  },
+  bankUploadImage: () => ({
+    as: 'authorA',
+    input: { file: { field: 'file', name: 'dot.png', type: 'image/png', data: onePixelPng() } },
+    expect: {
+      action: 'bank.upload.image',
+      kind: 'file',
+      id: null,
+      before: null,
+      after: { mime: 'image/png', key: expect.stringMatching(/^bank\/images\/[0-9a-f]{64}\.png$/) },
+    },
+  }),
+  bankUploadAudio: () => ({
+    as: 'authorA',
+    input: { file: { field: 'file', name: 'beeps.wav', type: 'audio/wav', data: beepsWav(2) } },
+    expect: {
+      action: 'bank.upload.audio',
+      kind: 'file',
+      id: null,
+      before: null,
+      after: { mime: 'audio/wav', duration_s: expect.any(Number) },
+    },
+  }),
+  bankUploadCases: () => ({
+    as: 'authorA',
+    input: {
+      file: {
+        field: 'file',
+        name: 'cases.zip',
+        type: 'application/zip',
+        data: Buffer.from(zipSync({ '1.in': strToU8('1 2\n'), '1.out': strToU8('3\n') })),
+      },
+    },
+    expect: { action: 'bank.upload.cases', kind: 'file', id: null, before: null, after: { cases: 1 } },
+  }),
+};

@@ -1,0 +1,204 @@
+import { WarningOutlined } from '@ant-design/icons';
+import type { BankQuestionItem, BankVerificationState } from '@examhall/contract';
+import { Button, Empty, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import type { ReactNode } from 'react';
+import { useI18n } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+
+const DEFAULT_SORT = { sort: 'updated', order: 'desc' } as const;
+
+/** One page of questions with sorting, paging and selection for bulk actions; a row opens the editor. */
+export function QuestionTable(props: {
+  rows: BankQuestionItem[];
+  total: number;
+  loading: boolean;
+  paging: ListPaging;
+  onTableChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | TableSort[]) => void;
+  selected: number[];
+  onSelect: ((ids: number[]) => void) | null;
+  /** Rows that cannot be selected (already taken, or not of a kind wanted), or null when all can. */
+  unselectable?: (q: BankQuestionItem) => boolean;
+  onOpen: (id: number) => void;
+  empty: ReactNode;
+}) {
+  const { t } = useI18n();
+  const { paging } = props;
+  const columns: TableColumnsType<BankQuestionItem> = [
+    {
+      title: 'ID',
+      key: 'id',
+      dataIndex: 'id',
+      width: 70,
+      sorter: true,
+      sortOrder: tableOrder(paging, 'id', DEFAULT_SORT),
+    },
+    {
+      title: t('console.bank.stem'),
+      dataIndex: 'stem',
+      width: 300,
+      render: (stem: string, q) => (
+        <Space orientation="vertical" size={2}>
+          <div style={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
+            <Typography.Link onClick={() => props.onOpen(q.id)} title={stem} data-testid={`bank-open-${q.id}`}>
+              {stem.trim() === '' ? t('console.bank.noStem') : stem}
+            </Typography.Link>
+          </div>
+          {q.problem && (
+            <Typography.Text type="danger">
+              <WarningOutlined aria-hidden /> {t('console.bank.problem', { problem: q.problem })}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('console.bank.kind'),
+      dataIndex: 'kind',
+      width: 130,
+      render: (kind: BankQuestionItem['kind'], q) => (
+        <Space size={4} wrap>
+          <Tag>{t(`console.kind.${kind}`)}</Tag>
+          {kind === 'programming' && <VerificationTag state={q.verification} />}
+        </Space>
+      ),
+    },
+    {
+      title: t('console.bank.difficulty'),
+      key: 'difficulty',
+      dataIndex: 'difficulty',
+      width: 100,
+      sorter: true,
+      sortOrder: tableOrder(paging, 'difficulty', DEFAULT_SORT),
+      render: (d: number) => <DifficultyMark level={d} />,
+    },
+    {
+      title: t('console.bank.tagsAndPoints'),
+      key: 'tags',
+      width: 180,
+      render: (_, q) => (
+        <Space size={[4, 4]} wrap>
+          {q.tags.map((tag) => (
+            <Tag key={`t:${tag}`} color="blue">
+              {tag}
+            </Tag>
+          ))}
+          {q.knowledge_points.map((kp) => (
+            <Tag key={`k:${kp}`}>{kp}</Tag>
+          ))}
+        </Space>
+      ),
+    },
+    { title: t('console.bank.score'), dataIndex: 'default_score', width: 70, responsive: ['xxl'] },
+    { title: t('console.bank.author'), key: 'author', width: 110, responsive: ['xl'], render: (_, q) => q.author.name },
+    {
+      title: t('console.bank.used'),
+      key: 'used',
+      dataIndex: 'used_count',
+      sorter: true,
+      sortOrder: tableOrder(paging, 'used', DEFAULT_SORT),
+      width: 90,
+    },
+    {
+      title: t('console.bank.updated'),
+      key: 'updated',
+      dataIndex: 'updated_at',
+      width: 170,
+      sorter: true,
+      sortOrder: tableOrder(paging, 'updated', DEFAULT_SORT),
+      sortDirections: ['descend', 'ascend', 'descend'],
+      render: (ms: number, q) => (
+        <Tooltip title={t('console.bank.lastEditor', { name: q.editor.name })}>
+          <span>{serverTime(ms)}</span>
+        </Tooltip>
+      ),
+    },
+    {
+      title: t('console.common.actions'),
+      key: 'actions',
+      width: 90,
+      render: (_, q) => (
+        <Button size="small" onClick={() => props.onOpen(q.id)} data-testid={`bank-edit-${q.id}`}>
+          {props.onSelect ? t('console.common.edit') : t('console.bank.view')}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <div data-testid="bank-table">
+      <Table<BankQuestionItem>
+        rowKey="id"
+        columns={columns}
+        dataSource={props.rows}
+        loading={props.loading}
+        scroll={{ x: 1100 }}
+        onChange={(pagination, _filters, sorter) => props.onTableChange(pagination, sorter)}
+        rowSelection={
+          props.onSelect
+            ? {
+                selectedRowKeys: props.selected,
+                preserveSelectedRowKeys: true,
+                onChange: (keys) => props.onSelect?.(keys.map(Number)),
+                getCheckboxProps: (q) => ({ disabled: props.unselectable?.(q) ?? false }),
+              }
+            : undefined
+        }
+        pagination={{
+          current: paging.page,
+          pageSize: paging.page_size,
+          total: props.total,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showTotal: (total) => t('console.common.total', { n: total }),
+        }}
+        locale={{ emptyText: props.empty }}
+      />
+    </div>
+  );
+}
+
+/** Difficulty 1 to 5 as five dots, named for screen readers. */
+export function DifficultyMark({ level }: { level: number }) {
+  const { t } = useI18n();
+  const d = Math.min(5, Math.max(1, Math.round(level))) as 1 | 2 | 3 | 4 | 5;
+  const name = t(`console.bank.level.${d}`);
+  return (
+    <span role="img" aria-label={name} title={name} style={{ letterSpacing: 1, whiteSpace: 'nowrap' }}>
+      {'●'.repeat(d)}
+      <Typography.Text type="secondary">{'○'.repeat(5 - d)}</Typography.Text>
+    </span>
+  );
+}
+
+/** Where a programming question's reference check stands. */
+export function VerificationTag({ state }: { state: BankVerificationState }) {
+  const { t } = useI18n();
+  const color = { none: 'default', ok: 'green', failed: 'red', stale: 'orange' }[state];
+  return <Tag color={color}>{t(`console.bank.verification.${state}`)}</Tag>;
+}
+
+/** The list's empty state: what to do next depends on why it is empty. */
+export function QuestionsEmpty(props: {
+  filtered: boolean;
+  canCreate: boolean;
+  onCreate: () => void;
+  onClear: () => void;
+}) {
+  const { t } = useI18n();
+  if (props.filtered) {
+    return (
+      <Empty description={t('console.bank.noMatch')}>
+        <Button onClick={props.onClear}>{t('console.bank.clearFilters')}</Button>
+      </Empty>
+    );
+  }
+  return (
+    <Empty description={props.canCreate ? t('console.bank.emptyManage') : t('console.bank.empty')}>
+      {props.canCreate && (
+        <Button type="primary" onClick={props.onCreate}>
+          {t('console.bank.newQuestion')}
+        </Button>
+      )}
+    </Empty>
+  );
+}

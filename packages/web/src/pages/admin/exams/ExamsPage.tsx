@@ -1,0 +1,365 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { CreateExamBody, type EditorExamItem, type EditorExamListQuery, type ExamStatus } from '@examhall/contract';
+import {
+  App,
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Segmented,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { errorText } from '../../../api/client.js';
+import { useI18n } from '../../../i18n/index.js';
+import { can, useStaffMe } from '../../../session/staff.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
+import { FormError } from '../../../shell/FormError.js';
+import { PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';
+import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
+import { useListState } from '../shared/useListState.js';
+import { zodRule } from '../shared/zodRule.js';
+import { TeamSelect } from '../staff/TeamSelect.js';
+import { modeKey, STATUS_COLOR } from './labels.js';
+import { useArchiveExam, useCopyExam, useCreateExam, useExamList } from './queries.js';
+
+const SORTS = ['updated_at', 'name', 'start_at', 'id'] as const;
+const DEFAULT_SORT = { sort: 'updated_at', order: 'desc' } as const;
+const STATUSES: readonly ExamStatus[] = ['draft', 'published', 'archived'];
+
+/** The exams: state, version, window and invitations, filtered, sorted and paged on the server. */
+export default function ExamsPage() {
+  const { t } = useI18n();
+  useDocumentTitle(t('admin.menu.exams'));
+  const me = useStaffMe();
+  const allowed = can(me.data, 'exam.read');
+  const manage = can(me.data, 'exam.manage');
+  const { params, paging, setFilters, onTableChange } = useListState(SORTS);
+  const status = STATUSES.find((s) => s === params.get('status'));
+  const name = textParam(params, 'name');
+  const query: EditorExamListQuery = { ...paging, status, name };
+  const list = useExamList(query);
+  const [creating, setCreating] = useState(false);
+  const [copying, setCopying] = useState<EditorExamItem | null>(null);
+
+  if (me.data && !allowed) return <Forbidden />;
+
+  const columns: TableColumnsType<EditorExamItem> = [
+    {
+      title: t('console.exams.col.name'),
+      key: 'name',
+      dataIndex: 'name',
+      sorter: true,
+      sortOrder: tableOrder(paging, 'name', DEFAULT_SORT),
+      render: (n: string, e) => (
+        <Link to={`/admin/exams/${e.id}`} data-testid={`exam-open-${e.id}`}>
+          {n}
+        </Link>
+      ),
+    },
+    {
+      title: t('console.exams.col.status'),
+      key: 'status',
+      render: (_, e) => (
+        <Space size={4} wrap>
+          <Tag color={STATUS_COLOR[e.status]}>{t(`console.exams.status.${e.status}`)}</Tag>
+          {e.published_version !== null && <Tag>{t('console.exams.version', { n: e.published_version })}</Tag>}
+          {e.published_version !== null && e.draft_changed && e.status !== 'archived' && (
+            <Tooltip title={t('console.exams.draftChangedHint')}>
+              <Tag color="orange">{t('console.exams.draftChanged')}</Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+    { title: t('exams.col.mode'), dataIndex: 'mode', render: (m: number) => t(modeKey(m)) },
+    {
+      title: t('console.exams.col.window'),
+      key: 'start_at',
+      sorter: true,
+      sortOrder: tableOrder(paging, 'start_at', DEFAULT_SORT),
+      render: (_, e) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          {serverTime(e.start_at)}
+          <br />
+          {serverTime(e.end_at)}
+        </span>
+      ),
+    },
+    { title: t('console.exams.col.invited'), dataIndex: 'invited' },
+    {
+      title: t('console.exams.col.updated'),
+      key: 'updated_at',
+      dataIndex: 'updated_at',
+      sorter: true,
+      sortOrder: tableOrder(paging, 'updated_at', DEFAULT_SORT),
+      sortDirections: ['descend', 'ascend', 'descend'],
+      render: (ms: number) => serverTime(ms),
+    },
+  ];
+  if (manage) {
+    columns.push({
+      title: t('console.common.actions'),
+      key: 'actions',
+      render: (_, e) => (
+        <Space size={4} wrap>
+          <Link to={`/admin/exams/${e.id}`}>{t('console.common.edit')}</Link>
+          <Button size="small" type="link" onClick={() => setCopying(e)} data-testid={`exam-copy-${e.id}`}>
+            {t('console.exams.copy')}
+          </Button>
+          <ArchiveButton exam={e} />
+        </Space>
+      ),
+    });
+  }
+
+  const filtered = status !== undefined || name !== undefined;
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <PageTitle
+        title={t('admin.menu.exams')}
+        description={t('console.exams.about')}
+        extra={
+          manage && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined aria-hidden />}
+              onClick={() => setCreating(true)}
+              data-testid="exam-new"
+            >
+              {t('console.exams.new')}
+            </Button>
+          )
+        }
+      />
+      <Card>
+        <Space wrap style={{ marginBottom: 12 }}>
+          <Segmented<string>
+            value={status ?? 'all'}
+            onChange={(v) => setFilters({ status: v === 'all' ? null : v })}
+            options={[
+              { value: 'all', label: t('console.exams.all') },
+              ...STATUSES.map((s) => ({ value: s, label: t(`console.exams.status.${s}`) })),
+            ]}
+            aria-label={t('console.exams.col.status')}
+          />
+          <Input.Search
+            allowClear
+            defaultValue={name}
+            key={name ?? ''}
+            placeholder={t('console.exams.searchName')}
+            aria-label={t('console.exams.searchName')}
+            onSearch={(v) => setFilters({ name: v.trim() })}
+            style={{ width: 240 }}
+            data-testid="exam-search"
+          />
+        </Space>
+        <LoadError error={list.error} />
+        <div data-testid="exam-table">
+          <Table<EditorExamItem>
+            rowKey="id"
+            columns={columns}
+            dataSource={list.data?.list ?? []}
+            loading={list.isFetching}
+            scroll={{ x: true }}
+            onChange={(pagination, _f, sorter) => onTableChange(pagination, sorter)}
+            pagination={{
+              current: paging.page,
+              pageSize: paging.page_size,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES.map(String),
+              showTotal: (total) => t('console.common.total', { n: total }),
+            }}
+            locale={{
+              emptyText: filtered ? (
+                <Empty description={t('console.common.noMatch')}>
+                  <Button onClick={() => setFilters({ status: null, name: null })}>{t('console.common.reset')}</Button>
+                </Empty>
+              ) : (
+                <Empty description={manage ? t('console.exams.emptyManage') : t('console.exams.empty')}>
+                  {manage && (
+                    <Button type="primary" onClick={() => setCreating(true)}>
+                      {t('console.exams.new')}
+                    </Button>
+                  )}
+                </Empty>
+              ),
+            }}
+          />
+        </div>
+      </Card>
+      <CreateExamModal open={creating} onClose={() => setCreating(false)} />
+      <CopyExamModal exam={copying} onClose={() => setCopying(null)} />
+    </Space>
+  );
+}
+
+/** Creates an exam by name (an admin also picks its team) and opens it in the editor. */
+function CreateExamModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useI18n();
+  const me = useStaffMe();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<{ name: string; team_id: number | null }>();
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateExam();
+  const admin = me.data?.role === 'admin';
+  return (
+    <Modal
+      open={open}
+      title={t('console.exams.new')}
+      okText={t('console.exams.create')}
+      cancelText={t('console.common.cancel')}
+      okButtonProps={{ loading: create.isPending, 'data-testid': 'exam-create-submit' }}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={{ name: '', team_id: me.data?.team_id ?? null }}
+        onValuesChange={() => setError(null)}
+        onFinish={(v) =>
+          create.mutate(
+            { name: v.name.trim(), ...(admin ? { team_id: v.team_id } : {}) },
+            {
+              onSuccess: ({ exam_id }) => {
+                onClose();
+                void navigate(`/admin/exams/${exam_id}`);
+              },
+              onError: (e) => setError(errorText(e)),
+            },
+          )
+        }
+      >
+        <Form.Item
+          name="name"
+          label={t('console.exams.col.name')}
+          rules={[zodRule(CreateExamBody.shape.name, t('console.exams.nameRule'))]}
+        >
+          <Input autoFocus maxLength={200} data-testid="exam-create-name" />
+        </Form.Item>
+        {admin && (
+          <Form.Item name="team_id" label={t('console.staff.col.team')} extra={t('console.exams.teamHint')}>
+            <TeamSelect testId="exam-create-team" />
+          </Form.Item>
+        )}
+        <Typography.Paragraph type="secondary">{t('console.exams.createHint')}</Typography.Paragraph>
+        <FormError error={error} testId="exam-create-error" />
+        <button type="submit" hidden />
+      </Form>
+    </Modal>
+  );
+}
+
+/** Copies an exam's draft into a new exam, named as the author likes. */
+export function CopyExamModal({ exam, onClose }: { exam: { id: number; name: string } | null; onClose: () => void }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ name: string }>();
+  const copy = useCopyExam();
+  return (
+    <Modal
+      open={exam !== null}
+      title={t('console.exams.copyTitle', { name: exam?.name ?? '' })}
+      okText={t('console.exams.copy')}
+      cancelText={t('console.common.cancel')}
+      okButtonProps={{ loading: copy.isPending }}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={{ name: exam ? t('console.exams.copyName', { name: exam.name }) : '' }}
+        onFinish={(v) =>
+          exam &&
+          copy.mutate(
+            { exam_id: exam.id, name: v.name.trim() },
+            {
+              onSuccess: ({ exam_id }) => {
+                void message.success(t('console.exams.copied'));
+                onClose();
+                void navigate(`/admin/exams/${exam_id}`);
+              },
+            },
+          )
+        }
+      >
+        <Form.Item
+          name="name"
+          label={t('console.exams.col.name')}
+          rules={[zodRule(CreateExamBody.shape.name, t('console.exams.nameRule'))]}
+        >
+          <Input autoFocus maxLength={200} data-testid="exam-copy-name" />
+        </Form.Item>
+        <Typography.Paragraph type="secondary">{t('console.exams.copyHint')}</Typography.Paragraph>
+        {copy.isError && <FormError error={errorText(copy.error)} testId="exam-copy-error" />}
+        <button type="submit" hidden />
+      </Form>
+    </Modal>
+  );
+}
+
+/** Archives an exam (it leaves the candidates' lists and the default view) or brings it back. */
+export function ArchiveButton({
+  exam,
+  size = 'small',
+}: {
+  exam: { id: number; name: string; status: ExamStatus };
+  size?: 'small' | 'middle';
+}) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const archive = useArchiveExam();
+  const archived = exam.status === 'archived';
+  const run = () =>
+    archive.mutate(
+      { exam_id: exam.id, archived: !archived },
+      {
+        onSuccess: () =>
+          void message.success(t(archived ? 'console.exams.restored' : 'console.exams.archived', { name: exam.name })),
+        onError: (e) => void message.error(errorText(e)),
+      },
+    );
+  if (archived) {
+    return (
+      <Button size={size} type={size === 'small' ? 'link' : 'default'} loading={archive.isPending} onClick={run}>
+        {t('console.exams.restore')}
+      </Button>
+    );
+  }
+  return (
+    <Popconfirm
+      title={t('console.exams.archiveTitle', { name: exam.name })}
+      description={t('console.exams.archiveBody')}
+      okText={t('console.exams.archive')}
+      cancelText={t('console.common.cancel')}
+      onConfirm={run}
+    >
+      <Button
+        size={size}
+        type={size === 'small' ? 'link' : 'default'}
+        loading={archive.isPending}
+        data-testid={`exam-archive-${exam.id}`}
+      >
+        {t('console.exams.archive')}
+      </Button>
+    </Popconfirm>
+  );
+}

@@ -1,0 +1,36 @@
+/** Small pieces the editor's panels share: a field that shows its schema problem, and the panel props. */
+import { Form } from 'antd';
+import type { ReactNode } from 'react';
+import type { DraftEditor } from './useDraftEditor.js';
+
+/** What every editor panel gets: the editor state, and whether the author may change anything. */
+export interface PanelProps {
+  editor: DraftEditor;
+  readOnly: boolean;
+}
+
+/**
+ * A labelled field of the draft that shows the schema's problem at `problem` under it as the author types;
+ * `htmlFor` names the control so the label reads with it.
+ */
+export function Field(props: {
+  label: ReactNode;
+  problem: string | undefined;
+  htmlFor?: string;
+  extra?: ReactNode;
+  children: ReactNode;
+  required?: boolean;
+}) {
+  return (
+    <Form.Item
+      label={props.label}
+      htmlFor={props.htmlFor}
+      required={props.required}
+      validateStatus={props.problem ? 'error' : undefined}
+      help={props.problem}
+      extra={props.extra}
+    >
+      {props.children}
+    </Form.Item>
+  );
+}

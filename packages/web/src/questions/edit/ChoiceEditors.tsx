@@ -1,0 +1,93 @@
+import { Input } from 'antd';
+import { useI18n } from '../../i18n/index.js';
+import type { ChoiceContentDraft } from '../drafts.js';
+import type { OptionKeyFields } from '../options.js';
+import { Field } from './FieldProblems.js';
+import { OptionsEditor, type OptionMode } from './OptionsEditor.js';
+import { StemField } from './StemField.js';
+import type { BodyEditorProps, EditorContext } from './types.js';
+import type { Problem } from '../problems.js';
+
+/** Stem and options of any choice kind. */
+function ChoiceBody<C extends ChoiceContentDraft, K extends OptionKeyFields>(props: {
+  value: { content: C; key: K };
+  onChange: (next: { content: C; key: K }) => void;
+  problems: readonly Problem[];
+  ctx: EditorContext;
+  idPrefix: string;
+  mode: OptionMode;
+  fixed?: boolean;
+}) {
+  const { value, onChange } = props;
+  return (
+    <>
+      <StemField
+        value={value.content.stem}
+        onChange={(stem) => onChange({ ...value, content: { ...value.content, stem } })}
+        problems={props.problems}
+        ctx={props.ctx}
+      />
+      <OptionsEditor
+        state={{ options: value.content.options, key: value.key }}
+        onChange={(s) => onChange({ content: { ...value.content, options: s.options }, key: s.key })}
+        mode={props.mode}
+        fixed={props.fixed}
+        problems={props.problems}
+        ctx={props.ctx}
+        idPrefix={props.idPrefix}
+      />
+    </>
+  );
+}
+
+/** Single choice: one right option. */
+export function SingleEditor(props: BodyEditorProps<'single'>) {
+  return <ChoiceBody {...props} mode="one" />;
+}
+
+/** Multiple choice: two or more right options. */
+export function MultipleEditor(props: BodyEditorProps<'multiple'>) {
+  return <ChoiceBody {...props} mode="many" />;
+}
+
+/** Indefinite choice: one or more right options. */
+export function IndefiniteEditor(props: BodyEditorProps<'indefinite'>) {
+  return <ChoiceBody {...props} mode="many" />;
+}
+
+/** True/false: the statement, its two options (texts editable) and which is right. */
+export function TrueFalseEditor(props: BodyEditorProps<'true_false'>) {
+  return <ChoiceBody {...props} mode="one" fixed />;
+}
+
+/** Gradient choice: points for every option. */
+export function GradientEditor(props: BodyEditorProps<'gradient'>) {
+  return <ChoiceBody {...props} mode="points" />;
+}
+
+/** Evaluation item: the statement, options with points, and the dimension they add to. */
+export function EvaluationEditor(props: BodyEditorProps<'evaluation'>) {
+  const { t } = useI18n();
+  const { value, onChange } = props;
+  const id = `${props.idPrefix}-dimension`;
+  return (
+    <>
+      <ChoiceBody {...props} mode="points" />
+      <Field
+        label={t('qedit.dimension')}
+        field="content.dimension"
+        problems={props.problems}
+        extra={t('qedit.dimensionHint')}
+        htmlFor={id}
+      >
+        <Input
+          id={id}
+          value={value.content.dimension}
+          maxLength={64}
+          onChange={(e) => onChange({ ...value, content: { ...value.content, dimension: e.target.value } })}
+          data-testid="dimension-input"
+        />
+      </Field>
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+import { InputNumber } from 'antd';
+import { useI18n } from '../../i18n/index.js';
+import { AudioField } from './AudioField.js';
+import { Field } from './FieldProblems.js';
+import { StemField } from './StemField.js';
+import { SubQuestionsEditor } from './SubQuestions.js';
+import type { BodyEditorProps } from './types.js';
+
+/** Reading: instructions, the passage, and the sub-questions. */
+export function ReadingEditor({ value, onChange, problems, ctx, idPrefix }: BodyEditorProps<'reading'>) {
+  const { content, key } = value;
+  return (
+    <>
+      <StemField
+        value={content.stem}
+        onChange={(stem) => onChange({ ...value, content: { ...content, stem } })}
+        problems={problems}
+        ctx={ctx}
+      />
+      <StemField
+        value={content.passage}
+        onChange={(passage) => onChange({ ...value, content: { ...content, passage } })}
+        problems={problems}
+        ctx={ctx}
+        field="content.passage"
+        label="qedit.passage"
+        testId="passage-editor"
+      />
+      <SubQuestionsEditor
+        state={{ subs: content.subs, keys: key.subs }}
+        onChange={(s) => onChange({ content: { ...content, subs: s.subs }, key: { ...key, subs: s.keys } })}
+        problems={problems}
+        ctx={ctx}
+        idPrefix={idPrefix}
+      />
+    </>
+  );
+}
+
+/** Listening: instructions, the audio and how often it may be played, and the sub-questions. */
+export function ListeningEditor({ value, onChange, problems, ctx, idPrefix }: BodyEditorProps<'listening'>) {
+  const { t } = useI18n();
+  const { content, key } = value;
+  return (
+    <>
+      <StemField
+        value={content.stem}
+        onChange={(stem) => onChange({ ...value, content: { ...content, stem } })}
+        problems={problems}
+        ctx={ctx}
+      />
+      <AudioField
+        audio={{ key: key.audio.key, duration_s: content.audio.duration_s }}
+        onChange={(audio) =>
+          onChange({
+            content: { ...content, audio: { ...content.audio, duration_s: audio.duration_s } },
+            key: { ...key, audio: { key: audio.key } },
+          })
+        }
+        problems={problems}
+        idPrefix={idPrefix}
+      />
+      <Field
+        label={t('qedit.playLimit')}
+        field="content.audio.play_limit"
+        problems={problems}
+        htmlFor={`${idPrefix}-plays`}
+      >
+        <InputNumber
+          id={`${idPrefix}-plays`}
+          value={content.audio.play_limit}
+          min={1}
+          max={10}
+          precision={0}
+          onChange={(play_limit) =>
+            onChange({ ...value, content: { ...content, audio: { ...content.audio, play_limit } } })
+          }
+          data-testid="play-limit"
+        />
+      </Field>
+      <SubQuestionsEditor
+        state={{ subs: content.subs, keys: key.subs }}
+        onChange={(s) => onChange({ content: { ...content, subs: s.subs }, key: { ...key, subs: s.keys } })}
+        problems={problems}
+        ctx={ctx}
+        idPrefix={idPrefix}
+      />
+    </>
+  );
+}

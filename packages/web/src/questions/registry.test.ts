@@ -1,0 +1,30 @@
+import { QUESTION_KINDS, QUESTION_REGISTRY } from '@examhall/contract';
+import { describe, expect, it } from 'vitest';
+import { emptyBody, SUB_KINDS } from './drafts.js';
+import { SUB_EDITORS } from './edit/SubQuestions.js';
+import { kindLabel, WEB_QUESTION_REGISTRY } from './registry.js';
+
+describe('the web question registry', () => {
+  it('has every kind of the contract registry and no other', () => {
+    expect(Object.keys(WEB_QUESTION_REGISTRY).sort()).toEqual(Object.keys(QUESTION_REGISTRY).sort());
+    expect(Object.keys(WEB_QUESTION_REGISTRY).sort()).toEqual([...QUESTION_KINDS].sort());
+  });
+
+  it.each(QUESTION_KINDS)('%s: has a label in both languages, a renderer, an editor and a new body', (kind) => {
+    const entry = WEB_QUESTION_REGISTRY[kind];
+    expect(kindLabel(kind, 'zh-CN').trim()).not.toBe('');
+    expect(kindLabel(kind, 'en-US').trim()).not.toBe('');
+    expect(typeof entry.Renderer).toBe('function');
+    expect(typeof entry.Editor).toBe('function');
+    expect(emptyBody(kind)).toHaveProperty('content.stem', '');
+  });
+
+  it('edits sub-questions with the same editors as the kinds themselves', () => {
+    for (const kind of SUB_KINDS) expect(SUB_EDITORS[kind]).toBe(WEB_QUESTION_REGISTRY[kind].Editor);
+  });
+
+  it('names kinds apart from each other', () => {
+    const labels = QUESTION_KINDS.map((k) => kindLabel(k, 'zh-CN'));
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+});

@@ -1,0 +1,37 @@
+/** The bank's uploads the editors make: pictures, listening audio, and zips of hidden cases. */
+import { api, BANK_LIMITS } from '@examhall/contract';
+import { upload, type UploadProgress } from '../api/client.js';
+
+/** Stores a picture for a stem, an option or a passage; answers where it is served. */
+export function uploadImage(file: File, onProgress?: UploadProgress) {
+  return upload(api.bankUploadImage, { file }, onProgress);
+}
+
+/** Stores listening audio; the server answers its length. */
+export function uploadAudio(file: File, onProgress?: UploadProgress) {
+  return upload(api.bankUploadAudio, { file }, onProgress);
+}
+
+/** Reads the hidden cases of a zip of `.in`/`.out` pairs; nothing is stored until the question is saved. */
+export function uploadCases(file: File, onProgress?: UploadProgress) {
+  return upload(api.bankUploadCases, { file }, onProgress);
+}
+
+/** Largest file of each upload, bytes (the server refuses larger ones). */
+export const UPLOAD_LIMITS = {
+  image: BANK_LIMITS.imageBytes,
+  audio: BANK_LIMITS.audioBytes,
+  cases: BANK_LIMITS.casesZipBytes,
+} as const;
+
+/** Bytes as the editors show them: B, KB or MB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Bytes of a text once encoded as UTF-8 (what a case file held). */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
