@@ -3,6 +3,12 @@
 /** A request that takes longer than this fails with 'response timeout, please retry'. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+/** How long the server waits for the judge to verify a reference solution on every case. */
+export const JUDGE_VERIFY_MS = 10 * 60_000;
+
+/** How long a client waits for a call that waits for the judge: the judge's limit and a little more. */
+export const JUDGE_WAIT_MS = JUDGE_VERIFY_MS + 30_000;
+
 /** Retry helper: idempotent reads are retried twice, 300 ms apart. */
 export const RETRY_POLICY = { retries: 2, delayMs: 300 } as const;
 

@@ -1,6 +1,7 @@
 /** The question bank: folders, questions, tags, uploads and reference-solution checks. */
 import * as B from '../schemas/bank.js';
 import { BANK_LIMITS } from '../schemas/bank.js';
+import { JUDGE_WAIT_MS } from '../constants.js';
 import { Empty } from '../schemas/common.js';
 import { call } from './define.js';
 
@@ -151,6 +152,7 @@ export const bankCalls = {
     auth: 'staff',
     permission: 'bank.manage',
     scope: { kind: 'question', field: 'question_id' },
+    waitMs: JUDGE_WAIT_MS,
   }),
   bankTags: call({
     method: 'GET',

@@ -32,6 +32,8 @@ export interface CallDef<
   bodyFormat?: 'json' | 'form' | 'multipart';
   /** The file of a multipart call: its form field and size limit; `body` then validates the other fields. */
   upload?: { field: string; maxBytes?: number };
+  /** How long a client waits for the answer, ms, when longer than the usual limit (the call waits for the judge). */
+  waitMs?: number;
   /** Largest JSON body it accepts, bytes, when more than the app's default (e.g. a question with its hidden cases). */
   bodyLimit?: number;
   /** True when the server serves it now; calls of later features are declared ahead. */

@@ -1,4 +1,5 @@
 /** The exam editor: list, detail, draft, publish, live changes, copy, archive, preview, invitations, versions. */
+import { JUDGE_WAIT_MS } from '../constants.js';
 import { Empty } from '../schemas/common.js';
 import * as X from '../schemas/examEditor.js';
 import { call } from './define.js';
@@ -60,6 +61,8 @@ export const examEditorCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    // Publishing judges reference solutions that were not verified since their last change.
+    waitMs: JUDGE_WAIT_MS,
   }),
   examEditorLiveChange: call({
     method: 'POST',

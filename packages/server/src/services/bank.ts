@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   BANK_LIMITS,
+  JUDGE_VERIFY_MS,
   BankVerification,
   parseQuestion,
   QUESTION_KINDS,
@@ -97,8 +98,6 @@ export interface PoolRule {
 
 /** How long the editor's link to uploaded audio stays valid. */
 const AUDIO_LINK_MS = 2 * 3_600_000;
-/** How long a reference check may wait for the judge. */
-const VERIFY_TIMEOUT_MS = 10 * 60_000;
 /** Characters of plain stem a list item shows. */
 const STEM_PREVIEW = 200;
 /** Object keys of pictures: content-addressed, so the same picture is stored once and its URL never changes. */
@@ -848,7 +847,7 @@ export class BankService {
           ? checker
           : ({ kind: 'custom', language: checker.language, source: checker.source } satisfies CheckerSpec),
     };
-    const result = await this.queue.wait(await this.queue.submit(task), VERIFY_TIMEOUT_MS);
+    const result = await this.queue.wait(await this.queue.submit(task), JUDGE_VERIFY_MS);
     const cases: BankVerifiedCase[] = result.cases.map((c) => {
       const i = c.index - 1;
       const isSample = i < samples.length;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, CLIENT_MESSAGES, REQUEST_TIMEOUT_MS, RETRY_POLICY } from '@examhall/contract';
+import { api, CLIENT_MESSAGES, JUDGE_WAIT_MS, REQUEST_TIMEOUT_MS, RETRY_POLICY } from '@examhall/contract';
 import {
   ApiError,
   buildUrl,
@@ -113,6 +113,9 @@ describe('failures in the page language', () => {
     expect(describeError('validation_error', 'validation error')).toBe('提交的内容有误');
     expect(describeError('language_unavailable', 'java: toolchain not installed on this host')).toBe(
       '服务器未安装该语言的编译运行环境（java: toolchain not installed on this host）',
+    );
+    expect(describeError('reference_solution_failed', 'question 12: hidden case 2 (2.in): WA')).toBe(
+      '编程题的参考答案未通过某个测试用例（question 12: hidden case 2 (2.in): WA）',
     );
     expect(errorText(new ApiError('timeout', 0, CLIENT_MESSAGES.timeout))).toBe('响应超时，请重试');
     expect(errorText(new ApiError('network_error', 0, 'Failed to fetch'))).toBe('网络连接失败，请检查网络后重试');
@@ -274,6 +277,19 @@ describe('request over HTTP', () => {
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(await pending).toMatchObject({ code: 'timeout', status: 0, msg: CLIENT_MESSAGES.timeout });
+  });
+
+  it('waits longer for a call that waits for the judge, as its catalogue entry says', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    handler = () => undefined; // never answers
+    const pending = request(api.bankVerify, { body: { question_id: 1 } }).catch((e: unknown) => e);
+    while (hits.length === 0) await new Promise((r) => setImmediate(r));
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS * 2);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(JUDGE_WAIT_MS - REQUEST_TIMEOUT_MS * 2);
+    expect(await pending).toMatchObject({ code: 'timeout', status: 0 });
   });
 
   it('on 401 says not logged in and goes to the candidate login with the current path', async () => {

@@ -58,6 +58,11 @@ const DETAILED_CODES: ReadonlySet<ErrorCode | ClientErrorCode> = new Set([
   'bad_request',
   'validation_error',
   'language_unavailable',
+  // The server names the question, section or case to fix.
+  'question_invalid',
+  'exam_invalid',
+  'draw_pool_too_small',
+  'reference_solution_failed',
 ]);
 
 /**
@@ -310,7 +315,7 @@ async function attempt<C extends CallDef>(
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, REQUEST_TIMEOUT_MS);
+  }, call.waitMs ?? REQUEST_TIMEOUT_MS);
   const onOuterAbort = () => controller.abort();
   outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
   try {
