@@ -55,6 +55,10 @@ export const ERRORS = {
   phone_link_invalid: { status: 401, msg: 'the phone link has expired; scan the QR code again' },
   image_unreadable: { status: 422, msg: 'the picture could not be read as an image' },
   id_photo_no_single_face: { status: 422, msg: 'the ID photo must show exactly one face' },
+  id_photo_missing: {
+    status: 409,
+    msg: 'this exam needs an ID photo on your invitation before it starts; ask the organiser to add one',
+  },
   last_admin: { status: 409, msg: 'at least one enabled admin account must remain' },
   revision_stale: {
     status: 409,

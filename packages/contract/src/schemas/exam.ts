@@ -138,6 +138,10 @@ export const ExamDetail = z.object({
   is_close_phone: Flag,
   /** Question counts per section. */
   countNum: CountNum,
+  /** The pledge the candidate signs, as the exam's author wrote it (plain text); empty: the standard pledge. */
+  pledge: z.string(),
+  /** True while the exam needs an ID photo on the invitation and it has none: entering the exam is refused. */
+  id_photo_missing: z.boolean(),
 });
 /** GET /exam/show data. */
 export type ExamDetail = z.infer<typeof ExamDetail>;
@@ -194,15 +198,15 @@ export const Position = z.object({
   city: z.string(),
   /** What the job is. */
   description: z.string(),
-  /** How well the candidate's result fits, 0 to 100. */
-  match: z.number(),
+  /** How well the candidate's result fits, 0 to 100; null when the exam does not show candidates their score. */
+  match: z.number().nullable(),
 });
 /** A recommended position. */
 export type Position = z.infer<typeof Position>;
 
 /** GET /exam/recommend-info data. */
 export const RecommendData = z.object({
-  /** Positions, best match first. */
+  /** Positions, best match first (in the author's order when the exam tells candidates nothing of their result). */
   list: z.array(Position),
 });
 /** GET /exam/recommend-info data. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RISK_EVENT_IDS } from '../enums.js';
 import { ClientId, EpochMs, Id } from './common.js';
 import { ExamModeField, ExamPhaseField } from './exam.js';
+import { ShowScoreField } from './examEditor.js';
 
 /** GET /monitor/time-table data: the server's clock. */
 export const TimeTableData = z.object({
@@ -73,10 +74,17 @@ export type FinishExamBody = z.input<typeof FinishExamBody>;
 export const ExamResult = z.object({
   /** The finished attempt. */
   attempt: AttemptView,
-  /** Points from automatically scored questions. */
-  score: z.number(),
-  /** Points those questions are worth. */
-  max_score: z.number(),
+  /** What the exam tells candidates: their score, only whether they passed, or nothing (told later). */
+  show_score: ShowScoreField,
+  /** Points from automatically scored questions; null unless show_score is 'score'. */
+  score: z.number().nullable(),
+  /** Points those questions are worth; null unless show_score is 'score'. */
+  max_score: z.number().nullable(),
+  /**
+   * Whether the result clears the exam's passing rule; null when show_score is 'none', the exam has no rule,
+   * or it is not decided until a grader has scored the answers waiting for one.
+   */
+  passed: z.boolean().nullable(),
   /** Questions answered. */
   answered: z.number().int(),
   /** Questions in all. */

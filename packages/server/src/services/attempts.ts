@@ -17,6 +17,7 @@ import {
 } from './catalog.js';
 import { drawForAttempt } from './draw.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
+import { visibleOutcome } from './outcome.js';
 import { automaticPoints, gradedByPerson, storedAnswer } from './scoring.js';
 
 /** Why an attempt ended. */
@@ -27,6 +28,9 @@ export interface WritableAttempt {
   attempt: AttemptRow;
   bundle: ExamBundle;
 }
+
+/** A submitted attempt with the exam it ran on. */
+export type FinishedAttempt = WritableAttempt;
 
 /** Attempts: creating and resuming, the clock, finishing and scoring. The server owns time and phase. */
 export class AttemptService {
@@ -124,6 +128,15 @@ export class AttemptService {
     return attempt.question_ids === null || this.catalog.questionSet(attempt.question_ids).has(questionId);
   }
 
+  /**
+   * True when the version needs an ID photo on the invitation and it has none yet: entering the exam is
+   * refused until staff add one. A preview invitation never needs one (the author checks the pages, and
+   * nobody can set a photo on it).
+   */
+  idPhotoMissing(inv: InvitationRow, version: VersionBundle): boolean {
+    return (version.definition?.id_photo_required ?? false) && inv.id_photo_key === null && inv.preview !== 1;
+  }
+
   /** The head of a version: a preview shows its own frozen definition, a published version the exams row. */
   private async headFor(examId: number, version: VersionBundle): Promise<ExamHead> {
     if (!version.preview) return this.head(examId);
@@ -175,6 +188,8 @@ export class AttemptService {
     }
     if (enterExam && attempt.phase === ExamPhase.monitor) {
       if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      // The rule of the version the attempt runs on, against the invitation as stored now.
+      if (this.idPhotoMissing(inv, (await this.bundleOf(attempt)).version)) throw fail('id_photo_missing');
       const extra = inv.extra_minutes * 60_000;
       const endAt =
         exam.mode === ExamMode.longTime
@@ -215,15 +230,21 @@ export class AttemptService {
     return this.result(finished, await this.bundleOf(finished));
   }
 
-  /** The result of the candidate's finished attempt. */
-  async resultOf(c: Candidate, examId: number): Promise<ExamResult> {
+  /** The candidate's submitted attempt with its exam; otherwise the stable reason why there is none. */
+  async finished(c: Candidate, examId: number): Promise<FinishedAttempt> {
     const attempt = await this.current(c, examId);
     if (!attempt) {
       await this.invitationByExam(c, examId);
       throw fail('exam_not_started');
     }
     if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
-    return this.result(attempt, await this.bundleOf(attempt));
+    return { attempt, bundle: await this.bundleOf(attempt) };
+  }
+
+  /** The result of the candidate's finished attempt. */
+  async resultOf(c: Candidate, examId: number): Promise<ExamResult> {
+    const { attempt, bundle } = await this.finished(c, examId);
+    return this.result(attempt, bundle);
   }
 
   /** Ends an attempt and scores it; safe to call from several places at once. */
@@ -286,15 +307,21 @@ export class AttemptService {
     await this.attempts.setScore(attemptId, score, max);
   }
 
+  /** The result as the candidate sees it: the score and whether they passed only as far as the exam shows them. */
   private async result(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamResult> {
     const answered = await this.attempts.answeredIds(attempt.id);
+    const pendingManual = bundle.ordered.filter(gradedByPerson).length;
     return {
       attempt: this.view(attempt, bundle),
-      score: attempt.score ?? 0,
-      max_score: attempt.max_score ?? 0,
+      ...visibleOutcome(bundle.version.definition, {
+        score: attempt.score ?? 0,
+        max: attempt.max_score ?? 0,
+        fullMax: bundle.ordered.reduce((sum, q) => sum + q.score, 0),
+        pending: pendingManual > 0,
+      }),
       answered: bundle.ordered.filter((q) => answered.has(q.id)).length,
       total: bundle.ordered.length,
-      pending_manual: bundle.ordered.filter(gradedByPerson).length,
+      pending_manual: pendingManual,
       practice: attempt.mode === ExamMode.simulate,
     };
   }

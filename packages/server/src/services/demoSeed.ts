@@ -360,6 +360,8 @@ export async function seedDemo(
       start_at: now - 86_400_000,
       end_at: now + 365 * 86_400_000,
       settings: DEMO_SETTINGS,
+      // Candidates of the demo see their score (the journeys check it), whatever a new exam's default becomes.
+      show_score: 'score',
       positions: DEMO_POSITIONS,
       sections: sections.map((s) => ({
         kind: s.kind,

@@ -15,6 +15,7 @@ import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js'
 import { ExamRepository, type ExamRow } from '../repositories/exams.js';
 import { FeedbackRepository } from '../repositories/feedback.js';
 import type { AttemptService } from './attempts.js';
+import { showScoreOf } from './outcome.js';
 
 /** Where a candidate stands with an exam, from its window and their latest attempt. */
 function stateOf(
@@ -90,6 +91,8 @@ export class ExamService {
       },
       ...settings,
       countNum: bundle.countNum,
+      pledge: bundle.version.definition?.pledge ?? '',
+      id_photo_missing: this.attempts.idPhotoMissing(inv, bundle.version),
     };
   }
 
@@ -109,12 +112,20 @@ export class ExamService {
   }
 
   /**
-   * Positions for the candidate after a finished attempt: those whose bar (a share of the points) the
-   * result clears come first; `match` is how far the result reaches toward each bar, capped at 100.
+   * Positions for the candidate after a finished attempt, as far as the exam shows its outcome (show_score):
+   * - 'score': those whose bar (a share of the points) the result clears come first, the highest bar first;
+   *   `match` is how far the result reaches toward each bar, capped at 100.
+   * - 'pass': the same order, `match` null. Bars are never sent, so the order tells no ratio; at most that
+   *   the first positions suit the result better, about as much as passed or not says.
+   * - 'none': the author's order, `match` null: an order by fit would hint at a result the candidate is to
+   *   be told later.
    */
   async recommend(c: Candidate, examId: number): Promise<RecommendData> {
-    const result = await this.attempts.resultOf(c, examId);
-    const ratio = result.max_score > 0 ? result.score / result.max_score : 0;
+    const { attempt, bundle } = await this.attempts.finished(c, examId);
+    const show = showScoreOf(bundle.version.definition);
+    const score = attempt.score ?? 0;
+    const max = attempt.max_score ?? 0;
+    const ratio = max > 0 ? score / max : 0;
     const positions = await this.repo.positionsFor(examId);
     const list = positions
       .map((p) => ({
@@ -123,11 +134,13 @@ export class ExamService {
         department: p.department,
         city: p.city,
         description: p.description,
-        match: Math.round(100 * Math.min(1, ratio / Math.max(p.min_ratio, 0.01))),
+        match: show === 'score' ? Math.round(100 * Math.min(1, ratio / Math.max(p.min_ratio, 0.01))) : null,
         cleared: ratio >= p.min_ratio,
         bar: p.min_ratio,
       }))
-      .sort((a, b) => Number(b.cleared) - Number(a.cleared) || b.bar - a.bar || a.id - b.id)
+      .sort((a, b) =>
+        show === 'none' ? a.id - b.id : Number(b.cleared) - Number(a.cleared) || b.bar - a.bar || a.id - b.id,
+      )
       .map(({ cleared: _cleared, bar: _bar, ...p }) => p);
     return { list };
   }

@@ -6,6 +6,7 @@ import {
   convertDraft,
   emptyDraft,
   emptySub,
+  LIKERT_OPTIONS,
   nextSubId,
   subAsBody,
   subFromBody,
@@ -142,6 +143,12 @@ describe('changing the kind', () => {
     const reading = filled('reading');
     const listening = convertBody(bodyOf(reading), 'listening');
     expect(listening.content.subs).toEqual(reading.kind === 'reading' && reading.content.subs);
+  });
+
+  it('a new question that becomes an evaluation item gets the agreement scale, not the empty options', () => {
+    const e = convertDraft(emptyDraft('single'), 'evaluation');
+    expect(e.kind === 'evaluation' && e.content.options.map((o) => o.content)).toEqual([...LIKERT_OPTIONS]);
+    expect(e.kind === 'evaluation' && e.key.scores).toEqual({ A: 5, B: 4, C: 3, D: 2, E: 1 });
   });
 
   it('a true/false question keeps its own two options', () => {

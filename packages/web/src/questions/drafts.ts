@@ -368,16 +368,25 @@ export function nextSubId(subs: readonly SubDraft[]): number {
 const hasOptions = (b: KindBody): b is KindBody & { content: ChoiceContentDraft } => 'options' in b.content;
 
 /**
- * A body of another kind that keeps what still fits: the stem always, options between choice kinds
- * (true/false keeps its own two), the right answers where the key means the same, languages and starter
- * code between the code kinds, the rubric between graded kinds, and the sub-questions between reading and
- * listening.
+ * A body of another kind that keeps what still fits: the stem always, written options between choice kinds
+ * (true/false keeps its own two; empty ones give way to the new kind's defaults), the right answers where the
+ * key means the same, languages and starter code between the code kinds, the rubric between graded kinds, and
+ * the sub-questions between reading and listening.
  */
 export function convertBody<K extends QuestionKind>(from: KindBody, to: K): BodyOfKind<K> {
   const next = { kind: to, ...emptyBody(to) } as KindBody;
   if (from.kind === to) return structuredClone(from) as BodyOfKind<K>;
   next.content.stem = from.content.stem;
-  if (hasOptions(from) && hasOptions(next) && next.kind !== 'true_false' && from.kind !== 'true_false') {
+  // Options nobody has written yet are not kept: the new kind's own defaults (an evaluation item's agreement
+  // scale) are worth more than empty rows.
+  const written = (b: KindBody) => hasOptions(b) && b.content.options.some((o) => o.content.trim() !== '');
+  if (
+    hasOptions(from) &&
+    written(from) &&
+    hasOptions(next) &&
+    next.kind !== 'true_false' &&
+    from.kind !== 'true_false'
+  ) {
     next.content.options = structuredClone(from.content.options);
     if (next.kind === 'gradient' || next.kind === 'evaluation')
       next.key.scores =

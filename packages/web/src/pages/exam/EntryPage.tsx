@@ -79,6 +79,16 @@ export default function EntryPage() {
           )}
           <div className="exam-description" dangerouslySetInnerHTML={{ __html: detail.data.description }} />
           <ModeNote detail={detail.data} />
+          {detail.data.id_photo_missing && (
+            <Alert
+              type="warning"
+              showIcon
+              role="alert"
+              title={t('error.id_photo_missing')}
+              style={{ marginBottom: 16 }}
+              data-testid="id-photo-missing"
+            />
+          )}
           <ExamFacts detail={detail.data} />
           <StartAttempt start={start} label={t('entry.start')} testId="entry-start" />
         </Card>

@@ -6,6 +6,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { alignIfUnset } from '../../exam/clock.js';
+import { ownPledge } from '../../exam/outcome.js';
 import { remember } from '../../exam/offlineCache.js';
 import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.js';
 import { examSteps, type ExamStep } from '../../exam/steps.js';
@@ -108,13 +109,28 @@ export default function MonitorPage() {
     onDone: () => setLocal((prev) => new Set(prev).add(step.id)),
   });
 
-  const pledge = <Typography.Paragraph data-testid="pledge-text">{t('monitor.pledgeText')}</Typography.Paragraph>;
+  // The exam's own pledge keeps the author's line breaks; without one, the standard pledge.
+  const own = detail.data ? ownPledge(detail.data) : null;
+  const pledge = (
+    <Typography.Paragraph data-testid="pledge-text" data-own={own !== null} style={{ whiteSpace: 'pre-wrap' }}>
+      {own ?? t('monitor.pledgeText')}
+    </Typography.Paragraph>
+  );
 
   return (
     <div className="page-body">
       {detail.isError && <Alert type="error" showIcon role="alert" title={errorText(detail.error)} />}
       {resume.isError && (
         <Alert type="error" showIcon role="alert" title={t('entry.startFailed', { msg: errorText(resume.error) })} />
+      )}
+      {detail.data?.id_photo_missing && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('error.id_photo_missing')}
+          data-testid="id-photo-missing"
+        />
       )}
       {state.isError && (
         <Alert

@@ -5,6 +5,7 @@ import { useRef } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
+import { shownOutcome } from '../../exam/outcome.js';
 import { dimensionsKey, resultKey, useExamParams } from '../../exam/queries.js';
 import { useI18n } from '../../i18n/index.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
@@ -40,6 +41,8 @@ export default function ResultPage() {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
   const r = result.data;
+  // Only what the exam lets candidates see: the server leaves out the rest.
+  const outcome = r ? shownOutcome(r) : null;
 
   return (
     <div className="page-body">
@@ -95,12 +98,22 @@ export default function ResultPage() {
             </Typography.Paragraph>
           )}
           <Row gutter={24}>
-            {r.max_score > 0 && (
+            {outcome?.kind === 'score' && (
               <Col>
                 <Statistic
                   title={t('result.score')}
-                  value={t('result.scoreValue', { score: r.score, max: r.max_score })}
+                  value={t('result.scoreValue', { score: outcome.score, max: outcome.max })}
                   data-testid="result-score"
+                />
+              </Col>
+            )}
+            {(outcome?.kind === 'pass' || (outcome?.kind === 'score' && outcome.passed !== null)) && (
+              <Col>
+                <Statistic
+                  title={t('result.outcome')}
+                  value={outcome.passed ? t('result.passed') : t('result.notPassed')}
+                  data-testid="result-passed"
+                  data-passed={outcome.passed}
                 />
               </Col>
             )}
@@ -112,6 +125,15 @@ export default function ResultPage() {
               />
             </Col>
           </Row>
+          {outcome?.kind === 'later' && (
+            <Alert
+              type="info"
+              showIcon
+              title={t('result.later')}
+              style={{ marginTop: 16 }}
+              data-testid="result-later"
+            />
+          )}
           {r.pending_manual > 0 && (
             <Alert
               type="info"
@@ -154,7 +176,7 @@ export default function ResultPage() {
                     {p.department} · {p.city}
                   </Typography.Paragraph>
                   <Typography.Paragraph style={{ marginBottom: 4 }}>{p.description}</Typography.Paragraph>
-                  <Tag color="green">{t('result.match', { n: Math.round(p.match) })}</Tag>
+                  {p.match !== null && <Tag color="green">{t('result.match', { n: Math.round(p.match) })}</Tag>}
                 </Card>
               </li>
             ))}

@@ -201,13 +201,20 @@ function QuestionForm(props: {
     [folders.data, t],
   );
 
+  // The reference check to show: the stored question's as last fetched (a check refetches it, so one made
+  // just before this form took over from the creating one still shows), unless this form has saved since.
+  const verification =
+    props.view && base && props.view.revision === base.revision
+      ? props.view.verification
+      : (base?.verification ?? null);
+
   const editor = (
     <QuestionEditor
       key={generation}
       value={draft}
       onChange={setDraft}
       questionId={base?.id}
-      verification={base?.verification ?? null}
+      verification={verification}
       unsaved={unsaved}
       showAllProblems={showAll}
       tagOptions={(tags.data?.list ?? []).map((tg) => tg.tag)}

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/MaintenanceModal.js';
 import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import { MeasureSafe } from '../shared/MeasureSafe.js';
 
 const DEFAULT_SORT = { sort: 'updated', order: 'desc' } as const;
 
@@ -140,6 +141,7 @@ export function QuestionTable(props: {
                 preserveSelectedRowKeys: true,
                 onChange: (keys) => props.onSelect?.(keys.map(Number)),
                 getCheckboxProps: (q) => ({ disabled: props.unselectable?.(q) ?? false }),
+                columnTitle: (selectAll) => <MeasureSafe>{selectAll}</MeasureSafe>,
               }
             : undefined
         }
