@@ -26,6 +26,12 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Components stay small enough to read and test alone: one job each, none over 200 lines.
+  {
+    files: ['packages/web/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: { 'max-lines-per-function': ['error', { max: 200 }] },
+  },
   // Layers: SQL only in repositories/ and db/; no HTTP framework in services; no UI kit in the web app's logic.
   {
     files: ['packages/server/src/{services,routes,http,proctoring,storage,sms,ratelimit}/**/*.ts'],

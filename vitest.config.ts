@@ -3,10 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 const contractSrc = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
 const judgeSrc = fileURLToPath(new URL('./packages/judge/src/index.ts', import.meta.url));
+const importersSrc = fileURLToPath(new URL('./packages/importers/src/index.ts', import.meta.url));
 
 // Unit and integration tests of every package; the browser journeys have their own config in e2e/.
 export default defineConfig({
-  resolve: { alias: { '@examhall/contract': contractSrc, '@examhall/judge': judgeSrc } },
+  resolve: {
+    alias: { '@examhall/contract': contractSrc, '@examhall/judge': judgeSrc, '@examhall/importers': importersSrc },
+  },
   test: {
     // A zone far from the server's UTC+8, so a result that leans on the machine's zone fails.
     env: { TZ: 'America/New_York' },
@@ -23,6 +26,15 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'importers',
+          include: ['packages/importers/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
         },
       },
       'packages/web',

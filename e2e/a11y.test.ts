@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { detail } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeViolations, scanA11y } from './support/a11y.js';
 import { browserAvailable, newPage } from './support/browser.js';
-import { api, authOf, candidateToken, completeProfile, loginAs } from './support/candidate.js';
+import { api, authOf, candidateToken, completeProfile, enterByApi, loginAs } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
 import { staffLogin } from './support/console.js';
 import { passMonitorChecks } from './support/monitor.js';
@@ -69,6 +71,9 @@ describe.runIf(browserAvailable())('accessibility', () => {
       await page.waitForURL(/\/result$/);
       await page.getByTestId('result-title').waitFor();
       await scan(page, 'result');
+      await page.getByTestId('integrity-toggle').click();
+      await page.getByTestId('integrity-log').locator('.ant-table').waitFor();
+      await scan(page, 'result with the integrity log');
 
       await page.getByTestId('lang-switch').click();
       await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en-US');
@@ -88,8 +93,21 @@ describe.runIf(browserAvailable())('accessibility', () => {
     const auth = demoAuth ?? (await candidateToken(j.server, DEMO_PHONE));
     const exams = await api<{ list: { id: number; anid: number }[] }>(j.server, auth, 'GET', '/exam/index');
     const { id: examId, anid } = exams.list[0]!;
-    if (demoAuth === null)
-      await api(j.server, auth, 'POST', '/monitor/start-exam', { exam_id: examId, anid, phase: 2 });
+    if (demoAuth === null) await enterByApi(j.server, auth, examId, anid);
+    // A flag with a detail, so the drawer's timeline shows a record in words with its decision form.
+    const flagged = await fetch(`${j.server.baseUrl}/api/monitor/record-risk?auth=${auth}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        exam_id: String(examId),
+        risk: '11',
+        trigger_time: String(Date.now()),
+        detail: detail.faces(2),
+        client_id: randomUUID(),
+      }).toString(),
+    });
+    // The first journey submitted its attempt: then there is nothing to flag, and the timeline has its checks.
+    expect([200, 409]).toContain(flagged.status);
     const { context, page } = await newPage(j.browser, j.server.baseUrl);
     try {
       await page.goto('/admin/login');

@@ -125,7 +125,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     );
     const regular = order.subject_order.filter((e) => e.section !== 'evaluation');
     const cells = page.getByTestId('card-item');
-    expect(await cells.count()).toBe(regular.length + evaluation.total);
+    await expect.poll(() => cells.count()).toBe(regular.length + evaluation.total);
     expect(await page.getByTestId('section-tab').allTextContents()).toEqual(
       expect.arrayContaining([expect.stringMatching(/行测（\d+）/), expect.stringMatching(/测评（2）/)]),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Request } from 'playwright-core';
-import { browserAvailable, newPage } from './support/browser.js';
+import { browserAvailable, newPage, takeCspViolations } from './support/browser.js';
 import { useJourney } from './support/journey.js';
 import { DEMO_PHONE } from './support/server.js';
 
@@ -39,7 +39,7 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     const wrong = code.replace(/^./, (d) => String((Number(d) + 1) % 10));
     await page.getByTestId('code-input').fill(wrong);
     await page.getByTestId('login-submit').click();
-    await page.getByTestId('login-error').filter({ hasText: '验证码错误' }).waitFor();
+    await page.getByTestId('login-error').filter({ hasText: '验证码错误，还可以再试 4 次' }).waitFor();
     expect(page.url()).toContain('/login');
 
     await page.getByTestId('code-input').fill(code);
@@ -110,6 +110,23 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/exams$/);
     await page.getByTestId('exams-empty').waitFor();
+    await context.close();
+  });
+
+  it('runs under a Content-Security-Policy that refuses inline script, and notices a violation', async () => {
+    const { context, page } = await newPage(j.browser, j.server.baseUrl);
+    const res = await page.goto('/login');
+    expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.getByTestId('phone-input').waitFor();
+    // What an injected script would try: it is refused, and the journeys' listener hears of it.
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = true';
+      document.body.appendChild(s);
+    });
+    await expect.poll(() => page.evaluate(() => 'x')).toBe('x');
+    expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+    await expect.poll(() => takeCspViolations().join('\n')).toMatch(/inline script[\s\S]*Content Security Policy/);
     await context.close();
   });
 });

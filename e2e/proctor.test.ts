@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { facePhoto, flatPhoto } from '../packages/server/src/bench/facePhotos.js';
 import { browserAvailable, newPage } from './support/browser.js';
 import { openSse } from '../packages/server/src/test/sse.js';
-import { api, candidateToken } from './support/candidate.js';
+import { api, candidateToken, enterByApi } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, DEMO_PHONE } from './support/server.js';
 
@@ -15,11 +15,7 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     const auth = await candidateToken(server, DEMO_PHONE);
     const exams = await api<{ list: { id: number; anid: number }[] }>(server, auth, 'GET', '/exam/index');
     const { id: examId, anid } = exams.list[0]!;
-    const started = await api<{ attempt: { id: number } }>(server, auth, 'POST', '/monitor/start-exam', {
-      exam_id: examId,
-      anid,
-      phase: 2,
-    });
+    const started = await enterByApi(server, auth, examId, anid);
     const attemptId = started.attempt.id;
     const events = await openSse(`${server.baseUrl}/api/monitor/events?exam_id=${examId}&auth=${auth}`);
     expect(events.status).toBe(200);
@@ -40,7 +36,9 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     // The candidate's open stream shows them online, and the time left ticks.
     await tile.getByText('在线', { exact: true }).waitFor();
     await expect.poll(() => tile.getByTestId('tile-phase').textContent()).toMatch(/^剩余 \d/);
-    expect(await tile.getByTestId('tile-risk-count').textContent()).toBe('风险 0');
+    // The checks the candidate skipped (camera, microphone, screen, phone) are risk records already.
+    const skipped = Number(/\d+/.exec((await tile.getByTestId('tile-risk-count').textContent()) ?? '')?.[0]);
+    expect(skipped).toBe(4);
 
     // The candidate's page reports leaving fullscreen, as /monitor/record-risk does it (a form).
     const sent = Date.now();
@@ -57,7 +55,9 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     });
     const recordId = ((await res.json()) as { data: { id: number } }).data.id;
     await page.getByTestId(`proctor-risk-${recordId}`).waitFor({ timeout: 2_000 });
-    await expect.poll(() => tile.getByTestId('tile-risk-count').textContent(), { timeout: 2_000 }).toBe('风险 1');
+    await expect
+      .poll(() => tile.getByTestId('tile-risk-count').textContent(), { timeout: 2_000 })
+      .toBe(`风险 ${skipped + 1}`);
     expect(Date.now() - sent).toBeLessThan(2_000);
     expect(await page.getByTestId(`proctor-risk-${recordId}`).textContent()).toContain('退出全屏');
 
@@ -92,11 +92,13 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     await api(server, auth, 'POST', '/monitor/warning-read', { exam_id: examId, warning_id: warningId });
     await warningItem.getByTestId('warning-read').getByText(/已读$/).waitFor({ timeout: 2_000 });
 
-    // The flag is dismissed with a note; the attempt goes on.
+    // The flag is dismissed with an internal note and a note to the candidate; the attempt goes on.
     await drawer.getByTestId(`decide-note-${recordId}`).fill('窗口调整');
+    await drawer.getByTestId(`decide-candidate-note-${recordId}`).fill('请勿调整窗口大小');
     await drawer.getByTestId(`decide-dismiss-${recordId}`).click();
     await drawer.getByTestId(`timeline-record-${recordId}`).getByText('已排除').waitFor();
     await drawer.getByTestId(`timeline-record-${recordId}`).getByText('备注：窗口调整').waitFor();
+    await drawer.getByTestId(`timeline-record-${recordId}`).getByText('给考生：请勿调整窗口大小').waitFor();
 
     // Ending the attempt asks for a reason; the candidate's stream hears the end with it.
     await drawer.getByTestId('proctor-end').click();
@@ -106,6 +108,10 @@ describe.runIf(browserAvailable())('proctor console journey', () => {
     expect(ended).toMatchObject({ reason: 'proctor: 考场有其他人', attempt: { id: attemptId, phase: 3 } });
     await drawer.getByTestId('proctor-finish-reason').getByText('监考老师结束：考场有其他人').waitFor();
     await expect.poll(() => tile.getByTestId('tile-phase').textContent()).toBe('已交卷');
+    // The candidate's own log carries the note written to them, never the internal one.
+    const log = await api(server, auth, 'GET', '/monitor/integrity-log', { exam_id: examId });
+    expect(JSON.stringify(log)).toContain('请勿调整窗口大小');
+    expect(JSON.stringify(log)).not.toContain('窗口调整');
 
     events.close();
     expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);

@@ -7,6 +7,8 @@ export default defineConfig({
     // A zone far from the server's UTC+8, so nothing leans on the machine's zone.
     env: { TZ: 'America/New_York' },
     include: ['e2e/**/*.test.ts'],
+    // Fails a journey whose pages report a Content-Security-Policy violation.
+    setupFiles: ['e2e/support/csp.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 60_000,

@@ -2,6 +2,7 @@
  * Accessibility scans with axe-core, injected into the page from the npm package (nothing downloaded).
  * A scan checks the page as it is now against WCAG 2.1 A and AA and answers the rules it breaks.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
@@ -16,20 +17,24 @@ export interface A11yViolation {
   targets: string[];
 }
 
-/** Runs axe on the page (WCAG 2.0/2.1 A and AA rules) and answers what it found. */
-export async function scanA11y(page: Page): Promise<A11yViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
+/**
+ * Runs axe on the page (WCAG 2.0/2.1 A and AA rules) and answers what it found. `within` narrows the scan to
+ * one element (a drawer open over the page, whose mask dims what lies below it on purpose).
+ */
+export async function scanA11y(page: Page, within?: string): Promise<A11yViolation[]> {
+  // Evaluated rather than added as a script tag: the page's Content-Security-Policy refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
   // Colours are checked as they end up, not halfway through a transition (a button just enabled);
   // endless animations (a live status dot) are left running.
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
   );
-  return page.evaluate(async () => {
+  return page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
     interface AxeResults {
       violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
     }
-    const results = await axe.run(document, {
+    const results = await axe.run(selector ? { include: [selector] } : document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
     });
     return results.violations.map((v) => ({
@@ -38,7 +43,7 @@ export async function scanA11y(page: Page): Promise<A11yViolation[]> {
       help: v.help,
       targets: v.nodes.map((n) => n.target.join(' ')),
     }));
-  });
+  }, within);
 }
 
 /** A readable list of violations for a failed expectation. */

@@ -34,7 +34,41 @@ export function browserAvailable(): boolean {
  * such as `--use-file-for-fake-video-capture=<file>` (a face video instead of the test pattern).
  */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...ARGS, ...extraArgs] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...ARGS, ...extraArgs],
+  });
+  // Every context of the browser, including those a journey opens itself (a phone), reports CSP violations.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    watchCsp(context);
+    return context;
+  };
+  return browser;
+}
+
+const cspViolations: string[] = [];
+
+/**
+ * Chromium reports a blocked script, style, image, connection or frame on the console: "Refused to ... because it
+ * violates the following Content Security Policy directive", or in newer releases "Executing inline script
+ * violates the following Content Security Policy directive".
+ */
+function watchCsp(context: BrowserContext): void {
+  context.on('console', (m) => {
+    const text = m.text();
+    if (/Content Security Policy/i.test(text)) cspViolations.push(`${m.location().url}: ${text}`);
+  });
+}
+
+/**
+ * The CSP violations reported since the last call (and forgets them). e2e/support/csp.ts fails each journey that
+ * has any, so a policy that breaks a page fails CI.
+ */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { passChecksOverHttp } from '../../packages/server/src/bench/harness.js';
 import { passMonitorChecks, type PhoneStep } from './monitor.js';
 import { DEMO_PHONE, type TestServer } from './server.js';
 
@@ -125,4 +126,18 @@ export async function candidateToken(server: TestServer, phone: string): Promise
   const body = (await res.json()) as { status: string; msg: string; data: { auth: string } };
   if (body.status !== 'success') throw new Error(`login failed: ${body.msg}`);
   return body.data.auth;
+}
+
+/**
+ * Enters the exam over the API as a candidate without a browser: the checks the exam lets be skipped are
+ * skipped and the pledge is signed (the server refuses entering otherwise); answers the start call's data.
+ */
+export async function enterByApi(
+  server: TestServer,
+  auth: string,
+  examId: number,
+  anid: number,
+): Promise<{ attempt: { id: number; end_time: number } }> {
+  await passChecksOverHttp(server.baseUrl, auth, examId, anid);
+  return api(server, auth, 'POST', '/monitor/start-exam', { exam_id: examId, anid, phase: 2 });
 }

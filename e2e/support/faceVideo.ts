@@ -8,10 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { faceFrame, type FacePerson, type RgbaFrame } from '../../packages/server/src/bench/facePhotos.js';
 
+/** What the camera sees: one person, two people side by side, or nobody (a covered camera). */
+export type CameraScene = 'face' | 'twoFaces' | 'empty';
+
 /** Options of the face video. */
 export interface FaceVideoOptions {
-  /** Who is in the picture (default 'a'). */
+  /** Who is in the picture (default 'a'); with 'twoFaces', the left one (person d on the right). */
   person?: FacePerson;
+  /** What the camera sees (default 'face'). */
+  scene?: CameraScene;
   /** Frame width, even (default 1280). */
   width?: number;
   /** Frame height, even (default 720). */
@@ -64,13 +69,28 @@ export function rgbaToI420(frame: RgbaFrame): Buffer {
   return out;
 }
 
+/** One frame of the scene at width x height. */
+export function sceneFrame(scene: CameraScene, person: FacePerson, width: number, height: number): RgbaFrame {
+  if (scene === 'face') return faceFrame(person, width, height);
+  const data = new Uint8Array(width * height * 4).fill(128);
+  if (scene === 'twoFaces') {
+    const half = width / 2;
+    for (const [i, who] of [person, person === 'd' ? 'a' : 'd'].entries()) {
+      const part = faceFrame(who as FacePerson, half, height);
+      for (let y = 0; y < height; y++)
+        data.set(part.data.subarray(y * half * 4, (y + 1) * half * 4), (y * width + i * half) * 4);
+    }
+  }
+  return { width, height, data };
+}
+
 /** Writes the face video as Y4M and answers its path. */
 export function writeFaceVideo(opts: FaceVideoOptions = {}): string {
   const width = opts.width ?? 1280;
   const height = opts.height ?? 720;
   const frames = Math.max(1, opts.frames ?? 1);
   const file = opts.file ?? path.join(mkdtempSync(path.join(os.tmpdir(), 'examhall-face-video-')), 'face.y4m');
-  const yuv = rgbaToI420(faceFrame(opts.person ?? 'a', width, height));
+  const yuv = rgbaToI420(sceneFrame(opts.scene ?? 'face', opts.person ?? 'a', width, height));
   const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`)];
   for (let i = 0; i < frames; i++) parts.push(Buffer.from('FRAME\n'), yuv);
   writeFileSync(file, Buffer.concat(parts));

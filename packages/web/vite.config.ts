@@ -51,7 +51,9 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false },
+      // The server accepts cookie-signed writes only from PUBLIC_URL (default http://localhost:3000): the dev
+      // server's pages speak as that origin.
+      '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false, headers: { origin: 'http://localhost:3000' } },
     },
   },
 });

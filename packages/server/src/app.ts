@@ -14,12 +14,15 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
-import { installErrorHandler, sendError } from './http/errorHandler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
+import { installRequestGuards } from './http/guards.js';
+import { docsCsp, securityHeaders } from './http/headers.js';
 import { redactUrl } from './http/tokens.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
 import { bankRoutes } from './routes/bank.js';
+import { importRoutes } from './routes/imports.js';
 import { cepingRoutes } from './routes/ceping.js';
 import { consoleRoutes } from './routes/console.js';
 import { evidenceRoutes } from './routes/evidence.js';
@@ -35,6 +38,7 @@ import { userRoutes } from './routes/user.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
 import { storageGateway } from './storage/gateway.js';
+import { StorageUsageRepository } from './repositories/storageUsage.js';
 import { LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
 
 /** What the app is built from; tests pass their own clock, log stream or SMS sender. */
@@ -77,6 +81,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const app = Fastify({
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
+    // Errors before routing and before Fastify sees the request keep the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     logger: {
       level: config.logLevel,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
@@ -97,12 +104,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installRequestGuards(app, config.publicUrl);
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (r) => {
     const call = (r.config as { call?: CallDef } | undefined)?.call;
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, call });
   });
 
+  await securityHeaders(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, {
@@ -119,7 +128,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    // The docs page gets its own policy (hashes of its inline scripts, if any), adjusted to ours.
+    staticCSP: true,
+    transformStaticCSP: docsCsp(config),
+  });
 
   const clock = opts.clock ?? Date.now;
   const sms =
@@ -156,13 +170,15 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       consoleRoutes(api, services);
       examEditorRoutes(api, services);
       bankRoutes(api, services);
+      importRoutes(api, services);
       toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },
   );
 
   // The local store's S3-style endpoint, outside the API prefix (S3-compatible storage serves itself).
-  if (opts.store instanceof LocalObjectStore) await storageGateway(app, opts.store, config.storageMaxObjectBytes);
+  if (opts.store instanceof LocalObjectStore)
+    await storageGateway(app, opts.store, config.storageMaxObjectBytes, new StorageUsageRepository(opts.db));
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const serveWeb = config.apiPrefix !== '' && fs.existsSync(indexHtml);

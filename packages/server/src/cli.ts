@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
+import nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { VerifyEvidenceData } from '@examhall/contract';
+import { BankFolderName, type VerifyEvidenceData } from '@examhall/contract';
+import { FORMATS } from '@examhall/importers';
 import { runWorker } from '@examhall/judge';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 import { seedDemo } from './services/demoSeed.js';
-import { createServices } from './services/index.js';
+import { AppError } from './http/errors.js';
+import type { ReadFile } from './services/imports.js';
+import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender } from './sms/sender.js';
 
 const USAGE = `Usage: examhall <command> [options]
@@ -22,6 +26,13 @@ Commands:
   verify-evidence ATTEMPT
                  check an attempt's hash chain and the SHA-256 of every evidence file
                  (exit 0: all good, 1: problems found, 2: usage)
+  import-questions FILE [--format F] [--folder PATH] [--team NAME] [--dry-run] [--json]
+                 read a question file (formats: ${FORMATS.join(', ')}) and, without --dry-run,
+                 import it all or nothing into the folder PATH (A/B, made when missing; default
+                 Imported) of the team NAME (default: no team) as the first admin; --json prints
+                 {"questions": [...], "problems": [...]}
+                 (exit 0: clean, 1: the file has problems (nothing imported when one is an
+                 error), 2: refused or usage)
 
 The database is the one the environment configures (DATABASE_URL, or SQLite in DATA_DIR).`;
 
@@ -114,6 +125,8 @@ export async function runCli(
         out(formatVerifyReport(attemptId, report));
         return report.ok ? 0 : 1;
       }
+      case 'import-questions':
+        return await importQuestions(rest, services(), out, err);
       default:
         err(`Unknown command: ${command}\n\n${USAGE}\n`);
         return 2;
@@ -121,6 +134,114 @@ export async function runCli(
   } finally {
     await runtime.close();
   }
+}
+
+/** `import-questions`: reads a file, prints what it holds, and imports it unless `--dry-run`. */
+async function importQuestions(
+  args: string[],
+  services: Services,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        folder: { type: 'string' },
+        team: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    err(`${(e as Error).message}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [fileName, ...extra] = positionals;
+  if (!fileName || extra.length > 0) {
+    err('import-questions needs one file: examhall import-questions FILE [--format F] [--folder PATH] --json\n');
+    return 2;
+  }
+  const path = (values.folder ?? 'Imported').split('/').map((p) => p.trim());
+  const badName = path.map((p) => BankFolderName.safeParse(p)).find((r) => !r.success);
+  if (badName) {
+    err(`--folder: ${badName.error?.issues[0]?.message ?? 'invalid'}\n`);
+    return 2;
+  }
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(fileName);
+  } catch (e) {
+    err(`${fileName}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const file = { fileName: nodePath.basename(fileName), mime: 'application/octet-stream', data };
+  let read: ReadFile;
+  try {
+    read = await services.imports.inspect(file, values.format);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    // Refused whole: the one problem is the message.
+    if (values.json) out(`${JSON.stringify({ questions: [], problems: [{ where: {}, message: e.message }] })}\n`);
+    else err(`${e.message}\n`);
+    return 2;
+  }
+  const report = {
+    questions: read.questions.map((q) => ({
+      type: q.kind === 'evaluation' ? 'evaluation' : q.type,
+      kind: q.kind,
+      title: q.title,
+      folder: q.folder,
+      tags: q.tags,
+      difficulty: q.difficulty,
+      knowledge_points: q.knowledge_points,
+      points: q.default_score,
+      content: q.question.content,
+      key: q.question.key,
+      valid: q.valid,
+    })),
+    problems: read.problems.map((p) => ({
+      where: p.where,
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      message_zh: p.message_zh,
+    })),
+  };
+  const hasErrors = read.problems.some((p) => p.severity === 'error');
+  let imported: string | null = null;
+  if (!values['dry-run'] && !hasErrors) {
+    const actor = await services.staff.operator();
+    if (!actor) {
+      err('No enabled admin account to import as: create one with create-admin first.\n');
+      return 2;
+    }
+    try {
+      const done = await services.imports.importAsOperator(actor, file, {
+        format: values.format,
+        teamName: values.team,
+        path,
+      });
+      imported = `Imported ${done.question_ids.length} question(s) into ${path.join('/')}.`;
+      Object.assign(report, { imported: done });
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      err(`${e.message}\n`);
+      return 2;
+    }
+  }
+  if (values.json) out(`${JSON.stringify(report)}\n`);
+  else {
+    for (const p of read.problems) out(`${p.severity}: ${p.message}\n`);
+    out(`${read.questions.length} question(s), ${read.problems.length} problem(s).\n`);
+  }
+  if (imported) err(`${imported}\n`);
+  else if (!values['dry-run']) err('Nothing imported: the file has errors.\n');
+  return read.problems.length > 0 ? 1 : 0;
 }
 
 /** The verification report as a person reads it. */

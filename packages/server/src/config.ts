@@ -63,6 +63,13 @@ const EnvSchema = z
     ANALYTICS_URL: z.string().trim().default(''),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     STORAGE_MAX_OBJECT_MB: z.coerce.number().int().min(1).max(1024).default(20),
+    STORAGE_QUOTA_MAX_MB: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * 1024)
+      .default(1024),
+    STORAGE_QUOTA_MAX_OBJECTS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
     S3_ENDPOINT: optionalText.pipe(z.url().optional()),
     S3_BUCKET: optionalText,
     S3_REGION: optionalText,
@@ -71,6 +78,10 @@ const EnvSchema = z
     S3_ROLE_ARN: optionalText,
     S3_STS_ENDPOINT: optionalText.pipe(z.url().optional()),
     S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+    STAFF_TOTP_REQUIRED_FOR_ADMINS: z.enum(['true', 'false']).default('false'),
+    STAFF_LOGIN_IP_LIMIT: z.coerce.number().int().min(1).default(50),
+    SSE_MAX_PER_TOKEN: z.coerce.number().int().min(1).default(8),
+    SSE_MAX_PER_IP: z.coerce.number().int().min(1).default(1000),
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -136,10 +147,18 @@ export interface Config {
   trustProxy: boolean;
   /** Largest object the local store accepts, bytes. */
   storageMaxObjectBytes: number;
+  /** The most any attempt's quota may be, whatever its exam's captures would need. */
+  storageQuotaCeiling: { maxBytes: number; maxObjects: number };
   /** Face-check worker threads (each loads its own models); 0 means one per core. */
   faceWorkers: number;
   /** S3-compatible storage; null for the embedded local store. */
   s3: S3Config | null;
+  /** Whether admin accounts must log in with a second factor (TOTP); they are led to enrol first. */
+  staffTotpRequiredForAdmins: boolean;
+  /** Staff login attempts one address may make per login window (STAFF_LOGIN_RULES.windowMs), besides the lock per account. */
+  staffLoginIpLimit: number;
+  /** Event streams open at once: per token, and per client address. */
+  sseLimits: { perToken: number; perIp: number };
 }
 
 /** S3-compatible storage settings. */
@@ -192,7 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analyticsUrl: e.ANALYTICS_URL,
     trustProxy: e.TRUST_PROXY === 'true',
     storageMaxObjectBytes: e.STORAGE_MAX_OBJECT_MB * 1024 * 1024,
+    storageQuotaCeiling: { maxBytes: e.STORAGE_QUOTA_MAX_MB * 1024 * 1024, maxObjects: e.STORAGE_QUOTA_MAX_OBJECTS },
     faceWorkers: e.FACE_WORKERS,
+    staffTotpRequiredForAdmins: e.STAFF_TOTP_REQUIRED_FOR_ADMINS === 'true',
+    staffLoginIpLimit: e.STAFF_LOGIN_IP_LIMIT,
+    sseLimits: { perToken: e.SSE_MAX_PER_TOKEN, perIp: e.SSE_MAX_PER_IP },
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {

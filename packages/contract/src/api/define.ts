@@ -49,6 +49,17 @@ export interface CallDef<
    * the service filters by team, admin-only settings). A staff call needs either this or `scope`.
    */
   teamFree?: true;
+  /**
+   * True for the staff calls an account may make while it must still enrol a second factor (the operator
+   * requires one of admins): its own account, logout and the enrolment. Every other call answers
+   * `totp_enrolment_required` until it has enrolled.
+   */
+  beforeSecondFactor?: true;
+  /**
+   * True when the call answers a file (its content type, and `content-disposition` naming it) instead of the
+   * success envelope; its errors are the usual error envelope. `data` is then unused.
+   */
+  download?: true;
   /** 'sse' when the call answers a stream of server-sent events, each `data:` one JSON object of `data`'s schema. */
   stream?: 'sse';
 }

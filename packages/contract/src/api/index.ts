@@ -6,6 +6,7 @@ import { cepingCalls } from './ceping.js';
 import type { CallDef } from './define.js';
 import { examCalls } from './exam.js';
 import { examEditorCalls } from './examEditor.js';
+import { importCalls } from './imports.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
 import { staffCalls } from './staff.js';
@@ -28,6 +29,7 @@ export const api = {
   ...auditCalls,
   ...examEditorCalls,
   ...bankCalls,
+  ...importCalls,
 } as const;
 
 /** A call's name. */

@@ -22,8 +22,8 @@ export const proctorCalls = {
   proctorGrid: call({
     method: 'GET',
     path: '/admin/proctor/grid',
-    summary: "The exam's candidates: latest picture, phase, time, risks, online state",
-    query: Pr.ProctorExamQuery,
+    summary: "The exam's candidates, filtered, ordered and paged: latest picture, phase, time, risks, online state",
+    query: Pr.ProctorGridQuery,
     body: undefined,
     data: Pr.ProctorGridData,
     auth: 'staff',

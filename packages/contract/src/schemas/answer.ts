@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AnswerEvent } from '../enums.js';
-import { ClientId, EpochMs, Id } from './common.js';
+import { ClientId, EpochMs, Id, IdParam } from './common.js';
 import { LanguageField, ShowNewQuery } from './subject.js';
 
 const OptionId = z.string().min(1).max(16);
@@ -146,7 +146,7 @@ export type JudgeData = z.infer<typeof JudgeData>;
 /** GET /answer/judge-status query: a run or submit of the candidate's, to follow its progress. */
 export const JudgeStatusQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** The job id /answer/judge answered. */
   job_id: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
 });
@@ -225,9 +225,9 @@ export type EvidenceData = z.infer<typeof EvidenceData>;
 /** POST /answer/upload fields besides the file. */
 export const UploadAnswerFields = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** The Q&A question the file belongs to. */
-  subject_id: Id,
+  subject_id: IdParam,
 });
 /** POST /answer/upload fields. */
 export type UploadAnswerFields = z.input<typeof UploadAnswerFields>;

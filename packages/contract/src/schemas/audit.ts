@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochMs, Id, PageQuery } from './common.js';
+import { EpochMs, IdParam, PageQuery } from './common.js';
 
 /** A JSON snapshot of an object before or after a change; null when it did not exist (create, delete). */
 export const AuditSnapshot = z.record(z.string(), z.unknown()).nullable();
@@ -38,13 +38,13 @@ export const AUDIT_SORTS = ['time', 'actor', 'action', 'object'] as const;
 /** GET /admin/audit query: every filter is optional; paged, newest first unless sorted otherwise. */
 export const AuditQuery = PageQuery.extend({
   /** Only this staff member's entries. */
-  actor_id: Id.optional(),
+  actor_id: IdParam.optional(),
   /** Only this action (exact), or actions starting with it when it ends with '.' (e.g. 'staff.'). */
   action: z.string().trim().min(1).max(60).optional(),
   /** Only objects of this kind. */
   object_kind: z.string().trim().min(1).max(40).optional(),
   /** Only this object id (with object_kind, one object). */
-  object_id: Id.optional(),
+  object_id: IdParam.optional(),
   /** From this time on (epoch ms, inclusive). */
   from: z.coerce.number().int().min(0).optional(),
   /** Before this time (epoch ms, exclusive). */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { CODE_LIMITS, QuestionBody, QuestionKindField } from '../questions/index.js';
 import { Verdict } from './answer.js';
-import { EpochMs, Id, PageQuery } from './common.js';
+import { EpochMs, Id, PageQuery, IdParam } from './common.js';
 
 /** Limits of the bank the server enforces (and editors show). */
 export const BANK_LIMITS = {
@@ -171,7 +171,7 @@ export const BankQuestionQuery = PageQuery.extend({
   /** Sort direction. */
   order: z.enum(['asc', 'desc']).default('desc'),
   /** Only questions in this folder (and its sub-folders unless `sub_folders` is false). */
-  folder_id: Id.optional(),
+  folder_id: IdParam.optional(),
   /** With `folder_id`: include its sub-folders (default true). */
   sub_folders: QueryFlag.default(true),
   /** Only questions in no folder. */
@@ -185,7 +185,7 @@ export const BankQuestionQuery = PageQuery.extend({
   /** Only questions with this knowledge point. */
   knowledge_point: BankKnowledgePoint.optional(),
   /** Only questions written by this staff member. */
-  author_id: Id.optional(),
+  author_id: IdParam.optional(),
   /** Only questions whose stem, options or passage contain this text (any language; Latin letters in any case). */
   q: z.string().trim().max(BANK_LIMITS.searchChars, `at most ${BANK_LIMITS.searchChars} characters`).optional(),
 });
@@ -304,7 +304,7 @@ export type BankQuestionView = z.infer<typeof BankQuestionView>;
 /** GET /admin/bank/question query. */
 export const BankQuestionIdQuery = z.object({
   /** Question id. */
-  question_id: Id,
+  question_id: IdParam,
 });
 /** GET /admin/bank/question query. */
 export type BankQuestionIdQuery = z.input<typeof BankQuestionIdQuery>;

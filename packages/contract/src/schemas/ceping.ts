@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ClientId, EpochMs, Flag, Id } from './common.js';
+import { ClientId, EpochMs, Flag, Id, IdParam } from './common.js';
 import { SubjectOrderEntry, SubjectOption } from './subject.js';
 
 /** Query of evaluation calls that take the exam only. */
 export const CepingExamQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** Query of evaluation calls that take the exam only. */
 export type CepingExamQuery = z.input<typeof CepingExamQuery>;
@@ -41,9 +41,9 @@ export type CepingOrderListData = z.infer<typeof CepingOrderListData>;
 /** GET /ceping/exam-show and /ceping/exam-show-new query. */
 export const CepingShowQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** Item id. */
-  subject_id: Id,
+  subject_id: IdParam,
 });
 /** Evaluation show query. */
 export type CepingShowQuery = z.input<typeof CepingShowQuery>;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 
-/** A positive integer id; query strings arrive as text, so it is coerced. */
-export const Id = z.coerce.number().int().positive().max(2_147_483_647);
+export { Id, IdParam } from './ids.js';
 
 /** A 0/1 flag as the specification sends them. */
 export const Flag = z.union([z.literal(0), z.literal(1)]);
@@ -45,8 +44,8 @@ export const ErrorEnvelope = z.object({
   msg: z.string(),
   /** Stable id from the error catalogue. */
   code: z.enum(ERROR_CODES),
-  /** Always null on errors. */
-  data: z.null(),
+  /** Details a page words itself (e.g. `tries_left` of a wrong SMS code), or null. */
+  data: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
 });
 /** The error envelope. */
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ExamMode, ExamPhase } from '../enums.js';
-import { ClientId, EpochMs, Flag, Id, PageQuery } from './common.js';
+import { ClientId, EpochMs, Flag, Id, PageQuery, IdParam } from './common.js';
 
 /** An exam mode id. */
 export const ExamModeField = z.union([
@@ -17,7 +17,11 @@ export const ExamPhaseField = z.union([
 
 /** Where the candidate stands with an exam in the list. */
 export const InvitationState = z.enum(['not_started', 'open', 'in_progress', 'submitted', 'closed']);
-/** Where the candidate stands with an exam in the list. */
+/**
+ * Where the candidate stands with an exam in the list: not_started and open before they start (by the window),
+ * in_progress while their attempt runs, submitted once it is handed in or over, closed when the window closed
+ * without an attempt (absent).
+ */
 export type InvitationState = z.infer<typeof InvitationState>;
 
 /** One exam in /exam/index. */
@@ -60,9 +64,9 @@ export type ExamIndexData = z.infer<typeof ExamIndexData>;
 /** GET /exam/show query. */
 export const ExamShowQuery = z.object({
   /** Exam id. */
-  id: Id,
+  id: IdParam,
   /** The candidate's invitation to it. */
-  anid: Id,
+  anid: IdParam,
 });
 /** GET /exam/show query. */
 export type ExamShowQuery = z.input<typeof ExamShowQuery>;
@@ -149,7 +153,7 @@ export type ExamDetail = z.infer<typeof ExamDetail>;
 /** GET /exam/get-anid-info query. */
 export const AnidInfoQuery = z.object({
   /** The invitation id. */
-  anid: Id,
+  anid: IdParam,
 });
 /** GET /exam/get-anid-info query. */
 export type AnidInfoQuery = z.input<typeof AnidInfoQuery>;
@@ -173,7 +177,7 @@ export type AnidInfoData = z.infer<typeof AnidInfoData>;
 /** GET /exam/result query. */
 export const ResultQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** GET /exam/result query. */
 export type ResultQuery = z.input<typeof ResultQuery>;
@@ -181,7 +185,7 @@ export type ResultQuery = z.input<typeof ResultQuery>;
 /** GET /exam/recommend-info query. */
 export const RecommendQuery = z.object({
   /** The exam taken. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** GET /exam/recommend-info query. */
 export type RecommendQuery = z.input<typeof RecommendQuery>;
@@ -237,9 +241,9 @@ export type FeedbackData = z.infer<typeof FeedbackData>;
 /** GET /exam/wx-url-link query. */
 export const WxUrlLinkQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** The candidate's invitation. */
-  anid: Id,
+  anid: IdParam,
 });
 /** GET /exam/wx-url-link query. */
 export type WxUrlLinkQuery = z.input<typeof WxUrlLinkQuery>;

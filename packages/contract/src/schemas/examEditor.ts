@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isValidPhone } from '../areaCodes.js';
 import { SECTIONS } from '../enums.js';
-import { EpochMs, Id, PageQuery } from './common.js';
+import { EpochMs, Id, PageQuery, IdParam } from './common.js';
 import { ExamModeField, ExamSettings } from './exam.js';
 import { AreaCodeField, PhoneField } from './user.js';
 
@@ -269,13 +269,16 @@ export type EditorExamListData = z.infer<typeof EditorExamListData>;
 /** A query naming one exam. */
 export const ExamIdQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** A query naming one exam. */
 export type ExamIdQuery = z.input<typeof ExamIdQuery>;
 
 /** A body naming one exam. */
-export const ExamIdBody = ExamIdQuery;
+export const ExamIdBody = z.object({
+  /** Exam id. */
+  exam_id: Id,
+});
 /** A body naming one exam. */
 export type ExamIdBody = z.input<typeof ExamIdBody>;
 
@@ -464,9 +467,9 @@ export type PreviewData = z.infer<typeof PreviewData>;
 /** GET /admin/exam/preview-keys query. */
 export const PreviewKeysQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** A preview version of the exam. */
-  version_id: Id,
+  version_id: IdParam,
 });
 /** GET /admin/exam/preview-keys query. */
 export type PreviewKeysQuery = z.input<typeof PreviewKeysQuery>;

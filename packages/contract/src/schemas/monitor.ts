@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RISK_EVENT_IDS } from '../enums.js';
-import { ClientId, EpochMs, Id } from './common.js';
+import { ClientId, EpochMs, Id, IdParam } from './common.js';
 import { ExamModeField, ExamPhaseField } from './exam.js';
 import { ShowScoreField } from './examEditor.js';
 
@@ -125,7 +125,7 @@ export const RiskEventField = z.coerce
 /** POST /monitor/record-risk form (fields arrive as strings; undefined ones are left out). */
 export const RecordRiskBody = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** Risk event id (seed point 8). */
   risk: RiskEventField,
   /** When it happened (epoch ms). */
@@ -157,7 +157,7 @@ export type RecordRiskData = z.infer<typeof RecordRiskData>;
 /** POST /tools/face_recognize form: the picture in field face_img, plus the exam. */
 export const FaceRecognizeFields = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 
 /** POST /tools/face_recognize data. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RISK_EVENT_IDS } from '../enums.js';
-import { ClientId, EpochMs, Id } from './common.js';
+import { ClientId, EpochMs, Id, IdParam } from './common.js';
 import { AttemptView, RecordRiskBody } from './monitor.js';
 import { ExamModeField, ExamPhaseField } from './exam.js';
 import { AreaCodeField, PhoneField } from './user.js';
@@ -34,7 +34,7 @@ export const Sha256Field = z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 digest 
 /** GET /sts/get-token query: the attempt the credentials are for. */
 export const StsQuery = z.object({
   /** Exam id; the credentials cover the candidate's attempt at it. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** GET /sts/get-token query. */
 export type StsQuery = z.input<typeof StsQuery>;
@@ -93,7 +93,7 @@ export const CaptureItem = z.object({
 /** GET /monitor/state query. */
 export const MonitorStateQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 
 /** GET /monitor/state data: the monitor data of seed point 3 for the candidate's attempt. */
@@ -130,9 +130,9 @@ export const FastRecordRiskBody = RecordRiskBody;
 /** GET /common/mini-qrcode query. */
 export const MiniQrcodeQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
   /** The candidate's invitation. */
-  anid: Id,
+  anid: IdParam,
 });
 
 /** GET /common/mini-qrcode data: the phone page's link as a QR code. */
@@ -216,7 +216,7 @@ export type CandidateEvent = z.infer<typeof CandidateEvent>;
 /** GET /monitor/events query. */
 export const CandidateEventsQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 
 /** A proctor's decision on a flag. */
@@ -242,18 +242,25 @@ export const IntegrityRecord = z.object({
   image_url: z.string().nullable(),
   /** The proctor's decision, or null while open (risk records only). */
   decision: FlagDecisionField.nullable(),
-  /** The proctor's note on the decision. */
+  /** The proctor's internal note on the decision: staff only, never sent to the candidate. */
   decision_note: z.string(),
+  /** The proctor's note to the candidate, shown in their integrity log. */
+  candidate_note: z.string(),
   /** Hash in the attempt's chain, hex. */
   hash: z.string(),
 });
 /** One record of an integrity log. */
 export type IntegrityRecord = z.infer<typeof IntegrityRecord>;
 
+/** One record of the candidate's own integrity log: the staff record without the internal note. */
+export const CandidateIntegrityRecord = IntegrityRecord.omit({ decision_note: true });
+/** One record of the candidate's own integrity log. */
+export type CandidateIntegrityRecord = z.infer<typeof CandidateIntegrityRecord>;
+
 /** GET /monitor/integrity-log data: the candidate's own log, after the exam. */
 export const IntegrityLogData = z.object({
   /** Records in order. */
-  records: z.array(IntegrityRecord),
+  records: z.array(CandidateIntegrityRecord),
   /** Warnings received. */
   warnings: z.array(WarningView),
 });
@@ -316,13 +323,64 @@ export type ProctorTile = z.infer<typeof ProctorTile>;
 /** GET /admin/proctor/grid query (also the stream's). */
 export const ProctorExamQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
+
+/** Which tiles the grid shows: all, those with risk records, open flags, offline (not submitted), or phone lost. */
+export const GRID_FILTERS = ['all', 'risk', 'flags', 'offline', 'phone_lost'] as const;
+/** Which tiles the grid shows. */
+export type GridFilter = (typeof GRID_FILTERS)[number];
+/** How the grid is ordered: by attempt (start order), most risk records, most open flags, or name. */
+export const GRID_SORTS = ['attempt', 'risk', 'flags', 'name'] as const;
+/** How the grid is ordered. */
+export type GridSort = (typeof GRID_SORTS)[number];
+/** The most tiles one page of the grid holds. */
+export const GRID_PAGE_MAX = 200;
+
+/** GET /admin/proctor/grid query: the exam, a filter, an order and a page. */
+export const ProctorGridQuery = ProctorExamQuery.extend({
+  /** Which tiles (default all). */
+  filter: z.enum(GRID_FILTERS).default('all'),
+  /** Order (default attempt). */
+  sort: z.enum(GRID_SORTS).default('attempt'),
+  /** Page, from 1. */
+  page: z.coerce.number().int().min(1).default(1),
+  /** Tiles per page. */
+  page_size: z.coerce.number().int().min(1).max(GRID_PAGE_MAX).default(100),
+});
+/** GET /admin/proctor/grid query. */
+export type ProctorGridQuery = z.input<typeof ProctorGridQuery>;
+
+/** A risk record with its attempt, as the grid's feed lists it. */
+export const ProctorFeedItem = z.object({
+  /** Attempt id. */
+  attempt_id: z.number().int(),
+  /** Candidate's name (or masked phone). */
+  name: z.string(),
+  /** The record. */
+  record: IntegrityRecord,
+});
+/** A risk record with its attempt. */
+export type ProctorFeedItem = z.infer<typeof ProctorFeedItem>;
 
 /** GET /admin/proctor/grid data. */
 export const ProctorGridData = z.object({
-  /** Tiles, one per attempt. */
+  /** The exam's name. */
+  exam_name: z.string(),
+  /** The page's tiles. */
   tiles: z.array(ProctorTile),
+  /** Tiles matching the filter, on every page. */
+  total: z.number().int(),
+  /** Tiles each filter matches, for the filter's labels. */
+  counts: z.object({
+    all: z.number().int(),
+    risk: z.number().int(),
+    flags: z.number().int(),
+    offline: z.number().int(),
+    phone_lost: z.number().int(),
+  }) satisfies z.ZodType<Record<GridFilter, number>>,
+  /** Flags still waiting for a decision, newest first (at most 50): the feed before anything new arrives. */
+  pending: z.array(ProctorFeedItem),
   /** Server time (epoch ms). */
   server_time: EpochMs,
 });
@@ -341,7 +399,7 @@ export type ProctorEvent = z.infer<typeof ProctorEvent>;
 /** GET /admin/proctor/attempt query. */
 export const ProctorAttemptQuery = z.object({
   /** Attempt id. */
-  attempt_id: Id,
+  attempt_id: IdParam,
 });
 
 /** GET /admin/proctor/attempt data: one attempt's timeline. */
@@ -388,8 +446,10 @@ export const DecideBody = z.object({
   record_id: Id,
   /** confirmed or dismissed. */
   decision: FlagDecisionField,
-  /** Why. */
+  /** Why, for staff only: never shown to the candidate. */
   note: z.string().trim().max(1000).default(''),
+  /** A note to the candidate, shown in their integrity log after the exam. */
+  candidate_note: z.string().trim().max(1000).default(''),
 });
 /** POST /admin/proctor/decide body. */
 export type DecideBody = z.input<typeof DecideBody>;
@@ -401,9 +461,9 @@ export type DecideBody = z.input<typeof DecideBody>;
 export const IdPhotoFields = z
   .object({
     /** Exam id. */
-    exam_id: Id,
+    exam_id: IdParam,
     /** An attempt at the exam; its invitation gets the photo. */
-    attempt_id: Id.optional(),
+    attempt_id: IdParam.optional(),
     /** The invited phone, when no attempt is named. */
     phone: PhoneField.optional(),
     /** The phone's calling code. */
@@ -431,7 +491,7 @@ export type IdPhotoData = z.infer<typeof IdPhotoData>;
 /** GET /admin/evidence/verify query. */
 export const VerifyEvidenceQuery = z.object({
   /** Attempt id. */
-  attempt_id: Id,
+  attempt_id: IdParam,
 });
 
 /** GET /admin/evidence/verify data (also what `examhall verify-evidence` prints). */

@@ -4,6 +4,18 @@ import { PERMISSIONS, STAFF_ROLES } from '../enums.js';
 import { EpochMs, Id } from './common.js';
 import { AreaCodeField, PhoneField } from './user.js';
 
+/** A six-digit TOTP code (spaces allowed, as apps show them). */
+export const TotpCodeField = z
+  .string()
+  .transform((v) => v.replace(/\s/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'must be 6 digits'));
+
+/** A recovery code as shown once at enrolment (case and dashes do not matter). */
+export const RecoveryCodeField = z
+  .string()
+  .transform((v) => v.replace(/[\s-]/g, '').toLowerCase())
+  .pipe(z.string().regex(/^[a-z0-9]{10}$/, 'must be 10 letters or digits'));
+
 /** A staff role. */
 export const StaffRoleField = z.enum(STAFF_ROLES);
 
@@ -13,6 +25,10 @@ export const StaffLoginBody = z.object({
   phone: PhoneField,
   /** Password. */
   password: z.string().min(1).max(200),
+  /** The current code of the account's authenticator app, when it has a second factor (asked for by `totp_required`). */
+  totp_code: TotpCodeField.optional(),
+  /** Instead of `totp_code`: one of the account's recovery codes, each good once. */
+  recovery_code: RecoveryCodeField.optional(),
 });
 /** POST /admin/auth/login body. */
 export type StaffLoginBody = z.input<typeof StaffLoginBody>;
@@ -37,6 +53,10 @@ export const StaffView = z.object({
   team_id: z.number().int().nullable(),
   /** That team's name, or null. */
   team_name: z.string().nullable(),
+  /** True when the account logs in with a second factor (TOTP). */
+  totp_enabled: z.boolean(),
+  /** True when the operator requires a second factor of this account and it has none yet: enrol before anything else. */
+  totp_enrolment_required: z.boolean(),
 });
 /** A staff account. */
 export type StaffView = z.infer<typeof StaffView>;
@@ -104,3 +124,46 @@ export const ResetStaffPasswordBody = z.object({
 });
 /** POST /admin/staff/reset-password body. */
 export type ResetStaffPasswordBody = z.input<typeof ResetStaffPasswordBody>;
+
+/** POST /admin/auth/totp/enrol data: a new secret for the authenticator app, shown this once. */
+export const TotpEnrolData = z.object({
+  /** The secret (base32), for typing into the app by hand. */
+  secret: z.string(),
+  /** The otpauth:// URI the QR code holds. */
+  otpauth_uri: z.string(),
+  /** The QR code of that URI as an SVG document. */
+  qr_svg: z.string(),
+});
+/** POST /admin/auth/totp/enrol data. */
+export type TotpEnrolData = z.infer<typeof TotpEnrolData>;
+
+/** POST /admin/auth/totp/confirm body: a code of the enrolled secret turns the second factor on. */
+export const TotpConfirmBody = z.object({
+  /** The app's current code. */
+  code: TotpCodeField,
+});
+/** POST /admin/auth/totp/confirm body. */
+export type TotpConfirmBody = z.input<typeof TotpConfirmBody>;
+
+/** POST /admin/auth/totp/confirm data: the recovery codes, shown this once (only their hashes are kept). */
+export const TotpConfirmData = z.object({
+  /** One-time recovery codes, each good for one login without the app. */
+  recovery_codes: z.array(z.string()),
+});
+/** POST /admin/auth/totp/confirm data. */
+export type TotpConfirmData = z.infer<typeof TotpConfirmData>;
+
+/** POST /admin/auth/totp/disable body: proof of the account, a current code or the password. */
+export const TotpDisableBody = z
+  .object({
+    /** The app's current code. */
+    code: TotpCodeField.optional(),
+    /** Or the account's password. */
+    password: z.string().min(1).max(200).optional(),
+  })
+  .refine((v) => v.code !== undefined || v.password !== undefined, {
+    message: 'give a code or the password',
+    path: ['code'],
+  });
+/** POST /admin/auth/totp/disable body. */
+export type TotpDisableBody = z.input<typeof TotpDisableBody>;

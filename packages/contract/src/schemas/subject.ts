@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SECTIONS } from '../enums.js';
 import { LANGUAGE_IDS } from '../languages.js';
-import { EpochMs, Flag, Id } from './common.js';
+import { EpochMs, Flag, Id, IdParam } from './common.js';
 
 /** A question type id, 1 to 11. */
 export const QuestionTypeField = z.number().int().min(1).max(11);
@@ -31,7 +31,7 @@ export type SubjectOrderEntry = z.infer<typeof SubjectOrderEntry>;
 /** GET /subject/order-list query. */
 export const OrderListQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** GET /subject/order-list query. */
 export type OrderListQuery = z.input<typeof OrderListQuery>;
@@ -105,9 +105,9 @@ export type Subject = z.infer<typeof Subject>;
 /** GET /subject/show-new query. */
 export const ShowNewQuery = z.object({
   /** Question id. */
-  subject_id: Id,
+  subject_id: IdParam,
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** GET /subject/show-new query. */
 export type ShowNewQuery = z.input<typeof ShowNewQuery>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXAM_STAFF_ROLES } from '../enums.js';
-import { EpochMs, Id } from './common.js';
+import { EpochMs, Id, IdParam } from './common.js';
 
 /** A team's name. */
 export const TeamNameField = z.string().trim().min(1).max(60);
@@ -53,7 +53,7 @@ export const ExamStaffRoleField = z.enum(EXAM_STAFF_ROLES);
 /** GET /admin/exam-staff query. */
 export const ExamStaffQuery = z.object({
   /** Exam id. */
-  exam_id: Id,
+  exam_id: IdParam,
 });
 /** GET /admin/exam-staff query. */
 export type ExamStaffQuery = z.input<typeof ExamStaffQuery>;

@@ -1,14 +1,17 @@
 /** Running the built server as its own process for benchmarks: a fresh database, candidates, attempts. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requiredSteps, stepSkippable, type ExamDetail, type StsData } from '@examhall/contract';
+import { AwsClient } from 'aws4fetch';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../db/database.js';
+import { flatPhoto } from './facePhotos.js';
 
 /**
  * The server to start: this build's, or BENCH_SERVER_MAIN (another build's dist/main.js, to compare two
@@ -175,7 +178,56 @@ export async function call<T>(
   return env.data;
 }
 
-/** Invites `count` phones to the demo exam, logs each in and enters the exam phase; returns tokens. */
+/**
+ * The device checks as a candidate passes them over HTTP: the steps the exam lets be skipped are skipped (a
+ * bench has no camera, microphone, screen or phone), and the pledge is signed with a picture uploaded to the
+ * store with the attempt's credentials; the server refuses entering the exam otherwise.
+ */
+export async function passChecksOverHttp(base: string, token: string, examId: number, anid: number): Promise<void> {
+  await call(base, 'POST', `/monitor/start-exam?auth=${token}`, { exam_id: examId, anid });
+  const detail = await call<ExamDetail>(base, 'GET', `/exam/show?id=${examId}&anid=${anid}&auth=${token}`);
+  const check = (step: number, result: 'passed' | 'skipped') =>
+    call(base, 'POST', `/monitor/check?auth=${token}`, {
+      exam_id: examId,
+      step,
+      result,
+      device: 'bench',
+      client_id: randomUUID(),
+    });
+  for (const step of requiredSteps(detail)) {
+    if (step.key !== 'signature') {
+      if (!stepSkippable(detail, step.key)) throw new Error(`the bench cannot pass the ${step.key} check`);
+      await check(step.id, 'skipped');
+      continue;
+    }
+    const sts = await call<StsData>(base, 'GET', `/sts/get-token?exam_id=${examId}&auth=${token}`);
+    const picture = flatPhoto(64, 32);
+    const key = `${sts.prefix}signature-${randomUUID()}.png`;
+    const aws = new AwsClient({
+      accessKeyId: sts.AccessKeyId,
+      secretAccessKey: sts.AccessKeySecret,
+      sessionToken: sts.SecurityToken,
+      region: sts.region,
+      service: 's3',
+    });
+    const put = await aws.fetch(`${sts.endpoint}/${sts.bucket}/${key}`, {
+      method: 'PUT',
+      body: new Uint8Array(picture),
+    });
+    if (!put.ok) throw new Error(`signature upload: ${put.status} ${await put.text()}`);
+    await call(base, 'POST', `/monitor/capture?auth=${token}`, {
+      exam_id: examId,
+      kind: 'signature',
+      key,
+      sha256: createHash('sha256').update(picture).digest('hex'),
+      trigger_time: Date.now(),
+      client_id: randomUUID(),
+    });
+    await check(step.id, 'passed');
+  }
+}
+
+/** Invites `count` phones to the demo exam, logs each in, passes the checks and enters the exam; returns tokens. */
 export async function candidatesInExam(
   server: ServerProcess,
   db: BenchDb,
@@ -208,11 +260,9 @@ export async function candidatesInExam(
   }
   for (const token of tokens) {
     const mine = await call<{ list: { anid: number }[] }>(server.base, 'GET', `/exam/index?auth=${token}`);
-    await call(server.base, 'POST', `/monitor/start-exam?auth=${token}`, {
-      exam_id: exam.id,
-      anid: mine.list[0]!.anid,
-      phase: 2,
-    });
+    const anid = mine.list[0]!.anid;
+    await passChecksOverHttp(server.base, token, exam.id, anid);
+    await call(server.base, 'POST', `/monitor/start-exam?auth=${token}`, { exam_id: exam.id, anid, phase: 2 });
   }
   const order = await call<{ subject_order: { id: number; type: number }[] }>(
     server.base,

@@ -14,6 +14,9 @@ import { questionKind } from './migrations/008_question_kind.js';
 import { teamsAudit } from './migrations/009_teams_audit.js';
 import { bank } from './migrations/010_bank.js';
 import { examVersions } from './migrations/011_exam_versions.js';
+import { staffSecurity } from './migrations/012_staff_security.js';
+import { storageQuota } from './migrations/013_storage_quota.js';
+import { candidateNote } from './migrations/014_candidate_note.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -66,6 +69,9 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '009_teams_audit': teamsAudit(kit),
     '010_bank': bank(kit),
     '011_exam_versions': examVersions(kit),
+    '012_staff_security': staffSecurity(kit),
+    '013_storage_quota': storageQuota(),
+    '014_candidate_note': candidateNote(),
   };
 }
 

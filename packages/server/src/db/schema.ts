@@ -26,6 +26,29 @@ export interface StaffTable {
   created_at: number;
   /** The team the account belongs to, or null. */
   team_id: Generated<number | null>;
+  /** The confirmed TOTP secret (base32), or null when the account has no second factor. */
+  totp_secret: Generated<string | null>;
+  /** A TOTP secret enrolled but not yet confirmed with a code. */
+  totp_pending_secret: Generated<string | null>;
+  /** The last TOTP time step accepted: a code is good once. */
+  totp_last_step: Generated<number | null>;
+}
+
+/** Login tries per phone in the current window (known account or not), reserved before the password check. */
+export interface StaffLoginTryTable {
+  phone: string;
+  tries: number;
+  /** When the window ends (epoch ms); a try after it starts a new one. */
+  window_ends: number;
+}
+
+/** One-time recovery codes of a staff account's second factor, stored as SHA-256 hashes. */
+export interface StaffRecoveryCodeTable {
+  id: Generated<number>;
+  staff_id: number;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 /** Teams: authors see and change their team's exams and bank; proctors and graders work on assigned exams. */
@@ -271,8 +294,10 @@ export interface RiskRecordTable {
   size: Generated<number | null>;
   /** The proctor's decision on a risk flag: confirmed or dismissed; null while open. Not chained. */
   decision: Generated<string | null>;
-  /** Why the proctor decided so. Not chained. */
+  /** Why the proctor decided so: internal, never shown to the candidate. Not chained. */
   decision_note: Generated<string>;
+  /** The proctor's note to the candidate, shown in their integrity log. Not chained. */
+  candidate_note: Generated<string>;
   /** Staff id of the proctor who decided. */
   decided_by: Generated<number | null>;
   /** When the decision was made (epoch ms). */
@@ -300,6 +325,15 @@ export interface StoredFileTable {
   size: number;
   sha256: string;
   created_at: number;
+}
+
+/** An attempt's storage quota and what it has used, by storage prefix. */
+export interface StorageUsageTable {
+  prefix: string;
+  max_bytes: number;
+  max_objects: number;
+  bytes: Generated<number>;
+  objects: Generated<number>;
 }
 
 /** A candidate's resume. */
@@ -410,11 +444,14 @@ export interface Database {
   audio_plays: AudioPlayTable;
   risk_records: RiskRecordTable;
   stored_files: StoredFileTable;
+  storage_usage: StorageUsageTable;
   resumes: ResumeTable;
   feedback: FeedbackTable;
   positions: PositionTable;
   candidates: CandidateTable;
   staff: StaffTable;
+  staff_login_tries: StaffLoginTryTable;
+  staff_recovery_codes: StaffRecoveryCodeTable;
   auth_tokens: AuthTokenTable;
   sms_codes: SmsCodeTable;
   exams: ExamTable;

@@ -41,4 +41,45 @@ describe('tokens never reach a log line', () => {
     expect(redactUrl('/a?AUTH=abc#frag')).toBe('/a?AUTH=[redacted]#frag');
     expect(redactUrl('/a?author=me')).toBe('/a?author=me');
   });
+
+  it('redacts after decoding, whatever the spelling of the name or the value', () => {
+    const T = 'S3CRET';
+    for (const url of [
+      `/a?a%75th=${T}`,
+      `/a?%61%75%74%68=${T}`,
+      `/a?%41uTh=${T}`,
+      `/a?a%2575th=${T}`,
+      `/a?x=1&auth=${T}&auth=${T}2`,
+      `/a?auth[]=${T}`,
+      `/a?auth%5B%5D=${T}`,
+      `/a?+auth=${T}`,
+      `/a?pass%77ord=${T}`,
+      `/a?auth=${T.replace(/./g, (c) => `%${c.charCodeAt(0).toString(16)}`)}`,
+      `/a?auth=${T}+${T}`,
+      `/a?x-amz-signature=${T}&X-Amz-Credential=${T}`,
+      `/a?referer=${encodeURIComponent(`https://site/phone?auth=${T}&x=1`)}`,
+      `/a?referer=${encodeURIComponent(encodeURIComponent(`https://site/phone?a%75th=${T}`))}`,
+      `/a?next=${encodeURIComponent(`token=${T}`)}#auth=frag`,
+    ]) {
+      const redacted = redactUrl(url);
+      expect(redacted, url).not.toContain(T);
+      expect(redacted, url).not.toContain(T.replace(/./g, (c) => `%${c.charCodeAt(0).toString(16)}`));
+      expect(redacted, url).toContain('[redacted]');
+    }
+    // What is not a secret stays readable; a broken escape does not throw.
+    expect(redactUrl('/a?q=50%25+off&authority=x')).toBe('/a?q=50%25+off&authority=x');
+    expect(redactUrl('/a?%E0%A4%A=1&auth=x')).toBe('/a?%E0%A4%A=1&auth=[redacted]');
+  });
+
+  it('a percent-encoded `auth` logs in, and its token still stays out of the log', async () => {
+    const token = await t.loginCandidate('13800138000');
+    const spelled = await t.app.inject(`/api/user/get-info?a%75th=${token}`);
+    expect(spelled.statusCode, spelled.body).toBe(200);
+    await t.app.inject(`/api/user/get-info?%61%75%74%68=${encodeURIComponent(token)}&auth=x`);
+    const page = `https://exam.example.com/phone?auth=${token}`;
+    await t.app.inject(`/api/user/get-info?auth=${token}&referer=${encodeURIComponent(page)}`);
+    const all = t.logs.join('');
+    expect(all).toContain('/api/user/get-info?a%75th=[redacted]');
+    expect(all).not.toContain(token);
+  });
 });

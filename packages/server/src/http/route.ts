@@ -10,7 +10,7 @@ import type { Upload } from '../services/profile.js';
 import { fail } from './errors.js';
 import { firstProblem, readUpload } from './multipart.js';
 import { openStreams, startSse, type StreamOpener } from './sse.js';
-import { candidateToken, phoneToken, staffToken } from './tokens.js';
+import { candidateCredential, phoneToken, staffCredential } from './tokens.js';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -42,11 +42,18 @@ const OPEN_IN_MAINTENANCE: ReadonlySet<CallDef> = new Set<CallDef>([api.siteConf
 /** The caller of a request, once authenticated. */
 interface Principal {
   token: string;
+  /** True when the token came from a cookie, which a browser attaches even to another site's requests. */
+  viaCookie?: boolean;
   candidate?: Candidate;
   staff?: StaffActor;
   phone?: PhoneCaller;
 }
 const principals = new WeakMap<FastifyRequest, Principal>();
+
+/** Whether the request was authenticated by a cookie (see http/guards.ts: such writes must be same-origin). */
+export function authenticatedByCookie(request: FastifyRequest): boolean {
+  return principals.get(request)?.viaCookie === true;
+}
 
 /**
  * Settles who is calling before the body is even parsed: a stranger gets 401 and a role without the call's
@@ -58,16 +65,16 @@ function authenticate(services: Services, call: CallDef) {
       throw fail('maintenance');
     }
     if (call.auth === 'candidate') {
-      const token = candidateToken(request) ?? '';
+      const { token, viaCookie } = candidateCredential(request) ?? { token: '', viaCookie: false };
       const candidate = await services.candidateAuth.resolve(token);
       if (!candidate) throw fail('not_logged_in');
-      principals.set(request, { token, candidate });
+      principals.set(request, { token, viaCookie, candidate });
     } else if (call.auth === 'staff') {
-      const token = staffToken(request) ?? '';
+      const { token, viaCookie } = staffCredential(request) ?? { token: '', viaCookie: false };
       const staff = await services.staff.resolve(token);
       if (!staff) throw fail('not_logged_in');
       authorize(staff, call);
-      principals.set(request, { token, staff });
+      principals.set(request, { token, viaCookie, staff });
     } else if (call.auth === 'phone') {
       // Only the QR link's query parameter: the phone never holds the candidate's cookie.
       const token = phoneToken(request) ?? '';
@@ -95,7 +102,58 @@ function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyRep
 export function route<C extends CallDef>(app: FastifyInstance, services: Services, call: C, handler: Handler<C>): void {
   if (call.stream) throw new Error(`${call.path} is a stream: register it with streamRoute`);
   if (call.bodyFormat === 'multipart') throw new Error(`${call.path} takes a file: register it with uploadRoute`);
+  if (call.download) throw new Error(`${call.path} answers a file: register it with downloadRoute`);
   register(app, services, call, handler);
+}
+
+/** A file a download call answers. */
+export interface Download {
+  /** Its bytes. */
+  bytes: Uint8Array;
+  /** Content type. */
+  mime: string;
+  /** The name the browser saves it under. */
+  fileName: string;
+}
+
+/**
+ * Registers a catalogue call that answers a file instead of the envelope (`download: true`), with the same
+ * authentication, permission and validation as every other call; its errors are the usual envelope.
+ */
+export function downloadRoute<C extends CallDef>(
+  app: FastifyInstance,
+  services: Services,
+  call: C,
+  handler: (ctx: RouteContext<C>) => Promise<Download>,
+): void {
+  if (!call.download) throw new Error(`${call.path} is not a download call`);
+  const auth = authenticate(services, call);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: call.method,
+    url: call.path,
+    schema: {
+      summary: `${call.summary} (answers the file)`,
+      tags: [call.path.split('/')[1] ?? 'api'],
+      ...(call.query ? { querystring: call.query } : {}),
+      ...(call.body ? { body: call.body } : {}),
+    },
+    config: { call },
+    onRequest: async (request) => auth(request),
+    handler: async (request, reply) => {
+      const file = await handler(contextOf<C>(request, reply));
+      // RFC 6266: an ASCII fallback name, and the exact one (Chinese folder names) percent-encoded.
+      const ascii = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+      return reply
+        .type(file.mime)
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+    },
+  });
 }
 
 /**
@@ -176,10 +234,21 @@ export function streamRoute<C extends CallDef>(
       if (!accept.includes('text/event-stream')) {
         throw fail('not_acceptable', 'this call answers server-sent events: send Accept: text/event-stream');
       }
-      const start = await open(contextOf<C>(request, reply));
+      const ctx = contextOf<C>(request, reply);
       // HEAD (which Fastify adds to every GET) learns the stream would open, without holding one open.
-      if (request.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send();
-      startSse(request, reply, streams, start);
+      if (request.method === 'HEAD') {
+        await open(ctx);
+        return reply.type('text/event-stream; charset=utf-8').send();
+      }
+      const lease = await services.streams.admit(request.ip, ctx.token);
+      let start: Awaited<ReturnType<StreamOpener<C>>>;
+      try {
+        start = await open(ctx);
+      } catch (err) {
+        await lease.release();
+        throw err;
+      }
+      startSse(request, reply, streams, start, lease);
       return reply;
     },
   });

@@ -1,6 +1,7 @@
 import type { CallDef } from '@examhall/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Lease } from '../ratelimit/limiter.js';
 import type { RouteContext } from './route.js';
 
 /** A comment line this often keeps proxies from closing an idle stream and tells the client it is alive. */
@@ -45,12 +46,13 @@ export function openStreams(app: FastifyInstance): Set<SseStream<unknown>> {
   return set;
 }
 
-/** Answers `request` with an event stream and hands it to `start`. */
+/** Answers `request` with an event stream and hands it to `start`; the stream holds `lease` while it is open. */
 export function startSse<C extends CallDef>(
   request: FastifyRequest,
   reply: FastifyReply,
   registry: Set<SseStream<unknown>>,
   start: StreamStart<C>,
+  lease?: Lease,
 ): void {
   reply.hijack();
   const raw = reply.raw;
@@ -77,6 +79,7 @@ export function startSse<C extends CallDef>(
     closed = true;
     clearInterval(timer);
     registry.delete(stream);
+    lease?.release().catch((err: unknown) => request.log.error({ err }, 'event stream lease release failed'));
     try {
       cleanup?.();
     } catch (err) {
@@ -99,6 +102,7 @@ export function startSse<C extends CallDef>(
     },
   };
   const timer = setInterval(() => {
+    lease?.renew().catch((err: unknown) => request.log.error({ err }, 'event stream lease renewal failed'));
     write(': ping\n\n');
     for (const fn of beats) fn();
   }, HEARTBEAT_MS);

@@ -29,6 +29,31 @@ function contract(name: string, make: () => { limiter: RateLimiter; wait: (ms: n
       await limiter.reset(key);
       expect(await limiter.count(key)).toBe(0);
     });
+
+    it('leases places under every key, all or none; release frees one, renewal keeps one, an unrenewed one lapses', async () => {
+      const { limiter, wait } = make();
+      const k = `k-${randomBytes(4).toString('hex')}`;
+      const token = { key: `${k}-token`, limit: 2 };
+      const ip = { key: `${k}-ip`, limit: 3 };
+      const a = await limiter.lease([token, ip], 300);
+      const b = await limiter.lease([token, ip], 300);
+      expect(a && b).toBeTruthy();
+      // The token is full: nothing is taken from the address either.
+      expect(await limiter.lease([token, ip], 300)).toBeNull();
+      const other = { key: `${k}-token2`, limit: 2 };
+      expect(await limiter.lease([other, ip], 300)).not.toBeNull();
+      expect(await limiter.lease([other, ip], 300)).toBeNull();
+      await a!.release();
+      await a!.release();
+      const c = await limiter.lease([token, ip], 300);
+      expect(c).not.toBeNull();
+      await wait(200);
+      await c!.renew();
+      await wait(200);
+      // b lapsed, c was renewed: one place is free under the token.
+      expect(await limiter.lease([token], 300)).not.toBeNull();
+      expect(await limiter.lease([token], 300)).toBeNull();
+    });
   });
 }
 

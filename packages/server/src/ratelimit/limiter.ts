@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /** The outcome of counting one hit. */
@@ -10,7 +11,24 @@ export interface HitResult {
   resetAt: number;
 }
 
-/** Fixed-window counters shared by every API process (Redis) or kept in this process (embedded default). */
+/** One key of a lease and how many places it has. */
+export interface LeaseKey {
+  key: string;
+  limit: number;
+}
+
+/** Places held under some keys (e.g. an open event stream), until released or, unrenewed, until they expire. */
+export interface Lease {
+  /** Keeps the places for another `ttlMs`. */
+  renew(): Promise<void>;
+  /** Gives them back; idempotent. */
+  release(): Promise<void>;
+}
+
+/**
+ * Fixed-window counters, and leases on a limited number of places held at once, shared by every API process
+ * (Redis) or kept in this process (embedded default).
+ */
 export interface RateLimiter {
   /** Counts a hit on `key` and says whether it stays within `limit` per `windowMs`. */
   hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
@@ -18,6 +36,11 @@ export interface RateLimiter {
   count(key: string): Promise<number>;
   /** Forgets a key (e.g. after a successful login). */
   reset(key: string): Promise<void>;
+  /**
+   * Takes one place under every key, all or none: null when a key already holds its `limit` places. A place
+   * lapses `ttlMs` after it was taken or last renewed, so a process that dies does not hold it for ever.
+   */
+  lease(keys: readonly LeaseKey[], ttlMs: number): Promise<Lease | null>;
   /** Releases connections. */
   close(): Promise<void>;
 }
@@ -25,6 +48,8 @@ export interface RateLimiter {
 /** In-process counters for the one-process default. */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  /** Per key: lease id -> when it lapses. */
+  private readonly places = new Map<string, Map<string, number>>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -49,8 +74,33 @@ export class MemoryRateLimiter implements RateLimiter {
     this.windows.delete(key);
   }
 
+  async lease(keys: readonly LeaseKey[], ttlMs: number): Promise<Lease | null> {
+    const now = this.clock();
+    const held = keys.map(({ key }) => {
+      let m = this.places.get(key);
+      if (!m) this.places.set(key, (m = new Map()));
+      for (const [id, until] of m) if (until <= now) m.delete(id);
+      return m;
+    });
+    if (keys.some(({ limit }, i) => held[i]!.size >= limit)) return null;
+    const id = randomUUID();
+    for (const m of held) m.set(id, now + ttlMs);
+    return {
+      renew: async () => {
+        for (const m of held) if (m.has(id)) m.set(id, this.clock() + ttlMs);
+      },
+      release: async () => {
+        keys.forEach(({ key }, i) => {
+          held[i]!.delete(id);
+          if (held[i]!.size === 0 && this.places.get(key) === held[i]) this.places.delete(key);
+        });
+      },
+    };
+  }
+
   async close(): Promise<void> {
     this.windows.clear();
+    this.places.clear();
   }
 
   // Drops expired windows now and then so the map does not grow without bound.
@@ -86,6 +136,44 @@ return {n, redis.call('PTTL', KEYS[1])}`;
 
   async reset(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);
+  }
+
+  /**
+   * A sorted set per key, lease ids scored by when they lapse: lapsed ones are dropped, every key checked,
+   * then the id added to all, in one script so that processes cannot overfill a key between check and add.
+   */
+  private static readonly LEASE = `
+local now = tonumber(ARGV[1])
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return 0 end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now + tonumber(ARGV[2]), ARGV[3])
+  redis.call('PEXPIRE', key, tonumber(ARGV[2]))
+end
+return 1`;
+
+  private static readonly RENEW = `
+for i, key in ipairs(KEYS) do
+  if redis.call('ZADD', key, 'XX', 'CH', tonumber(ARGV[1]), ARGV[3]) then redis.call('PEXPIRE', key, tonumber(ARGV[2])) end
+end
+return 1`;
+
+  async lease(keys: readonly LeaseKey[], ttlMs: number): Promise<Lease | null> {
+    const id = randomUUID();
+    const names = keys.map((k) => `${this.prefix}lease:${k.key}`);
+    const limits = keys.map((k) => k.limit);
+    const ok = await this.redis.eval(RedisRateLimiter.LEASE, names.length, ...names, Date.now(), ttlMs, id, ...limits);
+    if (ok !== 1) return null;
+    return {
+      renew: async () => {
+        await this.redis.eval(RedisRateLimiter.RENEW, names.length, ...names, Date.now() + ttlMs, ttlMs, id);
+      },
+      release: async () => {
+        for (const name of names) await this.redis.zrem(name, id);
+      },
+    };
   }
 
   async close(): Promise<void> {

@@ -171,16 +171,6 @@ export class AttemptRepository {
       .executeTakeFirst();
   }
 
-  /** Ids of the questions an attempt has answered. */
-  async answeredIds(attemptId: number): Promise<Set<number>> {
-    const rows = await this.db
-      .selectFrom('answers')
-      .select('question_id')
-      .where('attempt_id', '=', attemptId)
-      .execute();
-    return new Set(rows.map((r) => r.question_id));
-  }
-
   /**
    * Stores an answer unless a change with the same or a higher seq is stored already; returns the new
    * version, or null when nothing changed. One statement, so a retry can never bump the version twice.

@@ -309,6 +309,28 @@ export class BankRepository {
       .execute();
   }
 
+  /** A team's questions (null: those of no team) whose plain text is one of `texts`, letter case aside. */
+  async sameText(
+    team: number | null,
+    texts: readonly string[],
+  ): Promise<{ id: number; kind: string; folder_id: number | null; stem_text: string }[]> {
+    const out: { id: number; kind: string; folder_id: number | null; stem_text: string }[] = [];
+    // In chunks: SQLite limits the parameters of one statement.
+    for (let i = 0; i < texts.length; i += 500) {
+      const chunk = texts.slice(i, i + 500);
+      out.push(
+        ...(await this.db
+          .selectFrom('bank_questions')
+          .select(['id', 'kind', 'folder_id', 'stem_text'])
+          .where((eb) => (team === null ? eb('team_id', 'is', null) : eb('team_id', '=', team)))
+          .where(sql<string>`lower(${sql.ref('stem_text')})`, 'in', chunk)
+          .orderBy('id')
+          .execute()),
+      );
+    }
+    return out;
+  }
+
   /** Every tag of a team's questions (null: every team) with how many carry it, most used first. */
   async tags(team: number | null): Promise<{ tag: string; count: number }[]> {
     let q = this.db

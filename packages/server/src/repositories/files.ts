@@ -20,6 +20,19 @@ export class FileRepository {
     return this.db.selectFrom('stored_files').selectAll().where('key', '=', key).executeTakeFirst();
   }
 
+  /** Those of `keys` that are recorded files of the owner. */
+  async keysOwnedBy(ownerKind: string, ownerId: number, keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('stored_files')
+      .select('key')
+      .where('owner_kind', '=', ownerKind)
+      .where('owner_id', '=', ownerId)
+      .where('key', 'in', [...keys])
+      .execute();
+    return new Set(rows.map((r) => r.key));
+  }
+
   /** Makes a stored file the candidate's resume. */
   async setResume(candidateId: number, key: string, now: number): Promise<void> {
     await this.db

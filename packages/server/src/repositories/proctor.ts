@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { GridFilter, GridSort } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import type { AttemptTable, Database, RiskRecordTable, WarningTable } from '../db/schema.js';
 import { examVisible, type ExamFilter } from './access.js';
@@ -7,6 +8,8 @@ import { examVisible, type ExamFilter } from './access.js';
 export type ChainRecordRow = Selectable<RiskRecordTable>;
 /** A warning row. */
 export type WarningRow = Selectable<WarningTable>;
+/** What a proctor's decision on a flag stores: the decision and its two notes. */
+export type FlagDecisionRow = Pick<ChainRecordRow, 'decision' | 'decision_note' | 'candidate_note'>;
 
 /** Which attempts a console query covers: an exam's, or one. */
 export type AttemptFilter = { examId: number } | { attemptId: number };
@@ -44,6 +47,32 @@ export interface ExamOverviewRow {
   in_progress: number;
   open_flags: number;
 }
+
+/** What one page of the grid asks for, with the clock and windows that say who is offline or lost the phone. */
+export interface GridPageQuery {
+  examId: number;
+  filter: GridFilter;
+  sort: GridSort;
+  page: number;
+  pageSize: number;
+  /** Seen before this (epoch ms), or never: offline. */
+  offlineBefore: number;
+  /** The phone last sent a picture before this (epoch ms): lost. */
+  phoneLostBefore: number;
+}
+
+/** One page of the grid: its rows, how many match the filter, and how many each filter matches. */
+export interface GridPageRows {
+  rows: TileRow[];
+  total: number;
+  counts: Record<GridFilter, number>;
+}
+
+/** An open flag with its attempt's candidate, for the grid's feed. */
+export type PendingFlagRow = ChainRecordRow & { name: string | null; phone: string };
+
+/** The submit phase: a submitted attempt is neither offline nor without its phone in any way that matters. */
+const SUBMITTED = 3;
 
 /** Kinds of chain records whose picture shows the candidate's face. */
 const CAMERA_KINDS = ['frame', 'first_picture'];
@@ -92,12 +121,115 @@ export class ProctorRepository {
 
   /** The tiles' rows of an exam's attempts (in attempt order) or of one attempt; previews count nowhere. */
   async tileRows(filter: AttemptFilter): Promise<TileRow[]> {
-    const scope = (eb: ExpressionBuilder<Database & { a: AttemptTable }, 'a'>) =>
-      eb.and([
-        'examId' in filter ? eb('a.exam_id', '=', filter.examId) : eb('a.id', '=', filter.attemptId),
-        eb('a.preview', '=', 0),
-      ]);
-    const rows = await this.db
+    const rows = await this.attemptsWithCandidates()
+      .where((eb) =>
+        eb.and([
+          'examId' in filter ? eb('a.exam_id', '=', filter.examId) : eb('a.id', '=', filter.attemptId),
+          eb('a.preview', '=', 0),
+        ]),
+      )
+      .orderBy('a.id')
+      .execute();
+    return this.withCounts(rows);
+  }
+
+  /**
+   * One page of an exam's grid, filtered and ordered in SQL, so an exam of thousands of candidates sends the
+   * browser only the tiles it shows.
+   */
+  async gridPage(q: GridPageQuery): Promise<GridPageRows> {
+    const flags = this.db
+      .selectFrom('risk_records')
+      .select((eb) => [
+        'attempt_id',
+        eb.fn.countAll<number>().as('risk_count'),
+        eb.fn.sum<number>(eb.case().when('decision', 'is', null).then(1).else(0).end()).as('open_flags'),
+      ])
+      .where('kind', '=', 'risk')
+      .groupBy('attempt_id');
+    const base = this.db
+      .selectFrom('attempts as a')
+      .innerJoin('candidates as c', 'c.id', 'a.candidate_id')
+      .leftJoin(flags.as('k'), 'k.attempt_id', 'a.id')
+      .where('a.exam_id', '=', q.examId)
+      .where('a.preview', '=', 0);
+    type Eb = ExpressionBuilder<
+      Database & { a: AttemptTable; k: { attempt_id: number; risk_count: number | null; open_flags: number | null } },
+      'a' | 'k'
+    >;
+    const matches = (eb: Eb, f: GridFilter): Expression<SqlBool> => {
+      switch (f) {
+        case 'all':
+          return sql<SqlBool>`1 = 1`;
+        case 'risk':
+          return eb('k.risk_count', '>', 0);
+        case 'flags':
+          return eb('k.open_flags', '>', 0);
+        case 'offline':
+          return eb.and([
+            eb('a.phase', '!=', SUBMITTED),
+            eb.or([eb('a.last_seen_at', 'is', null), eb('a.last_seen_at', '<=', q.offlineBefore)]),
+          ]);
+        case 'phone_lost':
+          return eb.and([
+            eb('a.phase', '!=', SUBMITTED),
+            eb('a.phone_seen_at', 'is not', null),
+            eb('a.phone_seen_at', '<', q.phoneLostBefore),
+          ]);
+      }
+    };
+    const countOf = (eb: Eb, f: GridFilter) => eb.fn.sum<number>(eb.case().when(matches(eb, f)).then(1).else(0).end());
+    const tally = await base
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        countOf(eb, 'risk').as('risk'),
+        countOf(eb, 'flags').as('flags'),
+        countOf(eb, 'offline').as('offline'),
+        countOf(eb, 'phone_lost').as('phone_lost'),
+      ])
+      .executeTakeFirstOrThrow();
+    const counts: Record<GridFilter, number> = {
+      all: Number(tally.all),
+      risk: Number(tally.risk ?? 0),
+      flags: Number(tally.flags ?? 0),
+      offline: Number(tally.offline ?? 0),
+      phone_lost: Number(tally.phone_lost ?? 0),
+    };
+    let page = base
+      .select(['a.id'])
+      .where((eb) => matches(eb, q.filter))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize);
+    if (q.sort === 'risk') page = page.orderBy(sql`coalesce(k.risk_count, 0)`, 'desc');
+    if (q.sort === 'flags') page = page.orderBy(sql`coalesce(k.open_flags, 0)`, 'desc');
+    if (q.sort === 'name') page = page.orderBy(sql`coalesce(c.name, '')`);
+    const ids = (await page.orderBy('a.id').execute()).map((r) => r.id);
+    if (ids.length === 0) return { rows: [], total: counts[q.filter], counts };
+    const rows = await this.attemptsWithCandidates().where('a.id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.attempt_id, r]));
+    const ordered = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+    return { rows: await this.withCounts(ordered), total: counts[q.filter], counts };
+  }
+
+  /** Open flags of an exam's attempts, newest first, with their candidates. */
+  pendingFlags(examId: number, limit: number): Promise<PendingFlagRow[]> {
+    return this.db
+      .selectFrom('risk_records as r')
+      .innerJoin('attempts as a', 'a.id', 'r.attempt_id')
+      .innerJoin('candidates as c', 'c.id', 'a.candidate_id')
+      .selectAll('r')
+      .select(['c.name', 'c.phone'])
+      .where('a.exam_id', '=', examId)
+      .where('a.preview', '=', 0)
+      .where('r.kind', '=', 'risk')
+      .where('r.decision', 'is', null)
+      .orderBy('r.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  private attemptsWithCandidates() {
+    return this.db
       .selectFrom('attempts as a')
       .innerJoin('candidates as c', 'c.id', 'a.candidate_id')
       .select([
@@ -113,30 +245,32 @@ export class ProctorRepository {
         'c.name',
         'c.area_code',
         'c.phone',
-      ])
-      .where(scope)
-      .orderBy('a.id')
-      .execute();
+      ]);
+  }
+
+  /** Adds the risk counts and the latest camera picture to attempts' rows. */
+  private async withCounts<R extends { attempt_id: number }>(
+    rows: R[],
+  ): Promise<(R & Pick<TileRow, 'risk_count' | 'open_flags' | 'latest_picture_key'>)[]> {
     if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.attempt_id);
     const counts = await this.db
       .selectFrom('risk_records as r')
-      .innerJoin('attempts as a', 'a.id', 'r.attempt_id')
       .select((eb) => [
         'r.attempt_id',
         eb.fn.countAll<number>().as('n'),
         eb.fn.sum<number>(eb.case().when('r.decision', 'is', null).then(1).else(0).end()).as('open'),
       ])
       .where('r.kind', '=', 'risk')
-      .where(scope)
+      .where('r.attempt_id', 'in', ids)
       .groupBy('r.attempt_id')
       .execute();
     const latest = await this.db
       .selectFrom('risk_records as r')
-      .innerJoin('attempts as a', 'a.id', 'r.attempt_id')
       .select((eb) => ['r.attempt_id', eb.fn.max('r.id').as('id')])
       .where('r.kind', 'in', CAMERA_KINDS)
       .where('r.image_key', 'is not', null)
-      .where(scope)
+      .where('r.attempt_id', 'in', ids)
       .groupBy('r.attempt_id')
       .execute();
     const latestIds = latest.map((l) => Number(l.id));
@@ -190,10 +324,10 @@ export class ProctorRepository {
   }
 
   /** Stores a decision on a record (a later decision replaces an earlier one; the audit log keeps both). */
-  async decide(id: number, decision: string, note: string, staffId: number, now: number): Promise<void> {
+  async decide(id: number, decision: FlagDecisionRow, staffId: number, now: number): Promise<void> {
     await this.db
       .updateTable('risk_records')
-      .set({ decision, decision_note: note, decided_by: staffId, decided_at: now })
+      .set({ ...decision, decided_by: staffId, decided_at: now })
       .where('id', '=', id)
       .execute();
   }

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { StaffTable } from '../db/schema.js';
 
@@ -68,5 +68,117 @@ export class StaffRepository {
       .set(enable ? { password_hash: passwordHash, disabled: 0 } : { password_hash: passwordHash })
       .where('id', '=', id)
       .execute();
+  }
+
+  /**
+   * Reserves one login try for `phone` before its password is checked: counts it and answers true while
+   * fewer than `max` were counted in the current window (a window that has ended starts again at one),
+   * else counts nothing and answers false. One statement, so concurrent logins cannot all pass the check.
+   */
+  async reserveLoginTry(phone: string, now: number, max: number, windowMs: number): Promise<boolean> {
+    const expired = sql<boolean>`staff_login_tries.window_ends <= ${now}`;
+    const granted = await this.db
+      .insertInto('staff_login_tries')
+      .values({ phone, tries: 1, window_ends: now + windowMs })
+      .onConflict((oc) =>
+        oc
+          .column('phone')
+          .doUpdateSet({
+            tries: sql<number>`case when ${expired} then 1 else staff_login_tries.tries + 1 end`,
+            window_ends: sql<number>`case when ${expired} then ${now + windowMs} else staff_login_tries.window_ends end`,
+          })
+          .where((eb) => eb.or([expired, eb('staff_login_tries.tries', '<', max)])),
+      )
+      .returning('tries')
+      .executeTakeFirst();
+    return granted !== undefined;
+  }
+
+  /** Gives back a try reserved by a login that was neither right nor wrong (the password was right, the second factor not yet asked). */
+  async releaseLoginTry(phone: string): Promise<void> {
+    await this.db
+      .updateTable('staff_login_tries')
+      .set((eb) => ({ tries: eb('tries', '-', 1) }))
+      .where('phone', '=', phone)
+      .where('tries', '>', 0)
+      .execute();
+  }
+
+  /** Forgets the tries of a phone after a successful login. */
+  async clearLoginTries(phone: string): Promise<void> {
+    await this.db.deleteFrom('staff_login_tries').where('phone', '=', phone).execute();
+  }
+
+  /** Keeps a TOTP secret being enrolled (replacing one enrolled before and never confirmed). */
+  async setPendingTotp(id: number, secret: string): Promise<void> {
+    await this.db.updateTable('staff').set({ totp_pending_secret: secret }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Makes the enrolled secret the account's second factor, with `step` as the last code used; false when
+   * the pending secret is no longer `secret` (enrolled again meanwhile) or TOTP is already on.
+   */
+  async confirmTotp(id: number, secret: string, step: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('staff')
+      .set({ totp_secret: secret, totp_pending_secret: null, totp_last_step: step })
+      .where('id', '=', id)
+      .where('totp_pending_secret', '=', secret)
+      .where('totp_secret', 'is', null)
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
+  /** Records that the code of time step `step` was used; false when it (or a later one) was used already. */
+  async useTotpStep(id: number, step: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('staff')
+      .set({ totp_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
+  /** Turns the second factor off and drops its recovery codes. */
+  async disableTotp(id: number): Promise<void> {
+    await this.db
+      .updateTable('staff')
+      .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+      .where('id', '=', id)
+      .execute();
+    await this.db.deleteFrom('staff_recovery_codes').where('staff_id', '=', id).execute();
+  }
+
+  /** Replaces an account's recovery codes with these hashes. */
+  async replaceRecoveryCodes(id: number, hashes: string[], now: number): Promise<void> {
+    await this.db.deleteFrom('staff_recovery_codes').where('staff_id', '=', id).execute();
+    await this.db
+      .insertInto('staff_recovery_codes')
+      .values(hashes.map((code_hash) => ({ staff_id: id, code_hash, created_at: now, used_at: null })))
+      .execute();
+  }
+
+  /** Uses the recovery code with this hash; false when there is none or it was used already. */
+  async useRecoveryCode(id: number, hash: string, now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('staff_recovery_codes')
+      .set({ used_at: now })
+      .where('staff_id', '=', id)
+      .where('code_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
+  /** How many of an account's recovery codes are still unused. */
+  async unusedRecoveryCodes(id: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('staff_recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('staff_id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 }

@@ -14,8 +14,12 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
     secure: config.publicUrl.startsWith('https:'),
   };
 
-  route(app, services, api.staffLogin, async ({ body, reply }) => {
-    const { token, expiresAt, staff } = await services.staff.login(body.phone, body.password);
+  route(app, services, api.staffLogin, async ({ body, request, reply }) => {
+    const { token, expiresAt, staff } = await services.staff.login(body.phone, body.password, {
+      ip: request.ip,
+      totpCode: body.totp_code,
+      recoveryCode: body.recovery_code,
+    });
     reply.setCookie(STAFF_AUTH_COOKIE, token, cookie);
     return { token, expires_at: expiresAt, staff };
   });
@@ -27,6 +31,12 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
   });
 
   route(app, services, api.staffMe, async ({ staff }) => services.staff.me(staff));
+  route(app, services, api.staffTotpEnrol, async ({ staff }) => services.staff.enrolTotp(staff));
+  route(app, services, api.staffTotpConfirm, async ({ staff, body }) => services.staff.confirmTotp(staff, body.code));
+  route(app, services, api.staffTotpDisable, async ({ staff, body }) => {
+    await services.staff.disableTotp(staff, body);
+    return {};
+  });
   route(app, services, api.staffList, async ({ staff }) => ({ list: await services.staff.list(staff) }));
   route(app, services, api.staffCreate, async ({ staff, body }) => services.staff.create(staff, body));
   route(app, services, api.staffUpdate, async ({ staff, body }) => services.staff.update(staff, body));

@@ -16,11 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beepsWav, wavSeconds } from '../storage/wav.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { HTML_PAGE } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
+import { SUM_PROBLEM } from '../test/programs.js';
 
 const opts = (...texts: string[]) => texts.map((content, i) => ({ id: String.fromCharCode(65 + i), content }));
 
-const PY_SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
 /** Right on every case but the second hidden one (-5 5), where a is negative. */
 const PY_FAILS_2 = 'a, b = map(int, input().split())\nprint(a + b if a >= 0 else 1)\n';
 
@@ -43,25 +44,7 @@ const BODIES: Record<string, QuestionBodyInput> = {
     key: { blanks: [['404']] },
   },
   qa: { kind: 'qa', content: { stem: '<p>Describe ACID.</p>' }, key: { rubric: 'four properties' } },
-  programming: {
-    kind: 'programming',
-    content: {
-      stem: '<p>Read a and b, print a+b.</p>',
-      languages: ['python', 'cpp'],
-      samples: [{ input: '1 2\n', output: '3\n' }],
-      time_limit_ms: 2000,
-      memory_limit_mb: 256,
-    },
-    key: {
-      checker: 'default',
-      cases: [
-        { name: '1', input: '3 4\n', output: '7\n' },
-        { name: '2', input: '-5 5\n', output: '0\n' },
-        { name: '3', input: '10 20\n', output: '30\n' },
-      ],
-      reference: { language: 'python', source: PY_SUM },
-    },
-  },
+  programming: SUM_PROBLEM,
   true_false: {
     kind: 'true_false',
     content: { stem: '<p>Every square is a rectangle.</p>', options: opts('True', 'False') },
@@ -214,12 +197,8 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     admin = await t.loginStaff('admin');
     author = await t.loginStaff('author');
     const db = t.db.handle.db;
-    teamA = (
-      await db.insertInto('teams').values({ name: 'A', created_at: t.now() }).returning('id').executeTakeFirstOrThrow()
-    ).id;
-    teamB = (
-      await db.insertInto('teams').values({ name: 'B', created_at: t.now() }).returning('id').executeTakeFirstOrThrow()
-    ).id;
+    teamA = await t.team('A');
+    teamB = await t.team('B');
     await db.updateTable('staff').set({ team_id: teamA }).where('role', '=', 'author').execute();
   });
   afterAll(async () => t.close());
@@ -616,8 +595,19 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const bomb = await send(claimSize(zipSync({ '1.in': new Uint8Array(1_000_000), '1.out': strToU8('1') }), 100));
     expect(bomb.http).toBe(422);
     expect(bomb.msg).toMatch(/too many bytes/);
-    expect((await send(Buffer.from('not a zip at all'))).http).toBe(422);
+    expect((await send(Buffer.from('not a zip at all'))).http).toBe(415);
     expect((await send({ 'a.in': new Uint8Array([0xff, 0xfe, 0x00]), 'a.out': '1' })).msg).toBe('a.in: not UTF-8 text');
+  });
+
+  it('checks every upload by its bytes: HTML declared as a picture, audio or zip is refused with unsupported_media_type', async () => {
+    for (const [c, type] of [
+      [api.bankUploadImage, 'image/png'],
+      [api.bankUploadAudio, 'audio/wav'],
+      [api.bankUploadCases, 'application/zip'],
+    ] as const) {
+      const res = await upload(c, author, { name: 'x.png', type, data: HTML_PAGE });
+      expect([res.http, res.code], c.path).toEqual([415, 'unsupported_media_type']);
+    }
   });
 
   it('judges a reference solution on every case, stores it with the revision, and marks it stale after an edit', async () => {

@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { MonitorStateData, StsData, VerifyEvidenceData } from '@examhall/contract';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import { describeDetail, type MonitorStateData, type StsData, type VerifyEvidenceData } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import type { ProctorChange } from '../proctoring/notifier.js';
+import { seedDemo } from '../services/demoSeed.js';
+import { S3ObjectStore } from '../storage/s3ObjectStore.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
+import { HTML_PAGE, signedFor } from '../test/media.js';
 import { testedDialects } from '../test/db.js';
+import { enterExam } from '../test/checks.js';
 
 const PHONE = '13800138000';
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -30,15 +40,18 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
   const post = (url: string, payload: object, tok = token) =>
     t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
   const start = async (phase?: 2) => {
-    const res = await post('/monitor/start-exam', { exam_id: examId, anid, ...(phase ? { phase } : {}) });
+    const res = phase
+      ? await enterExam(t, token, examId, anid)
+      : await post('/monitor/start-exam', { exam_id: examId, anid });
     expect(res.statusCode, res.body).toBe(200);
     return body<{ attempt: { id: number } }>(res).data.attempt.id;
   };
   const prefixOf = async () => body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data.prefix;
   /** Puts bytes in storage as the browser would, and answers the fields an evidence call needs. */
   const upload = async (key: string, text = `bytes of ${key}`) => {
-    await t.store.put(key, Buffer.from(text));
-    return { key, sha256: sha(text) };
+    const bytes = signedFor(key, text);
+    await t.store.put(key, bytes);
+    return { key, sha256: sha(bytes) };
   };
   const settle = () => new Promise((r) => setTimeout(r, 10));
 
@@ -104,7 +117,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       .where('id', '=', saved.id)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ kind: 'frame', sha256: frame.sha256, image_key: frame.key, risk: 0 });
-    expect(Number(row.size)).toBe(Buffer.byteLength(`bytes of ${frame.key}`));
+    expect(Number(row.size)).toBe(signedFor(frame.key, `bytes of ${frame.key}`).length);
 
     // Screen captures, offline pictures, pertinent moments and bytes.
     const screen = await upload(`${prefix}screen/1.png`);
@@ -136,13 +149,91 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(state.capture_interval).toBe(30);
   });
 
+  it('answers 4xx, never 500, for keys that are too long, name a folder or sit under an object', async () => {
+    await start(2);
+    const prefix = await prefixOf();
+    const frame = await upload(`${prefix}frame/1.jpg`);
+    const capture = (key: string) =>
+      post('/monitor/capture', {
+        exam_id: examId,
+        kind: 'frame',
+        trigger_time: t.now(),
+        key,
+        sha256: frame.sha256,
+        client_id: cid(),
+      });
+    const longSegment = await capture(`${prefix}frame/${'a'.repeat(256)}`);
+    expect(longSegment.statusCode).toBe(422);
+    expect(body(longSegment)).toMatchObject({ status: 'error', code: 'validation_error' });
+    expect(body(longSegment).msg).toContain('255 bytes');
+    for (const key of [`${prefix}frame`, `${prefix}frame/1.jpg/2.jpg`]) {
+      const res = await capture(key);
+      expect(res.statusCode, key).toBe(422);
+      expect(body(res).code).toBe('evidence_missing');
+    }
+    for (const [url, payload] of [
+      ['/monitor/first-picture', { exam_id: examId, key: `${prefix}frame`, sha256: frame.sha256 }],
+      ['/answer/pertinent-moment', { exam_id: examId, key: `${prefix}frame/1.jpg/x`, sha256: frame.sha256, time: 1 }],
+      [
+        '/answer/byte',
+        { exam_id: examId, key: `${prefix}${'b'.repeat(280)}`, sha256: frame.sha256, time: 1, duration_ms: 1 },
+      ],
+    ] as const) {
+      const res = await post(url, payload);
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, url).toBeLessThan(500);
+    }
+    expect(t.logs.join('')).not.toContain('"level":50');
+  });
+
+  it('refuses a capture or recording whose stored bytes are not a picture or a recording, whatever its name says', async () => {
+    await start(2);
+    const prefix = await prefixOf();
+    const plant = async (key: string, bytes: Buffer) => {
+      await t.store.put(key, bytes);
+      return { key, sha256: sha(bytes) };
+    };
+    const html = await plant(`${prefix}frame/page.png`, HTML_PAGE);
+    for (const kind of ['frame', 'screen', 'signature'] as const) {
+      const res = await post('/monitor/capture', {
+        exam_id: examId,
+        kind,
+        trigger_time: t.now(),
+        ...html,
+        client_id: cid(),
+      });
+      expect(res.statusCode, kind).toBe(415);
+      expect(body(res)).toMatchObject({ status: 'error', code: 'unsupported_media_type' });
+    }
+    const first = await post('/monitor/first-picture', { exam_id: examId, ...html });
+    expect(body(first).code).toBe('unsupported_media_type');
+    const pertinent = await post('/answer/pertinent-moment', { exam_id: examId, ...html, time: t.now() });
+    expect(body(pertinent).code).toBe('unsupported_media_type');
+    // A recording must be one: a JPEG named .webm is refused too.
+    const notSound = await plant(`${prefix}byte/1.webm`, signedFor('x.jpg', 'a picture'));
+    const byte = await post('/answer/byte', { exam_id: examId, ...notSound, time: t.now(), duration_ms: 1000 });
+    expect(body(byte).code).toBe('unsupported_media_type');
+    // The real thing still passes.
+    const frame = await upload(`${prefix}frame/real.jpg`);
+    const ok = await post('/monitor/capture', {
+      exam_id: examId,
+      kind: 'frame',
+      trigger_time: t.now(),
+      ...frame,
+      client_id: cid(),
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
   it('records device checks: skips where allowed with their risk, the microphone, and the signature only once signed', async () => {
     const attemptId = await start();
     const prefix = await prefixOf();
     const check = (step: number, result: string, device?: string) =>
       post('/monitor/check', { exam_id: examId, step, result, client_id: cid(), ...(device ? { device } : {}) });
 
-    expect((await check(-5, 'passed')).statusCode).toBe(200);
+    // No first picture yet: the camera has not passed (its rules are checks.test.ts's).
+    expect(body(await check(-5, 'passed')).code).toBe('camera_check_failed');
+    expect((await check(-5, 'skipped')).statusCode).toBe(200);
     expect((await check(-4, 'passed', 'mic-device-1')).statusCode).toBe(200);
     expect((await check(-3, 'skipped')).statusCode).toBe(200);
     expect((await check(-2, 'skipped')).statusCode).toBe(200);
@@ -170,6 +261,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       .orderBy('id')
       .execute();
     expect(risks).toEqual([
+      { risk: 15, category: 3, kind: 'risk' },
       { risk: 17, category: 3, kind: 'risk' },
       { risk: 18, category: 3, kind: 'risk' },
     ]);
@@ -181,7 +273,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       mobileDeviceStatus: 0,
     });
     expect(state.checks).toEqual([
-      { step: -5, result: 'passed' },
+      { step: -5, result: 'skipped' },
       { step: -4, result: 'passed' },
       { step: -3, result: 'skipped' },
       { step: -2, result: 'skipped' },
@@ -204,6 +296,36 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       .execute();
     t.advance(11_000);
     expect(body(await check(-5, 'skipped')).code).toBe('step_not_skippable');
+  });
+
+  it('writes check, skip, pertinent and recording details in the shared vocabulary', async () => {
+    const attemptId = await start();
+    const prefix = await prefixOf();
+    await post('/monitor/check', { exam_id: examId, step: -4, result: 'passed', device: 'mic-1', client_id: cid() });
+    await post('/monitor/check', { exam_id: examId, step: -2, result: 'skipped', client_id: cid() });
+    const pertinent = await upload(`${prefix}pertinent/1.jpg`);
+    await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: t.now(), risk_id: 1 });
+    const rec = await upload(`${prefix}byte/1.webm`);
+    await post('/answer/byte', { exam_id: examId, ...rec, time: t.now(), duration_ms: 3000 });
+    const rows = await t.db.handle.db
+      .selectFrom('risk_records')
+      .select(['kind', 'detail'])
+      .where('attempt_id', '=', attemptId)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => ({ kind: r.kind, detail: describeDetail(r.detail) }))).toEqual([
+      { kind: 'check', detail: { key: 'check', params: { step: -4, result: 'passed', device: 'mic-1' } } },
+      { kind: 'check', detail: { key: 'check', params: { step: -2, result: 'skipped', device: null } } },
+      { kind: 'risk', detail: { key: 'stepSkipped', params: { step: -2 } } },
+      { kind: 'pertinent', detail: { key: 'riskPicture', params: { record: 1 } } },
+      { kind: 'byte', detail: { key: 'recording', params: { ms: 3000 } } },
+    ]);
+    // The monitor state still reads the check records it writes.
+    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data;
+    expect(state.checks).toEqual([
+      { step: -4, result: 'passed' },
+      { step: -2, result: 'skipped' },
+    ]);
   });
 
   it('takes fast risk records as sendBeacon sends them (form body, auth in the query)', async () => {
@@ -421,6 +543,8 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
   it('reports a tampered record, a changed file and a missing file, through the admin call', async () => {
     const attemptId = await start(2);
     const prefix = await prefixOf();
+    // The device checks came first: their records, and the signature's file.
+    const checks = await t.services.evidence.verify(attemptId);
     const ids: number[] = [];
     for (const n of [1, 2, 3]) {
       const f = await upload(`${prefix}frame/${n}.jpg`);
@@ -433,7 +557,19 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       });
       ids.push(body<{ id: number }>(r).data.id);
     }
-    await post('/monitor/record-risk', { exam_id: examId, risk: 1, trigger_time: t.now(), client_id: cid() });
+    // The catalogue declares this call form-encoded: fields travel as text.
+    const risk = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/record-risk?auth=${token}`,
+      payload: new URLSearchParams({
+        exam_id: String(examId),
+        risk: '1',
+        trigger_time: String(t.now()),
+        client_id: cid(),
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(risk.statusCode, risk.body).toBe(200);
     const staff = await t.loginStaff('admin');
     const verify = async () => {
       const res = await t.app.inject({
@@ -443,7 +579,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       expect(res.statusCode, res.body).toBe(200);
       return body<VerifyEvidenceData>(res).data;
     };
-    expect(await verify()).toEqual({ ok: true, records: 4, files: 3, problems: [] });
+    expect(await verify()).toEqual({ ok: true, records: checks.records + 4, files: checks.files + 3, problems: [] });
     expect((await t.app.inject(`/api/admin/evidence/verify?attempt_id=${attemptId}&auth=${token}`)).statusCode).toBe(
       401,
     );
@@ -471,5 +607,72 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
         }),
       ).code,
     ).toBe('not_found');
+  });
+});
+
+/** S3-compatible storage (s3rver, an independent implementation) takes any PUT: the recording step counts. */
+describe.each(await testedDialects())('the storage quota at the recording step on S3 on %s', (dialect) => {
+  let t: TestApp;
+  let server: S3rver;
+  let dir: string;
+  let s3: S3ObjectStore;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-s3rver-'));
+    server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'evidence', configs: [] }],
+    });
+    const address = (await server.run()) as AddressInfo;
+    const env = {
+      S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
+      S3_BUCKET: 'evidence',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_ROLE_ARN: 'arn:aws:iam::000000000000:role/examhall-uploads',
+      // The signature of the device checks, then two frames.
+      STORAGE_QUOTA_MAX_OBJECTS: '3',
+    };
+    s3 = new S3ObjectStore(loadConfig(env).s3!);
+    t = await createTestApp(dialect, { env, objectStore: s3 });
+  });
+  afterEach(async () => {
+    await t.close();
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses recording past the quota, deletes the object, and leaves other attempts alone', async () => {
+    const { examId, anid } = await seedDemo(t.db.handle.db, s3, PHONE, t.now()).then((x) => x!);
+    const otherAnid = await t.invite(examId, '13700137000');
+    const attemptOf = async (phone: string, inv: number) => {
+      const tok = await t.loginCandidate(phone);
+      const res = await enterExam(t, tok, examId, inv);
+      expect(res.statusCode, res.body).toBe(200);
+      return { tok, prefix: `exams/${examId}/attempts/${body<{ attempt: { id: number } }>(res).data.attempt.id}/` };
+    };
+    const a = await attemptOf(PHONE, anid);
+    const b = await attemptOf('13700137000', otherAnid);
+    const capture = async (who: { tok: string; prefix: string }, n: number) => {
+      const key = `${who.prefix}frame/${n}.jpg`;
+      const bytes = signedFor(key, `frame ${n}`);
+      await s3.put(key, bytes);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/monitor/capture?auth=${who.tok}`,
+        payload: { exam_id: examId, kind: 'frame', key, sha256: sha(bytes), trigger_time: t.now(), client_id: cid() },
+      });
+      return { res, key };
+    };
+    for (const n of [1, 2]) expect((await capture(a, n)).res.statusCode).toBe(200);
+    const over = await capture(a, 3);
+    expect([over.res.statusCode, body(over.res).code]).toEqual([409, 'storage_quota_exceeded']);
+    expect(await s3.head(over.key)).toBeNull();
+    expect(await s3.head(`${a.prefix}frame/1.jpg`)).not.toBeNull();
+    expect((await capture(b, 1)).res.statusCode).toBe(200);
   });
 });

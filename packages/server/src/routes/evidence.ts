@@ -8,7 +8,7 @@ export function evidenceRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.stsToken, async ({ query, candidate }) => s.evidence.stsToken(candidate, query.exam_id));
   route(app, s, api.firstPicture, async ({ body, candidate }) => s.evidence.firstPicture(candidate, body));
   route(app, s, api.capture, async ({ body, candidate }) => s.evidence.capture(candidate, body));
-  route(app, s, api.check, async ({ body, candidate }) => s.evidence.check(candidate, body));
+  route(app, s, api.check, async ({ body, candidate }) => s.checks.record(candidate, body));
   route(app, s, api.monitorState, async ({ query, candidate }) => s.evidence.state(candidate, query.exam_id));
   route(app, s, api.fastRecordRisk, async ({ body, candidate }) => {
     const saved = await s.risk.record(candidate, body);

@@ -10,6 +10,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { enterExam } from '../test/checks.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
@@ -58,7 +59,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
   const start = async (phase?: 2, tok = token) =>
     body<{ attempt: { id: number; phase: number; create_time: number | null; end_time: number | null } }>(
-      await post('/monitor/start-exam', { exam_id: examId, anid, ...(phase ? { phase } : {}) }, tok),
+      phase ? await enterExam(t, tok, examId, anid) : await post('/monitor/start-exam', { exam_id: examId, anid }, tok),
     ).data.attempt;
   const save = (subject_id: number, answer: AnswerValue | undefined, seq: number, extra: object = {}, tok = token) =>
     post(
@@ -67,7 +68,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
       tok,
     );
   const order = async () =>
-    body<{ subject_order: { id: number; type: number; order_num: number; isAnswered: number }[] }>(
+    body<{ subject_order: { id: number; type: number; order_num: number; isAnswered: number; section: string }[] }>(
       await get(`/subject/order-list?exam_id=${examId}`),
     ).data.subject_order;
 
@@ -120,12 +121,18 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect(detail.userData).toEqual({ create_time: entered.create_time, phase: 2 });
   });
 
-  it('lists questions in the display order of the specification and never sends answer keys', async () => {
+  it('lists questions section by section, in the display order of the specification within each, and never sends answer keys', async () => {
     await start(2);
     const list = await order();
     const rank = (type: number) => QUESTION_TYPE_DISPLAY_ORDER.indexOf(type as QuestionType);
     expect(list.map((q) => q.order_num)).toEqual(list.map((_, i) => i + 1));
-    for (let i = 1; i < list.length; i++) expect(rank(list[i]!.type)).toBeGreaterThanOrEqual(rank(list[i - 1]!.type));
+    // Numbers run through one section before the next (the demo has both sections, linetest first).
+    expect([...new Set(list.map((q) => q.section))]).toEqual(['linetest', 'major']);
+    for (let i = 1; i < list.length; i++) {
+      if (list[i]!.section === list[i - 1]!.section) {
+        expect(rank(list[i]!.type)).toBeGreaterThanOrEqual(rank(list[i - 1]!.type));
+      }
+    }
     expect(new Set(list.map((q) => q.type))).toEqual(new Set(QUESTION_TYPE_DISPLAY_ORDER));
     for (const q of list) {
       const res = await get(`/subject/show-new?exam_id=${examId}&subject_id=${q.id}`);
@@ -181,6 +188,29 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect((await order()).find((x) => x.id === q.id)?.isAnswered).toBe(1);
   });
 
+  it('counts an answer emptied again as unanswered, in the order list and the result alike', async () => {
+    await start(2);
+    const list = await order();
+    const multi = list.find((x) => x.type === QuestionType.multiple)!;
+    const single = list.find((x) => x.type === QuestionType.single)!;
+    const save = (subject_id: number, answer: AnswerValue, seq: number) =>
+      post('/answer/answer', {
+        exam_id: examId,
+        subject_id,
+        answer,
+        client_id: randomUUID(),
+        seq,
+        changed_at: t.now(),
+      });
+    await save(multi.id, { kind: 'multi', options: ['A'] }, 1);
+    await save(single.id, { kind: 'choice', option: 'B' }, 1);
+    expect((await order()).find((x) => x.id === multi.id)?.isAnswered).toBe(1);
+    await save(multi.id, { kind: 'multi', options: [] }, 2);
+    expect((await order()).find((x) => x.id === multi.id)?.isAnswered).toBe(0);
+    const result = body<{ answered: number }>(await post('/monitor/finish-exam', { exam_id: examId })).data;
+    expect(result.answered).toBe(1);
+  });
+
   it('refuses a client id used already for another question with conflict, and changes no answer', async () => {
     await start(2);
     const list = await order();
@@ -228,7 +258,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     ).data;
     expect(stored.answer.value.html).toBe('<p>Atomicity, consistency, isolation, durability.</p>');
     const foreign = await save(qa.id, { kind: 'text', html: 'x', files: ['answers/1/1/other.png'] }, 2);
-    expect(body(foreign).msg).toBe('answer.files: not a file of this answer');
+    expect(body(foreign).msg).toBe('answer.files: answers/1/1/other.png is not a file uploaded for this answer');
   });
 
   it('scores every type right when every answer is right, the judged submit included, and shows the result with positions', async () => {
@@ -255,6 +285,8 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
       ).data.verdict;
     }
     expect(verdict).toBe('AC');
+    const evaluationCount = body<{ total: number }>(await get(`/ceping/exam-line-order?exam_id=${examId}`)).data.total;
+    expect(evaluationCount).toBeGreaterThan(0);
     const done = await post('/monitor/finish-exam', { exam_id: examId });
     expect(done.statusCode).toBe(200);
     const result = body<{
@@ -269,8 +301,9 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect(result).toMatchObject({
       score: 56,
       max_score: 56,
+      // Evaluation items count as questions, as on the exam page; none of them was answered here.
       answered: list.length,
-      total: list.length,
+      total: list.length + evaluationCount,
       pending_manual: 2,
       attempt: { phase: 3 },
     });
@@ -340,10 +373,35 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     ]) {
       expect(res.statusCode).toBe(404);
     }
+    // The exam page explains a missing or foreign invitation itself (no generic 404 page).
+    expect(body(await get(`/exam/get-anid-info?anid=${anid}`, stranger)).code).toBe('exam_detail_missing');
     const mine = body<{ answer: { version: number } }>(
       await get(`/subject/show-new?exam_id=${examId}&subject_id=${list[0]!.id}`),
     ).data;
     expect(mine.answer.version).toBe(1);
+  });
+
+  it('tells in the exam list where each candidate stands: open, in progress, handed in once their time is over, absent', async () => {
+    await t.invite(examId, OTHER, 0);
+    const other = await t.loginCandidate(OTHER);
+    const stateOf = async (tok: string) => {
+      const res = await get('/exam/index', tok);
+      expect(res.statusCode, res.body).toBe(200);
+      return body<{ list: { id: number; state: string; end_at: number }[] }>(res).data.list.find(
+        (e) => e.id === examId,
+      )!;
+    };
+    expect((await stateOf(token)).state).toBe('open');
+    const attempt = await start(2);
+    expect((await stateOf(token)).state).toBe('in_progress');
+    // Past the attempt's own end it counts as handed in, before the sweeper has recorded it.
+    t.advance(attempt.end_time! - t.now() + 1);
+    expect((await stateOf(token)).state).toBe('submitted');
+    // The other candidate never started: absent once the window closes (a new login: tokens expire meanwhile).
+    const { end_at } = await stateOf(other);
+    if (t.now() < end_at) t.advance(end_at - t.now() + 1);
+    expect((await stateOf(await t.loginCandidate(OTHER))).state).toBe('closed');
+    expect((await stateOf(await t.loginCandidate(PHONE))).state).toBe('submitted');
   });
 
   it('lets a second invited candidate see only their own answers', async () => {
@@ -353,9 +411,8 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     await t.invite(examId, OTHER, 15);
     const other = await t.loginCandidate(OTHER);
     const otherAnid = body<{ list: { anid: number }[] }>(await get('/exam/index', other)).data.list[0]!.anid;
-    const a = body<{ attempt: { end_time: number; create_time: number } }>(
-      await post('/monitor/start-exam', { exam_id: examId, anid: otherAnid, phase: 2 }, other),
-    ).data.attempt;
+    const a = body<{ attempt: { end_time: number; create_time: number } }>(await enterExam(t, other, examId, otherAnid))
+      .data.attempt;
     expect(a.end_time - a.create_time).toBe(75 * 60_000); // 60 minutes plus 15 of extra time
     const theirs = body<{ answer: unknown }>(
       await get(`/subject/show-new?exam_id=${examId}&subject_id=${list[0]!.id}`, other),
@@ -455,6 +512,8 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
 
   it('records network risk events in a hash chain that verifies, and submits when screen switches run out', async () => {
     const attempt = await start(2);
+    // The device checks came first in the chain.
+    const checks = (await t.services.risk.verifyChain(attempt.id)).records;
     const risk = (r: number, client_id = randomUUID()) =>
       t.app.inject({
         method: 'POST',
@@ -467,7 +526,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     const again = randomUUID();
     const r20 = body<{ id: number }>(await risk(20, again)).data;
     expect(body<{ id: number }>(await risk(20, again)).data.id).toBe(r20.id);
-    expect(await t.services.risk.verifyChain(attempt.id)).toEqual({ ok: true, records: 2, brokenAt: null });
+    expect(await t.services.risk.verifyChain(attempt.id)).toEqual({ ok: true, records: checks + 2, brokenAt: null });
     await t.db.handle.db.updateTable('risk_records').set({ detail: 'tampered' }).where('risk', '=', 10).execute();
     expect((await t.services.risk.verifyChain(attempt.id)).ok).toBe(false);
     const cuts = [];
@@ -505,11 +564,7 @@ describe.each(await testedDialects())('the overdue sweeper on %s', (dialect) => 
     try {
       const { examId, anid } = await t.seed(PHONE);
       const token = await t.loginCandidate(PHONE);
-      await t.app.inject({
-        method: 'POST',
-        url: `/api/monitor/start-exam?auth=${token}`,
-        payload: { exam_id: examId, anid, phase: 2 },
-      });
+      await enterExam(t, token, examId, anid);
       t.advance(60 * 60_000);
       const deadline = Date.now() + 10_000;
       let phase = 2;

@@ -17,10 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawForAttempt, drawWithoutReplacement } from '../services/draw.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { enterExam } from '../test/checks.js';
+import { PY_SUM } from '../test/programs.js';
 
 const opts = (...texts: string[]) => texts.map((content, i) => ({ id: String.fromCharCode(65 + i), content }));
 
-const PY_SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
 /** Right on every case but the second hidden one (-5 5), where a is negative. */
 const PY_FAILS_2 = 'a, b = map(int, input().split())\nprint(a + b if a >= 0 else 1)\n';
 
@@ -170,7 +171,9 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
       post,
       start: async (phase?: 2) =>
         body<{ attempt: { id: number; phase: number; create_time: number | null; end_time: number | null } }>(
-          await post('/monitor/start-exam', { exam_id: examId, anid, ...(phase ? { phase } : {}) }),
+          phase
+            ? await enterExam(t, token, examId, anid)
+            : await post('/monitor/start-exam', { exam_id: examId, anid }),
         ).data.attempt,
       order: async () =>
         body<{ subject_order: { id: number; type: number }[] }>(await get(`/subject/order-list?exam_id=${examId}`)).data

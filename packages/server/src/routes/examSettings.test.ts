@@ -16,6 +16,7 @@ import { facePhoto } from '../bench/facePhotos.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { multipart } from '../test/multipart.js';
+import { enterExam } from '../test/checks.js';
 
 /** A single-choice question whose right option is A. */
 const single = (stem: string): QuestionBodyInput => ({
@@ -33,6 +34,7 @@ const single = (stem: string): QuestionBodyInput => ({
 /** Positions in the author's order: the higher bar first, so an order by fit differs for a low result. */
 const POSITIONS = [
   { title: 'Senior', min_ratio: 0.9 },
+  { title: 'Middle', min_ratio: 0.5 },
   { title: 'Junior', min_ratio: 0.3 },
 ];
 
@@ -125,7 +127,8 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
         expect(res.statusCode, res.body).toBe(200);
         return body<ExamDetail>(res).data;
       },
-      start: (phase?: 2) => post('/monitor/start-exam', { exam_id: examId, anid, ...(phase ? { phase } : {}) }),
+      start: (phase?: 2) =>
+        phase ? enterExam(t, token, examId, anid) : post('/monitor/start-exam', { exam_id: examId, anid }),
       /** Enters the exam, answers A to the questions whose stems contain one of `right` (B to the rest), submits. */
       async take(...right: string[]): Promise<ExamResult> {
         expect((await this.start(2)).statusCode).toBe(200);
@@ -172,9 +175,11 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
     const examId = await published(draft('Shows score', { passing: { kind: 'percent', min_percent: 60 } }));
     const low = await candidate(examId);
     expect(await low.take('four')).toMatchObject({ show_score: 'score', score: 4, max_score: 10, passed: false });
-    // 4 of 10 clears the Junior bar (0.3) only: it comes first, with how far the result reaches to each.
+    // 4 of 10 clears the Junior bar (0.3) only: it comes first, then the others by how far the result reaches
+    // toward each (the best match first, not the highest bar).
     expect(await low.positions()).toEqual([
       ['Junior', 100],
+      ['Middle', 80],
       ['Senior', 44],
     ]);
     // 60 % of 10 is exactly the bar: it passes.
@@ -198,6 +203,7 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
     expect(await four.positions()).toEqual([
       ['Junior', null],
       ['Senior', null],
+      ['Middle', null],
     ]);
 
     const byPercent = await published(
@@ -216,6 +222,7 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
     expect(result).toMatchObject({ show_score: 'none', score: null, max_score: null, passed: null, answered: 2 });
     expect(await c.positions()).toEqual([
       ['Senior', null],
+      ['Middle', null],
       ['Junior', null],
     ]);
   });

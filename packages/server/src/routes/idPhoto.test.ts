@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  detail,
   RISK_EVENTS,
   type FaceRecognizeData,
   type IdPhotoData,
@@ -12,6 +13,7 @@ import { facePhoto, flatPhoto, twoFacesPhoto } from '../bench/facePhotos.js';
 import { FACE_IMG_MAX_BYTES, FACE_MATCH_THRESHOLD } from '../services/faceCheck.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { HTML_PAGE } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
 
 const PHONE = '13800138000';
@@ -114,6 +116,8 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     }
     const garbage = await setIdPhoto(Buffer.from('not a picture at all'), { phone: PHONE });
     expect([garbage.statusCode, body(garbage).code]).toEqual([422, 'image_unreadable']);
+    const html = await setIdPhoto(HTML_PAGE, { phone: PHONE }, { type: 'image/png' });
+    expect([html.statusCode, body(html).code]).toEqual([422, 'image_unreadable']);
     const huge = await setIdPhoto(Buffer.concat([pictures.a, Buffer.alloc(FACE_IMG_MAX_BYTES)]), { phone: PHONE });
     expect([huge.statusCode, body(huge).code]).toEqual([413, 'payload_too_large']);
     expect(await invitationRow(anid)).toMatchObject({ id_photo_key: null, id_photo_sha256: null });
@@ -143,7 +147,7 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     const added = (await records()).slice(before);
     const risk = added.find((r) => r.id === other.risk_id)!;
     expect(risk).toMatchObject({ kind: 'risk', risk: RISK_EVENTS.firstCameraAbnormal.id, category: 2 });
-    expect(risk.detail).toBe(`id mismatch ${other.id_similarity!.toFixed(2)}`);
+    expect(risk.detail).toBe(detail.faceMismatch(null, other.id_similarity!));
     const evidence = added.find((r) => r.kind === 'face')!;
     expect(evidence.image_key).toBe(risk.image_key);
     expect(evidence.sha256).toBe(sha(pictures.b));

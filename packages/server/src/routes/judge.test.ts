@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JUDGE_RATE } from '../services/judging.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { enterExam } from '../test/checks.js';
+import { PY_SUM } from '../test/programs.js';
 
 const CPP_SUM = '#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<"\\n";}\n';
-const PY_SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
 const PY_WRONG = 'a, b = map(int, input().split())\nprint(a - b)\n';
 /** The demo's hidden cases: none of these may reach a browser. */
 const HIDDEN = ['3 4', '-5 5', '1000000000 1000000000', '2000000000'];
@@ -23,11 +24,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     const seeded = await t.seed('13800138000');
     examId = seeded.examId;
     token = await t.loginCandidate('13800138000');
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${token}`,
-      payload: { exam_id: examId, anid: seeded.anid, phase: 2 },
-    });
+    await enterExam(t, token, examId, seeded.anid);
     const list = body<{ subject_order: { id: number; type: number }[] }>(
       await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
     ).data.subject_order;
@@ -212,11 +209,7 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
     const other = await t.loginCandidate('13600136000');
     const anid = body<{ list: { anid: number }[] }>(await t.app.inject(`/api/exam/index?auth=${other}`)).data.list[0]!
       .anid;
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${other}`,
-      payload: { exam_id: examId, anid, phase: 2 },
-    });
+    await enterExam(t, other, examId, anid);
     const codes: number[] = [];
     for (let i = 0; i <= JUDGE_RATE.submits; i++)
       codes.push(

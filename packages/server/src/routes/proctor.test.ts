@@ -5,14 +5,17 @@ import {
   type IntegrityRecord,
   type ProctorAttemptData,
   type ProctorEvent,
+  type ProctorGridData,
   type ProctorTile,
   type WarningView,
 } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptPrefix } from '../services/evidence.js';
+import { signed } from '../test/media.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { openSse, type SseClient } from '../test/sse.js';
+import { enterExam } from '../test/checks.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
@@ -29,6 +32,18 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
   beforeEach(async () => {
     t = await createTestApp(dialect);
     ({ examId, anid } = await t.seed(PHONE));
+    // Without the camera and phone steps, whose skips would be flags of their own in every count below.
+    const exam = await t.db.handle.db
+      .selectFrom('exams')
+      .select('settings')
+      .where('id', '=', examId)
+      .executeTakeFirstOrThrow();
+    const settings = { ...(JSON.parse(exam.settings) as object), is_close_camera: 1, is_close_phone: 1 };
+    await t.db.handle.db
+      .updateTable('exams')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', examId)
+      .execute();
     token = await t.loginCandidate(PHONE);
     for (const role of ['admin', 'proctor', 'grader'] as const) staff[role] = await t.loginStaff(role, { examId });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -45,9 +60,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
   const post = (url: string, payload: object, tok = token) =>
     t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
   const start = async (tok = token) =>
-    body<{ attempt: { id: number; phase: number } }>(
-      await post('/monitor/start-exam', { exam_id: examId, anid, phase: 2 }, tok),
-    ).data.attempt;
+    body<{ attempt: { id: number; phase: number } }>(await enterExam(t, tok, examId, anid)).data.attempt;
   const recordRisk = (risk: number, extra: Record<string, string> = {}, tok = token) =>
     t.app.inject({
       method: 'POST',
@@ -108,12 +121,15 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     const timeline = body<{ records: IntegrityRecord[]; tile: ProctorTile }>(
       await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`),
     ).data;
-    expect(timeline.records.map((r) => ({ ...r, image_url: null }))).toEqual([{ ...ev.record, image_url: null }]);
+    // After the device checks' records, the risk event as the stream showed it.
+    expect(timeline.records.filter((r) => r.kind === 'risk').map((r) => ({ ...r, image_url: null }))).toEqual([
+      { ...ev.record, image_url: null },
+    ]);
 
     // A camera frame becomes the tile's picture (a risk event's picture does not).
     expect(tile.tile.picture_url).toBeNull();
     const frameKey = `${attemptPrefix({ exam_id: examId, id: attempt.id })}frames/f1.jpg`;
-    const frame = Buffer.from('a camera frame');
+    const frame = signed('jpeg', 'a camera frame');
     await t.store.put(frameKey, frame);
     const captured = await post('/monitor/capture', {
       exam_id: examId,
@@ -155,6 +171,36 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     expect(after.find((e) => e.id === examId)?.open_flags).toBe(2);
   });
 
+  it("keeps a decision's internal note on the staff side: the candidate's log shows only the note written to them", async () => {
+    const attempt = await start();
+    const recordId = body<{ id: number }>(await recordRisk(3)).data.id;
+    const decided = await staffPost('/admin/proctor/decide', {
+      record_id: recordId,
+      decision: 'confirmed',
+      note: 'INTERNAL seen a second person on camera',
+      candidate_note: 'Please keep the room quiet and private.',
+    });
+    expect(body<IntegrityRecord>(decided).data).toMatchObject({
+      decision_note: 'INTERNAL seen a second person on camera',
+      candidate_note: 'Please keep the room quiet and private.',
+    });
+    const timeline = body<{ records: IntegrityRecord[] }>(
+      await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`),
+    ).data;
+    expect(timeline.records.find((r) => r.kind === 'risk')).toMatchObject({
+      decision_note: 'INTERNAL seen a second person on camera',
+      candidate_note: 'Please keep the room quiet and private.',
+    });
+
+    await post('/monitor/finish-exam', { exam_id: examId });
+    const res = await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${token}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('INTERNAL');
+    const record = body<{ records: Record<string, unknown>[] }>(res).data.records.find((r) => r.kind === 'risk');
+    expect(record).toMatchObject({ decision: 'confirmed', candidate_note: 'Please keep the room quiet and private.' });
+    expect(record).not.toHaveProperty('decision_note');
+  });
+
   it("delivers a warning to the candidate's stream within 2 s, and the candidate sees it in the integrity log after the exam", async () => {
     const attempt = await start();
     const events = await candidateStream();
@@ -184,7 +230,10 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
       await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${token}`),
     ).data;
     expect(log.warnings).toEqual([warning]);
-    expect(log.records.map((r) => [r.kind, r.risk])).toEqual([['risk', 3]]);
+    // The device checks (passed, no risk) come before it.
+    expect(
+      log.records.filter((r) => r.kind !== 'check' && r.kind !== 'signature').map((r) => [r.kind, r.risk]),
+    ).toEqual([['risk', 3]]);
 
     const audit = await t.db.handle.db
       .selectFrom('audit_log')
@@ -235,7 +284,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     // Nobody else can mark them: another candidate of the exam, someone not invited, staff, no one at all.
     await t.invite(examId, OTHER);
     const otherToken = await t.loginCandidate(OTHER);
-    await post('/monitor/start-exam', { exam_id: examId, anid: await anidOf(OTHER), phase: 2 }, otherToken);
+    await enterExam(t, otherToken, examId, await anidOf(OTHER));
     const other = await read(second.id, otherToken);
     expect([other.statusCode, body(other).code]).toEqual([404, 'warning_not_found']);
     const stranger = await read(second.id, await t.loginCandidate('13500135000'));
@@ -334,7 +383,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
       .select('id')
       .where('phone', '=', OTHER)
       .executeTakeFirstOrThrow();
-    await post('/monitor/start-exam', { exam_id: examId, anid: inv.id, phase: 2 }, other);
+    await enterExam(t, other, examId, inv.id);
     const otherEvents = await candidateStream(other);
     await otherEvents.next((e) => e.type === 'hello');
     let phase = 2;
@@ -385,7 +434,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     const timeline = body<{ records: IntegrityRecord[]; tile: ProctorTile }>(
       await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`),
     ).data;
-    expect(timeline.records[0]).toMatchObject({ decision: 'confirmed' });
+    expect(timeline.records.find((r) => r.id === recordId)).toMatchObject({ decision: 'confirmed' });
     expect(timeline.tile).toMatchObject({ phase: 2, risk_count: 1, open_flags: 0 });
     // The chain still verifies: decisions are not part of what it proves.
     expect((await t.services.risk.verifyChain(attempt.id)).ok).toBe(true);
@@ -467,15 +516,14 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     await t.invite(examId, OTHER);
     const otherToken = await t.loginCandidate(OTHER);
     await recordRisk(4);
-    const otherAttempt = body<{ attempt: { id: number } }>(
-      await post('/monitor/start-exam', { exam_id: examId, anid: await anidOf(OTHER), phase: 2 }, otherToken),
-    ).data.attempt;
+    const otherAttempt = body<{ attempt: { id: number } }>(await enterExam(t, otherToken, examId, await anidOf(OTHER)))
+      .data.attempt;
     await post('/monitor/finish-exam', { exam_id: examId }, otherToken);
     const otherLog = body<{ records: IntegrityRecord[] }>(
       await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${otherToken}`),
     ).data;
     expect(otherAttempt.id).not.toBe(attempt.id);
-    expect(otherLog.records).toEqual([]);
+    expect(otherLog.records.filter((r) => r.kind === 'risk')).toEqual([]);
     // Someone not invited gets nothing about the exam.
     const stranger = await t.loginCandidate('13500135000');
     const none = await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${stranger}`);
@@ -501,6 +549,79 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     expect((await grid()).tiles[0]!.online).toBe(true);
     t.advance(2_000);
     expect((await grid()).tiles[0]!.online).toBe(false);
+  });
+
+  it('pages, filters and orders the grid in the database, names the exam, and starts the feed with the flags still waiting', async () => {
+    // Four candidates: A with two flags (one decided), B with one, C whose phone went quiet, D never connected.
+    const phones = { a: PHONE, b: '13900000002', c: '13900000003', d: '13900000004' };
+    const ids: Record<keyof typeof phones, number> = { a: 0, b: 0, c: 0, d: 0 };
+    const tokens: Record<keyof typeof phones, string> = { a: token, b: '', c: '', d: '' };
+    for (const k of ['a', 'b', 'c', 'd'] as const) {
+      if (k !== 'a') {
+        await t.invite(examId, phones[k]);
+        tokens[k] = await t.loginCandidate(phones[k]);
+      }
+      const res = await enterExam(t, tokens[k], examId, await anidOf(phones[k]));
+      ids[k] = body<{ attempt: { id: number } }>(res).data.attempt.id;
+    }
+    const decided = body<{ id: number }>(await recordRisk(3, {}, tokens.a)).data.id;
+    await staffPost('/admin/proctor/decide', { record_id: decided, decision: 'dismissed' });
+    const openA = body<{ id: number }>(await recordRisk(1, {}, tokens.a)).data.id;
+    t.advance(1_000);
+    const openB = body<{ id: number }>(await recordRisk(4, {}, tokens.b)).data.id;
+    const now = t.now();
+    await t.db.handle.db
+      .updateTable('attempts')
+      .set({ last_seen_at: now })
+      .where('id', 'in', [ids.a, ids.b, ids.c])
+      .execute();
+    await t.db.handle.db
+      .updateTable('attempts')
+      .set({ phone_seen_at: now - 20_000 })
+      .where('id', '=', ids.c)
+      .execute();
+    await t.db.handle.db.updateTable('attempts').set({ phone_seen_at: now }).where('id', '=', ids.a).execute();
+
+    const page = async (query: string) =>
+      body<ProctorGridData>(await staffGet(`/admin/proctor/grid?exam_id=${examId}${query}`)).data;
+    const all = await page('');
+    const exam = await t.db.handle.db
+      .selectFrom('exams')
+      .select('name')
+      .where('id', '=', examId)
+      .executeTakeFirstOrThrow();
+    expect(all.exam_name).toBe(exam.name);
+    expect(all.tiles.map((x) => x.attempt_id)).toEqual([ids.a, ids.b, ids.c, ids.d]);
+    expect(all.counts).toEqual({ all: 4, risk: 2, flags: 2, offline: 1, phone_lost: 1 });
+    expect(all.total).toBe(4);
+    // The feed opens with the flags nobody has decided yet, newest first, with whose they are.
+    expect(all.pending.map((p) => [p.attempt_id, p.record.id])).toEqual([
+      [ids.b, openB],
+      [ids.a, openA],
+    ]);
+    expect(all.pending[1]!.name).toBe(all.tiles[0]!.name);
+
+    expect((await page('&filter=risk&sort=risk')).tiles.map((x) => [x.attempt_id, x.risk_count])).toEqual([
+      [ids.a, 2],
+      [ids.b, 1],
+    ]);
+    expect((await page('&filter=offline')).tiles.map((x) => x.attempt_id)).toEqual([ids.d]);
+    expect((await page('&filter=phone_lost')).tiles.map((x) => x.attempt_id)).toEqual([ids.c]);
+    expect((await page('&filter=flags&sort=flags')).tiles.map((x) => x.attempt_id)).toEqual([ids.a, ids.b]);
+    const second = await page('&page=2&page_size=3');
+    expect(second.tiles.map((x) => x.attempt_id)).toEqual([ids.d]);
+    expect(second.total).toBe(4);
+    // The rules of the tile and the filter agree: D shows offline, C's phone shows lost.
+    expect(all.tiles[3]!.online).toBe(false);
+    expect(all.tiles[2]!.mobileDeviceStatus).toBe(0);
+    // Once the flag is decided it leaves the feed a page opens with; a submitted attempt is not offline.
+    await staffPost('/admin/proctor/decide', { record_id: openB, decision: 'confirmed' });
+    expect((await post('/monitor/finish-exam', { exam_id: examId }, tokens.d)).statusCode).toBe(200);
+    const after = await page('');
+    expect(after.pending.map((p) => p.record.id)).toEqual([openA]);
+    const refused = await staffGet(`/admin/proctor/grid?exam_id=${examId}&page_size=1000`);
+    expect(body(refused).code).toBe('validation_error');
+    expect(after.counts).toMatchObject({ flags: 1, offline: 0 });
   });
 
   /** The invitation id of a phone to the exam. */

@@ -8,12 +8,16 @@ import type { Services } from '../services/index.js';
 export function proctorRoutes(app: FastifyInstance, s: Services): void {
   const lateTimers = new Set<NodeJS.Timeout>();
   route(app, s, api.proctorExams, async ({ staff }) => s.proctor.exams(staff));
-  route(app, s, api.proctorGrid, async ({ staff, query }) => s.proctor.grid(staff, query.exam_id));
+  route(app, s, api.proctorGrid, async ({ staff, query }) => s.proctor.grid(staff, query));
   route(app, s, api.proctorAttempt, async ({ staff, query }) => s.proctor.attempt(staff, query.attempt_id));
   route(app, s, api.proctorWarn, async ({ staff, body }) => s.proctor.warn(staff, body.attempt_id, body.text));
   route(app, s, api.proctorEnd, async ({ staff, body }) => s.proctor.end(staff, body.attempt_id, body.reason));
   route(app, s, api.proctorDecide, async ({ staff, body }) =>
-    s.proctor.decide(staff, body.record_id, body.decision, body.note),
+    s.proctor.decide(staff, body.record_id, {
+      decision: body.decision,
+      decision_note: body.note,
+      candidate_note: body.candidate_note,
+    }),
   );
   uploadRoute(app, s, api.proctorIdPhoto, async ({ staff, body, file }) => {
     const { exam_id: examId, attempt_id: attemptId, phone, area_code: areaCode } = body;

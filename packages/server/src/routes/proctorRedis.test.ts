@@ -7,6 +7,7 @@ import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { openSse, type SseClient } from '../test/sse.js';
+import { enterExam } from '../test/checks.js';
 
 const redisHere = await requirePart('redis');
 const PHONE = '13800138000';
@@ -36,11 +37,7 @@ describe.runIf(redisHere).each(await testedDialects())('live streams through Red
     const token = await t.loginCandidate(PHONE);
     const admin = { token: await t.loginStaff('admin') };
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const started = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${token}`,
-      payload: { exam_id: examId, anid, phase: 2 },
-    });
+    const started = await enterExam(t, token, examId, anid);
     const attemptId = body<{ attempt: { id: number } }>(started).data.attempt.id;
 
     const console = await openSse<ProctorEvent>(`${base}/api/admin/proctor/stream?exam_id=${examId}`, {

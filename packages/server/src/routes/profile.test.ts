@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { HTML_PAGE, signed } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
+import { FileRepository } from '../repositories/files.js';
+import { enterExam } from '../test/checks.js';
 
 const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2048, 0x20), Buffer.from('\n%%EOF\n')]);
 
@@ -103,11 +106,7 @@ describe.each(await testedDialects())('profile, resume and files on %s', (dialec
 
   it('attaches files to a Q&A answer only when the exam allows it', async () => {
     const { examId, anid } = await t.seed('13800138000');
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${token}`,
-      payload: { exam_id: examId, anid, phase: 2 },
-    });
+    await enterExam(t, token, examId, anid);
     const list = body<{ subject_order: { id: number; type: number }[] }>(
       await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
     ).data.subject_order;
@@ -157,5 +156,99 @@ describe.each(await testedDialects())('profile, resume and files on %s', (dialec
       { name: 'a.png', type: 'image/png', data: png },
     );
     expect(body(refused).code).toBe('forbidden');
+  });
+  it('takes in a Q&A answer only files this attempt uploaded for this question', async () => {
+    const { examId, anid } = await t.seed('13800138000');
+    const otherAnid = await t.invite(examId, '13700137000');
+    const other = await t.loginCandidate('13700137000');
+    const startAs = async (tok: string, inv: number) => {
+      const res = await enterExam(t, tok, examId, inv);
+      expect(res.statusCode, res.body).toBe(200);
+      return body<{ attempt: { id: number } }>(res).data.attempt.id;
+    };
+    const attemptId = await startAs(token, anid);
+    const otherAttempt = await startAs(other, otherAnid);
+    const list = body<{ subject_order: { id: number; type: number }[] }>(
+      await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
+    ).data.subject_order;
+    const qa = list.find((q) => q.type === 5)!;
+    const single = list.find((q) => q.type === 1)!;
+    const png = signed('png', 'a sketch');
+    const uploadAs = async (tok: string, data: Buffer) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/answer/upload?auth=${tok}`,
+        ...multipart(
+          { exam_id: String(examId), subject_id: String(qa.id) },
+          { name: 'a.png', type: 'image/png', data },
+        ),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return body<{ key: string }>(res).data.key;
+    };
+    const mine = await uploadAs(token, png);
+    const theirs = await uploadAs(other, signed('png', 'their sketch'));
+    // A file this attempt stored for another question (the upload call only takes Q&A questions, so it is recorded
+    // here the way the upload records it).
+    const elsewhere = `answers/${attemptId}/${single.id}/${'c'.repeat(64)}.png`;
+    await t.store.put(elsewhere, png);
+    await new FileRepository(t.db.handle.db).record({
+      key: elsewhere,
+      owner_kind: 'attempt',
+      owner_id: attemptId,
+      file_name: 'a.png',
+      mime: 'image/png',
+      size: png.length,
+      sha256: 'c'.repeat(64),
+      created_at: t.now(),
+    });
+    let seq = 0;
+    const save = (files: string[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/answer/answer?auth=${token}`,
+        payload: {
+          exam_id: examId,
+          subject_id: qa.id,
+          answer: { kind: 'text', html: '<p>see file</p>', files },
+          client_id: `qa-files-${++seq}`,
+          seq,
+          changed_at: t.now(),
+        },
+      });
+    for (const key of [
+      `answers/${attemptId}/${qa.id}/../../${otherAttempt}/${qa.id}/${theirs.split('/').pop()!}`,
+      `answers/${attemptId}/${qa.id}/${'d'.repeat(64)}.png`,
+      theirs,
+      elsewhere,
+    ]) {
+      const res = await save([mine, key]);
+      expect([res.statusCode, body(res).code], key).toEqual([422, 'validation_error']);
+      expect(body(res).msg).toMatch(/^answer\.files: /);
+    }
+    const ok = await save([mine]);
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('checks answer files and resumes by their bytes, never by the declared type alone', async () => {
+    const { examId, anid } = await t.seed('13800138000');
+    await enterExam(t, token, examId, anid);
+    const qa = body<{ subject_order: { id: number; type: number }[] }>(
+      await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
+    ).data.subject_order.find((q) => q.type === 5)!;
+    const answerFile = (type: string, data: Buffer) =>
+      upload('/answer/upload', { exam_id: String(examId), subject_id: String(qa.id) }, { name: 'f', type, data });
+    for (const type of ['image/png', 'text/plain', 'application/pdf', 'application/zip']) {
+      const res = await answerFile(type, HTML_PAGE);
+      expect([res.statusCode, body(res).code], type).toEqual([415, 'unsupported_media_type']);
+    }
+    const binaryText = await answerFile('text/plain', Buffer.from([0x41, 0x00, 0x42]));
+    expect(body(binaryText).code).toBe('unsupported_media_type');
+    expect(
+      (await answerFile('text/plain', Buffer.from('解：设 x = 2\n<b>not markup at the start</b>'))).statusCode,
+    ).toBe(200);
+    expect((await answerFile('application/pdf', PDF)).statusCode).toBe(200);
+    const resume = await upload('/resume/index', {}, { name: 'cv.pdf', type: 'application/pdf', data: HTML_PAGE });
+    expect([resume.statusCode, body(resume).code]).toEqual([415, 'unsupported_media_type']);
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fillQuestionKinds } from '../db/migrations/008_question_kind.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { enterExam } from '../test/checks.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
@@ -31,9 +32,7 @@ describe.each(await testedDialects())('a stored question that no longer parses, 
   /** Logs a candidate in, enters the exam and answers their order list. */
   const enter = async (phone: string, invitation: number) => {
     const tok = await t.loginCandidate(phone);
-    expect((await post('/monitor/start-exam', { exam_id: examId, anid: invitation, phase: 2 }, tok)).statusCode).toBe(
-      200,
-    );
+    expect((await enterExam(t, tok, examId, invitation)).statusCode).toBe(200);
     const order = body<{ subject_order: { id: number; type: number }[] }>(
       await get(`/subject/order-list?exam_id=${examId}`, tok),
     ).data.subject_order;

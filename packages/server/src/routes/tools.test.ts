@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RISK_EVENTS, type FaceRecognizeData, type StsData } from '@examhall/contract';
+import { describeDetail, detail, RISK_EVENTS, type FaceRecognizeData, type StsData } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_IMG_MAX_BYTES, FACE_MATCH_THRESHOLD } from '../services/faceCheck.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
@@ -94,7 +94,7 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     const added = (await records()).slice(before);
     const risk = added.find((r) => r.id === other.risk_id)!;
     expect(risk).toMatchObject({ risk: RISK_EVENTS.firstCameraAbnormal.id, category: 2 });
-    expect(risk.detail).toBe(`face mismatch ${other.similarity!.toFixed(2)}`);
+    expect(risk.detail).toBe(detail.faceMismatch(other.similarity!, null));
     const evidence = added.find((r) => r.kind === 'face')!;
     expect(evidence.image_key).toBe(risk.image_key);
     expect(evidence.sha256).toBe(sha(pictures.b));
@@ -105,7 +105,7 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     expect(res).toMatchObject({ face_count: 0, similarity: null, passed: false, phone_detected: false });
     const rows = await records();
     const risk = rows.find((r) => r.id === res.risk_id)!;
-    expect(risk).toMatchObject({ risk: 11, category: 2, detail: 'no face' });
+    expect(risk).toMatchObject({ risk: 11, category: 2, detail: detail.noFace() });
     expect(risk.image_key).toMatch(new RegExp(`^exams/${examId}/attempts/${attemptId}/face/`));
     const stored = await t.store.get(risk.image_key!);
     expect(stored && stored.equals(pictures.flat)).toBe(true);
@@ -120,7 +120,7 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     const res = await check(pictures.two);
     expect(res).toMatchObject({ face_count: 2, similarity: null, passed: false });
     const risk = (await records()).find((r) => r.id === res.risk_id)!;
-    expect(risk).toMatchObject({ risk: 11, detail: '2 faces' });
+    expect(risk).toMatchObject({ risk: 11, detail: detail.faces(2) });
   });
 
   it('records phone use (7) when a phone is in the picture', async () => {
@@ -130,9 +130,9 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     const rows = await records();
     const first = rows.find((r) => r.id === res.risk_id)!;
     // the crop shows no face either: camera abnormal first, phone use on the same picture after it
-    expect(first).toMatchObject({ risk: 11, detail: 'no face' });
+    expect(first).toMatchObject({ risk: 11, detail: detail.noFace() });
     const phone = rows.find((r) => r.risk === RISK_EVENTS.phoneUse.id && r.image_key === first.image_key)!;
-    expect(phone.detail).toMatch(/^phone seen 0\.\d\d$/);
+    expect(describeDetail(phone.detail)).toMatchObject({ key: 'phoneSeen', params: { score: expect.any(Number) } });
     expect(phone.category).toBe(2);
   });
 

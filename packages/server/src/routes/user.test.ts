@@ -99,6 +99,7 @@ describe.each(await testedDialects())('candidate login on %s', (dialect) => {
       expect(res.statusCode).toBe(422);
       expect(body(res).code).toBe('sms_code_invalid');
       expect(body(res).msg).toContain(`${SMS_RULES.maxWrongTries - i} tries left`);
+      expect(body(res).data).toEqual({ tries_left: SMS_RULES.maxWrongTries - i });
     }
     expect(body(await login(wrong)).code).toBe('sms_code_exhausted');
     const right = await login(code);

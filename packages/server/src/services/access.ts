@@ -20,6 +20,8 @@ export interface StaffActor {
   role: StaffRole;
   /** The team the member belongs to, or null (an admin needs none; anyone else without one sees no team's). */
   teamId: number | null;
+  /** Set while the operator requires a second factor of this account and it has none: only enrolment calls are open. */
+  mustEnrolSecondFactor?: true;
 }
 
 /** What `teamFilter` answers for a non-admin without a team: no team has id 0, so it matches nothing. */
@@ -31,6 +33,7 @@ export const NO_TEAM = 0;
  */
 export function authorize(actor: StaffActor, call: CallDef): void {
   if (call.auth !== 'staff') throw new Error(`${call.path} is not a staff call`);
+  if (actor.mustEnrolSecondFactor && !call.beforeSecondFactor) throw fail('totp_enrolment_required');
   if (call.permission && !roleHas(actor.role, call.permission)) {
     throw fail('forbidden', `the ${actor.role} role may not use ${call.method} ${call.path}`);
   }

@@ -29,6 +29,8 @@ import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
 import { FileRepository } from '../repositories/files.js';
 import type { ObjectStore } from '../storage/objectStore.js';
+import { isUnder } from './risk.js';
+import { contentMatches } from '../storage/sniff.js';
 import type { Upload } from './profile.js';
 import { sanitizeRichText } from './richText.js';
 import { storedAnswer } from './scoring.js';
@@ -88,7 +90,7 @@ export class AnswerService {
   /** The linetest and major questions in display order with their answered flags. */
   async orderList(c: Candidate, examId: number): Promise<OrderListData> {
     const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const answered = await this.repo.answeredIds(attempt.id);
+    const answered = await this.attempts.answeredIds(attempt.id);
     return {
       subject_order: bundle.ordered.map((q, i) => ({
         id: q.id,
@@ -159,14 +161,25 @@ export class AnswerService {
       throw fail('not_found', 'evaluation items are answered through /ceping/answer');
     let answer = body.answer;
     if (answer?.kind === 'text') {
-      const prefix = this.filePrefix(attempt.id, q.id);
-      if (answer.files.some((f) => !f.startsWith(prefix)))
-        throw fail('validation_error', 'answer.files: not a file of this answer');
       if (answer.files.length > 0 && bundle.settings.is_upload_file !== 1)
         throw fail('validation_error', 'answer.files: this exam takes no files');
+      await this.checkFiles(attempt.id, q.id, answer.files);
       answer = { ...answer, html: sanitizeRichText(answer.html) };
     }
     return this.commit(attempt.id, q, { ...body, answer });
+  }
+
+  /**
+   * Refuses answer files other than those this attempt uploaded for this question: the key's form (its prefix,
+   * no `..`) and the upload's record both have to agree, so a key never uploaded is refused too.
+   */
+  private async checkFiles(attemptId: number, questionId: number, files: readonly string[]): Promise<void> {
+    const prefix = this.filePrefix(attemptId, questionId);
+    const uploaded = await new FileRepository(this.db).keysOwnedBy('attempt', attemptId, files);
+    for (const f of files) {
+      if (!isUnder(f, prefix) || !uploaded.has(f))
+        throw fail('validation_error', `answer.files: ${f.slice(0, 100)} is not a file uploaded for this answer`);
+    }
   }
 
   /** Stores a file for a Q&A answer when the exam allows uploads. */
@@ -180,6 +193,8 @@ export class AnswerService {
     if (file.data.length === 0) throw fail('validation_error', 'file: the file is empty');
     if (file.data.length > ANSWER_FILE_MAX_BYTES)
       throw fail('payload_too_large', `file: at most ${ANSWER_FILE_MAX_BYTES / 1024 / 1024} MB`);
+    if (!contentMatches(file.mime, file.data))
+      throw fail('unsupported_media_type', 'file: its content is not what its type says');
     const sha256 = createHash('sha256').update(file.data).digest('hex');
     const key = `${this.filePrefix(attempt.id, q.id)}${sha256}${ext}`;
     await this.store.put(key, file.data);
@@ -273,7 +288,7 @@ export class AnswerService {
   }
 
   private async card(attemptId: number, bundle: ExamBundle): Promise<CepingLineOrderData> {
-    const answered = await this.repo.answeredIds(attemptId);
+    const answered = await this.attempts.answeredIds(attemptId);
     const data = bundle.evaluation.map((q, i) => ({
       id: q.id,
       order_num: i + 1,

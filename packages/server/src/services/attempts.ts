@@ -1,9 +1,18 @@
-import { ExamMode, ExamPhase, formatServerTime, type AttemptView, type ExamResult } from '@examhall/contract';
+import {
+  ExamMode,
+  ExamPhase,
+  formatServerTime,
+  hasContent,
+  missingChecks,
+  type AttemptView,
+  type ExamResult,
+} from '@examhall/contract';
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
+import { CheckRepository } from '../repositories/checks.js';
 import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import {
@@ -36,6 +45,7 @@ export type FinishedAttempt = WritableAttempt;
 export class AttemptService {
   private readonly attempts: AttemptRepository;
   private readonly exams: ExamRepository;
+  private readonly checks: CheckRepository;
 
   constructor(
     private readonly db: Db,
@@ -47,6 +57,7 @@ export class AttemptService {
   ) {
     this.attempts = new AttemptRepository(db);
     this.exams = new ExamRepository(db);
+    this.checks = new CheckRepository(db);
   }
 
   /** The invitation `anid` of this candidate to `examId`, or not found (never telling whose it is). */
@@ -155,7 +166,8 @@ export class AttemptService {
   }
 
   /**
-   * Creates or resumes the attempt; with `enterExam` it leaves the device checks and starts the clock.
+   * Creates or resumes the attempt; with `enterExam` it leaves the device checks and starts the clock, once every
+   * check the exam requires has passed (or been skipped where the exam allows it).
    * Practice (simulate) starts a new attempt after each finished one; the other modes have one attempt.
    */
   async start(c: Candidate, examId: number, anid: number, enterExam: boolean): Promise<AttemptView> {
@@ -188,8 +200,11 @@ export class AttemptService {
     }
     if (enterExam && attempt.phase === ExamPhase.monitor) {
       if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      const runsOn = await this.bundleOf(attempt);
       // The rule of the version the attempt runs on, against the invitation as stored now.
-      if (this.idPhotoMissing(inv, (await this.bundleOf(attempt)).version)) throw fail('id_photo_missing');
+      if (this.idPhotoMissing(inv, runsOn.version)) throw fail('id_photo_missing');
+      const missing = missingChecks(runsOn.settings, await this.checks.results(attempt.id));
+      if (missing.length > 0) throw fail('checks_incomplete', `these checks have not passed: ${missing.join(', ')}`);
       const extra = inv.extra_minutes * 60_000;
       const endAt =
         exam.mode === ExamMode.longTime
@@ -307,9 +322,20 @@ export class AttemptService {
     await this.attempts.setScore(attemptId, score, max);
   }
 
+  /**
+   * Questions of an attempt whose stored answer holds something (an emptied answer does not count): the one
+   * definition the order lists, the evaluation card and the result share, as the exam page does.
+   */
+  async answeredIds(attemptId: number): Promise<Set<number>> {
+    const rows = await this.attempts.answers(attemptId);
+    return new Set(rows.filter((a) => hasContent(storedAnswer(a.value))).map((a) => a.question_id));
+  }
+
   /** The result as the candidate sees it: the score and whether they passed only as far as the exam shows them. */
   private async result(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamResult> {
-    const answered = await this.attempts.answeredIds(attempt.id);
+    const answered = await this.answeredIds(attempt.id);
+    // Evaluation items count as questions here as on the exam page's card and submit dialog.
+    const everyQuestion = [...bundle.ordered, ...bundle.evaluation];
     const pendingManual = bundle.ordered.filter(gradedByPerson).length;
     return {
       attempt: this.view(attempt, bundle),
@@ -319,8 +345,8 @@ export class AttemptService {
         fullMax: bundle.ordered.reduce((sum, q) => sum + q.score, 0),
         pending: pendingManual > 0,
       }),
-      answered: bundle.ordered.filter((q) => answered.has(q.id)).length,
-      total: bundle.ordered.length,
+      answered: everyQuestion.filter((q) => answered.has(q.id)).length,
+      total: everyQuestion.length,
       pending_manual: pendingManual,
       practice: attempt.mode === ExamMode.simulate,
     };

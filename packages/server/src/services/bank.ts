@@ -35,7 +35,8 @@ import {
   type BankQuestionRecord,
 } from '../repositories/bank.js';
 import { FileRepository } from '../repositories/files.js';
-import { audioSeconds, contentTypeOf, sniffAudio, sniffImage } from '../storage/media.js';
+import { audioSeconds, contentTypeOf } from '../storage/media.js';
+import { contentMatches, sniffAudio, sniffImage } from '../storage/sniff.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
@@ -94,6 +95,31 @@ export interface PoolRule {
   folder_ids?: readonly number[] | undefined;
   tags?: readonly string[] | undefined;
   difficulty?: readonly number[] | undefined;
+}
+
+/** A likely duplicate of an imported question: a bank question of the same kind and plain text. */
+export interface BankDuplicate {
+  id: number;
+  folder_id: number | null;
+  /** The start of its plain stem. */
+  stem: string;
+}
+
+/** One question of an import: the sub-folder path below the target folder, and its fields. */
+export interface BankImportItem {
+  folder: readonly string[];
+  input: BankQuestionInput;
+}
+
+/** A bank question to export: its typed body and metadata, and its folder path below the exported folder. */
+export interface BankExportItem {
+  id: number;
+  body: QuestionBody;
+  folder: string[];
+  tags: string[];
+  difficulty: number;
+  knowledge_points: string[];
+  default_score: number;
 }
 
 /** How long the editor's link to uploaded audio stays valid. */
@@ -514,11 +540,158 @@ export class BankService {
     };
   }
 
+  /** A body as the bank stores it (rich text sanitized, parsed again), or the path of its first problem. */
+  checkBody(question: QuestionBody): { body: QuestionBody; problem: null } | { body: null; problem: string } {
+    const parsed = parseQuestion(question.kind, mapRichText(question.content, sanitizeQuestionHtml), question.key);
+    return parsed.ok ? { body: parsed.body, problem: null } : { body: null, problem: parsed.problems[0] ?? 'invalid' };
+  }
+
   /** The typed body of an edit with its rich text sanitized; 422 with the path of the first problem otherwise. */
   private checkedBody(question: QuestionBody): QuestionBody {
-    const parsed = parseQuestion(question.kind, mapRichText(question.content, sanitizeQuestionHtml), question.key);
-    if (!parsed.ok) throw fail('validation_error', `question.${parsed.problems[0] ?? 'invalid'}`);
-    return parsed.body;
+    const checked = this.checkBody(question);
+    if (checked.problem !== null) throw fail('validation_error', `question.${checked.problem}`);
+    return checked.body;
+  }
+
+  /** The plain text of a body's stem, options, passage and sub-questions, as the list shows and search reads it. */
+  plainText(body: QuestionBody): string {
+    return stemText(body);
+  }
+
+  /**
+   * Likely duplicates in a team's bank (null: questions of no team) of each body: questions of the same kind
+   * whose plain stem text is the same, letter case aside. One list per body, in order.
+   */
+  async duplicates(team: number | null, bodies: readonly QuestionBody[]): Promise<BankDuplicate[][]> {
+    const texts = bodies.map((b) => stemText(b).toLowerCase());
+    const rows = await this.repo.sameText(team, unique(texts.filter(Boolean)));
+    return bodies.map((b, i) =>
+      rows
+        .filter((r) => r.kind === b.kind && r.stem_text.toLowerCase() === texts[i])
+        .map((r) => ({ id: r.id, folder_id: r.folder_id, stem: r.stem_text.slice(0, STEM_PREVIEW) })),
+    );
+  }
+
+  /**
+   * Stores imported questions in one transaction: under the target folder (its team's, which the actor must
+   * reach), each in the sub-folder path it names (created when missing), with one audit entry for the whole
+   * import (`summary` plus what was made). Nothing is stored when any part fails. Bodies must have been
+   * checked with `checkBody`, and their embedded files stored.
+   */
+  async importQuestions(
+    actor: StaffActor,
+    folderId: number,
+    items: readonly BankImportItem[],
+    summary: Record<string, unknown>,
+  ): Promise<{ ids: number[]; foldersCreated: number }> {
+    return this.inTransaction(async ({ repo, audit, access }) => {
+      const [target] = await access.require(actor, 'bank.manage', 'folder', folderId);
+      const team = target!.teamId;
+      const tree = byId(await repo.teamFolders(team));
+      const made = new Map<string, number>();
+      let foldersCreated = 0;
+      const folderOf = async (path: readonly string[]): Promise<number> => {
+        let at = folderId;
+        for (let i = 0; i < path.length; i++) {
+          const key = JSON.stringify(path.slice(0, i + 1));
+          const known = made.get(key);
+          if (known !== undefined) {
+            at = known;
+            continue;
+          }
+          const name = path[i]!;
+          const found = await repo.sibling(team, at, name);
+          if (found) at = found.id;
+          else {
+            if (depthOf(tree, at) + 1 >= BANK_LIMITS.folderDepth) {
+              throw fail('validation_error', `folder: folders nest at most ${BANK_LIMITS.folderDepth} deep`);
+            }
+            const created = await repo.createFolder({
+              team_id: team,
+              parent_id: at,
+              name,
+              created_by: actor.id,
+              created_at: this.clock(),
+            });
+            tree.set(created.id, created);
+            foldersCreated += 1;
+            at = created.id;
+          }
+          made.set(key, at);
+        }
+        return at;
+      };
+      const ids: number[] = [];
+      const now = this.clock();
+      for (const item of items) {
+        const body = this.checkedBody(item.input.question);
+        const id = await repo.create(
+          {
+            ...this.columns(body, item.input, actor, now),
+            team_id: team,
+            folder_id: await folderOf(item.folder),
+            author_id: actor.id,
+            created_at: now,
+            verification: null,
+          },
+          unique(item.input.tags),
+        );
+        ids.push(id);
+      }
+      await audit.record(actor, 'bank.import', folderObject(folderId), null, {
+        ...summary,
+        questions: ids.length,
+        question_ids: ids,
+        folders_created: foldersCreated,
+      });
+      return { ids, foldersCreated };
+    });
+  }
+
+  /**
+   * Questions to export, with their metadata: a folder's (and its sub-folders', each with its path below the
+   * folder) or chosen ones (no path), in folder then id order; a row that no longer parses is
+   * `question_invalid`, never left out unsaid.
+   */
+  async forExport(
+    actor: StaffActor,
+    from: { folderId: number } | { ids: readonly number[] },
+  ): Promise<BankExportItem[]> {
+    let rows: BankQuestionRecord[];
+    const pathOf = new Map<number, string[]>();
+    if ('folderId' in from) {
+      const [folder] = await this.access.require(actor, 'bank.read', 'folder', from.folderId);
+      const tree = byId(await this.repo.teamFolders(folder!.teamId));
+      const ids = await this.withSubFolders([from.folderId], folder!.teamId);
+      for (const id of ids) {
+        const path: string[] = [];
+        for (let at: number | null = id; at !== null && at !== from.folderId; at = tree.get(at)?.parent_id ?? null) {
+          path.unshift(tree.get(at)!.name);
+        }
+        pathOf.set(id, path);
+      }
+      rows = (
+        await this.repo.list({ team: null, folderIds: ids }, { sort: 'id', order: 'asc', offset: 0, limit: 1_000_000 })
+      ).rows;
+      rows.sort(
+        (a, b) =>
+          (pathOf.get(a.folder_id!) ?? []).join('/').localeCompare((pathOf.get(b.folder_id!) ?? []).join('/')) ||
+          a.id - b.id,
+      );
+    } else {
+      await this.access.require(actor, 'bank.read', 'question', from.ids);
+      const byIdRows = new Map((await this.repo.byIds(from.ids)).map((r) => [r.id, r]));
+      rows = from.ids.map((id) => byIdRows.get(id)!);
+    }
+    return rows.map((r) => ({
+      id: r.id,
+      body: this.parseStored(r),
+      folder: r.folder_id === null ? [] : (pathOf.get(r.folder_id) ?? []),
+      tags: r.tags,
+      difficulty: r.difficulty,
+      knowledge_points: stringList(r.knowledge_points),
+      default_score: r.default_score,
+    }));
   }
 
   /** The columns of an edited question. */
@@ -745,12 +918,28 @@ export class BankService {
     if (file.data.length > BANK_LIMITS.imageBytes) {
       throw fail('payload_too_large', `file: at most ${BANK_LIMITS.imageBytes / 1024 / 1024} MB`);
     }
-    const type = sniffImage(file.data);
-    if (!type) throw fail('unsupported_media_type', 'file: a picture must be a PNG, JPEG, GIF or WebP file');
-    const name = `${createHash('sha256').update(file.data).digest('hex')}${type.ext}`;
-    const key = `bank/images/${name}`;
-    await this.storeUpload(actor, 'bank.upload.image', key, file, type.mime);
-    return { key, url: `${this.apiPrefix}/media/images/${name}`, mime: type.mime, size: file.data.length };
+    const target = this.imageTarget(file.data);
+    if (!target) throw fail('unsupported_media_type', 'file: a picture must be a PNG, JPEG, GIF or WebP file');
+    await this.storeUpload(actor, 'bank.upload.image', target.key, file, target.mime);
+    return { ...target, size: file.data.length };
+  }
+
+  /**
+   * Where a picture is stored and served, from its bytes alone (content-addressed: the same picture is one
+   * object with one URL); null when the bytes are not a PNG, JPEG, GIF or WebP picture.
+   */
+  imageTarget(data: Buffer): { key: string; url: string; mime: string } | null {
+    const type = sniffImage(data);
+    if (!type) return null;
+    const name = `${createHash('sha256').update(data).digest('hex')}${type.ext}`;
+    return { key: `bank/images/${name}`, url: `${this.apiPrefix}/media/images/${name}`, mime: type.mime };
+  }
+
+  /** Stores a picture at its `imageTarget` key, once (imports record the files in their own audit entry). */
+  async putImage(data: Buffer): Promise<void> {
+    const target = this.imageTarget(data);
+    if (!target) throw new Error('not a picture');
+    if (!(await this.store.head(target.key))) await this.store.put(target.key, data);
   }
 
   /** A stored picture by its public name, for `/media/images/:name`. */
@@ -791,6 +980,8 @@ export class BankService {
   async uploadCases(actor: StaffActor, file: Upload): Promise<BankCasesData> {
     this.need(actor, 'bank.manage');
     if (file.data.length === 0) throw fail('validation_error', 'file: the file is empty');
+    if (!contentMatches('application/zip', file.data))
+      throw fail('unsupported_media_type', 'file: hidden cases come as a ZIP archive');
     const { cases, totalBytes } = await casesFromZip(file.data);
     await this.audit.record(actor, 'bank.upload.cases', { kind: 'file', id: null }, null, {
       file_name: file.fileName.slice(0, 200),

@@ -90,7 +90,8 @@ export class CandidateAuthService {
     if (!timingSafeEqual(given, Buffer.from(latest.code_hash, 'hex'))) {
       const attempts = await this.codes.addAttempt(latest.id);
       if (attempts >= SMS_RULES.maxWrongTries) throw fail('sms_code_exhausted');
-      throw fail('sms_code_invalid', `wrong verification code, ${SMS_RULES.maxWrongTries - attempts} tries left`);
+      const left = SMS_RULES.maxWrongTries - attempts;
+      throw fail('sms_code_invalid', `wrong verification code, ${left} tries left`, { tries_left: left });
     }
     if (!(await this.codes.consume(latest.id, now))) throw fail('sms_code_expired');
 

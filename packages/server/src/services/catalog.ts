@@ -316,18 +316,19 @@ function questionView(version: VersionBundle, ids: number[] | null): QuestionVie
   const questions = ids
     ? ids.map((id) => version.byId.get(id)).filter((q): q is CatalogQuestion => q !== undefined)
     : [...version.byId.values()];
-  // Within a type, an attempt that stores its questions sees them in its own order (a shuffle); otherwise by
-  // section, then by the author's order.
+  // Sections come in the author's order, so numbers run through one section before the next; within a section
+  // types follow the specification's display order, and within a type an attempt that stores its questions
+  // sees them in its own order (a shuffle), otherwise in the author's order.
+  const bySection = (a: CatalogQuestion, b: CatalogQuestion) =>
+    (sectionRank.get(a.section_id) ?? 0) - (sectionRank.get(b.section_id) ?? 0);
   const within = (a: CatalogQuestion, b: CatalogQuestion) =>
-    position
-      ? position.get(a.id)! - position.get(b.id)!
-      : (sectionRank.get(a.section_id) ?? 0) - (sectionRank.get(b.section_id) ?? 0) ||
-        a.order_num - b.order_num ||
-        a.id - b.id;
+    position ? position.get(a.id)! - position.get(b.id)! : a.order_num - b.order_num || a.id - b.id;
   const ordered = questions
     .filter((q) => q.section !== 'evaluation')
-    .sort((a, b) => typeRank(a.type) - typeRank(b.type) || within(a, b));
-  const evaluation = questions.filter((q) => q.section === 'evaluation').sort(within);
+    .sort((a, b) => bySection(a, b) || typeRank(a.type) - typeRank(b.type) || within(a, b));
+  const evaluation = questions
+    .filter((q) => q.section === 'evaluation')
+    .sort((a, b) => bySection(a, b) || within(a, b));
   const countNum = { linetest: 0, major: 0, evaluation: 0 };
   if (ids) for (const q of questions) countNum[q.section] += 1;
   else for (const s of version.sections) countNum[s.kind] += s.draw_count ?? s.question_ids.length;

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   api,
+  detail,
   ExamPhase,
-  RISK_EVENTS,
   riskCategoryOf,
   type EvidenceData,
   type EvidenceKind,
@@ -11,19 +11,20 @@ import {
   type RiskEventId,
   type StsData,
   type VerifyEvidenceData,
-  MonitorStepField,
 } from '@examhall/contract';
 import QRCode from 'qrcode';
-import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import type { AttemptRow } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
+import { CheckRepository } from '../repositories/checks.js';
 import { EvidenceRepository } from '../repositories/evidence.js';
+import { StorageUsageRepository, type StorageQuota } from '../repositories/storageUsage.js';
 import { RiskRepository } from '../repositories/risk.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
-import type { ObjectStore } from '../storage/objectStore.js';
+import { keyLengthProblem, type ObjectStore } from '../storage/objectStore.js';
+import { sniffImage, sniffRecording } from '../storage/sniff.js';
 import type { UploadCredentialIssuer } from '../storage/sts.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
@@ -44,30 +45,51 @@ export const PHONE_FRESH_MS = 10_000;
 const FUTURE_SKEW_MS = 60_000;
 /** Detail of a capture taken offline (counted into offlineImages). */
 const OFFLINE_DETAIL = 'offline';
+/** How many first bytes of an object tell its type. */
+const SNIFF_BYTES = 64;
 /** Kinds that may still arrive after the end when taken before it. */
 const LATE_KINDS: ReadonlySet<EvidenceKind> = new Set(['frame', 'screen', 'phone', 'pertinent', 'byte']);
 
-/** What a check record's detail holds. */
-const CheckDetail = z.object({ step: MonitorStepField, result: z.enum(['passed', 'skipped']) });
+/** Bytes budgeted per object: a 1280x720 JPEG frame is 100 to 300 KB, a full-screen capture up to about 1 MB. */
+const QUOTA_BYTES_PER_OBJECT = 1024 * 1024;
+/** Minutes of device checks before the exam that the quota allows for. */
+const QUOTA_CHECK_MINUTES = 30;
+/** How many times what the settings lead us to expect an attempt may upload (retries, reloads, a second tab). */
+const QUOTA_MARGIN = 2;
+/** Objects of no interval: the first picture, the signature and a few more. */
+const QUOTA_FIXED_OBJECTS = 20;
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+/**
+ * An attempt's storage quota, derived from its exam's capture settings: over the exam's time (its own end when
+ * it has one, extra time and long windows included) plus the device checks and the late-upload grace, one
+ * picture per capture interval from each open stream (camera, screen, phone) and as many pertinent moments,
+ * plus a microphone recording a minute (the page's throttle), all times QUOTA_MARGIN; capped by the ceiling.
+ */
+export function uploadQuota(
+  settings: Pick<
+    ExamBundle['settings'],
+    'capture_interval' | 'is_close_camera' | 'is_close_screen' | 'is_close_phone' | 'is_close_microphone'
+  >,
+  timeMinutes: number,
+  attempt: Pick<AttemptRow, 'started_at' | 'end_at'>,
+  ceiling: StorageQuota,
+): StorageQuota {
+  const own =
+    attempt.started_at !== null && attempt.end_at !== null
+      ? (Number(attempt.end_at) - Number(attempt.started_at)) / 60_000
+      : 0;
+  const minutes = Math.max(timeMinutes, own) + QUOTA_CHECK_MINUTES + LATE_EVIDENCE_MS / 60_000;
+  const shots = Math.ceil((minutes * 60) / Math.max(1, settings.capture_interval));
+  const streams = [settings.is_close_camera, settings.is_close_screen, settings.is_close_phone].filter(
+    (closed) => closed !== 1,
+  ).length;
+  const recordings = settings.is_close_microphone === 1 ? 0 : Math.ceil(minutes);
+  const objects = QUOTA_MARGIN * (shots * (streams + 1) + recordings + QUOTA_FIXED_OBJECTS);
+  return {
+    maxObjects: Math.min(ceiling.maxObjects, objects),
+    maxBytes: Math.min(ceiling.maxBytes, objects * QUOTA_BYTES_PER_OBJECT),
+  };
 }
-
-/** Risk recorded for a skipped step, by step id. */
-const SKIP_RISK: Record<
-  number,
-  { risk: RiskEventId; flag: 'is_skip_camera' | 'is_skip_microphone' | 'is_skip_screen' | 'is_skip_phone' }
-> = {
-  [-5]: { risk: RISK_EVENTS.skipCamera.id, flag: 'is_skip_camera' },
-  [-4]: { risk: RISK_EVENTS.skipMicrophone.id, flag: 'is_skip_microphone' },
-  [-3]: { risk: RISK_EVENTS.skipScreen.id, flag: 'is_skip_screen' },
-  [-2]: { risk: RISK_EVENTS.skipSecondCamera.id, flag: 'is_skip_phone' },
-};
 
 export { attemptPrefix };
 
@@ -94,6 +116,7 @@ export interface PhoneCaller {
  */
 export class EvidenceService {
   private readonly repo: EvidenceRepository;
+  private readonly usage: StorageUsageRepository;
   private lastPhoneSweep: number;
 
   constructor(
@@ -104,11 +127,12 @@ export class EvidenceService {
     private readonly issuer: UploadCredentialIssuer | null,
     private readonly tokens: TokenService,
     private readonly notifier: ProctorNotifier,
-    private readonly config: Pick<Config, 'publicUrl'>,
+    private readonly config: Pick<Config, 'publicUrl' | 'storageQuotaCeiling'>,
     private readonly clock: () => number,
     private readonly access: AccessService,
   ) {
     this.repo = new EvidenceRepository(db);
+    this.usage = new StorageUsageRepository(db);
     this.lastPhoneSweep = clock();
   }
 
@@ -149,16 +173,41 @@ export class EvidenceService {
 
   /** Upload credentials for the candidate's attempt, good only for its prefix. */
   async stsToken(c: Candidate, examId: number): Promise<StsData> {
-    const { attempt } = await this.attemptOf(c, examId);
-    return this.credentialsFor(attempt);
+    const { attempt, bundle } = await this.attemptOf(c, examId);
+    return this.credentialsFor(attempt, bundle);
   }
 
-  private async credentialsFor(attempt: AttemptRow): Promise<StsData> {
+  private async credentialsFor(attempt: AttemptRow, bundle: ExamBundle): Promise<StsData> {
     const ended = this.endedAt(attempt);
     // Late uploads need credentials too; after the grace nothing more is accepted, so none are given.
     if (ended !== null && this.clock() > ended + LATE_EVIDENCE_MS) throw fail('exam_finished');
     if (!this.issuer) throw new Error('object storage has no upload credentials configured');
+    // Set (again) before every issue: extra time given since may raise it.
+    await this.usage.setQuota(attemptPrefix(attempt), this.quotaOf(attempt, bundle));
     return this.issuer.issue(attemptPrefix(attempt), STS_TTL_SECONDS, `examhall-attempt-${attempt.id}`);
+  }
+
+  /** The attempt's storage quota: see {@link uploadQuota}. */
+  private quotaOf(attempt: AttemptRow, bundle: ExamBundle): StorageQuota {
+    return uploadQuota(bundle.settings, bundle.exam.time_minutes, attempt, this.config.storageQuotaCeiling);
+  }
+
+  /**
+   * Counts a recorded object against the attempt's quota where the store cannot count uploads itself
+   * (S3-compatible storage): past the quota the object is deleted and storage_quota_exceeded answered.
+   */
+  private async countRecorded(attempt: AttemptRow, key: string, size: number): Promise<void> {
+    if (this.store.countsUploads) return;
+    const prefix = attemptPrefix(attempt);
+    let counted = await this.usage.reserve(prefix, size);
+    if (counted === 'none') {
+      await this.usage.setQuota(prefix, this.quotaOf(attempt, await this.attempts.bundleOf(attempt)));
+      counted = await this.usage.reserve(prefix, size);
+    }
+    if (counted !== 'ok') {
+      await this.store.delete(key);
+      throw fail('storage_quota_exceeded');
+    }
   }
 
   // ---- evidence the browser uploaded ----
@@ -171,11 +220,22 @@ export class EvidenceService {
     const seen = await new RiskRepository(this.db).byClientId(attempt.id, e.clientId);
     if (seen) return { id: seen.id, hash: seen.hash, fresh: false };
     this.checkWritable(attempt, e.kind, e.triggerTime);
+    const tooLong = keyLengthProblem(e.key);
+    if (tooLong) throw fail('validation_error', `key: ${tooLong}`);
     if (!isUnder(e.key, attemptPrefix(attempt))) throw fail('key_outside_attempt');
     const key = e.key;
     const found = await this.digestOf(key);
     if (!found) throw fail('evidence_missing');
     if (found.sha256 !== e.sha256) throw fail('evidence_digest_mismatch');
+    // The store keeps whatever bytes were put; a "picture" that is HTML would be served to the proctor.
+    if (e.kind === 'byte' ? !sniffRecording(found.head) : !sniffImage(found.head))
+      throw fail(
+        'unsupported_media_type',
+        e.kind === 'byte'
+          ? 'key: the object is not a WebM, Ogg, WAV or M4A recording'
+          : 'key: the object is not a PNG, JPEG, GIF or WebP picture',
+      );
+    await this.countRecorded(attempt, key, found.size);
     return this.risk.append(attempt.id, e.clientId, {
       attempt_id: attempt.id,
       kind: e.kind,
@@ -189,17 +249,19 @@ export class EvidenceService {
     });
   }
 
-  /** SHA-256 and size of a stored object, read as a stream; null when it is not there. */
-  private async digestOf(key: string): Promise<{ sha256: string; size: number } | null> {
+  /** SHA-256, size and first bytes (enough to tell its type) of a stored object, read as a stream; null when it is not there. */
+  private async digestOf(key: string): Promise<{ sha256: string; size: number; head: Buffer } | null> {
     const found = await this.store.stream(key);
     if (!found) return null;
     const hash = createHash('sha256');
     let size = 0;
+    const head: Buffer[] = [];
     for await (const chunk of found.stream) {
       hash.update(chunk as Buffer);
+      if (size < SNIFF_BYTES) head.push(chunk as Buffer);
       size += (chunk as Buffer).length;
     }
-    return { sha256: hash.digest('hex'), size };
+    return { sha256: hash.digest('hex'), size, head: Buffer.concat(head).subarray(0, SNIFF_BYTES) };
   }
 
   /** POST /monitor/first-picture. */
@@ -264,7 +326,7 @@ export class EvidenceService {
       sha256: body.sha256,
       triggerTime: body.time,
       clientId: `pertinent:${body.key}`,
-      detail: body.risk_id ? `risk record ${body.risk_id}` : '',
+      detail: body.risk_id ? detail.riskPicture(body.risk_id) : '',
     });
     return { id: saved.id, hash: saved.hash };
   }
@@ -281,67 +343,16 @@ export class EvidenceService {
       sha256: body.sha256,
       triggerTime: body.time,
       clientId: `byte:${body.key}`,
-      detail: `${body.duration_ms} ms`,
+      detail: detail.recording(body.duration_ms),
     });
-    return { id: saved.id, hash: saved.hash };
-  }
-
-  /** POST /monitor/check: the outcome of one device check; a skip also records its risk event (15 to 18). */
-  async check(
-    c: Candidate,
-    body: {
-      exam_id: number;
-      step: -5 | -4 | -3 | -2 | -1;
-      result: 'passed' | 'skipped';
-      device?: string | undefined;
-      client_id: string;
-    },
-  ): Promise<EvidenceData> {
-    const { attempt, bundle } = await this.attemptOf(c, body.exam_id);
-    const seen = await new RiskRepository(this.db).byClientId(attempt.id, body.client_id);
-    if (seen) return { id: seen.id, hash: seen.hash };
-    const now = this.clock();
-    this.checkWritable(attempt, 'check', now);
-    const skip = SKIP_RISK[body.step];
-    if (body.result === 'skipped' && (!skip || bundle.settings[skip.flag] !== 1)) throw fail('step_not_skippable');
-    if (body.step === -1 && body.result === 'passed' && !attempt.signature_key)
-      throw fail('evidence_missing', 'sign first: no signature capture has been recorded');
-    const detail = JSON.stringify({ step: body.step, result: body.result, device: body.device ?? null });
-    const saved = await this.risk.append(attempt.id, body.client_id, {
-      attempt_id: attempt.id,
-      kind: 'check',
-      risk: 0,
-      category: 0,
-      trigger_time: now,
-      detail,
-      image_key: null,
-    });
-    if (saved.fresh && body.result === 'skipped' && skip) {
-      await this.risk.append(attempt.id, `${body.client_id}:skip`, {
-        attempt_id: attempt.id,
-        risk: skip.risk,
-        category: riskCategoryOf(skip.risk),
-        trigger_time: now,
-        detail: `step ${body.step} skipped`,
-        image_key: null,
-      });
-    }
-    if (saved.fresh && body.step === -4 && body.result === 'passed' && body.device) {
-      await this.repo.setMonitorData(attempt.id, { microphone_id: body.device });
-    }
     return { id: saved.id, hash: saved.hash };
   }
 
   /** GET /monitor/state: the monitor data of the candidate's attempt. */
   async state(c: Candidate, examId: number): Promise<MonitorStateData> {
     const { attempt, bundle } = await this.attemptOf(c, examId);
-    const rows = await this.repo.byKinds(attempt.id, ['frame', 'screen', 'phone', 'pertinent', 'byte', 'check']);
-    const checks = new Map<number, 'passed' | 'skipped'>();
-    for (const r of rows.filter((r) => r.kind === 'check')) {
-      const d = CheckDetail.safeParse(safeJson(r.detail));
-      // A check record edited in the database is the verifier's to report; the state just leaves it out.
-      if (d.success) checks.set(d.data.step, d.data.result);
-    }
+    const rows = await this.repo.byKinds(attempt.id, ['frame', 'screen', 'phone', 'pertinent', 'byte']);
+    const checks = await new CheckRepository(this.db).results(attempt.id);
     const phoneSeen = attempt.phone_seen_at == null ? null : Number(attempt.phone_seen_at);
     return {
       firstPicture: attempt.first_picture_key,
@@ -353,8 +364,8 @@ export class EvidenceService {
         .map((r) => ({ id: r.id, key: r.image_key ?? '', trigger_time: Number(r.trigger_time), isSuccess: true })),
       pertinents: rows.filter((r) => r.kind === 'pertinent').map((r) => ({ id: r.id, time: Number(r.trigger_time) })),
       bytes: rows.filter((r) => r.kind === 'byte').map((r) => ({ id: r.id, time: Number(r.trigger_time) })),
-      offlineImages: rows.filter((r) => r.detail === OFFLINE_DETAIL && r.kind !== 'check').length,
-      checks: [...checks].map(([step, result]) => ({ step: step as -5 | -4 | -3 | -2 | -1, result })),
+      offlineImages: rows.filter((r) => r.detail === OFFLINE_DETAIL).length,
+      checks: [...checks].map(([step, result]) => ({ step, result })),
       capture_interval: bundle.settings.capture_interval,
       phone_seen_at: phoneSeen,
     };
@@ -465,7 +476,7 @@ export class EvidenceService {
   /** GET /phone/sts-token. */
   async phoneSts(p: PhoneCaller): Promise<StsData> {
     const attempt = (await this.attempts.byId(p.attempt.id)) ?? p.attempt;
-    return this.credentialsFor(attempt);
+    return this.credentialsFor(attempt, await this.attempts.bundleOf(attempt));
   }
 
   /** POST /phone/picture. */

@@ -24,7 +24,9 @@ function stateOf(
   now: number,
 ): InvitationState {
   if (attempt?.phase === ExamPhase.submit) return 'submitted';
-  if (attempt) return now >= exam.end_at ? 'closed' : 'in_progress';
+  // An attempt past its own end is handed in (the overdue sweeper records it within seconds); extra time can
+  // carry an attempt past the window's close, and it is still in progress then.
+  if (attempt) return attempt.end_at !== null && now >= attempt.end_at ? 'submitted' : 'in_progress';
   if (now < exam.start_at) return 'not_started';
   if (now >= exam.end_at) return 'closed';
   return 'open';
@@ -99,7 +101,8 @@ export class ExamService {
   /** An invitation of the candidate's. */
   async anidInfo(c: Candidate, anid: number): Promise<AnidInfoData> {
     const inv = await this.repo.invitation(anid);
-    if (!inv || inv.area_code !== c.area_code || inv.phone !== c.phone) throw fail('not_found', 'no such invitation');
+    if (!inv || inv.area_code !== c.area_code || inv.phone !== c.phone)
+      throw fail('exam_detail_missing', 'no invitation of this account with that id');
     const bundle = await this.attempts.bundleForInvitation(inv);
     const attempt = await this.attemptRepo.latest(c.id, inv.exam_id);
     return {
@@ -113,8 +116,8 @@ export class ExamService {
 
   /**
    * Positions for the candidate after a finished attempt, as far as the exam shows its outcome (show_score):
-   * - 'score': those whose bar (a share of the points) the result clears come first, the highest bar first;
-   *   `match` is how far the result reaches toward each bar, capped at 100.
+   * - 'score': the best match first, where `match` is how far the result reaches toward each position's bar (a
+   *   share of the points), capped at 100; among the positions the result clears (100), the highest bar first.
    * - 'pass': the same order, `match` null. Bars are never sent, so the order tells no ratio; at most that
    *   the first positions suit the result better, about as much as passed or not says.
    * - 'none': the author's order, `match` null: an order by fit would hint at a result the candidate is to
@@ -139,7 +142,9 @@ export class ExamService {
         bar: p.min_ratio,
       }))
       .sort((a, b) =>
-        show === 'none' ? a.id - b.id : Number(b.cleared) - Number(a.cleared) || b.bar - a.bar || a.id - b.id,
+        show === 'none'
+          ? a.id - b.id
+          : (b.match ?? 0) - (a.match ?? 0) || Number(b.cleared) - Number(a.cleared) || b.bar - a.bar || a.id - b.id,
       )
       .map(({ cleared: _cleared, bar: _bar, ...p }) => p);
     return { list };

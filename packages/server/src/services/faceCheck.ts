@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
   api,
+  cameraProblem,
+  detail,
   ExamPhase,
+  FACE_MATCH_THRESHOLD,
   FACE_IMG_MAX_BYTES as CONTRACT_FACE_IMG_MAX_BYTES,
   RISK_EVENTS,
   riskCategoryOf,
+  type CameraProblem,
   type FaceRecognizeData,
   type IdPhotoData,
 } from '@examhall/contract';
@@ -24,12 +28,8 @@ import type { AttemptService } from './attempts.js';
 import type { EvidenceService } from './evidence.js';
 import type { RiskService } from './risk.js';
 
-/**
- * Similarity (human's match.similarity, 0 to 1) below which the face is taken for someone else. On the
- * fixtures the same person scores 0.69 to 1 across crops and scales, different people 0.15 to 0.45;
- * human's own guidance is "above 0.5 is a likely match". 0.55 sits between the two groups.
- */
-export const FACE_MATCH_THRESHOLD = 0.55;
+/** Similarity below which a face is taken for someone else (the contract's rule, shared with the web app). */
+export { FACE_MATCH_THRESHOLD };
 
 /** Largest picture accepted, in bytes (the contract's limit, which the console checks before uploading). */
 export const FACE_IMG_MAX_BYTES = CONTRACT_FACE_IMG_MAX_BYTES;
@@ -44,12 +44,23 @@ export const ID_PHOTO_CACHE_SIZE = 2000;
 const ID_PHOTO_URL_TTL_S = 15 * 60;
 
 /**
- * A reference face: the picture it comes from (a first picture's key, an ID photo's SHA-256) and its embedding
- * (null when it shows no single face).
+ * A reference face: the picture it comes from (a first picture's key, an ID photo's SHA-256), how many faces it
+ * shows and its embedding (null when it shows no single face).
  */
 interface Reference {
   source: string;
+  faces: number;
   embedding: number[] | null;
+}
+
+/** What the face engine makes of an attempt's first picture, the camera step's evidence. */
+export interface FirstPictureVerdict {
+  /** Faces found (0 when there is no first picture or it cannot be read). */
+  faces: number;
+  /** Similarity to the invitation's ID photo, null without one. */
+  idSimilarity: number | null;
+  /** Why the camera step does not pass on it, null when it does. */
+  problem: CameraProblem | 'no_picture' | null;
 }
 
 /** Where an ID photo is kept: outside every attempt's prefix, so no candidate's upload credentials reach it. */
@@ -118,28 +129,25 @@ export class FaceCheckService {
     let idSimilarity: number | null = null;
     if (faceCount === 1) {
       const face = seen.faces[0]!.embedding;
-      const ref = await this.reference(attempt);
+      const ref = (await this.reference(attempt))?.embedding;
       if (ref) similarity = round(faceSimilarity(face, ref));
       const idRef = await this.idReference(attempt);
       if (idRef) idSimilarity = round(faceSimilarity(face, idRef));
     }
 
-    let cameraProblem: string | null = null;
-    if (faceCount === 0) cameraProblem = 'no face';
-    else if (faceCount > 1) cameraProblem = `${faceCount} faces`;
+    let finding: string | null = null;
+    if (faceCount === 0) finding = detail.noFace();
+    else if (faceCount > 1) finding = detail.faces(faceCount);
     else {
       // Both comparisons are named when both fail: the proctor sees which reference the face departs from.
-      const mismatches: string[] = [];
-      if (similarity !== null && similarity < FACE_MATCH_THRESHOLD)
-        mismatches.push(`face mismatch ${similarity.toFixed(2)}`);
-      if (idSimilarity !== null && idSimilarity < FACE_MATCH_THRESHOLD)
-        mismatches.push(`id mismatch ${idSimilarity.toFixed(2)}`);
-      if (mismatches.length > 0) cameraProblem = mismatches.join('; ');
+      const first = similarity !== null && similarity < FACE_MATCH_THRESHOLD ? similarity : null;
+      const id = idSimilarity !== null && idSimilarity < FACE_MATCH_THRESHOLD ? idSimilarity : null;
+      if (first !== null || id !== null) finding = detail.faceMismatch(first, id);
     }
-    const passed = cameraProblem === null && !phoneDetected;
+    const passed = finding === null && !phoneDetected;
 
     let riskId: number | null = null;
-    if (!passed) riskId = await this.recordFailure(attempt, picture, seen, cameraProblem, phoneDetected);
+    if (!passed) riskId = await this.recordFailure(attempt, picture, seen, finding, phoneDetected);
     return {
       face_count: faceCount,
       similarity,
@@ -166,7 +174,7 @@ export class FaceCheckService {
     const key = idPhotoKey(target.examId, invitation.id, sniffImage(picture) === 'png' ? 'png' : 'jpg');
     const { sha256 } = await this.store.put(key, picture);
     await this.exams.setIdPhoto(invitation.id, key, sha256);
-    remember(this.idReferences, invitation.id, { source: sha256, embedding: face }, ID_PHOTO_CACHE_SIZE);
+    remember(this.idReferences, invitation.id, { source: sha256, faces: 1, embedding: face }, ID_PHOTO_CACHE_SIZE);
     await this.audit.record(
       staff,
       'proctor.id_photo',
@@ -222,17 +230,17 @@ export class FaceCheckService {
     cameraProblem: string | null,
     phoneDetected: boolean,
   ): Promise<number | null> {
-    const phoneDetail = `phone seen ${seen.phoneScore.toFixed(2)}`;
+    const phoneDetail = detail.phoneSeen(seen.phoneScore);
     const first = cameraProblem !== null ? RISK_EVENTS.firstCameraAbnormal.id : RISK_EVENTS.phoneUse.id;
     const triggerTime = this.clock();
     const saved = await this.evidence.recordServerPicture(attempt, 'face', picture, {
       ext: sniffImage(picture) === 'png' ? 'png' : 'jpg',
       triggerTime,
-      detail: JSON.stringify({
-        faces: seen.faces.length,
-        scores: seen.faces.map((f) => round(f.score)),
-        phone: round(seen.phoneScore),
-      }),
+      detail: detail.faceFindings(
+        seen.faces.length,
+        seen.faces.map((f) => f.score),
+        seen.phoneScore,
+      ),
       risk: first,
       riskDetail: cameraProblem ?? phoneDetail,
     });
@@ -249,21 +257,36 @@ export class FaceCheckService {
     return saved.riskId;
   }
 
-  /** The embedding of the attempt's first picture, computed once per attempt and kept in a bounded cache. */
-  private async reference(attempt: AttemptRow): Promise<number[] | null> {
+  /**
+   * The camera step's verdict on the attempt's first picture (the one recorded with its SHA-256, read back from
+   * storage, so the browser's word is not taken for it): exactly one face, matching the ID photo when there is one.
+   */
+  async firstPictureVerdict(attempt: AttemptRow): Promise<FirstPictureVerdict> {
+    const ref = await this.reference(attempt);
+    if (!ref) return { faces: 0, idSimilarity: null, problem: 'no_picture' };
+    let idSimilarity: number | null = null;
+    if (ref.embedding) {
+      const idRef = await this.idReference(attempt);
+      if (idRef) idSimilarity = round(faceSimilarity(ref.embedding, idRef));
+    }
+    return { faces: ref.faces, idSimilarity, problem: cameraProblem(ref.faces, idSimilarity) };
+  }
+
+  /** The attempt's first picture as a reference face, analysed once per picture and kept in a bounded cache. */
+  private async reference(attempt: AttemptRow): Promise<Reference | null> {
     const key = attempt.first_picture_key;
     if (!key) return null;
     const cached = this.references.get(attempt.id);
     if (cached && cached.source === key) {
       // refresh its place: recently used attempts stay
       remember(this.references, attempt.id, cached, FIRST_PICTURE_CACHE_SIZE);
-      return cached.embedding;
+      return cached;
     }
     const bytes = await this.store.get(key);
     if (!bytes) return null;
-    const embedding = await this.singleFace(bytes, attempt, 'first picture');
-    remember(this.references, attempt.id, { source: key, embedding }, FIRST_PICTURE_CACHE_SIZE);
-    return embedding;
+    const ref = { source: key, ...(await this.singleFace(bytes, attempt, 'first picture')) };
+    remember(this.references, attempt.id, ref, FIRST_PICTURE_CACHE_SIZE);
+    return ref;
   }
 
   /**
@@ -285,27 +308,35 @@ export class FaceCheckService {
       this.log.warn({ invitationId: invitation.id, key }, 'ID photo missing from storage; face checks run without it');
       return null;
     }
-    const embedding = await this.singleFace(bytes, attempt, 'ID photo');
+    const seen = await this.singleFace(bytes, attempt, 'ID photo');
     // Bytes that differ from the recorded digest are a replacement caught half-way: use them, keep nothing.
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     if (sha256 === recorded) {
-      remember(this.idReferences, invitation.id, { source: sha256, embedding }, ID_PHOTO_CACHE_SIZE);
+      remember(this.idReferences, invitation.id, { source: sha256, ...seen }, ID_PHOTO_CACHE_SIZE);
     }
-    return embedding;
+    return seen.embedding;
   }
 
-  /** The embedding of a reference picture's one face; null when it shows none or several, or can't be read. */
-  private async singleFace(bytes: Buffer, attempt: AttemptRow, what: string): Promise<number[] | null> {
+  /**
+   * The faces of a reference picture and the embedding of its one face; the embedding is null when it shows none
+   * or several, and a picture that can't be read shows no face.
+   */
+  private async singleFace(
+    bytes: Buffer,
+    attempt: AttemptRow,
+    what: string,
+  ): Promise<{ faces: number; embedding: number[] | null }> {
     try {
       const seen = await this.pool.analyze(bytes);
       // A reference without exactly one face is no reference: comparing with it would be meaningless.
-      if (seen.faces.length === 1 && seen.faces[0]!.embedding.length > 0) return seen.faces[0]!.embedding;
+      const one = seen.faces.length === 1 && seen.faces[0]!.embedding.length > 0;
+      return { faces: seen.faces.length, embedding: one ? seen.faces[0]!.embedding : null };
     } catch (err) {
       if (err instanceof FaceBusyError) throw fail('rate_limited', 'face checks are busy; try again in a moment');
       if (!(err instanceof ImageUnreadableError)) throw err;
       this.log.warn({ attemptId: attempt.id }, `${what} is not a readable image; face checks run without it`);
     }
-    return null;
+    return { faces: 0, embedding: null };
   }
 
   /** Stops the engine's worker threads. */

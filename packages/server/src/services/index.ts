@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { FacePool } from '../proctoring/face/pool.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
+import { StreamAdmission } from '../ratelimit/streams.js';
 import type { SmsSender } from '../sms/sender.js';
 import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
 import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
@@ -13,8 +14,10 @@ import { AnswerService } from './answers.js';
 import { AttemptService } from './attempts.js';
 import { AuditService } from './audit.js';
 import { BankService } from './bank.js';
+import { ImportService } from './imports.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
+import { DeviceCheckService } from './deviceChecks.js';
 import { ExamEditorService } from './examEditor.js';
 import { EvidenceService } from './evidence.js';
 import { FaceCheckService } from './faceCheck.js';
@@ -58,6 +61,8 @@ export interface Services {
   audit: AuditService;
   /** The question bank: folders, questions, tags, uploads, reference checks; `getForPublish`, `poolFor` for exams. */
   bank: BankService;
+  /** Question imports into the bank (preview, commit) and exports of folders, selections and exams. */
+  imports: ImportService;
   /** Teams and the proctors and graders assigned to exams. */
   teams: TeamService;
   /** The console home's counts. */
@@ -73,16 +78,20 @@ export interface Services {
   attempts: AttemptService;
   answers: AnswerService;
   risk: RiskService;
-  /** Captures, checks, monitor data, upload credentials, the phone page and evidence verification. */
+  /** Captures, monitor data, upload credentials, the phone page and evidence verification. */
   evidence: EvidenceService;
   /** Face checks of camera pictures (worker-thread engine pool, started on first use). */
   faceCheck: FaceCheckService;
+  /** The device checks' outcomes: a pass only on what the server sees, a skip only where the exam allows it. */
+  checks: DeviceCheckService;
   judge: JudgeService;
   profile: ProfileService;
   /** The proctor console and the candidate's integrity log. */
   proctor: ProctorService;
   media: MediaLinks;
   site: SiteService;
+  /** Places for open event streams, limited per token and per address. */
+  streams: StreamAdmission;
 }
 
 /** Who issues the browser's upload credentials: STS AssumeRole on S3-compatible storage, else the local store. */
@@ -126,6 +135,18 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     access,
   );
+  const faceCheck = new FaceCheckService(
+    db,
+    attempts,
+    evidence,
+    risk,
+    store,
+    access,
+    audit,
+    new FacePool({ size: deps.config.faceWorkers || undefined }),
+    clock,
+    deps.log,
+  );
   return {
     clock,
     store,
@@ -133,6 +154,7 @@ export function createServices(deps: ServiceDeps): Services {
     access,
     audit,
     bank,
+    imports: new ImportService(db, access, audit, bank),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),
     tokens,
@@ -153,22 +175,13 @@ export function createServices(deps: ServiceDeps): Services {
     answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
     risk,
     evidence,
-    faceCheck: new FaceCheckService(
-      db,
-      attempts,
-      evidence,
-      risk,
-      store,
-      access,
-      audit,
-      new FacePool({ size: deps.config.faceWorkers || undefined }),
-      clock,
-      deps.log,
-    ),
+    faceCheck,
+    checks: new DeviceCheckService(db, attempts, risk, faceCheck, clock),
     judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log),
     profile: new ProfileService(db, store, clock),
     proctor: new ProctorService(db, attempts, store, deps.notifier, access, audit, clock, deps.log),
     media,
     site: new SiteService(deps.config, clock),
+    streams: new StreamAdmission(deps.limiter, deps.config.sseLimits),
   };
 }

@@ -1,6 +1,7 @@
 import {
   ExamPhase,
   api,
+  type CandidateIntegrityRecord,
   type FlagDecision,
   type IntegrityLogData,
   type IntegrityRecord,
@@ -10,7 +11,9 @@ import {
   type ProctorTile,
   type WarningView,
   type AttemptView,
+  type ProctorGridQuery,
 } from '@examhall/contract';
+import type { z } from 'zod';
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
@@ -20,6 +23,7 @@ import {
   ProctorRepository,
   type AttemptFilter,
   type ChainRecordRow,
+  type FlagDecisionRow,
   type TileRow,
   type WarningRow,
 } from '../repositories/proctor.js';
@@ -35,11 +39,29 @@ export const ONLINE_WINDOW_MS = 30_000;
 /** How long picture links on the console and in the integrity log work. */
 const PICTURE_URL_TTL_S = 15 * 60;
 
+/** How many waiting flags the grid's feed starts with. */
+const PENDING_FEED_SIZE = 50;
+
+/** The grid's query once parsed: every field with its default. */
+type ProctorGridQueryParsed = z.output<typeof ProctorGridQuery>;
+
+/** The name a proctor sees: the candidate's, or their masked phone when they gave none. */
+function displayName(name: string | null, phone: string): string {
+  return name?.trim() || maskPhone(phone);
+}
+
 /** '138****8000': enough for a proctor to tell candidates apart, not enough to call them. */
 export function maskPhone(phone: string): string {
   if (phone.length <= 4) return '*'.repeat(phone.length);
   const keep = Math.min(3, phone.length - 4);
   return `${phone.slice(0, keep)}${'*'.repeat(phone.length - keep - 4)}${phone.slice(-4)}`;
+}
+
+/** A record as its candidate may read it: everything but the proctor's internal note. */
+export function candidateView(record: IntegrityRecord): CandidateIntegrityRecord {
+  const { decision_note: internal, ...shown } = record;
+  void internal;
+  return shown;
 }
 
 /** Why an attempt ended as the candidate and the proctor read it: the reason, with the proctor's words. */
@@ -87,7 +109,7 @@ export class ProctorService {
     const masked = maskPhone(r.phone);
     return {
       attempt_id: r.attempt_id,
-      name: r.name?.trim() || masked,
+      name: displayName(r.name, r.phone),
       phone: masked,
       phase: r.phase as ProctorTile['phase'],
       end_time: r.end_at,
@@ -118,6 +140,7 @@ export class ProctorService {
       image_url: await this.url(r.image_key),
       decision: isRisk ? ((r.decision as FlagDecision | null) ?? null) : null,
       decision_note: isRisk ? r.decision_note : '',
+      candidate_note: isRisk ? r.candidate_note : '',
       hash: r.hash,
     };
   }
@@ -150,11 +173,36 @@ export class ProctorService {
     return { list: list.map((e) => ({ ...e, mode: e.mode as ProctorExamsData['list'][number]['mode'] })) };
   }
 
-  /** The live grid of an exam. */
-  async grid(staff: StaffActor, examId: number): Promise<ProctorGridData> {
-    await this.access.requireFor(staff, api.proctorGrid, examId);
-    await this.attempts.bundle(examId);
-    return { tiles: await this.tiles({ examId }), server_time: this.clock() };
+  /** One page of an exam's live grid, filtered and ordered, with the flags still waiting for a decision. */
+  async grid(staff: StaffActor, q: ProctorGridQueryParsed): Promise<ProctorGridData> {
+    await this.access.requireFor(staff, api.proctorGrid, q.exam_id);
+    const bundle = await this.attempts.bundle(q.exam_id);
+    const now = this.clock();
+    const page = await this.repo.gridPage({
+      examId: q.exam_id,
+      filter: q.filter,
+      sort: q.sort,
+      page: q.page,
+      pageSize: q.page_size,
+      // The tile's own rules (online, mobileStatus), turned into bounds the database compares with.
+      offlineBefore: now - ONLINE_WINDOW_MS,
+      phoneLostBefore: now - PHONE_FRESH_MS,
+    });
+    const pending = await this.repo.pendingFlags(q.exam_id, PENDING_FEED_SIZE);
+    return {
+      exam_name: bundle.exam.name,
+      tiles: await Promise.all(page.rows.map((r) => this.tile(r))),
+      total: page.total,
+      counts: page.counts,
+      pending: await Promise.all(
+        pending.map(async (r) => ({
+          attempt_id: r.attempt_id,
+          name: displayName(r.name, r.phone),
+          record: await this.record(r),
+        })),
+      ),
+      server_time: now,
+    };
   }
 
   /** Checks a staff member may watch an exam's stream; the exam must exist. */
@@ -225,27 +273,34 @@ export class ProctorService {
   }
 
   /** Confirms or dismisses a risk flag; the attempt itself is untouched: a flag is never a verdict by itself. */
-  async decide(staff: StaffActor, recordId: number, decision: FlagDecision, note: string): Promise<IntegrityRecord> {
+  async decide(
+    staff: StaffActor,
+    recordId: number,
+    decision: FlagDecisionRow & { decision: FlagDecision },
+  ): Promise<IntegrityRecord> {
     await this.access.requireFor(staff, api.proctorDecide, recordId);
     const r = await this.repo.record(recordId);
     if (!r) throw fail('not_found', `no such record ${recordId}`);
     if (r.kind !== 'risk') throw fail('validation_error', 'record_id: only risk events are confirmed or dismissed');
     const now = this.clock();
     await this.db.transaction().execute(async (trx) => {
-      await new ProctorRepository(trx).decide(recordId, decision, note, staff.id, now);
-      await this.audit
-        .with(trx)
-        .record(
-          staff,
-          'proctor.decide',
-          { kind: 'record', id: recordId },
-          { attempt_id: r.attempt_id, decision: r.decision, decision_note: r.decision_note },
-          { attempt_id: r.attempt_id, decision, decision_note: note },
-        );
+      await new ProctorRepository(trx).decide(recordId, decision, staff.id, now);
+      await this.audit.with(trx).record(
+        staff,
+        'proctor.decide',
+        { kind: 'record', id: recordId },
+        {
+          attempt_id: r.attempt_id,
+          decision: r.decision,
+          decision_note: r.decision_note,
+          candidate_note: r.candidate_note,
+        },
+        { attempt_id: r.attempt_id, ...decision },
+      );
     });
     // The tile's open-flag count changed.
     this.notifier.announce({ type: 'attempt', attemptId: r.attempt_id });
-    return this.record({ ...r, decision, decision_note: note, decided_by: staff.id, decided_at: now });
+    return this.record({ ...r, ...decision, decided_by: staff.id, decided_at: now });
   }
 
   /**
@@ -282,7 +337,8 @@ export class ProctorService {
     if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
     const records = await this.repo.records(attempt.id);
     return {
-      records: await Promise.all(records.map((r) => this.record(r))),
+      // The candidate's view is built without the internal note, so it cannot leave by a forgotten filter.
+      records: await Promise.all(records.map(async (r) => candidateView(await this.record(r)))),
       warnings: (await this.repo.warnings(attempt.id)).map((w) => this.warningView(w)),
     };
   }

@@ -11,6 +11,7 @@ import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import { CandidateRepository, type Candidate } from '../repositories/candidates.js';
 import { FileRepository } from '../repositories/files.js';
+import { contentMatches } from '../storage/sniff.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import { COLLEGES, MAJORS } from './referenceData.js';
 
@@ -20,13 +21,6 @@ export interface Upload {
   mime: string;
   data: Buffer;
 }
-
-/** What a file's first bytes must be for its declared type; the extension alone proves nothing. */
-const MAGIC: Record<string, Buffer> = {
-  'application/pdf': Buffer.from('%PDF-'),
-  'application/msword': Buffer.from([0xd0, 0xcf, 0x11, 0xe0]),
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': Buffer.from('PK'),
-};
 
 /** The candidate's profile and resume, and the lists behind the form. */
 export class ProfileService {
@@ -76,12 +70,11 @@ export class ProfileService {
   /** Stores a resume (PDF, DOC or DOCX, checked by content) in object storage and replaces the old one. */
   async uploadResume(c: Candidate, file: Upload): Promise<ResumeData> {
     const ext = RESUME_TYPES[file.mime];
-    const magic = MAGIC[file.mime];
-    if (!ext || !magic) throw fail('unsupported_media_type', 'file: the resume must be a PDF, DOC or DOCX file');
+    if (!ext) throw fail('unsupported_media_type', 'file: the resume must be a PDF, DOC or DOCX file');
     if (file.data.length === 0) throw fail('validation_error', 'file: the file is empty');
     if (file.data.length > RESUME_MAX_BYTES)
       throw fail('payload_too_large', `file: at most ${RESUME_MAX_BYTES / 1024 / 1024} MB`);
-    if (!file.data.subarray(0, magic.length).equals(magic))
+    if (!contentMatches(file.mime, file.data))
       throw fail('unsupported_media_type', 'file: its content is not what its type says');
     const sha256 = createHash('sha256').update(file.data).digest('hex');
     const key = `resumes/${c.id}/${sha256}${ext}`;

@@ -8,8 +8,12 @@ import {
   type StaffRole,
   type StaffView,
 } from '@examhall/contract';
+import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
+import { generateSecret, generateURI, verifySync } from 'otplib';
+import QRCode from 'qrcode';
 import type { z } from 'zod';
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/uniqueViolation.js';
 import { fail } from '../http/errors.js';
@@ -23,7 +27,34 @@ import type { TokenService } from './tokens.js';
 /** A hash to verify against when the phone is unknown, so both cases take the same time. */
 const DUMMY_HASH = argon2.hash('examhall-no-such-account');
 
-function toView(row: StaffWithTeam): StaffView {
+/** How far (seconds) a code may be off the server's clock: one 30-second step either way, for clock drift and typing. */
+const TOTP_TOLERANCE_S = 30;
+/** The issuer authenticator apps show next to the account. */
+const TOTP_ISSUER = 'Examhall';
+/** How many recovery codes an enrolment hands out. */
+const RECOVERY_CODES = 10;
+
+/**
+ * Recovery codes are 50 random bits each, so a plain SHA-256 is enough to keep them from being read back
+ * (no dictionary to try), and a login can look one up by its hash.
+ */
+function recoveryHash(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}
+
+/** A new recovery code: 10 characters of [a-z0-9] without look-alikes, shown as xxxxx-xxxxx. */
+function newRecoveryCode(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  const bytes = randomBytes(10);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+}
+
+/** Whether the operator's policy asks this account for a second factor it does not have yet. */
+function mustEnrol(row: StaffRow, config: Config): boolean {
+  return config.staffTotpRequiredForAdmins && row.role === 'admin' && row.totp_secret === null;
+}
+
+function toView(row: StaffWithTeam, config: Config): StaffView {
   const role = row.role as StaffRole;
   return {
     id: row.id,
@@ -35,6 +66,8 @@ function toView(row: StaffWithTeam): StaffView {
     disabled: row.disabled === 1,
     team_id: row.team_id,
     team_name: row.team_name,
+    totp_enabled: row.totp_secret !== null,
+    totp_enrolment_required: mustEnrol(row, config),
   };
 }
 
@@ -47,11 +80,19 @@ function snapshot(row: StaffRow): Record<string, unknown> {
     role: row.role,
     team_id: row.team_id,
     disabled: row.disabled === 1,
+    totp_enabled: row.totp_secret !== null,
   };
 }
 
-function toActor(row: StaffRow): StaffActor {
-  return { id: row.id, name: row.name, phone: row.phone, role: row.role as StaffRole, teamId: row.team_id };
+function toActor(row: StaffRow, config: Config): StaffActor {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    role: row.role as StaffRole,
+    teamId: row.team_id,
+    ...(mustEnrol(row, config) ? { mustEnrolSecondFactor: true } : {}),
+  };
 }
 
 /** POST /admin/staff/update body as the route receives it. */
@@ -59,6 +100,7 @@ export type StaffUpdate = z.output<typeof api.staffUpdate.body>;
 
 /** Dependencies of staff accounts. */
 export interface StaffDeps {
+  config: Config;
   db: Db;
   limiter: RateLimiter;
   tokens: TokenService;
@@ -67,30 +109,188 @@ export interface StaffDeps {
   clock: () => number;
 }
 
+/** What a login presents besides phone and password. */
+export interface LoginExtras {
+  /** The client's address, for the limit per address. */
+  ip: string;
+  /** A current TOTP code, when the account has a second factor. */
+  totpCode?: string | undefined;
+  /** Or one of its recovery codes. */
+  recoveryCode?: string | undefined;
+}
+
+/** Password hashing; a property of the service so that tests can count the (slow) verifications. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
 /** Staff accounts: password login, the actor behind a token, account management. */
 export class StaffService {
   private readonly repo: StaffRepository;
   private readonly teams: TeamRepository;
+  /** argon2, as the login and account changes use it. */
+  readonly passwords: PasswordHasher = {
+    hash: (password) => argon2.hash(password),
+    verify: (hash, password) => argon2.verify(hash, password),
+  };
 
   constructor(private readonly deps: StaffDeps) {
     this.repo = new StaffRepository(deps.db);
     this.teams = new TeamRepository(deps.db);
   }
 
-  /** Password login; too many failures for a phone lock it for a while. */
-  async login(phone: string, password: string): Promise<{ token: string; expiresAt: number; staff: StaffView }> {
-    const lockKey = `staff-login:${phone}`;
-    if ((await this.deps.limiter.count(lockKey)) >= STAFF_LOGIN_RULES.maxFailures) throw fail('account_locked');
-    const row = await this.repo.findByPhone(phone);
-    const ok = await argon2.verify(row?.password_hash ?? (await DUMMY_HASH), password);
-    if (!row || !ok || row.disabled === 1) {
-      await this.deps.limiter.hit(lockKey, STAFF_LOGIN_RULES.maxFailures, STAFF_LOGIN_RULES.windowMs);
-      throw fail('invalid_credentials');
+  /**
+   * Password login, then the second factor when the account has one. Each try is reserved before the
+   * password is checked (an atomic count per phone, known account or not), so however many arrive at once no
+   * more than STAFF_LOGIN_RULES.maxFailures are ever checked in a window; only a full success clears them.
+   * A right password without the code the account needs gives its try back and answers `totp_required`; a
+   * wrong code counts like a wrong password. Each address has its own limit on top.
+   */
+  async login(
+    phone: string,
+    password: string,
+    extras: LoginExtras,
+  ): Promise<{ token: string; expiresAt: number; staff: StaffView }> {
+    const perIp = await this.deps.limiter.hit(
+      `staff-login:ip:${extras.ip}`,
+      this.deps.config.staffLoginIpLimit,
+      STAFF_LOGIN_RULES.windowMs,
+    );
+    if (!perIp.allowed) throw fail('rate_limited', 'too many staff logins from this address');
+    const now = this.deps.clock();
+    if (!(await this.repo.reserveLoginTry(phone, now, STAFF_LOGIN_RULES.maxFailures, STAFF_LOGIN_RULES.windowMs))) {
+      throw fail('account_locked');
     }
-    await this.deps.limiter.reset(lockKey);
+    const row = await this.repo.findByPhone(phone);
+    const ok = await this.passwords.verify(row?.password_hash ?? (await DUMMY_HASH), password);
+    if (!row || !ok || row.disabled === 1) throw fail('invalid_credentials');
+    let detail = '';
+    if (row.totp_secret !== null) {
+      if (extras.totpCode === undefined && extras.recoveryCode === undefined) {
+        await this.repo.releaseLoginTry(phone);
+        throw fail('totp_required');
+      }
+      if (extras.totpCode !== undefined) {
+        if (!(await this.acceptTotp(row.id, row.totp_secret, extras.totpCode))) throw fail('totp_invalid');
+      } else if (!(await this.repo.useRecoveryCode(row.id, recoveryHash(extras.recoveryCode!), now))) {
+        throw fail('totp_invalid');
+      } else {
+        detail = 'recovery code used';
+      }
+    }
+    await this.repo.clearLoginTries(phone);
     const { token, expiresAt } = await this.deps.tokens.issue('staff', row.id, STAFF_TOKEN_HOURS * 3_600_000);
-    await this.deps.audit.record(toActor(row), 'staff.login', { kind: 'staff', id: row.id }, null, null);
+    await this.deps.audit.record(
+      toActor(row, this.deps.config),
+      'staff.login',
+      { kind: 'staff', id: row.id },
+      null,
+      null,
+      detail,
+    );
     return { token, expiresAt, staff: await this.view(row.id) };
+  }
+
+  /** The time step of `code` when it is a current code of `secret`, else null. */
+  private totpStep(secret: string, code: string): number | null {
+    const result = verifySync({
+      secret,
+      token: code,
+      epoch: Math.floor(this.deps.clock() / 1000),
+      epochTolerance: TOTP_TOLERANCE_S,
+    });
+    return result.valid && 'timeStep' in result ? result.timeStep : null;
+  }
+
+  /** Checks a code and uses up its time step, so a code seen once (over a shoulder, in a proxy) is not good again. */
+  private async acceptTotp(id: number, secret: string, code: string): Promise<boolean> {
+    const step = this.totpStep(secret, code);
+    return step !== null && (await this.repo.useTotpStep(id, step));
+  }
+
+  /**
+   * Starts enrolling a second factor on the actor's own account: a new secret, kept aside until a code
+   * confirms it. The secret is answered this once (and never logged); enrolling again replaces it.
+   */
+  async enrolTotp(actor: StaffActor): Promise<{ secret: string; otpauth_uri: string; qr_svg: string }> {
+    authorize(actor, api.staffTotpEnrol);
+    const row = await this.repo.findById(actor.id);
+    if (!row) throw fail('not_logged_in');
+    if (row.totp_secret !== null) throw fail('conflict', 'two-factor authentication is already on; turn it off first');
+    const secret = generateSecret();
+    const uri = generateURI({ issuer: TOTP_ISSUER, label: row.phone, secret });
+    await this.deps.db.transaction().execute(async (trx) => {
+      await new StaffRepository(trx).setPendingTotp(row.id, secret);
+      await this.deps.audit
+        .with(trx)
+        .record(
+          actor,
+          'staff.totp_enrol',
+          { kind: 'staff', id: row.id },
+          snapshot(row),
+          snapshot(row),
+          'enrolment started',
+        );
+    });
+    const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+    return { secret, otpauth_uri: uri, qr_svg: svg };
+  }
+
+  /** Turns the enrolled secret on with one of its codes; answers the recovery codes, shown this once. */
+  async confirmTotp(actor: StaffActor, code: string): Promise<{ recovery_codes: string[] }> {
+    authorize(actor, api.staffTotpConfirm);
+    const row = await this.repo.findById(actor.id);
+    if (!row) throw fail('not_logged_in');
+    if (row.totp_secret !== null) throw fail('conflict', 'two-factor authentication is already on');
+    const secret = row.totp_pending_secret;
+    if (secret === null) throw fail('conflict', 'no enrolment in progress; start one first');
+    const step = this.totpStep(secret, code);
+    if (step === null) throw fail('totp_invalid');
+    const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new StaffRepository(trx);
+      if (!(await repo.confirmTotp(row.id, secret, step))) {
+        throw fail('conflict', 'the enrolment changed meanwhile; start again');
+      }
+      await repo.replaceRecoveryCodes(row.id, codes.map(recoveryHash), this.deps.clock());
+      await this.deps.audit.with(trx).record(actor, 'staff.totp_enable', { kind: 'staff', id: row.id }, snapshot(row), {
+        ...snapshot(row),
+        totp_enabled: true,
+      });
+    });
+    return { recovery_codes: codes.map((c) => `${c.slice(0, 5)}-${c.slice(5)}`) };
+  }
+
+  /** Turns the actor's second factor off, proven by a current code or the password. */
+  async disableTotp(
+    actor: StaffActor,
+    proof: { code?: string | undefined; password?: string | undefined },
+  ): Promise<void> {
+    authorize(actor, api.staffTotpDisable);
+    const row = await this.repo.findById(actor.id);
+    if (!row) throw fail('not_logged_in');
+    if (row.totp_secret === null) throw fail('conflict', 'two-factor authentication is not on');
+    const proven =
+      proof.code !== undefined
+        ? await this.acceptTotp(row.id, row.totp_secret, proof.code)
+        : await this.passwords.verify(row.password_hash, proof.password ?? '');
+    if (!proven) throw fail(proof.code !== undefined ? 'totp_invalid' : 'password_incorrect');
+    await this.deps.db.transaction().execute(async (trx) => {
+      await new StaffRepository(trx).disableTotp(row.id);
+      await this.deps.audit
+        .with(trx)
+        .record(actor, 'staff.totp_disable', { kind: 'staff', id: row.id }, snapshot(row), {
+          ...snapshot(row),
+          totp_enabled: false,
+        });
+    });
+  }
+
+  /** The oldest enabled admin account, who the command line acts as (its changes are audited under that name). */
+  async operator(): Promise<StaffActor | null> {
+    const row = (await this.repo.list()).find((r) => r.role === 'admin' && r.disabled === 0);
+    return row ? toActor(row, this.deps.config) : null;
   }
 
   /** The actor behind a staff token, or null; a disabled account's tokens stop working at once. */
@@ -98,13 +298,13 @@ export class StaffService {
     const id = await this.deps.tokens.resolve('staff', token);
     if (id === null) return null;
     const row = await this.repo.findById(id);
-    return row && row.disabled === 0 ? toActor(row) : null;
+    return row && row.disabled === 0 ? toActor(row, this.deps.config) : null;
   }
 
   private async view(id: number, db: Db = this.deps.db): Promise<StaffView> {
     const row = await new StaffRepository(db).findWithTeam(id);
     if (!row) throw fail('not_found', `no such staff ${id}`);
-    return toView(row);
+    return toView(row, this.deps.config);
   }
 
   /** The actor's own account. */
@@ -112,7 +312,7 @@ export class StaffService {
     authorize(actor, api.staffMe);
     const row = await this.repo.findWithTeam(actor.id);
     if (!row) throw fail('not_logged_in');
-    return toView(row);
+    return toView(row, this.deps.config);
   }
 
   /** Revokes the actor's token. */
@@ -124,7 +324,7 @@ export class StaffService {
   /** Every staff account. */
   async list(actor: StaffActor): Promise<StaffView[]> {
     authorize(actor, api.staffList);
-    return (await this.repo.list()).map(toView);
+    return (await this.repo.list()).map((r) => toView(r, this.deps.config));
   }
 
   /** A team id given in a body must name a team: a wrong one is bad input, not a missing resource. */
@@ -136,7 +336,7 @@ export class StaffService {
   /** Creates a staff account; the same phone twice answers conflict. */
   async create(actor: StaffActor, input: z.output<typeof api.staffCreate.body>): Promise<StaffView> {
     authorize(actor, api.staffCreate);
-    const passwordHash = await argon2.hash(input.password);
+    const passwordHash = await this.passwords.hash(input.password);
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
         const repo = new StaffRepository(trx);
@@ -206,7 +406,7 @@ export class StaffService {
    */
   async resetPassword(actor: StaffActor, id: number, password: string): Promise<void> {
     await this.deps.access.requireFor(actor, api.staffResetPassword, id);
-    const hash = await argon2.hash(password);
+    const hash = await this.passwords.hash(password);
     await this.deps.db.transaction().execute(async (trx) => {
       const repo = new StaffRepository(trx);
       const row = await repo.findById(id);
@@ -230,9 +430,9 @@ export class StaffService {
   ): Promise<{ created: boolean; id: number }> {
     if (password.length < 8) throw new Error('the admin password must be at least 8 characters');
     const existing = await this.repo.findByPhone(phone);
-    const hash = await argon2.hash(password);
+    const hash = await this.passwords.hash(password);
     if (existing) {
-      if (!(await argon2.verify(existing.password_hash, password))) {
+      if (!(await this.passwords.verify(existing.password_hash, password))) {
         await this.repo.setPassword(existing.id, hash);
         const after = { ...existing, disabled: 0 };
         await this.deps.audit.record(

@@ -60,6 +60,9 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
       region: c.region,
     });
   const url = (c: StsData, key: string) => `${base}/storage/${c.bucket}/${key}`;
+  /** The URL with each segment percent-encoded, as SDKs send odd characters. */
+  const objectUrlOf = (c: StsData, key: string) =>
+    `${base}/storage/${c.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 
   it('issues prefix-bound credentials that aws4fetch can put, get and head with, and refuses other attempts', async () => {
     const a = await sts(tokens.a);
@@ -271,6 +274,70 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
     expect(t.logs.join('')).not.toContain(a.SecurityToken);
   });
 
+  it('answers clear 4xx for keys that are too long or clash with the file system, and 404 for a folder', async () => {
+    const a = await sts(tokens.a);
+    const put = (key: string, bytes: string | Buffer = 'x') =>
+      client(a).fetch(url(a, key), { method: 'PUT', body: bytes });
+    const codeOf = async (res: Response) => /<Code>([^<]+)<\/Code>/.exec(await res.text())?.[1];
+
+    // A segment one byte over the file system's name limit, and a key over S3's 1024 bytes.
+    const longSegment = await put(`${a.prefix}frame/${'a'.repeat(252)}.jpg`);
+    expect(longSegment.status).toBe(400);
+    expect(await codeOf(longSegment)).toBe('KeyTooLongError');
+    const longKey = await put(`${a.prefix}${'frame/'.repeat(200)}x.jpg`);
+    expect(longKey.status).toBe(400);
+    expect(await codeOf(longKey)).toBe('KeyTooLongError');
+    // Exactly at the segment limit is fine (its temp file must find room too).
+    const atLimit = await put(`${a.prefix}frame/${'a'.repeat(251)}.jpg`);
+    expect(atLimit.status, await atLimit.clone().text()).toBe(200);
+
+    expect((await put(`${a.prefix}frame/1.jpg`, 'a frame')).status).toBe(200);
+    // The key of a folder: PUT, GET and HEAD.
+    const onFolder = await put(`${a.prefix}frame`);
+    expect(onFolder.status).toBe(409);
+    expect(await codeOf(onFolder)).toBe('XMinioObjectExistsAsDirectory');
+    const getFolder = await client(a).fetch(url(a, `${a.prefix}frame`));
+    expect(getFolder.status).toBe(404);
+    expect(await codeOf(getFolder)).toBe('NoSuchKey');
+    expect((await client(a).fetch(url(a, `${a.prefix}frame`), { method: 'HEAD' })).status).toBe(404);
+    // A key under an existing object: PUT, GET and HEAD.
+    const underObject = await put(`${a.prefix}frame/1.jpg/2.jpg`);
+    expect(underObject.status).toBe(400);
+    expect(await codeOf(underObject)).toBe('XMinioParentIsObject');
+    expect((await client(a).fetch(url(a, `${a.prefix}frame/1.jpg/2.jpg`))).status).toBe(404);
+    expect((await client(a).fetch(url(a, `${a.prefix}frame/1.jpg/2.jpg`), { method: 'HEAD' })).status).toBe(404);
+    // Nothing was lost or changed.
+    expect((await t.store.get(`${a.prefix}frame/1.jpg`))?.toString()).toBe('a frame');
+    expect(t.logs.join('')).not.toContain('storage request failed');
+  });
+
+  it('never answers 5xx to signed requests for random long, odd and clashing keys', async () => {
+    const a = await sts(tokens.a);
+    // Few short names make folder/object clashes likely; long runs and odd characters probe the limits.
+    const segment = fc.oneof(
+      fc.constantFrom('a', 'b', 'a.jpg', '.', '..', '~tmp', ''),
+      fc.string({ minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 250, max: 1100 }).map((n) => 'x'.repeat(n)),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'HEAD', 'PUT'),
+        fc.array(segment, { minLength: 1, maxLength: 6 }),
+        async (method, segments) => {
+          const key = `${a.prefix}${segments.join('/')}`;
+          const res = await client(a).fetch(objectUrlOf(a, key), {
+            method,
+            ...(method === 'PUT' ? { body: 'x' } : {}),
+          });
+          expect(res.status, `${method} ${key.slice(0, 120)}: ${await res.text()}`).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 120 },
+    );
+    expect(t.logs.join('')).not.toContain('storage request failed');
+  });
+
   it('never answers 5xx to malformed paths, signatures, tokens and queries', async () => {
     const a = await sts(tokens.a);
     const good = await client(a).sign(url(a, `${a.prefix}frame/f.jpg`), { method: 'PUT', body: 'x' });
@@ -327,5 +394,86 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe.each(await testedDialects())("an attempt's storage quota on the local store on %s", (dialect) => {
+  let t: TestApp;
+  let base: string;
+  let examId: number;
+  let tokens: { a: string; b: string };
+
+  beforeEach(async () => {
+    // A small ceiling so the test fills it: 3 objects, 1 MB.
+    t = await createTestApp(dialect, { env: { STORAGE_QUOTA_MAX_OBJECTS: '3', STORAGE_QUOTA_MAX_MB: '1' } });
+    t.advance(Date.now() - t.now());
+    let anid: number;
+    ({ examId, anid } = await t.seed(PHONE));
+    const otherAnid = await t.invite(examId, OTHER);
+    tokens = { a: await t.loginCandidate(PHONE), b: await t.loginCandidate(OTHER) };
+    for (const [tok, inv] of [
+      [tokens.a, anid],
+      [tokens.b, otherAnid],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/monitor/start-exam?auth=${tok}`,
+        payload: { exam_id: examId, anid: inv },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => t.close());
+
+  const sts = async (tok: string): Promise<StsData> =>
+    body<StsData>(await t.app.inject(`/api/sts/get-token?exam_id=${examId}&auth=${tok}`)).data;
+  const put = (c: StsData, name: string, bytes: Buffer | string) =>
+    new AwsClient({
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.AccessKeySecret,
+      sessionToken: c.SecurityToken,
+      service: 's3',
+      region: c.region,
+    }).fetch(`${base}/storage/${c.bucket}/${c.prefix}${name}`, { method: 'PUT', body: bytes });
+
+  it('refuses PUTs past the object count with QuotaExceeded, takes a retry of a stored object, and leaves other attempts alone', async () => {
+    const a = await sts(tokens.a);
+    for (const n of [1, 2, 3]) expect((await put(a, `frame/${n}.jpg`, `frame ${n}`)).status).toBe(200);
+    const over = await put(a, 'frame/4.jpg', 'frame 4');
+    expect(over.status).toBe(403);
+    const text = await over.text();
+    expect(text).toContain('<Code>QuotaExceeded</Code>');
+    expect(await t.store.head(`${a.prefix}frame/4.jpg`)).toBeNull();
+    // A retry of an object already stored (its answer was lost) still succeeds at the quota.
+    expect((await put(a, 'frame/3.jpg', 'frame 3')).status).toBe(200);
+    // Fresh credentials do not reset the count.
+    expect((await put(await sts(tokens.a), 'frame/5.jpg', 'frame 5')).status).toBe(403);
+    // Another attempt has its own quota.
+    const b = await sts(tokens.b);
+    expect((await put(b, 'frame/1.jpg', 'b frame')).status).toBe(200);
+  });
+
+  it('refuses PUTs past the byte quota, counting neither refused nor clashing writes', async () => {
+    const a = await sts(tokens.a);
+    const big = Buffer.alloc(600 * 1024, 1);
+    expect((await put(a, 'screen/1.jpg', big)).status).toBe(200);
+    const over = await put(a, 'screen/2.jpg', big);
+    expect(over.status).toBe(403);
+    expect(await over.text()).toContain('<Code>QuotaExceeded</Code>');
+    // A write refused for another reason (the key names a folder) gives its share back.
+    expect((await put(a, 'screen', 'x')).status).toBe(409);
+    const small = Buffer.alloc(300 * 1024, 2);
+    expect((await put(a, 'screen/3.jpg', small)).status).toBe(200);
+    expect((await put(a, 'screen/4.jpg', Buffer.alloc(200 * 1024))).status).toBe(403);
+    const row = await t.db.handle.db
+      .selectFrom('storage_usage')
+      .selectAll()
+      .where('prefix', '=', a.prefix)
+      .executeTakeFirstOrThrow();
+    expect({ bytes: Number(row.bytes), objects: Number(row.objects) }).toEqual({
+      bytes: big.length + small.length,
+      objects: 2,
+    });
   });
 });

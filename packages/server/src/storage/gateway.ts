@@ -6,8 +6,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { StorageUsageRepository } from '../repositories/storageUsage.js';
 import { grantAllows, StorageDenied } from './localCredentials.js';
-import { checkKey, type LocalObjectStore } from './objectStore.js';
+import { checkKey, InvalidKeyError, KeyConflictError, type LocalObjectStore } from './objectStore.js';
 import { readClaim, sha256Hex, SigV4FormatError, UNSIGNED_PAYLOAD } from './sigv4.js';
 
 /** The local store's only bucket. */
@@ -67,8 +68,16 @@ function headerMap(request: FastifyRequest): Record<string, string> {
   return out;
 }
 
-/** Serves `store` at /storage; bodies larger than `maxBytes` are refused with EntityTooLarge. */
-export async function storageGateway(app: FastifyInstance, store: LocalObjectStore, maxBytes: number): Promise<void> {
+/**
+ * Serves `store` at /storage; bodies larger than `maxBytes` are refused with EntityTooLarge, and a PUT past its
+ * attempt's quota (kept in `usage`) with QuotaExceeded.
+ */
+export async function storageGateway(
+  app: FastifyInstance,
+  store: LocalObjectStore,
+  maxBytes: number,
+  usage: StorageUsageRepository,
+): Promise<void> {
   const credentials = store.credentials;
   if (!credentials) return;
   await app.register(async (s) => {
@@ -113,8 +122,16 @@ export async function storageGateway(app: FastifyInstance, store: LocalObjectSto
         let key: string;
         try {
           key = checkKey(decodeURIComponent(slash < 0 ? '' : rest.slice(slash + 1)));
-        } catch {
-          return s3Error(reply, 400, 'InvalidArgument', 'object keys are plain path segments', rawPath);
+        } catch (err) {
+          if (err instanceof InvalidKeyError && err.tooLong)
+            return s3Error(reply, 400, 'KeyTooLongError', err.message, rawPath);
+          return s3Error(
+            reply,
+            400,
+            'InvalidArgument',
+            err instanceof InvalidKeyError ? err.message : 'the key is not valid percent-encoding',
+            rawPath,
+          );
         }
         const headers = headerMap(request);
         let grant;
@@ -135,9 +152,27 @@ export async function storageGateway(app: FastifyInstance, store: LocalObjectSto
               );
             if (!grantAllows(grant, key, 'write'))
               return s3Error(reply, 403, 'AccessDenied', 'the credentials do not reach this key', rawPath);
+            // Counted before the write, so concurrent uploads cannot pass the quota together.
+            const counted = await usage.reserve(grant.prefix, body.length);
+            if (counted === 'none')
+              return s3Error(reply, 403, 'AccessDenied', 'the credentials carry no storage quota', rawPath);
+            let created = false;
+            try {
+              if (counted === 'ok') created = await store.create(key, body);
+            } finally {
+              if (counted === 'ok' && !created) await usage.release(grant.prefix, body.length);
+            }
             // Evidence is write-once: a recorded picture cannot be swapped for another with the same key.
-            // Sending the same bytes again (a retry whose answer was lost) succeeds.
-            if (!(await store.create(key, body)) && (await store.get(key))?.equals(body) !== true)
+            // Sending the same bytes again (a retry whose answer was lost) succeeds, at the quota too.
+            if (!created && (await store.get(key))?.equals(body) !== true) {
+              if (counted === 'over')
+                return s3Error(
+                  reply,
+                  403,
+                  'QuotaExceeded',
+                  "the attempt's storage quota is used up: no more objects are accepted",
+                  rawPath,
+                );
               return s3Error(
                 reply,
                 403,
@@ -145,6 +180,7 @@ export async function storageGateway(app: FastifyInstance, store: LocalObjectSto
                 'objects are write-once: this key already holds other bytes',
                 rawPath,
               );
+            }
             const etag = `"${createHash('md5').update(body).digest('hex')}"`;
             return reply.code(200).header('etag', etag).send();
           }
@@ -152,6 +188,11 @@ export async function storageGateway(app: FastifyInstance, store: LocalObjectSto
           if (err instanceof SigV4FormatError) return s3Error(reply, 403, 'AccessDenied', err.message, rawPath);
           if (err instanceof StorageDenied)
             return s3Error(reply, DENIED_STATUS[err.code], err.code, err.message, rawPath);
+          // The codes MinIO answers with for the same clashes on its file-system backend.
+          if (err instanceof KeyConflictError)
+            return err.kind === 'folder'
+              ? s3Error(reply, 409, 'XMinioObjectExistsAsDirectory', err.message, rawPath)
+              : s3Error(reply, 400, 'XMinioParentIsObject', err.message, rawPath);
           throw err;
         }
         if (!grantAllows(grant, key, 'read'))

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -16,15 +16,76 @@ export interface ObjectStore {
   head(key: string): Promise<{ size: number } | null>;
   /** A short-lived URL a browser can GET the object with (signed; works without any other credential). */
   presignGet(key: string, ttlSeconds: number): Promise<string>;
+  /** Removes the object under a key (nothing when there is none). */
+  delete(key: string): Promise<void>;
+  /**
+   * True when the store itself counts each browser upload against its attempt's quota (the local store's
+   * gateway); false when only the recording step can (S3-compatible storage takes any PUT its credentials allow).
+   */
+  readonly countsUploads: boolean;
 }
 
-/** Keys are paths of plain segments; anything else could escape the store's folder. */
-export function checkKey(key: string): string {
-  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) || key.split('/').some((s) => s === '.' || s === '..')) {
-    throw new Error(`invalid storage key: ${key}`);
+/** Longest object key, in bytes: S3's limit, so a key that works here works on any S3-compatible store. */
+export const KEY_MAX_BYTES = 1024;
+/** Longest segment of a key, in bytes: the local store keeps each segment as a file name (ext4, XFS: 255). */
+export const SEGMENT_MAX_BYTES = 255;
+
+/** A key the stores refuse, with why; `tooLong` tells a length limit from a character or segment rule. */
+export class InvalidKeyError extends Error {
+  constructor(
+    message: string,
+    readonly tooLong: boolean,
+  ) {
+    super(`invalid storage key: ${message}`);
+    this.name = 'InvalidKeyError';
   }
+}
+
+/**
+ * A key that clashes with what the local store holds: it names a folder of other objects (`folder`), or an
+ * object sits where the key needs a folder (`parent`). S3 has no folders, but the local store keeps keys as paths.
+ */
+export class KeyConflictError extends Error {
+  constructor(readonly kind: 'folder' | 'parent') {
+    super(
+      kind === 'folder'
+        ? 'the key names a folder that holds other objects'
+        : 'a shorter key that this one extends is already an object',
+    );
+    this.name = 'KeyConflictError';
+  }
+}
+
+/**
+ * Keys are paths of plain segments within the length limits; anything else could escape the store's folder or
+ * fail on the file system. Throws InvalidKeyError.
+ */
+export function checkKey(key: string): string {
+  // Lengths first: a regular expression over a huge key costs time for nothing.
+  if (key.length > KEY_MAX_BYTES || Buffer.byteLength(key) > KEY_MAX_BYTES)
+    throw new InvalidKeyError(`keys are at most ${KEY_MAX_BYTES} bytes`, true);
+  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(key) || key.split('/').some((s) => s === '.' || s === '..'))
+    throw new InvalidKeyError('keys are plain path segments of letters, digits, ".", "_" and "-"', false);
+  // Only ASCII is left, so characters are bytes.
+  if (key.split('/').some((s) => s.length > SEGMENT_MAX_BYTES))
+    throw new InvalidKeyError(`each segment of a key is at most ${SEGMENT_MAX_BYTES} bytes`, true);
   return key;
 }
+
+/** Why a key breaks a length limit, or null when it keeps them (other rules aside). */
+export function keyLengthProblem(key: string): string | null {
+  try {
+    checkKey(key);
+    return null;
+  } catch (err) {
+    return err instanceof InvalidKeyError && err.tooLong ? err.message : null;
+  }
+}
+
+/** Errors of the file system that mean "no object under this key" (a folder, or a file where a folder would be). */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+const errno = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
 
 /** Object storage in a folder: the embedded default. Writes go to a temp file and are renamed, so a reader never sees half a file. */
 export class LocalObjectStore implements ObjectStore {
@@ -34,14 +95,34 @@ export class LocalObjectStore implements ObjectStore {
     readonly credentials?: LocalCredentials,
   ) {}
 
+  get countsUploads(): boolean {
+    // Browsers upload only through the gateway, which is served only with credentials.
+    return this.credentials !== undefined;
+  }
+
   private file(key: string): string {
     return path.join(this.root, checkKey(key));
   }
 
-  async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
-    const file = this.file(key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  /** Makes the folder a key's file goes in; KeyConflictError when an object stands where a folder must be. */
+  private async folderFor(file: string): Promise<void> {
+    try {
+      await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    } catch (err) {
+      if (errno(err) === 'ENOTDIR' || errno(err) === 'EEXIST') throw new KeyConflictError('parent');
+      throw err;
+    }
+  }
+
+  /**
+   * A temp file holding `data`, synced; the caller renames or links it into place. Temp files live in a folder
+   * of the root whose name no key can have ("~" is not a key character) and have short names, so a key whose
+   * last segment is as long as a file name may be still has room for its temp file.
+   */
+  private async writeTemp(data: Buffer): Promise<string> {
+    const dir = path.join(this.root, '~tmp');
+    await fs.promises.mkdir(dir, { recursive: true });
+    const tmp = path.join(dir, `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}`);
     const handle = await fs.promises.open(tmp, 'w');
     try {
       await handle.writeFile(data);
@@ -49,7 +130,21 @@ export class LocalObjectStore implements ObjectStore {
     } finally {
       await handle.close();
     }
-    await fs.promises.rename(tmp, file);
+    return tmp;
+  }
+
+  async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
+    const file = this.file(key);
+    await this.folderFor(file);
+    const tmp = await this.writeTemp(data);
+    try {
+      await fs.promises.rename(tmp, file);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      if (errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' || errno(err) === 'EEXIST')
+        throw new KeyConflictError('folder');
+      throw err;
+    }
     return { sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
   }
 
@@ -59,21 +154,15 @@ export class LocalObjectStore implements ObjectStore {
    */
   async create(key: string, data: Buffer): Promise<boolean> {
     const file = this.file(key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
-    const handle = await fs.promises.open(tmp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await this.folderFor(file);
+    const tmp = await this.writeTemp(data);
     try {
       await fs.promises.link(tmp, file);
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
+      if (errno(err) !== 'EEXIST') throw err;
+      if ((await fs.promises.stat(file)).isDirectory()) throw new KeyConflictError('folder');
+      return false;
     } finally {
       await fs.promises.unlink(tmp);
     }
@@ -83,7 +172,7 @@ export class LocalObjectStore implements ObjectStore {
     try {
       return await fs.promises.readFile(this.file(key));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (ABSENT.has(errno(err))) return null;
       throw err;
     }
   }
@@ -92,9 +181,11 @@ export class LocalObjectStore implements ObjectStore {
     try {
       const file = this.file(key);
       const stat = await fs.promises.stat(file);
+      // A folder is not an object (S3 has none; here they only hold other keys).
+      if (!stat.isFile()) return null;
       return { stream: fs.createReadStream(file), size: stat.size };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (ABSENT.has(errno(err))) return null;
       throw err;
     }
   }
@@ -104,8 +195,16 @@ export class LocalObjectStore implements ObjectStore {
       const stat = await fs.promises.stat(this.file(key));
       return stat.isFile() ? { size: stat.size } : null;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (ABSENT.has(errno(err))) return null;
       throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await fs.promises.unlink(this.file(key));
+    } catch (err) {
+      if (!ABSENT.has(errno(err)) && errno(err) !== 'EPERM') throw err;
     }
   }
 

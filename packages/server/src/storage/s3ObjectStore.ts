@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
@@ -74,6 +75,13 @@ export class S3ObjectStore implements ObjectStore {
       if (isNotFound(err)) return null;
       throw err;
     }
+  }
+
+  /** False: S3 takes any PUT the credentials allow, so the recording step counts the quota. */
+  readonly countsUploads = false;
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
   }
 
   async presignGet(key: string, ttlSeconds: number): Promise<string> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
 import { LocalJudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
@@ -14,7 +14,7 @@ import { seedDemo } from '../services/demoSeed.js';
 import type { Services } from '../services/index.js';
 import { LOCAL_BUCKET, LOCAL_REGION, localStorageEndpoint } from '../storage/gateway.js';
 import { LocalCredentials } from '../storage/localCredentials.js';
-import { LocalObjectStore } from '../storage/objectStore.js';
+import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
 import { openTestDb, type TestDb, type TestDialect } from './db.js';
 import { startSmsReceiver, type SmsReceiver } from './smsReceiver.js';
 
@@ -28,6 +28,8 @@ export interface TestAppOptions {
   notifier?: ProctorNotifier;
   /** Run the overdue sweeper this often (off by default; tests call it directly). */
   sweepIntervalMs?: number;
+  /** The app's object storage instead of the local store (e.g. S3ObjectStore on s3rver); `store` is then unused. */
+  objectStore?: ObjectStore;
 }
 
 /** A running test app. */
@@ -49,6 +51,8 @@ export interface TestApp {
   seed(phone?: string): Promise<{ examId: number; anid: number }>;
   /** Invites another candidate (+86 `phone`) to an exam, with extra minutes; answers the invitation id (anid). */
   invite(examId: number, phone: string, extraMinutes?: number): Promise<number>;
+  /** Creates a team named `name`; answers its id. */
+  team(name: string): Promise<number>;
   /** Logs a candidate in by SMS and returns the token. */
   loginCandidate(phone: string, ip?: string): Promise<string>;
   /**
@@ -70,6 +74,24 @@ export function body<T = unknown>(
   return res.json();
 }
 
+/**
+ * Makes `app.inject` send `Origin: origin` with requests that carry a cookie and say nothing of their origin, as
+ * a browser does on the site's own pages; a test of cross-site requests sets its own `Origin` or `Referer`.
+ */
+function sendSiteOrigin(app: FastifyInstance, origin: string): void {
+  const inject = app.inject.bind(app) as (opts?: InjectOptions | string) => unknown;
+  const withOrigin = (opts: InjectOptions | string): InjectOptions | string => {
+    if (typeof opts === 'string') return opts;
+    const headers = { ...(opts.headers ?? {}) } as Record<string, unknown>;
+    const names = Object.keys(headers).map((k) => k.toLowerCase());
+    const hasCookie = opts.cookies !== undefined || names.includes('cookie');
+    if (!hasCookie || names.includes('origin') || names.includes('referer')) return opts;
+    return { ...opts, headers: { ...headers, origin } as InjectOptions['headers'] };
+  };
+  (app as { inject: unknown }).inject = (opts?: InjectOptions | string) =>
+    opts === undefined ? inject() : inject(withOrigin(opts));
+}
+
 /** Starts an app on a fresh database of `dialect`. */
 export async function createTestApp(dialect: TestDialect, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await openTestDb(dialect);
@@ -88,6 +110,11 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     SMS_WEBHOOK_URL: sms.url,
     LOG_LEVEL: 'info',
     WEB_DIST: '/nonexistent',
+    // Tests log staff in, and open streams, many times from one address: the limits per address and token
+    // get their own tests (routes/staffSecurity.test.ts), which set them low.
+    STAFF_LOGIN_IP_LIMIT: '1000000',
+    SSE_MAX_PER_TOKEN: '1000',
+    SSE_MAX_PER_IP: '1000000',
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
@@ -101,7 +128,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     config,
     db: db.handle.db,
     limiter,
-    store,
+    store: opts.objectStore ?? store,
     groupCommit: db.handle.kit.groupCommit,
     judgeQueue,
     clock,
@@ -110,6 +137,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
   });
   await app.ready();
+  sendSiteOrigin(app, new URL(config.publicUrl).origin);
   return {
     app,
     services,
@@ -137,7 +165,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     },
     async loginStaff(role, opts = {}) {
       await services.staff.ensureAdmin(TEST_ADMIN.phone, TEST_ADMIN.password);
-      const admin = (await services.staff.login(TEST_ADMIN.phone, TEST_ADMIN.password)).token;
+      const admin = (await services.staff.login(TEST_ADMIN.phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
       if (role === 'admin') return admin;
       const phone = `136000000${STAFF_ROLES.indexOf(role)}0`;
       const exists = await db.handle.db.selectFrom('staff').select('id').where('phone', '=', phone).executeTakeFirst();
@@ -162,7 +190,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
-      return (await services.staff.login(phone, TEST_ADMIN.password)).token;
+      return (await services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
     },
     async close() {
       await app.close();
@@ -181,6 +209,14 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
       const row = await db.handle.db
         .insertInto('invitations')
         .values({ exam_id: examId, area_code: '86', phone, extra_minutes: extraMinutes, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async team(name) {
+      const row = await db.handle.db
+        .insertInto('teams')
+        .values({ name, created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;

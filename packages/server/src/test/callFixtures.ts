@@ -8,11 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { CallDef, CallName, StaffRole } from '@examhall/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { strToU8, zipSync } from 'fflate';
+import { generateSync } from 'otplib';
 import { PNG } from 'pngjs';
 import { expect } from 'vitest';
 import { body, TEST_ADMIN, type TestApp } from './app.js';
 import { beepsWav } from '../storage/wav.js';
 import { multipart } from './multipart.js';
+import { enterExam } from './checks.js';
 
 /** A call's input: query, body (the fields of a multipart call) and the file of a multipart call. */
 export interface CallInput {
@@ -137,7 +139,7 @@ export async function buildWorld(t: TestApp): Promise<CallWorld> {
       password,
       team_id: team,
     });
-    const token = (await t.services.staff.login(phone, password)).token;
+    const token = (await t.services.staff.login(phone, password, { ip: '127.0.0.1' })).token;
     return { id: created.id as number, token };
   };
   const { examId } = await t.seed('13800138000');
@@ -167,11 +169,7 @@ export async function buildWorld(t: TestApp): Promise<CallWorld> {
     const phone = freshPhone('134');
     const anid = await t.invite(examId, phone);
     const token = await t.loginCandidate(phone);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${token}`,
-      payload: { exam_id: examId, anid, phase: 2 },
-    });
+    const res = await enterExam(t, token, examId, anid);
     expect(res.statusCode, res.body).toBe(200);
     return { attemptId: body<{ attempt: { id: number } }>(res).data.attempt.id, anid, phone, token };
   };
@@ -314,6 +312,11 @@ async function bankQuestion(w: CallWorld, fields: Record<string, unknown> = {}):
   return created.id as number;
 }
 
+/** A GIFT file of one single-choice question, as an import's upload. */
+function giftFile(): NonNullable<CallInput['file']> {
+  return { field: 'file', name: 'one.gift', type: 'text/plain', data: Buffer.from('::Q1:: 1 + 2 = ? {=3 ~4}\n') };
+}
+
 /** A 1x1 PNG picture. */
 function onePixelPng(): Buffer {
   return PNG.sync.write(new PNG({ width: 1, height: 1 }));
@@ -381,6 +384,11 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   bankBulkDelete: async (w) => ({ body: { question_ids: [await bankQuestion(w)] } }),
   // A question that is no programming one: the check answers 422 past the access check, without the judge.
   bankVerify: async (w) => ({ body: { question_id: await bankQuestion(w) } }),
+  bankImportPreview: async (w) => ({ body: { folder_id: (await bankFolder(w)).id }, file: giftFile() }),
+  bankImport: async (w) => ({ body: { folder_id: (await bankFolder(w)).id }, file: giftFile() }),
+  bankExportFolder: async (w) => ({ query: { folder_id: (await bankFolder(w)).id, format: 'gift' } }),
+  bankExportQuestions: async (w) => ({ query: { question_ids: String(await bankQuestion(w)), format: 'gift' } }),
+  examExport: (w) => ({ query: { exam_id: w.examId, format: 'moodle_xml' } }),
 };
 
 /** What a change's audit entry must say: its action and object, and what before and after contain. */
@@ -408,8 +416,64 @@ export interface AuditCase {
 /** Builds a change and its expected entry. */
 export type AuditFixture = (w: CallWorld) => AuditCase | Promise<AuditCase>;
 
+/** Proctor X without a second factor, then (with `to`) enrolled up to that point; answers the secret enrolled. */
+async function totpOf(w: CallWorld, to: 'none' | 'enrolled' | 'on'): Promise<string> {
+  await w.t.db.handle.db
+    .updateTable('staff')
+    .set({ totp_secret: null, totp_pending_secret: null, totp_last_step: null })
+    .where('id', '=', w.ids.proctorX)
+    .execute();
+  if (to === 'none') return '';
+  const { secret } = (await inject(w.t, w.tokens.proctorX, 'POST', '/admin/auth/totp/enrol')) as { secret: string };
+  if (to === 'on') {
+    const code = generateSync({ secret, epoch: Math.floor(w.t.now() / 1000) });
+    await inject(w.t, w.tokens.proctorX, 'POST', '/admin/auth/totp/confirm', { code });
+  }
+  return secret;
+}
+
 /** Changes every mutating staff call makes (routes/audit.test.ts). */
 export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
+  // A change of one's own account: proctor X's second factor.
+  staffTotpEnrol: async (w) => {
+    await totpOf(w, 'none');
+    const id = w.ids.proctorX;
+    return {
+      as: 'proctorX',
+      input: {},
+      expect: { action: 'staff.totp_enrol', kind: 'staff', id, before: { id }, after: { id, totp_enabled: false } },
+    };
+  },
+  staffTotpConfirm: async (w) => {
+    const secret = await totpOf(w, 'enrolled');
+    const id = w.ids.proctorX;
+    return {
+      as: 'proctorX',
+      input: { body: { code: generateSync({ secret, epoch: Math.floor(w.t.now() / 1000) }) } },
+      expect: {
+        action: 'staff.totp_enable',
+        kind: 'staff',
+        id,
+        before: { id, totp_enabled: false },
+        after: { id, totp_enabled: true },
+      },
+    };
+  },
+  staffTotpDisable: async (w) => {
+    await totpOf(w, 'on');
+    const id = w.ids.proctorX;
+    return {
+      as: 'proctorX',
+      input: { body: { password: w.password } },
+      expect: {
+        action: 'staff.totp_disable',
+        kind: 'staff',
+        id,
+        before: { id, totp_enabled: true },
+        after: { id, totp_enabled: false },
+      },
+    };
+  },
   staffCreate: (w) => {
     const phone = freshPhone('132');
     return {
@@ -472,13 +536,15 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
   proctorDecide: async (w) => {
     const recordId = await w.newRecord(w.candidateToken);
     return {
-      input: { body: { record_id: recordId, decision: 'confirmed', note: 'seen on camera' } },
+      input: {
+        body: { record_id: recordId, decision: 'confirmed', note: 'seen on camera', candidate_note: 'stay in view' },
+      },
       expect: {
         action: 'proctor.decide',
         kind: 'record',
         id: recordId,
         before: { decision: null },
-        after: { decision: 'confirmed', decision_note: 'seen on camera' },
+        after: { decision: 'confirmed', decision_note: 'seen on camera', candidate_note: 'stay in view' },
       },
     };
   },
@@ -812,4 +878,32 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
     },
     expect: { action: 'bank.upload.cases', kind: 'file', id: null, before: null, after: { cases: 1 } },
   }),
+  bankImportPreview: async (w) => {
+    const folder = await bankFolder(w);
+    return {
+      as: 'authorA',
+      input: { body: { folder_id: folder.id }, file: giftFile() },
+      expect: {
+        action: 'bank.import.preview',
+        kind: 'folder',
+        id: folder.id,
+        before: null,
+        after: { file_name: 'one.gift', format: 'gift', questions: 1 },
+      },
+    };
+  },
+  bankImport: async (w) => {
+    const folder = await bankFolder(w);
+    return {
+      as: 'authorA',
+      input: { body: { folder_id: folder.id, tags: 'imported' }, file: giftFile() },
+      expect: {
+        action: 'bank.import',
+        kind: 'folder',
+        id: folder.id,
+        before: null,
+        after: { file_name: 'one.gift', format: 'gift', questions: 1, tags: ['imported'], skipped: 0 },
+      },
+    };
+  },
 };

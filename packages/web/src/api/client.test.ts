@@ -131,6 +131,17 @@ describe('failures in the page language', () => {
     );
   });
 
+  it('words the details a failure carries: the tries left of a wrong SMS code, in either language', () => {
+    const wrong = new ApiError('sms_code_invalid', 422, 'wrong verification code, 3 tries left', { tries_left: 3 });
+    inLanguage('zh-CN');
+    expect(errorText(wrong)).toBe('验证码错误，还可以再试 3 次');
+    inLanguage('en-US');
+    expect(errorText(wrong)).toBe('Wrong verification code: 3 tries left');
+    // Without details the code's own text.
+    inLanguage('zh-CN');
+    expect(errorText(new ApiError('sms_code_invalid', 422, 'wrong verification code'))).toBe('验证码错误');
+  });
+
   it('answers the message as it came when no language is chosen, and plain errors by their message', () => {
     inLanguage(null);
     expect(describeError('exam_finished', 'the exam has finished')).toBe('the exam has finished');

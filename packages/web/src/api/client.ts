@@ -12,6 +12,7 @@ import {
   CLIENT_MESSAGES,
   ERROR_CODES,
   ERRORS,
+  ErrorEnvelope,
   HTTP_STATUS_DESCRIPTIONS,
   REQUEST_TIMEOUT_MS,
   RETRY_POLICY,
@@ -22,6 +23,7 @@ import {
   type ErrorCode,
 } from '@examhall/contract';
 import { errorKey, toLanguage, translate } from '../i18n/format.js';
+import type { MessageKey } from '../i18n/zh.js';
 import { readCookie } from './cookies.js';
 
 /** Failures the client raises itself, next to the server's catalogue codes. */
@@ -37,6 +39,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** Message for people. */
     readonly msg: string,
+    /** Details the server sent for the page to word (e.g. tries left), or null. */
+    readonly data: Readonly<Record<string, string | number>> | null = null,
   ) {
     super(msg);
   }
@@ -47,11 +51,38 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
+/** A call refused because the session is gone (expired, revoked, logged out elsewhere). */
+export class SessionGoneError extends ApiError {}
+
+/** True when `e` says the session is gone: the work can wait for a new login, it is not refused for good. */
+export function isSessionGone(e: unknown): e is SessionGoneError {
+  return e instanceof SessionGoneError;
+}
+
+/** The page that keeps its place when the session goes, instead of leaving for the login page. */
+let sessionKeeper: (() => void) | null = null;
+
+/**
+ * While `onGone` is registered, a call that finds the session gone tells it instead of leaving for the login
+ * page (the exam page keeps the candidate where they are and offers logging in again). Answers the unregister.
+ */
+export function keepSessionHere(onGone: () => void): () => void {
+  sessionKeeper = onGone;
+  return () => {
+    if (sessionKeeper === onGone) sessionKeeper = null;
+  };
+}
+
 /** The text to show for a failure, in the page's language: see {@link describeError}. */
 export function errorText(e: unknown): string {
-  if (isApiError(e)) return describeError(e.code, e.msg);
+  if (isApiError(e)) return describeError(e.code, e.msg, e.data);
   return e instanceof Error ? e.message : String(e);
 }
+
+/** Texts of codes whose failures carry details in `data`, worded with them. */
+const DATA_TEXTS: Partial<Record<ErrorCode | ClientErrorCode, MessageKey>> = {
+  sms_code_invalid: 'error.sms_code_invalid.triesLeft',
+};
 
 /** Codes whose message from the server names what was wrong (a field, a language): it is kept next to the text. */
 const DETAILED_CODES: ReadonlySet<ErrorCode | ClientErrorCode> = new Set([
@@ -72,10 +103,17 @@ const DETAILED_CODES: ReadonlySet<ErrorCode | ClientErrorCode> = new Set([
  * wording); in Chinese the code's text, with the server's message after it where it names what to fix.
  * Outside a page with a language chosen, the message as it came.
  */
-export function describeError(code: ErrorCode | ClientErrorCode, msg: string): string {
+export function describeError(
+  code: ErrorCode | ClientErrorCode,
+  msg: string,
+  data: Readonly<Record<string, string | number>> | null = null,
+): string {
   const chosen = env.getLanguage();
   if (chosen === null) return msg;
   const lang = toLanguage(chosen);
+  // A code with details has a text of its own that words them (tries left of a wrong code).
+  const withData = DATA_TEXTS[code];
+  if (withData && data) return translate(lang, withData, data);
   const text = translate(lang, errorKey(code));
   const specific =
     msg !== '' && msg !== (code in ERRORS ? ERRORS[code as ErrorCode].msg : undefined) && code !== 'network_error';
@@ -282,7 +320,13 @@ async function readEnvelope<C extends CallDef>(call: C, res: Response): Promise<
     return { data: parsed.data as CallData<C>, msg: envelope.msg ?? '' };
   }
   if (envelope?.status === 'error' && isErrorCode(envelope.code)) {
-    throw new ApiError(envelope.code, res.status, envelope.msg || describeStatus(res.status));
+    const details = ErrorEnvelope.shape.data.safeParse(envelope.data);
+    throw new ApiError(
+      envelope.code,
+      res.status,
+      envelope.msg || describeStatus(res.status),
+      details.success ? details.data : null,
+    );
   }
   if (res.ok) {
     throw new ApiError('invalid_response', res.status, `unexpected response from ${call.path}`);
@@ -401,8 +445,9 @@ function handleFailure(call: CallDef, e: ApiError): ApiError {
     const sessionGone = e.status === 401 || (e.status === 403 && call.auth === 'candidate');
     if (sessionGone) {
       const current = env.getCurrentPath();
-      if (!isLoginPath(current)) env.navigate(loginPathFor(call.auth, current));
-      return new ApiError(e.code, e.status, CLIENT_MESSAGES.notLoggedIn);
+      if (sessionKeeper && call.auth === 'candidate') sessionKeeper();
+      else if (!isLoginPath(current)) env.navigate(loginPathFor(call.auth, current));
+      return new SessionGoneError(e.code, e.status, CLIENT_MESSAGES.notLoggedIn);
     }
   }
   if (e.status === 404 && !SHOWN_BY_THE_PAGE.has(e.code)) env.navigate('/404');
@@ -472,4 +517,59 @@ export function upload<C extends CallDef>(
     armIdle();
     xhr.send(form);
   });
+}
+
+/** A file a download call answered: its bytes and the name the server gave it. */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+/**
+ * Makes a download call (`download: true`): the file and its name from `content-disposition`, or the same
+ * ApiError `request` throws (the error answers are envelopes). The staff cookie goes along as with `request`.
+ */
+export async function fetchFile<C extends CallDef>(
+  call: C,
+  query: CallQuery<C> extends undefined ? undefined : CallQuery<C>,
+): Promise<DownloadedFile> {
+  const url = buildUrl(
+    env.baseUrl,
+    call.path,
+    query as Record<string, unknown> | undefined,
+    authFor(call),
+    env.getReferer(),
+  );
+  let res: Response;
+  try {
+    res = await fetch(url, { method: call.method, credentials: 'same-origin' });
+  } catch (e) {
+    throw handleFailure(call, new ApiError('network_error', 0, e instanceof Error ? e.message : 'network error'));
+  }
+  if (!res.ok) {
+    try {
+      await readEnvelope(call, res);
+    } catch (e) {
+      throw e instanceof ApiError ? handleFailure(call, e) : e;
+    }
+    throw handleFailure(call, new ApiError('http_error', res.status, describeStatus(res.status)));
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const exact = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const plain = /filename="([^"]+)"/i.exec(disposition)?.[1];
+  const fileName = exact ? decodeURIComponent(exact) : (plain ?? 'download');
+  return { blob: await res.blob(), fileName };
+}
+
+/** Hands a file to the browser to save. */
+export function saveFile(file: DownloadedFile): void {
+  const href = URL.createObjectURL(file.blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = file.fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoked on the next turn: the click has started the download by then.
+  setTimeout(() => URL.revokeObjectURL(href), 0);
 }

@@ -1,6 +1,6 @@
 import { IDBFactory } from 'fake-indexeddb';
 import 'fake-indexeddb/auto';
-import { RISK_EVENTS } from '@examhall/contract';
+import { detail, RISK_EVENTS } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import {
   backoffMs,
@@ -130,6 +130,22 @@ describe('Outbox', () => {
     expect(await store.list(EXAM)).toEqual([]);
   });
 
+  it('sends at once when told the cause of the failures is gone (a new login), without waiting for the backoff', async () => {
+    const { box, server, timers } = await setup();
+    server.failNext('retry', 'retry');
+    await box.enqueue({ channel: 'answer', subject_id: 3, answer: choice('C') });
+    await settle();
+    timers.fire();
+    await settle();
+    expect(box.getSnapshot().failures).toBe(2);
+    expect(timers.timers).toHaveLength(1);
+    box.retryNow();
+    await settle();
+    expect(server.received).toHaveLength(1);
+    expect(timers.timers).toHaveLength(0);
+    expect(box.getSnapshot().failures).toBe(0);
+  });
+
   it('comes back after a reload with the unsent changes and resends them with the same client ids', async () => {
     const first = await setup({ online: false });
     first.server.failNext('retry', 'retry', 'retry', 'retry', 'retry');
@@ -210,7 +226,7 @@ describe('Outbox', () => {
     await settle();
     first.box.close();
     const waiting = (await first.store.list(EXAM)).filter((e) => e.channel === 'risk');
-    expect(waiting.map((e) => [e.risk, e.detail])).toEqual([[RISK_EVENTS.offline.id, 'page opened offline']]);
+    expect(waiting.map((e) => [e.risk, e.detail])).toEqual([[RISK_EVENTS.offline.id, detail.pageOpenedOffline()]]);
 
     const server = fakeServer();
     const second = await setup({ factory: first.factory, online: false, server });

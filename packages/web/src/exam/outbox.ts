@@ -7,7 +7,7 @@
  *
  * Framework-free: the store, the transport, the clock and the timers are injected.
  */
-import { RISK_EVENTS, type AnswerEvent, type AnswerValue } from '@examhall/contract';
+import { detail, RISK_EVENTS, type AnswerEvent, type AnswerValue } from '@examhall/contract';
 import type { OutboxChannel, OutboxEntry, OutboxStore } from './outboxStore.js';
 
 export type { OutboxChannel, OutboxEntry, OutboxStore } from './outboxStore.js';
@@ -75,6 +75,13 @@ export function questionKey(channel: OutboxChannel, subjectId: number): string {
   return `${channel}:${subjectId}`;
 }
 
+/** How many changes wait to reach the server, over every question. */
+export function pendingCount(snapshot: OutboxSnapshot): number {
+  let n = 0;
+  for (const count of snapshot.pending.values()) n += count;
+  return n;
+}
+
 /**
  * The save state of a question: saved when nothing waits, saving while the sender gets through,
  * unsaved otherwise (offline, failing, the attempt over, or a change the server refused).
@@ -135,7 +142,7 @@ export class Outbox {
     // A page opened (or reloaded) without a network is offline from its first moment: that is recorded too,
     // unless the offline record of the visit before is still waiting to be sent.
     if (!box.online && !box.waitingRisk(RISK_EVENTS.offline.id)) {
-      void box.recordRisk(RISK_EVENTS.offline.id, 'page opened offline').catch(() => undefined);
+      void box.recordRisk(RISK_EVENTS.offline.id, detail.pageOpenedOffline()).catch(() => undefined);
     }
     box.kick();
     return box;
@@ -265,9 +272,16 @@ export class Outbox {
     this.online = online;
     this.emit();
     if (!online) {
-      void this.recordRisk(RISK_EVENTS.offline.id, 'browser offline').catch(() => undefined);
+      void this.recordRisk(RISK_EVENTS.offline.id, detail.browserOffline()).catch(() => undefined);
       return;
     }
+    this.failures = 0;
+    this.emit();
+    this.kick(true);
+  }
+
+  /** Sends what waits now, cutting a retry wait short: the cause of the failures is gone (a new login). */
+  retryNow(): void {
     this.failures = 0;
     this.emit();
     this.kick(true);
@@ -349,7 +363,7 @@ export class Outbox {
     const started = Date.now();
     try {
       const receipt = await this.deps.send(entry);
-      if (Date.now() - started > SLOW_SEND_MS) this.markUnstable(`slow response ${Date.now() - started} ms`);
+      if (Date.now() - started > SLOW_SEND_MS) this.markUnstable(detail.slowResponse(Date.now() - started));
       else this.unstableRecorded = false;
       await this.acknowledge(entry, receipt);
       if (this.failures !== 0) this.failures = 0;
@@ -372,7 +386,7 @@ export class Outbox {
       }
       this.failures += 1;
       if (this.online && this.failures >= UNSTABLE_AFTER_FAILURES) {
-        this.markUnstable(`${this.failures} failed sends: ${error instanceof Error ? error.message : String(error)}`);
+        this.markUnstable(detail.failedSends(this.failures, error instanceof Error ? error.message : String(error)));
       }
       this.emit();
       this.retryTimer = this.setTimer(() => {

@@ -119,7 +119,8 @@ export const questionsEn: Record<keyof typeof questionsZh, string> = {
   'qedit.pointsOf': 'Points of option {id}',
   'qedit.points': 'pts',
   'qedit.dimension': 'Dimension',
-  'qedit.dimensionHint': 'Results are reported per dimension, e.g. teamwork or resilience',
+  'qedit.dimensionHint':
+    "Results are reported per dimension: pick a common one (shown by name in the candidate's language) or write your own",
   'qedit.blanks': 'Blanks',
   'qedit.blanksHint':
     'Mark each blank with ___ in the stem; each blank may accept several answers (compared ignoring case, full-width forms and extra spaces).',

@@ -116,7 +116,7 @@ export const questionsZh = {
   'qedit.pointsOf': '选项 {id} 的分值',
   'qedit.points': '分',
   'qedit.dimension': '测评维度',
-  'qedit.dimensionHint': '结果按维度汇总，例如 teamwork、resilience',
+  'qedit.dimensionHint': '结果按维度汇总；可选常用维度（按考生的语言显示名称），也可自行填写',
   'qedit.blanks': '填空',
   'qedit.blanksHint': '在题干中用 ___ 标出每个空；每个空可填写多个可接受的答案（比较时忽略大小写、全半角和多余空格）。',
   'qedit.blank': '第 {n} 空',

@@ -9,15 +9,24 @@ export function useCaptureStatus(): Status {
 }
 
 /**
- * A small notice for the exam page: 'upload failed' after a failed frame upload (seed point 4),
- * and how many pictures wait offline for the connection.
+ * A small notice for the exam page: that the attempt's storage quota is used up, 'upload failed'
+ * after a failed frame upload (seed point 4), and how many pictures wait offline for the connection.
  */
 export function CaptureStatus() {
   const { t } = useI18n();
   const status = useCaptureStatus();
-  if (!status.error && status.offlineWaiting === 0) return null;
+  if (!status.error && status.offlineWaiting === 0 && !status.quotaFull) return null;
   return (
     <div data-testid="capture-status">
+      {status.quotaFull && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={t('error.storage_quota_exceeded')}
+          data-testid="capture-quota-full"
+        />
+      )}
       {status.error && (
         <Alert
           type="warning"

@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Space } from 'antd';
 import { useState } from 'react';
 import { request } from '../api/client.js';
+import { queryKey } from '../api/queryKeys.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
 import { STEP_IDS } from './checks.js';
 import { openCamera, openMicrophone, openScreen, toDeviceError, type DeviceError } from './devices.js';
-import { DeviceProblem } from './MonitorSteps.js';
+import { DeviceProblem } from './steps/widgets.js';
 import { isLive, setStream, useStreams, type ProctorStreams } from './streams.js';
 
 /** The devices the exam keeps open, with their check step and how to open them again. */
@@ -32,7 +33,7 @@ export function DeviceReconnect({ examId }: { examId: number }) {
   const [opening, setOpening] = useState<keyof ProctorStreams | null>(null);
   const [problem, setProblem] = useState<{ step: MonitorStepKey; error: DeviceError } | null>(null);
   const state = useQuery({
-    queryKey: ['monitor-state-checks', examId],
+    queryKey: queryKey(api.monitorState, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.monitorState, { query: { exam_id: examId }, signal }),
     staleTime: Infinity,
   });

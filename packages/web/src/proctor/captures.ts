@@ -8,14 +8,14 @@
  * and logged), failed pertinent and byte uploads are only logged.
  */
 import { api, CLIENT_MESSAGES } from '@examhall/contract';
-import { isApiError, request } from '../api/client.js';
+import { isApiError, isSessionGone, request } from '../api/client.js';
 import { serverNow } from '../exam/clock.js';
 import { examCredentials } from './credentials.js';
 import { meterLevel, type LevelMeter } from './devices.js';
 import { grabStill } from './frames.js';
 import { openOfflineImages, type OfflineImage, type OfflineImageStore } from './offlineImages.js';
 import { getStreams, isLive, type ProctorStreams } from './streams.js';
-import { putObject, UploadError } from './upload.js';
+import { isQuotaFull, putObject, UploadError } from './upload.js';
 
 /** The error a failed frame upload raises (seed point 8). */
 export const UPLOAD_FAILED = CLIENT_MESSAGES.uploadFailed;
@@ -52,9 +52,11 @@ export interface CaptureStatus {
   error: string | null;
   /** Pictures kept offline, waiting for the connection. */
   offlineWaiting: number;
+  /** True once storage refused an upload because the attempt's quota is used up (shown until the page reloads). */
+  quotaFull: boolean;
 }
 
-let status: CaptureStatus = { frames: [], error: null, offlineWaiting: 0 };
+let status: CaptureStatus = { frames: [], error: null, offlineWaiting: 0, quotaFull: false };
 const statusListeners = new Set<() => void>();
 
 function setStatus(patch: Partial<CaptureStatus>): void {
@@ -89,14 +91,19 @@ export interface Proctoring {
   stop(): void;
 }
 
-/** True when a failure means "no connection" rather than "refused". */
+/**
+ * True when a failure means "not now" rather than "refused": no connection, or a session that is gone until the
+ * candidate logs in again (the pictures wait in this browser meanwhile).
+ */
 function isNetworkFailure(e: unknown): boolean {
   if (typeof navigator !== 'undefined' && !navigator.onLine) return true;
   if (e instanceof UploadError) return e.status === 0;
-  return isApiError(e) && e.status === 0;
+  return isSessionGone(e) || (isApiError(e) && e.status === 0);
 }
 
 function log(what: string, e: unknown): void {
+  // A full quota is told to the candidate, not only logged: every later capture would fail the same way.
+  if (isQuotaFull(e) && !status.quotaFull) setStatus({ quotaFull: true });
   console.warn(`[proctor] ${what}:`, e instanceof Error ? e.message : e);
 }
 
@@ -180,9 +187,11 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
         setStatus({ error: null });
       }
     } catch (e) {
-      if (kind === 'frame') {
+      if (isQuotaFull(e)) setStatus({ quotaFull: true });
+      if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
+      // A picture kept for later (no connection, or no session until the next login) is a warning, not an error.
+      if (kind === 'frame' && !isNetworkFailure(e)) {
         console.error(`[proctor] ${UPLOAD_FAILED}:`, e instanceof Error ? e.message : e);
-        setStatus({ error: UPLOAD_FAILED });
       } else log(`${kind} upload failed`, e);
       if (isNetworkFailure(e)) await keepOffline(image).catch((err: unknown) => log('offline picture not kept', err));
     }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeDetail, detail } from '@examhall/contract';
 import { maskPhone, MUTE_GRACE_MS, phoneWatcher, watchTracks, type Raise } from './risks.js';
 import type { ProctorStreams } from './streams.js';
 
@@ -39,7 +40,10 @@ describe('watchTracks', () => {
     mic.dispatchEvent(new Event('ended'));
     screen.dispatchEvent(new Event('ended'));
     expect(raised.map(([r]) => r)).toEqual(['firstCameraAbnormal', 'microphoneAbnormal', 'screenSharingAbnormal']);
-    expect(raised[0]![1]).toBe('camera track ended (fake camera)');
+    expect(describeDetail(raised[0]![1])).toEqual({
+      key: 'trackEnded',
+      params: { track: 'camera', label: 'fake camera' },
+    });
     stop();
     screen.dispatchEvent(new Event('ended'));
     expect(raised).toHaveLength(3);
@@ -63,7 +67,7 @@ describe('watchTracks', () => {
     mic.muted = true;
     mic.dispatchEvent(new Event('mute'));
     vi.advanceTimersByTime(MUTE_GRACE_MS + 1);
-    expect(raised).toEqual([['microphoneAbnormal', 'microphone track muted (fake mic)']]);
+    expect(raised).toEqual([['microphoneAbnormal', detail.trackMuted('microphone', 'fake mic')]]);
   });
 
   it('follows a replaced stream and lets go of the old one', () => {

@@ -10,6 +10,7 @@
  */
 import {
   api,
+  detail,
   ExamPhase,
   RISK_EVENTS,
   type CallDef,
@@ -63,7 +64,7 @@ export function watchScreenSwitch(raise: Raise): Stop {
     picking = false;
   };
   const onVisibility = () => {
-    if (document.visibilityState === 'hidden') leave('page hidden');
+    if (document.visibilityState === 'hidden') leave(detail.pageHidden());
     else back();
   };
   const onBlur = () => {
@@ -71,7 +72,7 @@ export function watchScreenSwitch(raise: Raise): Stop {
     setTimeout(() => {
       if (picking || document.hasFocus()) return;
       if (document.activeElement instanceof HTMLIFrameElement) return;
-      leave('window lost focus');
+      leave(detail.windowBlur());
     }, 0);
   };
   const onClick = (e: MouseEvent) => {
@@ -106,7 +107,7 @@ export function watchClosedPage(examId: number, raise: Raise, now: () => number 
     const left = Number(localStorage.getItem(key));
     localStorage.removeItem(key);
     if (left > 0 && now() - left > CLOSED_PAGE_SWITCH_MS) {
-      raise('screenSwitch', `page closed for ${Math.round((now() - left) / 1000)} s`);
+      raise('screenSwitch', detail.pageClosed((now() - left) / 1000));
     }
   } catch {
     // Storage off: a closed page is not seen, the rest still works.
@@ -141,7 +142,7 @@ export function watchFullscreen(raise: Raise, onChange: (fullscreen: boolean) =>
   let was = isFullscreen();
   const onFullscreen = () => {
     const now = isFullscreen();
-    if (was && !now) raise('cancelFullscreen', 'left fullscreen');
+    if (was && !now) raise('cancelFullscreen', detail.leftFullscreen());
     was = now;
     onChange(now);
   };
@@ -219,11 +220,7 @@ export function watchClipboard(options: {
       options.onPasteBlocked();
     }
     if (outside) {
-      const head = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-      options.raise(
-        'copyPasteOutside',
-        `${options.allowPaste ? 'pasted' : 'paste blocked'}, ${text.length} characters: ${head}`,
-      );
+      options.raise('copyPasteOutside', detail.paste(!options.allowPaste, text));
     }
   };
   const onMenuOrSelect = (e: Event) => {
@@ -275,12 +272,12 @@ export function watchTracks(
       if (ended) return;
       ended = true;
       clearTimeout(muteTimer);
-      raise(TRACK_RISKS[kind], `${kind} track ended (${track.label || track.kind})`);
+      raise(TRACK_RISKS[kind], detail.trackEnded(kind, track.label || track.kind));
     };
     const onMute = () => {
       clearTimeout(muteTimer);
       muteTimer = setTimeout(() => {
-        if (track.muted && !ended) raise(TRACK_RISKS[kind], `${kind} track muted (${track.label || track.kind})`);
+        if (track.muted && !ended) raise(TRACK_RISKS[kind], detail.trackMuted(kind, track.label || track.kind));
       }, MUTE_GRACE_MS);
     };
     const onUnmute = () => clearTimeout(muteTimer);
@@ -325,7 +322,7 @@ export function watchTracks(
 export function phoneWatcher(raise: Raise): (status: 0 | 1) => void {
   let last: 0 | 1 | null = null;
   return (status) => {
-    if (last === 1 && status === 0) raise('secondCameraAbnormal', 'the phone stopped sending pictures');
+    if (last === 1 && status === 0) raise('secondCameraAbnormal', detail.phoneStopped());
     last = status;
   };
 }
@@ -351,20 +348,21 @@ export function watchTranslation(raise: Raise): Stop {
   const observer = new MutationObserver((records) => {
     for (const r of records) {
       if (r.type === 'attributes' && r.target === html) {
-        if (r.attributeName === 'class' && markedNow()) return check(`html class "${html.className}"`);
+        if (r.attributeName === 'class' && markedNow())
+          return check(detail.translated(`html class "${html.className}"`));
         if (r.attributeName === 'class' && !markedNow() && translated) translated = false;
         if (r.attributeName === 'lang' && html.lang !== lang) {
           const from = lang;
           lang = html.lang;
           // The app sets lang itself when the candidate switches its language; that is no translation.
           if (APP_LANGS.has(html.lang)) continue;
-          return check(`html lang ${from} -> ${html.lang}`);
+          return check(detail.translated(`html lang ${from} -> ${html.lang}`));
         }
       }
       if (r.type === 'childList') {
         for (const n of r.addedNodes) {
           if (n instanceof HTMLElement && (n.tagName === 'FONT' || n.querySelector('font'))) {
-            return check('font elements injected into the page');
+            return check(detail.translated('font elements injected into the page'));
           }
         }
       }
@@ -372,7 +370,7 @@ export function watchTranslation(raise: Raise): Stop {
   });
   observer.observe(html, { attributes: true, attributeFilter: ['class', 'lang'] });
   observer.observe(document.body, { childList: true, subtree: true });
-  if (markedNow()) check(`html class "${html.className}"`);
+  if (markedNow()) check(detail.translated(`html class "${html.className}"`));
   return () => observer.disconnect();
 }
 
@@ -535,7 +533,7 @@ export function useRiskDetectors(options: RiskOptions): {
             examId,
             RISK_EVENTS.changePhoneNumber.id,
             Math.round(serverNow()),
-            `the logged-in account changed to ${maskPhone(phone)}`,
+            detail.accountChanged(maskPhone(phone)),
             crypto.randomUUID(),
           );
           void recordRiskAs(startAuth, body).then((data) => {

@@ -4,6 +4,7 @@
  * records the object with its call.
  */
 import { AwsClient } from 'aws4fetch';
+import { isApiError } from '../api/client.js';
 import type { CredentialCache } from './credentials.js';
 
 /** SHA-256 of the bytes, hex (WebCrypto). */
@@ -28,9 +29,25 @@ export class UploadError extends Error {
     /** HTTP status, 0 when no answer arrived. */
     readonly status: number,
     message: string,
+    /** The store's S3 error code (e.g. 'QuotaExceeded'), '' when it gave none. */
+    readonly code = '',
   ) {
     super(message);
   }
+}
+
+/** The S3 error code of an XML error body, '' when there is none. */
+export function s3ErrorCode(body: string): string {
+  return /<Code>([^<]{1,100})<\/Code>/.exec(body)?.[1] ?? '';
+}
+
+/**
+ * True when storage refused because the attempt's quota is used up: the local store says so on the PUT, and on
+ * S3-compatible storage the recording call answers storage_quota_exceeded. Retrying cannot help.
+ */
+export function isQuotaFull(e: unknown): boolean {
+  if (e instanceof UploadError) return e.code === 'QuotaExceeded';
+  return isApiError(e) && e.code === 'storage_quota_exceeded';
 }
 
 /** An epoch-ms time as SigV4's X-Amz-Date (YYYYMMDDTHHMMSSZ). */
@@ -87,11 +104,13 @@ export async function putObject(
       throw new UploadError(0, e instanceof Error ? e.message : String(e));
     }
     if (res.ok) return { key, sha256 };
-    // 403 AccessDenied/SignatureDoesNotMatch or 400 ExpiredToken: the credentials, not the picture.
-    if ((res.status === 403 || res.status === 400) && tryNo === 0) {
+    const code = s3ErrorCode(await res.text().catch(() => ''));
+    // 403 AccessDenied/SignatureDoesNotMatch or 400 ExpiredToken: the credentials, not the picture. A full
+    // quota stays full with fresh credentials.
+    if ((res.status === 403 || res.status === 400) && code !== 'QuotaExceeded' && tryNo === 0) {
       credentials.invalidate();
       continue;
     }
-    throw new UploadError(res.status, `storage answered ${res.status}`);
+    throw new UploadError(res.status, `storage answered ${res.status}${code ? ` ${code}` : ''}`, code);
   }
 }

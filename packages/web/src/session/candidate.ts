@@ -71,3 +71,29 @@ export function useLogout() {
     },
   });
 }
+
+/** Where the last phone that logged in on this browser is kept (not a secret: it fills the form again). */
+const LAST_PHONE_KEY = 'last-login-phone';
+
+/** Remembers the phone that just logged in, so a new login in the middle of an exam has it filled in. */
+export function rememberLoginPhone(phone: { area_code: string; phone: string }): void {
+  try {
+    localStorage.setItem(LAST_PHONE_KEY, JSON.stringify(phone));
+  } catch {
+    // Only a convenience: without storage the candidate types the phone again.
+  }
+}
+
+/** The phone that last logged in on this browser, or null. */
+export function lastLoginPhone(): { area_code: string; phone: string } | null {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(LAST_PHONE_KEY) ?? 'null');
+    if (v && typeof v === 'object' && 'phone' in v && 'area_code' in v) {
+      const { phone, area_code } = v as Record<string, unknown>;
+      if (typeof phone === 'string' && typeof area_code === 'string') return { phone, area_code };
+    }
+  } catch {
+    // An unreadable entry counts as none.
+  }
+  return null;
+}

@@ -16,7 +16,7 @@ function presetTextColors(colors: Record<string, string>): Record<string, string
 /**
  * The app's antd theme. Besides the brand colour it darkens the colours antd's defaults leave below
  * WCAG AA contrast (4.5:1 for text) on white or on their tinted backgrounds: secondary, description
- * and placeholder text, links, the text of success, warning and error messages, and the text colour
+ * and placeholder text, links, the text of success, warning and error messages and of danger buttons, and the text colour
  * (shade 7) of the preset tag colours. The e2e accessibility journey scans every page for it.
  */
 export const APP_THEME: ThemeConfig = {
@@ -28,6 +28,8 @@ export const APP_THEME: ThemeConfig = {
     colorSuccessText: '#237804',
     colorWarningText: '#ad4e00',
     colorErrorText: '#c41d1d',
+    // Danger buttons (ending an attempt, confirming a flag) write their label in this colour on white.
+    colorError: '#cf1322',
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.56)',
     ...presetTextColors({
       green: '#237804',

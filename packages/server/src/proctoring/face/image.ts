@@ -22,7 +22,10 @@ export class ImageUnreadableError extends Error {
 /** Largest picture decoded, in megapixels: a 1280x720 camera frame is 0.9, a phone photo 12. */
 export const MAX_MEGAPIXELS = 16;
 
-/** Which format the bytes are, by their signature; the name or MIME type a client sends is not trusted. */
+/**
+ * Which format the bytes are, by their signature; the name or MIME type a client sends is not trusted. The
+ * JPEG and PNG signatures live here (storage/sniff.ts uses this) since face workers load this folder alone.
+ */
 export function sniffImage(bytes: Uint8Array): 'jpeg' | 'png' | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -1,9 +1,11 @@
-import { HomeOutlined, LogoutOutlined } from '@ant-design/icons';
-import { Button, Layout, Menu, Space, Spin, Tag, Typography } from 'antd';
+import { HomeOutlined, LogoutOutlined, SafetyOutlined } from '@ant-design/icons';
+import { Button, Layout, Menu, Modal, Space, Spin, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useI18n } from '../../i18n/index.js';
 import { can, useStaffLogout, useStaffMe } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
+import { TotpPanel } from './account/TotpPanel.js';
 import { CONSOLE_AREAS } from './areas.js';
 
 /** The console frame: sidebar of areas the role may see, the account in the header, logout. */
@@ -12,6 +14,7 @@ export default function AdminFrame() {
   const me = useStaffMe();
   const logout = useStaffLogout();
   const { pathname } = useLocation();
+  const [totpOpen, setTotpOpen] = useState(false);
 
   if (!me.data) {
     // A 401 has already sent the browser to the staff login; other failures are shown.
@@ -80,6 +83,9 @@ export default function AdminFrame() {
               </Tag>
             </span>
             <LanguageSwitch />
+            <Button icon={<SafetyOutlined aria-hidden />} onClick={() => setTotpOpen(true)} data-testid="totp-open">
+              {t('admin.totp.open')}
+            </Button>
             <Button
               icon={<LogoutOutlined aria-hidden />}
               onClick={onLogout}
@@ -92,8 +98,18 @@ export default function AdminFrame() {
         </Layout.Header>
         <Layout.Content style={{ padding: 24 }}>
           <main id="console-main" tabIndex={-1}>
-            <Outlet />
+            {/* The server refuses every other call until the account has enrolled: lead it there. */}
+            {staff.totp_enrolment_required ? <TotpPanel staff={staff} /> : <Outlet />}
           </main>
+          <Modal
+            open={totpOpen && !staff.totp_enrolment_required}
+            onCancel={() => setTotpOpen(false)}
+            footer={null}
+            destroyOnHidden
+            title={t('admin.totp.title')}
+          >
+            <TotpPanel staff={staff} />
+          </Modal>
         </Layout.Content>
       </Layout>
     </Layout>

@@ -1,8 +1,8 @@
-import { LockOutlined, MobileOutlined } from '@ant-design/icons';
+import { KeyOutlined, LockOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { Button, Card, Flex, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { errorText } from '../../api/client.js';
+import { errorText, isApiError } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { safeRedirect } from '../../session/redirect.js';
 import { useStaffLogin } from '../../session/staff.js';
@@ -13,9 +13,14 @@ import { FormError } from '../../shell/FormError.js';
 interface StaffLoginForm {
   phone: string;
   password: string;
+  totp_code?: string;
+  recovery_code?: string;
 }
 
-/** Staff login with phone number and password. */
+/** Which second factor the form asks for: none until the server says the account has one. */
+type SecondFactor = 'none' | 'totp' | 'recovery';
+
+/** Staff login with phone number and password, then the authenticator code (or a recovery code) when the account has one. */
 export default function AdminLoginPage() {
   const { t } = useI18n();
   useDocumentTitle(t('admin.login.pageTitle'));
@@ -24,12 +29,23 @@ export default function AdminLoginPage() {
   const target = safeRedirect(params.get('redirect'), '/admin');
   const login = useStaffLogin();
   const [error, setError] = useState<string | null>(null);
+  const [factor, setFactor] = useState<SecondFactor>('none');
 
   const onFinish = (values: StaffLoginForm) => {
     setError(null);
-    login.mutate(values, {
+    const body = {
+      phone: values.phone,
+      password: values.password,
+      ...(factor === 'totp' && values.totp_code ? { totp_code: values.totp_code } : {}),
+      ...(factor === 'recovery' && values.recovery_code ? { recovery_code: values.recovery_code } : {}),
+    };
+    login.mutate(body, {
       onSuccess: () => void navigate(target.startsWith('/admin') ? target : '/admin', { replace: true }),
-      onError: (e) => setError(errorText(e)),
+      onError: (e) => {
+        // The password was right and the account has a second factor: ask for it, no error to show yet.
+        if (isApiError(e) && e.code === 'totp_required' && factor === 'none') setFactor('totp');
+        else setError(errorText(e));
+      },
     });
   };
 
@@ -75,6 +91,42 @@ export default function AdminLoginPage() {
               data-testid="staff-password"
             />
           </Form.Item>
+          {factor === 'totp' && (
+            <Form.Item
+              name="totp_code"
+              label={t('admin.login.totp')}
+              extra={t('admin.login.totpHint')}
+              rules={[{ required: true, message: t('admin.login.totpRequired') }]}
+            >
+              <Input
+                prefix={<SafetyOutlined aria-hidden />}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={7}
+                autoFocus
+                data-testid="staff-totp"
+              />
+            </Form.Item>
+          )}
+          {factor === 'recovery' && (
+            <Form.Item
+              name="recovery_code"
+              label={t('admin.login.recovery')}
+              rules={[{ required: true, message: t('admin.login.recoveryRequired') }]}
+            >
+              <Input prefix={<KeyOutlined aria-hidden />} autoComplete="off" autoFocus data-testid="staff-recovery" />
+            </Form.Item>
+          )}
+          {factor !== 'none' && (
+            <Button
+              type="link"
+              style={{ paddingInline: 0, marginBottom: 12 }}
+              onClick={() => setFactor(factor === 'totp' ? 'recovery' : 'totp')}
+              data-testid="staff-factor-switch"
+            >
+              {factor === 'totp' ? t('admin.login.useRecovery') : t('admin.login.useTotp')}
+            </Button>
+          )}
           <FormError error={error} testId="staff-login-error" />
           <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="staff-login-submit">
             {t('admin.login.submit')}

@@ -1,4 +1,4 @@
-import { api, ExamMode, type ExamListItem, type InvitationState } from '@examhall/contract';
+import { api, ExamMode, type ExamListItem } from '@examhall/contract';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd';
@@ -6,6 +6,8 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
+import { serverNow } from '../../exam/clock.js';
+import { listView, type ListAction, type OwnState, type WindowState } from '../../exam/listState.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { useLogout, useUserInfo } from '../../session/candidate.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
@@ -23,12 +25,17 @@ const MODE_COLORS: Record<ExamListItem['mode'], string> = {
   [ExamMode.longTime]: 'purple',
 };
 
-const STATE_COLORS: Record<InvitationState, string> = {
-  not_started: 'default',
-  open: 'green',
+const WINDOW_COLORS: Record<WindowState, string> = { upcoming: 'default', open: 'green', ended: 'default' };
+const OWN_COLORS: Record<OwnState, string> = {
+  not_taken: 'default',
   in_progress: 'orange',
   submitted: 'cyan',
-  closed: 'default',
+  absent: 'red',
+};
+const ACTION_KEYS: Record<NonNullable<ListAction>, MessageKey> = {
+  enter: 'exams.enter',
+  continue: 'exams.continue',
+  result: 'exams.viewResult',
 };
 
 /** The candidate's exams. The user-info check comes first; a refused check leads to the login. */
@@ -112,33 +119,46 @@ function ExamList({ items, total }: { items: ExamListItem[]; total: number }) {
     <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('exams.total', { n: total })}</h2>}>
       <ul className="exam-list" data-testid="exam-list">
         {items.map((exam) => (
-          <li key={`${exam.id}-${exam.anid}`} className="exam-item" data-testid="exam-item">
-            <Typography.Title level={3} style={{ fontSize: 16, margin: '0 0 8px' }} data-testid="exam-name">
-              {exam.name}
-            </Typography.Title>
-            <dl className="exam-facts">
-              <Field label={t('exams.col.mode')}>
-                <Tag color={MODE_COLORS[exam.mode]}>{t(MODE_KEYS[exam.mode])}</Tag>
-              </Field>
-              <Field label={t('exams.col.time')}>{t('common.minutes', { n: exam.time })}</Field>
-              <Field label={t('exams.col.window')}>
-                {t('exams.windowRange', { from: serverTime(exam.start_at), to: serverTime(exam.end_at) })}
-              </Field>
-              <Field label={t('exams.col.state')}>
-                <Tag color={STATE_COLORS[exam.state]} data-testid="exam-state">
-                  {t(`exams.state.${exam.state}`)}
-                </Tag>
-              </Field>
-            </dl>
-            {exam.state !== 'closed' && exam.state !== 'not_started' && (
-              <Link to={`/exam/${exam.id}/${exam.anid}`} className="exam-enter" data-testid="exam-enter">
-                {t('exams.enter')}
-              </Link>
-            )}
-          </li>
+          <ExamEntry key={`${exam.id}-${exam.anid}`} exam={exam} />
         ))}
       </ul>
     </Card>
+  );
+}
+
+/** One exam: its facts, the window's state and the candidate's own, and what they can do now. */
+function ExamEntry({ exam }: { exam: ExamListItem }) {
+  const { t } = useI18n();
+  const view = listView(exam, serverNow());
+  const to = view.action === 'result' ? `/exam/${exam.id}/${exam.anid}/result` : `/exam/${exam.id}/${exam.anid}`;
+  return (
+    <li className="exam-item" data-testid="exam-item">
+      <Typography.Title level={3} style={{ fontSize: 16, margin: '0 0 8px' }} data-testid="exam-name">
+        {exam.name}
+      </Typography.Title>
+      <dl className="exam-facts">
+        <Field label={t('exams.col.mode')}>
+          <Tag color={MODE_COLORS[exam.mode]}>{t(MODE_KEYS[exam.mode])}</Tag>
+        </Field>
+        <Field label={t('exams.col.time')}>{t('common.minutes', { n: exam.time })}</Field>
+        <Field label={t('exams.col.window')}>
+          {t('exams.windowRange', { from: serverTime(exam.start_at), to: serverTime(exam.end_at) })}{' '}
+          <Tag color={WINDOW_COLORS[view.window]} data-testid="exam-window" data-window={view.window}>
+            {t(`exams.window.${view.window}`)}
+          </Tag>
+        </Field>
+        <Field label={t('exams.col.state')}>
+          <Tag color={OWN_COLORS[view.own]} data-testid="exam-state" data-state={exam.state} data-own={view.own}>
+            {t(`exams.own.${view.own}`)}
+          </Tag>
+        </Field>
+      </dl>
+      {view.action && (
+        <Link to={to} className="exam-enter" data-testid="exam-enter" data-action={view.action}>
+          {t(ACTION_KEYS[view.action])}
+        </Link>
+      )}
+    </li>
   );
 }
 

@@ -53,9 +53,6 @@ export default function ProfilePage() {
   const [form] = Form.useForm<MyInfoBody>();
   const [schoolKeyword, setSchoolKeyword] = useState('');
   const keyword = useDeferredValue(schoolKeyword.trim());
-  const [progress, setProgress] = useState<number | null>(null);
-  const [uploadError, setUploadError] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const info = useQuery({ queryKey: MY_INFO_KEY, queryFn: ({ signal }) => request(api.myInfo, { signal }) });
   const majors = useQuery({
@@ -69,7 +66,6 @@ export default function ProfilePage() {
     staleTime: 5 * 60_000,
     placeholderData: (prev) => prev,
   });
-  const [resume, setResume] = useState<ResumeFile | null>(null);
 
   useEffect(() => {
     if (!info.data) return;
@@ -81,7 +77,6 @@ export default function ProfilePage() {
       ...(d.degree ? { degree: d.degree } : {}),
       ...(d.graduation_year ? { graduation_year: d.graduation_year } : {}),
     });
-    setResume(d.resume);
   }, [info.data, form]);
 
   const save = useMutation({
@@ -98,24 +93,6 @@ export default function ProfilePage() {
   if (currentAuth() === null) {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
-
-  const onFile = async (file: File | undefined) => {
-    setUploadError(null);
-    if (!file) return;
-    if (!isResumeType(file)) return setUploadError(t('profile.resumeWrongType'));
-    if (file.size > RESUME_MAX_BYTES) return setUploadError(t('profile.resumeTooLarge', { mb: MAX_MB }));
-    setProgress(0);
-    try {
-      const data = await upload(api.uploadResume, { file }, (f) => setProgress(Math.round(f * 100)));
-      setResume(data.resume);
-      void message.success(t('profile.resumeUploaded'));
-    } catch (e) {
-      setUploadError(t('profile.uploadFailed', { msg: errorText(e) }));
-    } finally {
-      setProgress(null);
-      if (fileInput.current) fileInput.current.value = '';
-    }
-  };
 
   const majorOptions = (majors.data?.list ?? []).map((g) => ({
     label: g.category,
@@ -198,56 +175,7 @@ export default function ProfilePage() {
               <InputNumber min={1980} max={2100} precision={0} style={{ width: 160 }} data-testid="profile-year" />
             </Form.Item>
 
-            <fieldset className="plain-fieldset">
-              <legend className="field-legend">{t('profile.resume')}</legend>
-              <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
-                {t('profile.resumeHint', { mb: MAX_MB })}
-              </Typography.Paragraph>
-              <Typography.Paragraph data-testid="resume-current">
-                {resume
-                  ? t('profile.resumeCurrent', {
-                      name: resume.file_name,
-                      size: formatSize(resume.size),
-                      time: serverTime(resume.uploaded_at),
-                    })
-                  : t('profile.resumeNone')}
-              </Typography.Paragraph>
-              <input
-                ref={fileInput}
-                id="resume-file"
-                type="file"
-                aria-label={t('profile.resumeChoose')}
-                tabIndex={-1}
-                accept={RESUME_ACCEPT}
-                className="visually-hidden"
-                onChange={(e) => void onFile(e.target.files?.[0])}
-                data-testid="resume-input"
-              />
-              <Button
-                icon={<UploadOutlined aria-hidden />}
-                onClick={() => fileInput.current?.click()}
-                disabled={progress !== null}
-                data-testid="resume-choose"
-              >
-                {t('profile.resumeChoose')}
-              </Button>
-              {progress !== null && (
-                <div role="status" aria-live="polite" style={{ marginTop: 8 }}>
-                  <Progress percent={progress} size="small" data-testid="resume-progress" />
-                  <span className="visually-hidden">{t('profile.uploading', { percent: progress })}</span>
-                </div>
-              )}
-              {uploadError && (
-                <Alert
-                  type="error"
-                  showIcon
-                  role="alert"
-                  title={uploadError}
-                  style={{ marginTop: 8 }}
-                  data-testid="resume-error"
-                />
-              )}
-            </fieldset>
+            <ResumeField initial={info.data?.resume ?? null} />
 
             {save.isError && (
               <Alert
@@ -271,5 +199,87 @@ export default function ProfilePage() {
         )}
       </Card>
     </div>
+  );
+}
+
+/** The resume: the one stored, and a new upload with its progress; the server checks it by its content. */
+function ResumeField({ initial }: { initial: ResumeFile | null }) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const [resume, setResume] = useState<ResumeFile | null>(initial);
+  useEffect(() => setResume(initial), [initial]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const onFile = async (file: File | undefined) => {
+    setUploadError(null);
+    if (!file) return;
+    if (!isResumeType(file)) return setUploadError(t('profile.resumeWrongType'));
+    if (file.size > RESUME_MAX_BYTES) return setUploadError(t('profile.resumeTooLarge', { mb: MAX_MB }));
+    setProgress(0);
+    try {
+      const data = await upload(api.uploadResume, { file }, (f) => setProgress(Math.round(f * 100)));
+      setResume(data.resume);
+      void message.success(t('profile.resumeUploaded'));
+    } catch (e) {
+      setUploadError(t('profile.uploadFailed', { msg: errorText(e) }));
+    } finally {
+      setProgress(null);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
+
+  return (
+    <fieldset className="plain-fieldset">
+      <legend className="field-legend">{t('profile.resume')}</legend>
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+        {t('profile.resumeHint', { mb: MAX_MB })}
+      </Typography.Paragraph>
+      <Typography.Paragraph data-testid="resume-current">
+        {resume
+          ? t('profile.resumeCurrent', {
+              name: resume.file_name,
+              size: formatSize(resume.size),
+              time: serverTime(resume.uploaded_at),
+            })
+          : t('profile.resumeNone')}
+      </Typography.Paragraph>
+      <input
+        ref={fileInput}
+        id="resume-file"
+        type="file"
+        aria-label={t('profile.resumeChoose')}
+        tabIndex={-1}
+        accept={RESUME_ACCEPT}
+        className="visually-hidden"
+        onChange={(e) => void onFile(e.target.files?.[0])}
+        data-testid="resume-input"
+      />
+      <Button
+        icon={<UploadOutlined aria-hidden />}
+        onClick={() => fileInput.current?.click()}
+        disabled={progress !== null}
+        data-testid="resume-choose"
+      >
+        {t('profile.resumeChoose')}
+      </Button>
+      {progress !== null && (
+        <div role="status" aria-live="polite" style={{ marginTop: 8 }}>
+          <Progress percent={progress} size="small" data-testid="resume-progress" />
+          <span className="visually-hidden">{t('profile.uploading', { percent: progress })}</span>
+        </div>
+      )}
+      {uploadError && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          title={uploadError}
+          style={{ marginTop: 8 }}
+          data-testid="resume-error"
+        />
+      )}
+    </fieldset>
   );
 }

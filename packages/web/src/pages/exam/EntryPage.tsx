@@ -3,13 +3,14 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Card, Flex, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { errorText, request } from '../../api/client.js';
+import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.js';
 import { examSteps } from '../../exam/steps.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { useUserInfo } from '../../session/candidate.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
+import { ExamLoadError } from './ExamLoadError.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { StartAttempt } from './StartAttempt.js';
 
@@ -54,9 +55,7 @@ export default function EntryPage() {
       <p>
         <Link to="/exams">{t('entry.back')}</Link>
       </p>
-      {detail.isError && (
-        <Alert type="error" showIcon role="alert" title={errorText(detail.error)} data-testid="exam-error" />
-      )}
+      {detail.isError && <ExamLoadError error={detail.error} />}
       {(detail.isPending || user.isPending) && !detail.isError && (
         <Card>
           <Skeleton active />

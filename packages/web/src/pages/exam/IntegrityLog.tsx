@@ -1,8 +1,9 @@
-import { api, type IntegrityRecord } from '@examhall/contract';
+import { api, type CandidateIntegrityRecord } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Collapse, Empty, Image, Skeleton, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { errorText, request } from '../../api/client.js';
+import { detailText } from '../../i18n/detailText.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { serverTime } from '../../shell/MaintenanceModal.js';
 
@@ -51,7 +52,7 @@ export function IntegrityLog({ examId }: { examId: number }) {
       {log.isPending && <Skeleton active />}
       {log.data && (
         <>
-          <Table<IntegrityRecord>
+          <Table<CandidateIntegrityRecord>
             rowKey="id"
             size="small"
             pagination={false}
@@ -75,18 +76,22 @@ export function IntegrityLog({ examId }: { examId: number }) {
                 dataIndex: 'category',
                 render: (v: number) => <Tag>{(t(`risk.category.${v}` as MessageKey) as string | undefined) ?? v}</Tag>,
               },
-              { title: t('integrity.detail'), dataIndex: 'detail' },
+              {
+                title: t('integrity.detail'),
+                dataIndex: 'detail',
+                render: (v: string) => <span data-testid="integrity-detail">{detailText(t, v)}</span>,
+              },
               {
                 title: t('integrity.decision'),
                 dataIndex: 'decision',
-                render: (v: IntegrityRecord['decision'], r) => {
+                render: (v: CandidateIntegrityRecord['decision'], r) => {
                   const d = v ?? 'pending';
                   return (
                     <>
                       <Tag color={DECISION_COLORS[d]} data-testid="integrity-decision" data-decision={d}>
                         {t(`integrity.decision.${d}`)}
                       </Tag>
-                      {r.decision_note && <Typography.Text type="secondary">{r.decision_note}</Typography.Text>}
+                      {r.candidate_note && <Typography.Text type="secondary">{r.candidate_note}</Typography.Text>}
                     </>
                   );
                 },

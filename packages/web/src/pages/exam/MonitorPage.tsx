@@ -1,9 +1,10 @@
-import { api, ExamMode, ExamPhase, type MonitorStateData } from '@examhall/contract';
+import { api, ExamMode, ExamPhase } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Skeleton, Steps, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { errorText, request } from '../../api/client.js';
+import { errorText, isApiError, request } from '../../api/client.js';
+import { queryKey } from '../../api/queryKeys.js';
 import { currentAuth } from '../../api/cookies.js';
 import { alignIfUnset } from '../../exam/clock.js';
 import { ownPledge } from '../../exam/outcome.js';
@@ -18,9 +19,12 @@ import {
   MobileStep,
   ScreenStep,
   SignatureStep,
+  type StepOutcome,
   type StepProps,
-} from '../../proctor/MonitorSteps.js';
+} from '../../proctor/steps/index.js';
+import { checkProgress } from '../../proctor/steps/progress.js';
 import { getStreams, isLive, useStreams, type ProctorStreams } from '../../proctor/streams.js';
+import { MonitorStepList } from './MonitorStepList.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { StartAttempt } from './StartAttempt.js';
 
@@ -31,15 +35,9 @@ const STREAM_OF: Partial<Record<ExamStep['key'], keyof ProctorStreams>> = {
   screenSharing: 'screen',
 };
 
-/**
- * True when the step needs nothing more: skipped, or passed and (for a device) its stream is open
- * in this page. A device passed before a reload is opened again without a second record.
- */
-function stepDone(step: ExamStep, recorded: MonitorStateData['checks'], local: ReadonlySet<number>): boolean {
-  const check = recorded.find((c) => c.step === STEP_IDS[step.key]);
-  if (local.has(step.id) || check?.result === 'skipped') return true;
-  if (check?.result !== 'passed') return false;
-  const stream = STREAM_OF[step.key];
+/** True when the step has no device to keep open, or its stream is open in this page. */
+function deviceLive(step: ExamStep['key']): boolean {
+  const stream = STREAM_OF[step];
   return stream === undefined || isLive(getStreams()[stream]);
 }
 
@@ -56,8 +54,8 @@ export default function MonitorPage() {
   const { examId, anid } = useExamParams();
   const detail = useExamDetail(examId, anid);
   const streams = useStreams();
-  // Steps finished in this page (the server's list is only read when the page opens).
-  const [local, setLocal] = useState<ReadonlySet<number>>(new Set());
+  // Steps finished in this page, with how (a pass the server holds still needs its device opened here).
+  const [local, setLocal] = useState<ReadonlyMap<number, StepOutcome>>(new Map());
 
   // Creates the attempt when the candidate arrives here directly, and learns its phase.
   const resume = useMutation({
@@ -74,7 +72,7 @@ export default function MonitorPage() {
 
   // What the server already holds (checks passed before a reload); read once the attempt exists.
   const state = useQuery({
-    queryKey: ['monitor-state-initial', examId],
+    queryKey: queryKey(api.monitorState, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.monitorState, { query: { exam_id: examId }, signal }),
     enabled: resume.isSuccess,
     staleTime: Infinity,
@@ -87,7 +85,14 @@ export default function MonitorPage() {
       await remember(`attempt:${examId}`, data.attempt);
       await navigate(pathForPhase(examId, anid, data.attempt.phase), { replace: true });
     },
+    // The server names checks that have not passed: show the steps again as it sees them.
+    onError: (e) => {
+      if (!isApiError(e) || e.code !== 'checks_incomplete') return;
+      setLocal(new Map());
+      void state.refetch();
+    },
   });
+  const refused = start.isError && isApiError(start.error) && start.error.code === 'checks_incomplete';
 
   if (currentAuth() === null) {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
@@ -97,16 +102,17 @@ export default function MonitorPage() {
   const recorded = state.data?.checks ?? [];
   // `streams` is read so a device that stops re-opens its step.
   void streams;
-  const currentIndex = state.data ? steps.findIndex((s) => !stepDone(s, recorded, local)) : -1;
+  const progress = state.data ? checkProgress(steps, recorded, local, deviceLive) : null;
+  const currentIndex = progress?.current ?? -1;
   const current = currentIndex >= 0 ? steps[currentIndex] : undefined;
-  const allDone = !!state.data && steps.length > 0 && currentIndex === -1;
+  const allDone = !!progress && steps.length > 0 && currentIndex === -1;
 
   const stepProps = (step: ExamStep): StepProps => ({
     examId,
     anid,
     skippable: step.skippable,
-    recorded: recorded.some((c) => c.step === STEP_IDS[step.key]),
-    onDone: () => setLocal((prev) => new Set(prev).add(step.id)),
+    recorded: recorded.some((c) => c.step === STEP_IDS[step.key] && c.result === 'passed'),
+    onDone: (outcome) => setLocal((prev) => new Map(prev).set(step.id, outcome)),
   });
 
   // The exam's own pledge keeps the author's line breaks; without one, the standard pledge.
@@ -130,6 +136,16 @@ export default function MonitorPage() {
           role="alert"
           title={t('error.id_photo_missing')}
           data-testid="id-photo-missing"
+        />
+      )}
+      {refused && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          data-testid="checks-refused"
+          title={errorText(start.error)}
+          style={{ marginBottom: 12 }}
         />
       )}
       {state.isError && (
@@ -164,26 +180,7 @@ export default function MonitorPage() {
           <Typography.Title level={2} style={{ fontSize: 18 }}>
             {t('monitor.steps')}
           </Typography.Title>
-          <ol className="step-list" data-testid="monitor-steps">
-            {steps.map((s, i) => {
-              const done = state.data ? stepDone(s, recorded, local) : false;
-              return (
-                <li
-                  key={s.id}
-                  data-testid="monitor-step"
-                  data-step={s.key}
-                  data-state={done ? 'done' : i === currentIndex ? 'current' : 'waiting'}
-                  aria-current={i === currentIndex ? 'step' : undefined}
-                >
-                  <span>{t(`monitor.step.${s.key}`)}</span>{' '}
-                  <Tag color={s.skippable ? 'default' : 'blue'}>
-                    {s.skippable ? t('monitor.skippable') : t('monitor.required')}
-                  </Tag>
-                  {done && <Tag color="green">{t('proctor.stepDone')}</Tag>}
-                </li>
-              );
-            })}
-          </ol>
+          <MonitorStepList steps={steps} statuses={progress?.statuses ?? null} />
           <Steps
             size="small"
             current={allDone ? steps.length : Math.max(0, currentIndex)}

@@ -1,4 +1,4 @@
-import { api, type CepingFinishData, type ExamResult } from '@examhall/contract';
+import { api, dimensionName, type CepingFinishData, type ExamResult } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Form, Input, Radio, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useRef } from 'react';
@@ -31,10 +31,6 @@ export default function ResultPage() {
     queryKey: dimensionsKey(examId),
     queryFn: () => Promise.reject(new Error('not scored in this visit')),
     enabled: false,
-  });
-  const positions = useQuery({
-    queryKey: ['recommend', examId],
-    queryFn: ({ signal }) => request(api.recommendInfo, { query: { exam_id: examId }, signal }),
   });
 
   if (currentAuth() === null) {
@@ -143,46 +139,11 @@ export default function ResultPage() {
               data-testid="result-pending"
             />
           )}
-          {dimensions.data && dimensions.data.dimensions.length > 0 && (
-            <>
-              <Typography.Title level={2} style={{ fontSize: 18, marginTop: 24 }}>
-                {t('result.dimensions')}
-              </Typography.Title>
-              <ul className="dimension-list" data-testid="result-dimensions">
-                {dimensions.data.dimensions.map((d) => (
-                  <li key={d.dimension}>
-                    <Tag>{d.dimension}</Tag> {d.score} / {d.max}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
+          {dimensions.data && <Dimensions list={dimensions.data.dimensions} />}
         </Card>
       )}
 
-      <Card style={{ marginTop: 16 }}>
-        <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
-          {t('result.positions')}
-        </Typography.Title>
-        {positions.isError && <Alert type="error" showIcon title={errorText(positions.error)} />}
-        {positions.isPending && <Skeleton active />}
-        {positions.data && positions.data.list.length === 0 && <Empty description={t('result.noPositions')} />}
-        {positions.data && positions.data.list.length > 0 && (
-          <ul className="position-grid" data-testid="positions">
-            {positions.data.list.map((p) => (
-              <li key={p.id}>
-                <Card size="small" title={<h3 className="position-title">{p.title}</h3>} data-testid="position">
-                  <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
-                    {p.department} · {p.city}
-                  </Typography.Paragraph>
-                  <Typography.Paragraph style={{ marginBottom: 4 }}>{p.description}</Typography.Paragraph>
-                  {p.match !== null && <Tag color="green">{t('result.match', { n: Math.round(p.match) })}</Tag>}
-                </Card>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      <Positions examId={examId} />
 
       <IntegrityLog examId={examId} />
       <Feedback examId={examId} />
@@ -190,6 +151,66 @@ export default function ResultPage() {
         <Link to="/exams">{t('result.back')}</Link>
       </p>
     </div>
+  );
+}
+
+/** The evaluation's dimensions, each by its name in the page's language when it is a well-known one. */
+function Dimensions({ list }: { list: CepingFinishData['dimensions'] }) {
+  const { t, lang } = useI18n();
+  if (list.length === 0) return null;
+  const named = lang === 'zh-CN' ? 'zh' : 'en';
+  return (
+    <>
+      <Typography.Title level={2} style={{ fontSize: 18, marginTop: 24 }}>
+        {t('result.dimensions')}
+      </Typography.Title>
+      <ul className="dimension-list" data-testid="result-dimensions">
+        {list.map((d) => (
+          <li key={d.dimension} data-testid="result-dimension" data-dimension={d.dimension}>
+            <Tag>{dimensionName(d.dimension, named)}</Tag> {d.score} / {d.max}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** The positions recommended to the candidate, in the server's order (the best match first). */
+function Positions({ examId }: { examId: number }) {
+  const { t } = useI18n();
+  const positions = useQuery({
+    queryKey: ['recommend', examId],
+    queryFn: ({ signal }) => request(api.recommendInfo, { query: { exam_id: examId }, signal }),
+  });
+  return (
+    <Card style={{ marginTop: 16 }}>
+      <Typography.Title level={2} style={{ fontSize: 18, marginTop: 0 }}>
+        {t('result.positions')}
+      </Typography.Title>
+      {positions.isError && <Alert type="error" showIcon title={errorText(positions.error)} />}
+      {positions.isPending && <Skeleton active />}
+      {positions.data && positions.data.list.length === 0 && <Empty description={t('result.noPositions')} />}
+      {positions.data && positions.data.list.length > 0 && (
+        <ul className="position-grid" data-testid="positions">
+          {positions.data.list.map((p) => (
+            <li key={p.id}>
+              <Card
+                size="small"
+                title={<h3 className="position-title">{p.title}</h3>}
+                data-testid="position"
+                data-match={p.match ?? ''}
+              >
+                <Typography.Paragraph type="secondary" style={{ marginBottom: 4 }}>
+                  {p.department} · {p.city}
+                </Typography.Paragraph>
+                <Typography.Paragraph style={{ marginBottom: 4 }}>{p.description}</Typography.Paragraph>
+                {p.match !== null && <Tag color="green">{t('result.match', { n: Math.round(p.match) })}</Tag>}
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
 

@@ -1,7 +1,7 @@
 import { api, ExamPhase, type PhoneSessionData } from '@examhall/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Tag, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText, isApiError, request, setPhoneToken } from '../../api/client.js';
 import { formatDuration } from '../../exam/clock.js';
@@ -9,7 +9,7 @@ import { useI18n } from '../../i18n/index.js';
 import { phoneCredentials } from '../../proctor/credentials.js';
 import { openCamera, toDeviceError, type DeviceError } from '../../proctor/devices.js';
 import { grabStill } from '../../proctor/frames.js';
-import { StreamPreview } from '../../proctor/MonitorSteps.js';
+import { StreamPreview } from '../../proctor/steps/widgets.js';
 import { isLive, useRenderOnTrackEnd } from '../../proctor/streams.js';
 import { putObject } from '../../proctor/upload.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
@@ -72,9 +72,6 @@ export default function PhonePage() {
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [problem, setProblem] = useState<DeviceError | null>(null);
   const [opening, setOpening] = useState(false);
-  const [sent, setSent] = useState(0);
-  const [lastSent, setLastSent] = useState<number | null>(null);
-  const [sendError, setSendError] = useState<string | null>(null);
   const offsetRef = useRef(0);
   offsetRef.current = session.data?.offset ?? offsetRef.current;
 
@@ -100,50 +97,9 @@ export default function PhonePage() {
   useRenderOnTrackEnd(stream);
   useEffect(() => () => stream?.getTracks().forEach((tr) => tr.stop()), [stream]);
 
-  // Keeps the screen on while sending, where the browser allows it.
   const live = isLive(stream) && !over;
-  useEffect(() => {
-    if (!live || !('wakeLock' in navigator)) return;
-    let lock: WakeLockSentinel | null = null;
-    navigator.wakeLock
-      .request('screen')
-      .then((l) => (lock = l))
-      .catch(() => undefined);
-    return () => void lock?.release().catch(() => undefined);
-  }, [live]);
-
-  const interval = info?.capture_interval ?? 30;
-  useEffect(() => {
-    if (!live || !stream) return;
-    let cancelled = false;
-    const send = async () => {
-      const trigger_time = Date.now() + offsetRef.current;
-      const client_id = crypto.randomUUID();
-      try {
-        const blob = await grabStill(stream, { mirror: false });
-        const { key, sha256 } = await putObject(
-          phoneCredentials(() => Date.now() + offsetRef.current),
-          `phone/${trigger_time}-${client_id.slice(0, 8)}.jpg`,
-          blob,
-          'image/jpeg',
-        );
-        await request(api.phonePicture, { body: { key, sha256, trigger_time, client_id } });
-        if (cancelled) return;
-        setSent((n) => n + 1);
-        setLastSent(Date.now());
-        setSendError(null);
-      } catch (e) {
-        console.warn('[phone] picture not sent:', errorText(e));
-        if (!cancelled) setSendError(errorText(e));
-      }
-    };
-    void send();
-    const timer = setInterval(() => void send(), Math.max(1, interval) * 1000);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-    };
-  }, [live, stream, interval]);
+  useWakeLock(live);
+  const { sent, lastSent, sendError } = usePhonePictures(live ? stream : null, info?.capture_interval ?? 30, offsetRef);
 
   // Once the attempt is over the camera is released.
   useEffect(() => {
@@ -161,33 +117,7 @@ export default function PhonePage() {
         <LanguageSwitch />
       </header>
       {!token && <Alert type="error" showIcon role="alert" title={t('phone.noToken')} data-testid="phone-error" />}
-      {session.isError && !info && (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          data-testid="phone-error"
-          title={
-            isApiError(session.error) && session.error.code === 'phone_link_invalid'
-              ? t('phone.linkInvalid')
-              : t('phone.sessionFailed', { msg: errorText(session.error) })
-          }
-          action={
-            <Button size="small" onClick={() => void session.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      )}
-      {session.isError && info && (
-        <Alert
-          type="warning"
-          showIcon
-          role="alert"
-          title={t('phone.heartbeatFailed', { msg: errorText(session.error) })}
-          data-testid="phone-heartbeat-error"
-        />
-      )}
+      <SessionAlerts session={session} hasInfo={!!info} />
       {info && (
         <>
           <Descriptions
@@ -281,5 +211,93 @@ export default function PhonePage() {
         </>
       )}
     </main>
+  );
+}
+
+/** Keeps the screen on while pictures are sent, where the browser allows it. */
+function useWakeLock(on: boolean) {
+  useEffect(() => {
+    if (!on || !('wakeLock' in navigator)) return;
+    let lock: WakeLockSentinel | null = null;
+    navigator.wakeLock
+      .request('screen')
+      .then((l) => (lock = l))
+      .catch(() => undefined);
+    return () => void lock?.release().catch(() => undefined);
+  }, [on]);
+}
+
+/** Sends a picture from `stream` every `interval` seconds while it is given; answers what was sent. */
+function usePhonePictures(stream: MediaStream | null, interval: number, offsetRef: RefObject<number>) {
+  const [sent, setSent] = useState(0);
+  const [lastSent, setLastSent] = useState<number | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!stream) return;
+    let cancelled = false;
+    const send = async () => {
+      const trigger_time = Date.now() + offsetRef.current;
+      const client_id = crypto.randomUUID();
+      try {
+        const blob = await grabStill(stream, { mirror: false });
+        const { key, sha256 } = await putObject(
+          phoneCredentials(() => Date.now() + offsetRef.current),
+          `phone/${trigger_time}-${client_id.slice(0, 8)}.jpg`,
+          blob,
+          'image/jpeg',
+        );
+        await request(api.phonePicture, { body: { key, sha256, trigger_time, client_id } });
+        if (cancelled) return;
+        setSent((n) => n + 1);
+        setLastSent(Date.now());
+        setSendError(null);
+      } catch (e) {
+        console.warn('[phone] picture not sent:', errorText(e));
+        if (!cancelled) setSendError(errorText(e));
+      }
+    };
+    void send();
+    const timer = setInterval(() => void send(), Math.max(1, interval) * 1000);
+    return () => {
+      cancelled = true;
+      clearInterval(timer);
+    };
+  }, [stream, interval, offsetRef]);
+  return { sent, lastSent, sendError };
+}
+
+/** Why the page has no session (a bad link, a failed load), or that its heartbeat failed. */
+function SessionAlerts({ session, hasInfo }: { session: UseQueryResult<unknown>; hasInfo: boolean }) {
+  const { t } = useI18n();
+  return (
+    <>
+      {session.isError && !hasInfo && (
+        <Alert
+          type="error"
+          showIcon
+          role="alert"
+          data-testid="phone-error"
+          title={
+            isApiError(session.error) && session.error.code === 'phone_link_invalid'
+              ? t('phone.linkInvalid')
+              : t('phone.sessionFailed', { msg: errorText(session.error) })
+          }
+          action={
+            <Button size="small" onClick={() => void session.refetch()}>
+              {t('common.retry')}
+            </Button>
+          }
+        />
+      )}
+      {session.isError && hasInfo && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          title={t('phone.heartbeatFailed', { msg: errorText(session.error) })}
+          data-testid="phone-heartbeat-error"
+        />
+      )}
+    </>
   );
 }

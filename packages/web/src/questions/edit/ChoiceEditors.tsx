@@ -1,4 +1,5 @@
-import { Input } from 'antd';
+import { DIMENSIONS } from '@examhall/contract';
+import { AutoComplete, Input } from 'antd';
 import { useI18n } from '../../i18n/index.js';
 import type { ChoiceContentDraft } from '../drafts.js';
 import type { OptionKeyFields } from '../options.js';
@@ -67,7 +68,7 @@ export function GradientEditor(props: BodyEditorProps<'gradient'>) {
 
 /** Evaluation item: the statement, options with points, and the dimension they add to. */
 export function EvaluationEditor(props: BodyEditorProps<'evaluation'>) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { value, onChange } = props;
   const id = `${props.idPrefix}-dimension`;
   return (
@@ -80,13 +81,17 @@ export function EvaluationEditor(props: BodyEditorProps<'evaluation'>) {
         extra={t('qedit.dimensionHint')}
         htmlFor={id}
       >
-        <Input
-          id={id}
+        {/* Well-known dimensions are offered so results show their names in either language; any text still goes. */}
+        <AutoComplete
           value={value.content.dimension}
-          maxLength={64}
-          onChange={(e) => onChange({ ...value, content: { ...value.content, dimension: e.target.value } })}
-          data-testid="dimension-input"
-        />
+          options={DIMENSIONS.map((d) => ({ value: d.id, label: `${lang === 'zh-CN' ? d.zh : d.en} (${d.id})` }))}
+          filterOption={(input, option) =>
+            !!option && `${option.value} ${option.label}`.toLowerCase().includes(input.trim().toLowerCase())
+          }
+          onChange={(dimension: string) => onChange({ ...value, content: { ...value.content, dimension } })}
+        >
+          <Input id={id} maxLength={64} data-testid="dimension-input" />
+        </AutoComplete>
       </Field>
     </>
   );

@@ -1,4 +1,4 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { BANK_SORTS } from '@examhall/contract';
 import { Button, Card, Col, Row, Space } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
@@ -10,6 +10,8 @@ import { useListState } from '../shared/useListState.js';
 import { bankQueryFromParams, isFiltered, scopeOf, type FolderScope } from './bankQuery.js';
 import { BulkBar, BulkOutcomeNotice, type BulkOutcome } from './BulkBar.js';
 import { FolderTree } from './FolderTree.js';
+import { ExportMenu } from './imports/ExportMenu.js';
+import { ImportDrawer } from './imports/ImportDrawer.js';
 import { QuestionDrawer } from './QuestionDrawer.js';
 import { QuestionFilters } from './QuestionFilters.js';
 import { QuestionsEmpty, QuestionTable } from './QuestionTable.js';
@@ -28,6 +30,7 @@ export default function BankPage() {
   const scope = scopeOf(params);
   const [selected, setSelected] = useState<number[]>([]);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
+  const [importing, setImporting] = useState(false);
 
   // The editor is part of the address (`edit=new` or `edit=<id>`), so a question can be linked to and reloaded.
   const editing = params.get('edit');
@@ -50,16 +53,33 @@ export default function BankPage() {
         title={t('admin.menu.questions')}
         description={t('console.bank.about')}
         extra={
-          manage && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined aria-hidden />}
-              onClick={() => open('new')}
-              data-testid="bank-new"
-            >
-              {t('console.bank.newQuestion')}
-            </Button>
-          )
+          <Space wrap>
+            <ExportMenu
+              source={
+                selected.length > 0 ? { questionIds: selected } : typeof scope === 'number' ? { folderId: scope } : null
+              }
+              testId="bank-export"
+            />
+            {manage && (
+              <Button
+                icon={<ImportOutlined aria-hidden />}
+                onClick={() => setImporting(true)}
+                data-testid="bank-import"
+              >
+                {t('console.import.button')}
+              </Button>
+            )}
+            {manage && (
+              <Button
+                type="primary"
+                icon={<PlusOutlined aria-hidden />}
+                onClick={() => open('new')}
+                data-testid="bank-new"
+              >
+                {t('console.bank.newQuestion')}
+              </Button>
+            )}
+          </Space>
         }
       />
       <Row gutter={[16, 16]} align="top">
@@ -119,6 +139,14 @@ export default function BankPage() {
         onClose={close}
         onCreated={(id) => open(id)}
       />
+      {manage && importing && (
+        <ImportDrawer
+          open
+          folderId={typeof scope === 'number' ? scope : null}
+          onClose={() => setImporting(false)}
+          onImported={(folderId) => onScope(folderId)}
+        />
+      )}
     </Space>
   );
 }

@@ -262,68 +262,78 @@ function QuestionForm(props: {
       </Form>
       {props.readOnly ? <ConfigProvider componentDisabled>{editor}</ConfigProvider> : editor}
       {state.kind === 'conflict' && (
-        <Alert
-          type="warning"
-          showIcon
-          role="alert"
-          data-testid="question-conflict"
-          title={t('console.bank.conflictTitle')}
-          description={
-            <Space orientation="vertical">
-              <span>
-                {t('console.bank.conflictBody', {
-                  name: state.latest.editor.name,
-                  time: serverTime(state.latest.updated_at),
-                })}
-              </span>
-              <Space wrap>
-                <Button
-                  onClick={() => {
-                    setBase(state.latest);
-                    setDraft(draftFromView(state.latest));
-                    setFolderId(state.latest.folder_id);
-                    setGeneration((g) => g + 1);
-                    setState({ kind: 'idle' });
-                  }}
-                  data-testid="question-conflict-load"
-                >
-                  {t('console.bank.conflictLoad')}
-                </Button>
-                <Button
-                  danger
-                  loading={save.isPending}
-                  onClick={() => trySave(state.latest.revision)}
-                  data-testid="question-conflict-keep"
-                >
-                  {t('console.bank.conflictKeep')}
-                </Button>
-              </Space>
-            </Space>
-          }
+        <ConflictAlert
+          latest={state.latest}
+          saving={save.isPending}
+          onLoad={() => {
+            setBase(state.latest);
+            setDraft(draftFromView(state.latest));
+            setFolderId(state.latest.folder_id);
+            setGeneration((g) => g + 1);
+            setState({ kind: 'idle' });
+          }}
+          onKeep={() => trySave(state.latest.revision)}
         />
       )}
       {state.kind === 'error' && <SaveError error={state.error} />}
       {!props.readOnly && can(me.data, 'bank.manage') && (
-        <Space
-          style={{
-            position: 'sticky',
-            bottom: 0,
-            background: 'var(--ant-color-bg-elevated, #fff)',
-            padding: '12px 0',
-            width: '100%',
-          }}
-        >
-          <Button type="primary" loading={save.isPending} onClick={saveNow} data-testid="question-save">
-            {base ? t('console.common.save') : t('console.bank.createQuestion')}
-          </Button>
-          <Button onClick={close} data-testid="question-close">
-            {t('console.common.close')}
-          </Button>
-          <Typography.Text type="secondary">
-            {unsaved ? t('console.bank.unsaved') : t('console.bank.saveShortcut')}
-          </Typography.Text>
-        </Space>
+        <SaveBar creating={!base} saving={save.isPending} unsaved={unsaved} onSave={saveNow} onClose={close} />
       )}
+    </Space>
+  );
+}
+
+/** A newer revision was saved meanwhile: who and when, and the choice to load it or keep this one. */
+function ConflictAlert(p: { latest: BankQuestionView; saving: boolean; onLoad: () => void; onKeep: () => void }) {
+  const { t } = useI18n();
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      role="alert"
+      data-testid="question-conflict"
+      title={t('console.bank.conflictTitle')}
+      description={
+        <Space orientation="vertical">
+          <span>
+            {t('console.bank.conflictBody', { name: p.latest.editor.name, time: serverTime(p.latest.updated_at) })}
+          </span>
+          <Space wrap>
+            <Button onClick={p.onLoad} data-testid="question-conflict-load">
+              {t('console.bank.conflictLoad')}
+            </Button>
+            <Button danger loading={p.saving} onClick={p.onKeep} data-testid="question-conflict-keep">
+              {t('console.bank.conflictKeep')}
+            </Button>
+          </Space>
+        </Space>
+      }
+    />
+  );
+}
+
+/** Save and close, kept in view at the drawer's foot, with whether changes wait. */
+function SaveBar(p: { creating: boolean; saving: boolean; unsaved: boolean; onSave: () => void; onClose: () => void }) {
+  const { t } = useI18n();
+  return (
+    <Space
+      style={{
+        position: 'sticky',
+        bottom: 0,
+        background: 'var(--ant-color-bg-elevated, #fff)',
+        padding: '12px 0',
+        width: '100%',
+      }}
+    >
+      <Button type="primary" loading={p.saving} onClick={p.onSave} data-testid="question-save">
+        {p.creating ? t('console.bank.createQuestion') : t('console.common.save')}
+      </Button>
+      <Button onClick={p.onClose} data-testid="question-close">
+        {t('console.common.close')}
+      </Button>
+      <Typography.Text type="secondary">
+        {p.unsaved ? t('console.bank.unsaved') : t('console.bank.saveShortcut')}
+      </Typography.Text>
     </Space>
   );
 }

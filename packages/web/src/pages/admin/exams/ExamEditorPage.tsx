@@ -19,6 +19,7 @@ import { STATUS_COLOR } from './labels.js';
 import { LivePanel } from './LivePanel.js';
 import { OutcomePanel } from './OutcomePanel.js';
 import { PreviewButton } from './PreviewButton.js';
+import { ExportMenu } from '../bank/imports/ExportMenu.js';
 import { examKey, useExam } from './queries.js';
 import { SectionsPanel } from './SectionsPanel.js';
 import { SettingsPanel } from './SettingsPanel.js';
@@ -219,6 +220,10 @@ function EditorHeader({
             {t('console.exams.publish')}
           </Button>
           <PreviewButton examId={detail.id} editor={editor} disabled={problems > 0} />
+          <ExportMenu
+            source={detail.published_version_id !== null ? { examId: detail.id } : null}
+            testId="exam-export"
+          />
           <Button icon={<CopyOutlined aria-hidden />} onClick={() => setCopying(true)}>
             {t('console.exams.copy')}
           </Button>

@@ -1,6 +1,5 @@
-import { ExamPhase, type ProctorTile } from '@examhall/contract';
-import { MobileOutlined, UserOutlined, WarningOutlined } from '@ant-design/icons';
-import { Alert, Badge, Breadcrumb, Card, Empty, List, Space, Tag, Typography } from 'antd';
+import type { GridFilter, GridSort } from '@examhall/contract';
+import { Alert, Badge, Breadcrumb, Empty, Pagination, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useI18n } from '../../../i18n/index.js';
@@ -8,8 +7,13 @@ import { can, useStaffMe } from '../../../session/staff.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import NotFound from '../../NotFound.js';
 import { AttemptDrawer } from './AttemptDrawer.js';
-import { remaining, useLiveGrid, useServerNow } from './liveGrid.js';
-import { eventName, timeOfDay } from './labels.js';
+import { GridTile } from './GridTile.js';
+import { GridToolbar } from './GridToolbar.js';
+import { useLiveGrid, useServerNow } from './liveGrid.js';
+import { RiskFeed } from './RiskFeed.js';
+
+/** Tiles per page: enough to watch a room at once, few enough that the page stays quick with any number. */
+const PAGE_SIZE = 60;
 
 /** The live grid of one exam: a tile per attempt, updated from the proctor stream without reloading. */
 export default function ProctorGridPage() {
@@ -28,23 +32,30 @@ function Forbidden() {
 
 function Grid({ examId }: { examId: number }) {
   const { t } = useI18n();
-  useDocumentTitle(t('console.proctor.gridTitle', { id: examId }));
-  const live = useLiveGrid(examId);
+  const [filter, setFilter] = useState<GridFilter>('all');
+  const [sort, setSort] = useState<GridSort>('attempt');
+  const [page, setPage] = useState(1);
+  const live = useLiveGrid(examId, { filter, sort, page, pageSize: PAGE_SIZE });
   const now = useServerNow(live.offset);
   const [open, setOpen] = useState<number | null>(null);
   const byId = new Map(live.tiles.map((tile) => [tile.attempt_id, tile]));
+  const title =
+    live.examName !== null
+      ? t('proctor.grid.title', { name: live.examName })
+      : t('console.proctor.gridTitle', { id: examId });
+  useDocumentTitle(title);
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Breadcrumb
         items={[
           { title: <Link to="/admin/proctoring">{t('console.proctor.title')}</Link> },
-          { title: t('console.proctor.gridTitle', { id: examId }) },
+          { title: live.examName ?? `#${examId}` },
         ]}
       />
       <Space wrap align="center">
-        <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }}>
-          {t('console.proctor.gridTitle', { id: examId })}
+        <Typography.Title level={1} style={{ fontSize: 22, margin: 0 }} data-testid="proctor-grid-title">
+          {title}
         </Typography.Title>
         <span data-testid="proctor-live" data-connected={live.connected ? '1' : '0'}>
           <Badge
@@ -54,48 +65,43 @@ function Grid({ examId }: { examId: number }) {
         </span>
       </Space>
       {live.error && <Alert type="error" showIcon title={t('common.loadFailed', { msg: live.error })} />}
+      <GridToolbar
+        filter={filter}
+        sort={sort}
+        counts={live.counts}
+        total={live.total}
+        onFilter={(f) => {
+          setFilter(f);
+          setPage(1);
+        }}
+        onSort={(s) => {
+          setSort(s);
+          setPage(1);
+        }}
+      />
       <div
         data-testid="proctor-grid"
+        data-count={live.tiles.length}
         style={{ display: 'grid', gap: 16, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}
       >
         {live.tiles.map((tile) => (
-          <Tile key={tile.attempt_id} tile={tile} now={now} onOpen={() => setOpen(tile.attempt_id)} />
+          <GridTile key={tile.attempt_id} tile={tile} now={now} onOpen={() => setOpen(tile.attempt_id)} />
         ))}
       </div>
-      {live.tiles.length === 0 && !live.error && <Empty description={t('console.proctor.noAttempts')} />}
-      <Card title={t('console.proctor.latestRisks')} size="small">
-        <List
-          data-testid="proctor-risk-feed"
-          locale={{ emptyText: <Typography.Text type="secondary">{t('console.proctor.noRisks')}</Typography.Text> }}
-          dataSource={live.risks}
-          renderItem={(r) => (
-            <List.Item
-              key={r.record.id}
-              data-testid={`proctor-risk-${r.record.id}`}
-              actions={[
-                <a
-                  key="open"
-                  href={`#attempt-${r.attempt_id}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    setOpen(r.attempt_id);
-                  }}
-                >
-                  {t('console.proctor.openAttempt')}
-                </a>,
-              ]}
-            >
-              <Space wrap>
-                <WarningOutlined aria-hidden style={{ color: '#cf1322' }} />
-                <Typography.Text>{timeOfDay(r.record.trigger_time)}</Typography.Text>
-                <Typography.Text strong>{byId.get(r.attempt_id)?.name ?? `#${r.attempt_id}`}</Typography.Text>
-                <Typography.Text>{eventName(t, r.record)}</Typography.Text>
-                {r.record.detail && <Typography.Text type="secondary">{r.record.detail}</Typography.Text>}
-              </Space>
-            </List.Item>
-          )}
+      {live.tiles.length === 0 && !live.error && (
+        <Empty description={live.counts?.all ? t('proctor.grid.noMatch') : t('console.proctor.noAttempts')} />
+      )}
+      {live.total > PAGE_SIZE && (
+        <Pagination
+          current={page}
+          pageSize={PAGE_SIZE}
+          total={live.total}
+          showSizeChanger={false}
+          onChange={setPage}
+          data-testid="proctor-grid-pages"
         />
-      </Card>
+      )}
+      <RiskFeed risks={live.risks} nameOf={(id) => byId.get(id)?.name} onOpen={setOpen} />
       <AttemptDrawer
         attemptId={open}
         tile={open === null ? undefined : byId.get(open)}
@@ -103,76 +109,5 @@ function Grid({ examId }: { examId: number }) {
         onClose={() => setOpen(null)}
       />
     </Space>
-  );
-}
-
-/** One candidate: picture, name, phase and time left, risk count, online state and phone. Opens the attempt. */
-function Tile({ tile, now, onOpen }: { tile: ProctorTile; now: number; onOpen: () => void }) {
-  const { t } = useI18n();
-  const phase =
-    tile.phase === ExamPhase.exam && tile.end_time !== null
-      ? t('console.proctor.timeLeft', { time: remaining(tile.end_time, now) })
-      : t(`console.proctor.phase.${tile.phase}`);
-  return (
-    <button
-      type="button"
-      className="proctor-tile"
-      onClick={onOpen}
-      data-testid={`proctor-tile-${tile.attempt_id}`}
-      style={{
-        // A native button (focusable, Enter and Space open it, the browser's focus ring) without its look.
-        cursor: 'pointer',
-        display: 'block',
-        width: '100%',
-        padding: 0,
-        textAlign: 'start',
-        font: 'inherit',
-        color: 'inherit',
-        borderRadius: 8,
-        border: `1px solid ${tile.open_flags > 0 ? '#ff7875' : '#d9d9d9'}`,
-        background: '#fff',
-        overflow: 'hidden',
-      }}
-    >
-      <div style={{ aspectRatio: '16 / 9', background: '#1f1f1f', display: 'grid', placeItems: 'center' }}>
-        {tile.picture_url ? (
-          <img
-            src={tile.picture_url}
-            alt={t('console.proctor.pictureOf', { name: tile.name })}
-            style={{ width: '100%', height: '100%', objectFit: 'cover' }}
-          />
-        ) : (
-          <UserOutlined aria-hidden style={{ fontSize: 40, color: '#8c8c8c' }} />
-        )}
-      </div>
-      <div style={{ padding: '8px 12px', display: 'grid', gap: 4 }}>
-        <Space style={{ justifyContent: 'space-between', width: '100%' }}>
-          <Badge
-            status={tile.online ? 'success' : 'default'}
-            text={<Typography.Text strong>{tile.name}</Typography.Text>}
-          />
-          <Tag color={tile.risk_count > 0 ? 'red' : 'default'} data-testid="tile-risk-count">
-            {t('console.proctor.risks', { n: tile.risk_count })}
-          </Tag>
-        </Space>
-        <Typography.Text type="secondary" data-testid="tile-phase">
-          {phase}
-        </Typography.Text>
-        <Space size="small" wrap>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {tile.online ? t('console.proctor.online') : t('console.proctor.offline')}
-          </Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            <MobileOutlined aria-hidden />{' '}
-            {tile.mobileDeviceStatus === 1 ? t('console.proctor.phoneOn') : t('console.proctor.phoneOff')}
-          </Typography.Text>
-          {tile.open_flags > 0 && (
-            <Typography.Text type="danger" style={{ fontSize: 12 }}>
-              {t('console.proctor.openFlagsN', { n: tile.open_flags })}
-            </Typography.Text>
-          )}
-        </Space>
-      </div>
-    </button>
   );
 }

@@ -1,4 +1,12 @@
-import { api, ProctorEvent, type IntegrityRecord, type ProctorTile } from '@examhall/contract';
+import {
+  api,
+  ProctorEvent,
+  type GridFilter,
+  type GridSort,
+  type IntegrityRecord,
+  type ProctorGridData,
+  type ProctorTile,
+} from '@examhall/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { request, urlFor } from '../../../api/client.js';
@@ -6,15 +14,40 @@ import { request, urlFor } from '../../../api/client.js';
 /** Longest wait before opening a stream again that the server closed or refused. */
 const MAX_RECONNECT_MS = 30_000;
 
-/** A risk event as it arrived on the live stream. */
+/** A risk event as it arrived on the live stream, or a flag still waiting when the page opened. */
 export interface LiveRisk {
   attempt_id: number;
   record: IntegrityRecord;
+  /** The candidate's name when the server sent it (flags from before the page opened). */
+  name?: string;
 }
+
+/** Which page of the grid is shown. */
+export interface GridView {
+  filter: GridFilter;
+  sort: GridSort;
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * How long tile changes may gather before the page is read again (a tile may now match another filter, and the
+ * counts move): tiles on the page change in place at once, so this only has to be soon, not instant, and a big
+ * exam's steady stream of pictures costs one page read per proctor every few seconds rather than one per picture.
+ */
+const RELOAD_AFTER_MS = 10_000;
+/** The most risk events the feed keeps. */
+const FEED_SIZE = 50;
 
 /** The live grid of an exam: tiles, the server's clock and the latest risk events. */
 export interface LiveGrid {
+  /** The page's tiles, in the server's order. */
   tiles: ProctorTile[];
+  /** The exam's name, once loaded. */
+  examName: string | null;
+  /** Tiles matching the filter, and how many each filter matches. */
+  total: number;
+  counts: ProctorGridData['counts'] | null;
   /** Server time minus this browser's time (ms), so remaining times tick on the server's clock. */
   offset: number;
   /** True while the stream is open. */
@@ -25,42 +58,68 @@ export interface LiveGrid {
   risks: LiveRisk[];
 }
 
+/** Newest first without repeats: a flag from the first load and its live event are one line. */
+function mergeRisks(live: LiveRisk[], pending: LiveRisk[]): LiveRisk[] {
+  const seen = new Set<number>();
+  return [...live, ...pending]
+    .filter((r) => (seen.has(r.record.id) ? false : (seen.add(r.record.id), true)))
+    .sort((a, b) => b.record.id - a.record.id)
+    .slice(0, FEED_SIZE);
+}
+
 /** The query key of an attempt's timeline, refreshed when the stream says it changed. */
 export const attemptKey = (attemptId: number) => ['admin', 'proctor', 'attempt', attemptId] as const;
 
 /**
- * Follows /admin/proctor/stream (server-sent events; the staff cookie goes with it). On every (re)connect
- * the grid is loaded again, so nothing that changed while the stream was down is missed; after that each
- * tile event replaces its tile in place.
+ * Follows /admin/proctor/stream (server-sent events; the staff cookie goes with it) for one page of the grid.
+ * On every (re)connect and every change of page, filter or order the page is loaded again, so nothing that
+ * changed meanwhile is missed; after that a tile event replaces its tile in place, and tile changes reload the
+ * page a few seconds later, since a tile may have come to match the filter or left it.
  */
-export function useLiveGrid(examId: number): LiveGrid {
+export function useLiveGrid(examId: number, view: GridView): LiveGrid {
   const queryClient = useQueryClient();
+  const [grid, setGrid] = useState<ProctorGridData | null>(null);
   const [tiles, setTiles] = useState<Map<number, ProctorTile>>(new Map());
   const [offset, setOffset] = useState(0);
   const [connected, setConnected] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [risks, setRisks] = useState<LiveRisk[]>([]);
+  const [live, setLive] = useState<LiveRisk[]>([]);
   const latestLoad = useRef(0);
+  const { filter, sort, page, pageSize } = view;
+  // The stream outlives a change of page or filter: only the page is read again, the connection stays.
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const reloadRef = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let reload: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
     let stopped = false;
-    setTiles(new Map());
-    setRisks([]);
 
     const load = async () => {
       const ticket = ++latestLoad.current;
+      const v = viewRef.current;
       try {
-        const grid = await request(api.proctorGrid, { query: { exam_id: examId } });
+        const data = await request(api.proctorGrid, {
+          query: { exam_id: examId, filter: v.filter, sort: v.sort, page: v.page, page_size: v.pageSize },
+        });
         if (stopped || ticket !== latestLoad.current) return;
-        setOffset(grid.server_time - Date.now());
-        setTiles(new Map(grid.tiles.map((t) => [t.attempt_id, t])));
+        setOffset(data.server_time - Date.now());
+        setGrid(data);
+        setTiles(new Map(data.tiles.map((t) => [t.attempt_id, t])));
         setError(null);
       } catch (err) {
         if (!stopped) setError(err instanceof Error ? err.message : String(err));
       }
+    };
+    reloadRef.current = () => void load();
+    const reloadSoon = () => {
+      reload ??= setTimeout(() => {
+        reload = undefined;
+        void load();
+      }, RELOAD_AFTER_MS);
     };
 
     const onMessage = (e: MessageEvent<string>) => {
@@ -77,10 +136,12 @@ export function useLiveGrid(examId: number): LiveGrid {
         setOffset(ev.server_time - Date.now());
         void load();
       } else if (ev.type === 'tile') {
-        setTiles((prev) => new Map(prev).set(ev.tile.attempt_id, ev.tile));
+        // Only tiles on this page are replaced; the others are the reload's to place.
+        setTiles((prev) => (prev.has(ev.tile.attempt_id) ? new Map(prev).set(ev.tile.attempt_id, ev.tile) : prev));
+        reloadSoon();
         void queryClient.invalidateQueries({ queryKey: attemptKey(ev.tile.attempt_id) });
       } else {
-        setRisks((prev) => [{ attempt_id: ev.attempt_id, record: ev.record }, ...prev].slice(0, 50));
+        setLive((prev) => [{ attempt_id: ev.attempt_id, record: ev.record }, ...prev].slice(0, FEED_SIZE));
         void queryClient.invalidateQueries({ queryKey: attemptKey(ev.attempt_id) });
       }
     };
@@ -101,21 +162,32 @@ export function useLiveGrid(examId: number): LiveGrid {
         timer = setTimeout(connect, Math.min(MAX_RECONNECT_MS, 1_000 * 2 ** (failures - 1)));
       };
     };
-    void load();
     connect();
     return () => {
       stopped = true;
+      reloadRef.current = () => undefined;
       clearTimeout(timer);
+      clearTimeout(reload);
       source?.close();
     };
   }, [examId, queryClient]);
 
+  // The first page, and every other page, filter or order the proctor picks.
+  useEffect(() => reloadRef.current(), [examId, filter, sort, page, pageSize]);
+
+  // A new exam starts with an empty feed; a new page or filter keeps what arrived.
+  useEffect(() => setLive([]), [examId]);
+
+  const order = grid?.tiles.map((t) => t.attempt_id) ?? [];
   return {
-    tiles: [...tiles.values()].sort((a, b) => a.attempt_id - b.attempt_id),
+    tiles: order.map((id) => tiles.get(id)).filter((t) => t !== undefined),
+    examName: grid?.exam_name ?? null,
+    total: grid?.total ?? 0,
+    counts: grid?.counts ?? null,
     offset,
     connected,
     error,
-    risks,
+    risks: mergeRisks(live, grid?.pending ?? []),
   };
 }
 

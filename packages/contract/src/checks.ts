@@ -1,0 +1,60 @@
+/**
+ * The device checks' rules that the server enforces and the web app shows: which steps an exam requires before
+ * the exam starts, and when the camera's first picture is good enough to pass.
+ */
+import { MONITOR_STEPS, type MonitorStepKey } from './enums.js';
+
+/**
+ * Similarity (0 to 1) below which a face is taken for someone else. On the face fixtures the same person scores
+ * 0.69 to 1 across crops and scales, different people 0.15 to 0.45; 0.55 sits between the two groups.
+ */
+export const FACE_MATCH_THRESHOLD = 0.55;
+
+/** A step id of the monitor phase: -5 camera to -1 signature. */
+export type MonitorStepId = (typeof MONITOR_STEPS)[number]['id'];
+
+/** What a step's latest recorded outcome is. */
+export type CheckResult = 'passed' | 'skipped';
+
+/** The exam settings that shape the checks (the is_skip_* and is_close_* flags). */
+export type CheckSettings = {
+  [K in NonNullable<(typeof MONITOR_STEPS)[number]['skipFlag' | 'closeFlag']>]: 0 | 1;
+};
+
+/** Why the camera's first picture does not pass: no face, more than one, or a face unlike the ID photo. */
+export type CameraProblem = 'no_face' | 'several_faces' | 'id_mismatch';
+
+/**
+ * The camera step passes only on a first picture with exactly one face that, when the invitation carries an ID
+ * photo, matches it; null when it passes.
+ */
+export function cameraProblem(faceCount: number, idSimilarity: number | null): CameraProblem | null {
+  if (faceCount === 0) return 'no_face';
+  if (faceCount > 1) return 'several_faces';
+  if (idSimilarity !== null && idSimilarity < FACE_MATCH_THRESHOLD) return 'id_mismatch';
+  return null;
+}
+
+/** Whether the exam lets the candidate skip the step (the signed pledge never). */
+export function stepSkippable(settings: CheckSettings, step: MonitorStepKey): boolean {
+  const flag = MONITOR_STEPS.find((s) => s.key === step)?.skipFlag ?? null;
+  return flag !== null && settings[flag] === 1;
+}
+
+/** The steps the exam keeps (its is_close_* flags remove the others), in order. */
+export function requiredSteps(settings: CheckSettings): (typeof MONITOR_STEPS)[number][] {
+  return MONITOR_STEPS.filter((s) => s.closeFlag === null || settings[s.closeFlag] !== 1);
+}
+
+/**
+ * The steps that still stand between the candidate and the exam: every step the exam keeps needs a passed
+ * result, or a skip where the exam allows skipping that step.
+ */
+export function missingChecks(settings: CheckSettings, results: ReadonlyMap<number, CheckResult>): MonitorStepKey[] {
+  return requiredSteps(settings)
+    .filter((s) => {
+      const result = results.get(s.id);
+      return result !== 'passed' && !(result === 'skipped' && stepSkippable(settings, s.key));
+    })
+    .map((s) => s.key);
+}

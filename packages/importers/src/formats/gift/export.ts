@@ -1,0 +1,93 @@
+/** Drafts to GIFT. Every text is written as `[html]`, so HTML comes back unchanged. */
+import { problem } from '../../problems.js';
+import { BLANK } from '../../richText.js';
+import { round5 } from '../../mapping.js';
+import type { Draft, Problem } from '../../types.js';
+
+/** Escapes GIFT's special characters; a line break becomes `\n`, so no line can start a comment or end a question. */
+export function escapeGift(text: string): string {
+  return text.replace(/[\\~=#{}:]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
+}
+
+const weight = (n: number) => `%${round5(n)}%`;
+
+/** Writes drafts as GIFT; kinds GIFT cannot carry are left out with a problem each. */
+export function exportGift(drafts: Draft[]): { text: string; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const out: string[] = [];
+  let folder: string | null = null;
+  drafts.forEach((d, i) => {
+    const answers = answerBlock(d);
+    if (typeof answers !== 'string') {
+      problems.push(
+        problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', {
+          kind: d.question.kind,
+          format: 'GIFT',
+          detail: answers.why,
+        }),
+      );
+      return;
+    }
+    const path = d.folder.map((f) => f.replace(/\//g, '//')).join('/');
+    if (path !== (folder ?? '')) {
+      out.push(`$CATEGORY: $course$/top${path ? `/${path}` : ''}\n`);
+      folder = path;
+    }
+    const lines: string[] = [];
+    if (d.tags.length > 0) lines.push(`// ${d.tags.map((t) => `[tag:${t.replace(/]/g, '')}]`).join(' ')}`);
+    const title = d.title ? `::${escapeGift(d.title)}::` : '';
+    const general = d.explanation ? `\n\t####[html]${escapeGift(d.explanation)}` : '';
+    const { before, after } = stemParts(d);
+    lines.push(`${title}[html]${escapeGift(before)}{${answers}${general}\n}${escapeGift(after)}`);
+    out.push(`${lines.join('\n')}\n`);
+  });
+  return { text: out.join('\n'), problems };
+}
+
+/** The stem around the answer block: a fill-in blank's ___ is where the block goes. */
+function stemParts(d: Draft): { before: string; after: string } {
+  const stem = d.question.content.stem;
+  if (d.question.kind !== 'fill_blank') return { before: `${stem} `, after: '' };
+  const at = stem.indexOf(BLANK);
+  if (at < 0) return { before: `${stem} `, after: '' };
+  return { before: stem.slice(0, at), after: stem.slice(at + BLANK.length) };
+}
+
+/** The answer block's inside, or why GIFT cannot carry the question. */
+function answerBlock(d: Draft): string | { why: string } {
+  const q = d.question;
+  const opt = (mark: string, html: string) => `\n\t${mark}[html]${escapeGift(html)}`;
+  switch (q.kind) {
+    case 'single':
+      return q.content.options.map((o) => opt(o.id === q.key.option ? '=' : '~', o.content)).join('');
+    case 'multiple':
+    case 'indefinite': {
+      const right = new Set(q.key.options);
+      return q.content.options
+        .map((o) => opt(`~${right.has(o.id) ? weight(100 / right.size) : '%-100%'}`, o.content))
+        .join('');
+    }
+    case 'gradient': {
+      const best = Math.max(...Object.values(q.key.scores));
+      const top = q.content.options.find((o) => q.key.scores[o.id] === best)!;
+      return q.content.options
+        .map((o) =>
+          o === top ? opt('=', o.content) : opt(`~${weight(((q.key.scores[o.id] ?? 0) / best) * 100)}`, o.content),
+        )
+        .join('');
+    }
+    case 'true_false':
+      return q.key.option === q.content.options[0]!.id ? 'TRUE' : 'FALSE';
+    case 'fill_blank':
+      if (q.content.blanks !== 1) return { why: 'GIFT has one answer block per question (one blank)' };
+      return q.key.blanks[0]!.map((v) => `\n\t=${escapeGift(v)}`).join('');
+    case 'qa':
+      return '';
+    case 'programming':
+    case 'programming_qa':
+    case 'reading':
+    case 'listening':
+    case 'evaluation':
+      return { why: 'GIFT has no such question type' };
+  }
+}

@@ -1,0 +1,126 @@
+/** Drafts to Moodle XML (the format Moodle's question bank imports). */
+import { round5 } from '../../mapping.js';
+import { problem } from '../../problems.js';
+import { BLANK, htmlToText } from '../../richText.js';
+import type { Draft, Problem } from '../../types.js';
+import { cdata, escapeXml } from '../../xml.js';
+
+const rich = (tag: string, html: string, extra = '') =>
+  `<${tag} format="html"${extra}><text>${cdata(html)}</text></${tag}>`;
+const answer = (fraction: number, html: string) => `    ${rich('answer', html, ` fraction="${round5(fraction)}"`)}\n`;
+/** Escapes text inside a cloze answer. */
+const clozeText = (s: string) => s.replace(/[\\}#~/"]/g, (c) => `\\${c}`);
+
+/** Writes drafts as Moodle XML; kinds Moodle cannot carry are left out with a problem each. */
+export function exportMoodle(drafts: Draft[]): { text: string; problems: Problem[] } {
+  const problems: Problem[] = [];
+  let out = '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n';
+  let folder: string | null = null;
+  drafts.forEach((d, i) => {
+    const body = questionBody(d);
+    if ('why' in body) {
+      problems.push(
+        problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', {
+          kind: d.question.kind,
+          format: 'Moodle XML',
+          detail: body.why,
+        }),
+      );
+      return;
+    }
+    const path = d.folder.map((f) => f.replace(/\//g, '//')).join('/');
+    if (path !== folder) {
+      out += `  <question type="category">\n    <category><text>${escapeXml(`$course$/top${path ? `/${path}` : ''}`)}</text></category>\n  </question>\n`;
+      folder = path;
+    }
+    const name = d.title ?? (htmlToText(d.question.content.stem).slice(0, 60) || `question ${i + 1}`);
+    out += `  <question type="${body.type}">\n`;
+    out += `    <name><text>${escapeXml(name)}</text></name>\n`;
+    out += `    ${rich('questiontext', body.stem)}\n`;
+    out += `    ${rich('generalfeedback', d.explanation ?? '')}\n`;
+    out += `    <defaultgrade>${d.points ?? 1}</defaultgrade>\n`;
+    out += body.rest;
+    if (d.tags.length > 0)
+      out += `    <tags>${d.tags.map((t) => `<tag><text>${escapeXml(t)}</text></tag>`).join('')}</tags>\n`;
+    out += '  </question>\n';
+  });
+  return { text: `${out}</quiz>\n`, problems };
+}
+
+/** Moodle's type, the question text and the type's own elements; or why Moodle cannot carry it. */
+function questionBody(d: Draft): { type: string; stem: string; rest: string } | { why: string } {
+  const q = d.question;
+  switch (q.kind) {
+    case 'single':
+      return {
+        type: 'multichoice',
+        stem: q.content.stem,
+        rest:
+          '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
+          q.content.options.map((o) => answer(o.id === q.key.option ? 100 : 0, o.content)).join(''),
+      };
+    case 'multiple':
+    case 'indefinite': {
+      const right = new Set(q.key.options);
+      return {
+        type: 'multichoice',
+        stem: q.content.stem,
+        rest:
+          '    <single>false</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
+          q.content.options.map((o) => answer(right.has(o.id) ? 100 / right.size : -100, o.content)).join(''),
+      };
+    }
+    case 'gradient': {
+      const best = Math.max(...Object.values(q.key.scores));
+      return {
+        type: 'multichoice',
+        stem: q.content.stem,
+        rest:
+          '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
+          q.content.options.map((o) => answer(((q.key.scores[o.id] ?? 0) / best) * 100, o.content)).join(''),
+      };
+    }
+    case 'true_false': {
+      const truth = q.key.option === q.content.options[0]!.id;
+      return {
+        type: 'truefalse',
+        stem: q.content.stem,
+        rest: answer(truth ? 100 : 0, 'true') + answer(truth ? 0 : 100, 'false'),
+      };
+    }
+    case 'fill_blank': {
+      if (q.content.blanks === 1)
+        return {
+          type: 'shortanswer',
+          stem: q.content.stem,
+          rest: '    <usecase>0</usecase>\n' + q.key.blanks[0]!.map((v) => answer(100, escapeHtmlText(v))).join(''),
+        };
+      const parts = q.content.stem.split(BLANK);
+      if (parts.length - 1 !== q.content.blanks)
+        return {
+          why: `the stem marks ${parts.length - 1} blank(s) with ${BLANK} but the question has ${q.content.blanks}`,
+        };
+      const stem = parts.reduce(
+        (s, p, i) => `${s}{1:SHORTANSWER:${q.key.blanks[i - 1]!.map((v) => `=${clozeText(v)}`).join('~')}}${p}`,
+      );
+      return { type: 'cloze', stem, rest: '' };
+    }
+    case 'qa':
+      return {
+        type: 'essay',
+        stem: q.content.stem,
+        rest: `    <responseformat>editor</responseformat>\n    ${rich('graderinfo', q.key.rubric ?? '')}\n`,
+      };
+    case 'programming':
+    case 'programming_qa':
+    case 'reading':
+    case 'listening':
+    case 'evaluation':
+      return { why: 'Moodle XML has no such question type' };
+  }
+}
+
+/** A short answer is text; inside `<answer format="html">` it is escaped so that it reads back the same. */
+function escapeHtmlText(v: string): string {
+  return escapeXml(v);
+}

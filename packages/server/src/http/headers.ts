@@ -1,0 +1,94 @@
+/**
+ * The browser's defences, on every response (pages, assets, API, storage): a Content-Security-Policy with no
+ * inline script, no framing (the console and the candidate pages alike: nothing needs to embed them, and a
+ * framed page invites clickjacking), nosniff, a referrer policy, and HSTS when the site is served over https.
+ */
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { localStorageEndpoint } from '../storage/gateway.js';
+
+/** One year: browsers keep to https for that long once they have seen the site over https. */
+const HSTS_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+function originOf(url: string): string | undefined {
+  try {
+    return url ? new URL(url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the browser fetches stored media and uploads to: the local store under PUBLIC_URL, or the S3-compatible
+ * endpoint (and its virtual-hosted bucket address, which presigned URLs use unless paths are forced).
+ */
+export function storageOrigins(config: Pick<Config, 'publicUrl' | 's3'>): string[] {
+  if (!config.s3) return [originOf(localStorageEndpoint(config))].filter((o): o is string => o !== undefined);
+  const endpoint = new URL(config.s3.endpoint);
+  const origins = [endpoint.origin];
+  if (!config.s3.forcePathStyle) origins.push(`${endpoint.protocol}//${config.s3.bucket}.${endpoint.host}`);
+  return origins;
+}
+
+/** The Content-Security-Policy directives of the app (exported for the test that reads them back). */
+export function cspDirectives(config: Config): Record<string, string[]> {
+  const storage = storageOrigins(config);
+  const reporting = [originOf(config.errorReportUrl), originOf(config.analyticsUrl)].filter(
+    (o): o is string => o !== undefined,
+  );
+  const https = config.publicUrl.startsWith('https:');
+  return {
+    'default-src': ["'self'"],
+    // The built app is module scripts from its own origin only: no inline script, no eval.
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    // Ant Design writes its styles at run time (CSS-in-JS) and React sets style attributes.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // QR codes are data: URLs; previews of captures and offline pictures are blob: URLs.
+    'img-src': ["'self'", 'data:', 'blob:', ...storage],
+    // Listening audio comes from storage; an author previews an audio file as a blob: URL.
+    'media-src': ["'self'", 'blob:', ...storage],
+    // API calls and server-sent events are same-origin; pictures upload straight to storage.
+    'connect-src': ["'self'", ...storage, ...reporting],
+    'font-src': ["'self'", 'data:'],
+    // The service worker (/sw.js).
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/** Registers the security headers (@fastify/helmet) for every route of `app`. */
+export async function securityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const https = config.publicUrl.startsWith('https:');
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+    // DENY for browsers that predate frame-ancestors.
+    frameguard: { action: 'deny' },
+    // The Referer reaches our own origin (a fallback of the cross-origin check) and never another site, so a
+    // page address holding a token (the phone page's QR link) does not leak to third parties.
+    referrerPolicy: { policy: 'same-origin' },
+    // Over plain http the header is meaningless (and would pin a developer's localhost to https).
+    // Sub-domains are left out: other hosts under the cookie's parent domain may not all serve https.
+    strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: false } : false,
+    // An API on a host of its own (API_PREFIX empty) serves media links to pages of a sibling host.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+}
+
+/**
+ * The docs page's policy (@fastify/swagger-ui writes one with hashes of its scripts): never framed either, and
+ * no upgrade to https where the site is served over http, which would break its assets.
+ */
+export function docsCsp(config: Pick<Config, 'publicUrl'>): (header: string) => string {
+  const https = config.publicUrl.startsWith('https:');
+  return (header) => {
+    const framed = header.replace("frame-ancestors 'self'", "frame-ancestors 'none'");
+    return https ? framed : framed.replace(/\s*upgrade-insecure-requests;?/, '');
+  };
+}

@@ -1,0 +1,46 @@
+/** Loading one question of the exam page, kept in this browser so moving on works without a network. */
+import { api, shapeOf, type AnswerShape } from '@examhall/contract';
+import { request, requestWithMessage } from '../api/client.js';
+import { parseStored } from './answers.js';
+import type { CardItem } from './card.js';
+import type { PageAnswer } from './useAnswers.js';
+import { cached } from './offlineCache.js';
+
+/** Loaded question data of either kind. */
+export type Loaded =
+  | { kind: 'subject'; data: Awaited<ReturnType<typeof request<typeof api.showNew>>> }
+  | { kind: 'ceping'; data: Awaited<ReturnType<typeof request<typeof api.cepingShowNew>>> };
+
+/** A load the specification refuses: a success envelope with a message. The page shows it as a warning. */
+export class SubjectWarning extends Error {}
+
+/** The query key of a question of the exam page. */
+export const questionQueryKey = (examId: number, item: Pick<CardItem, 'kind' | 'id'>) =>
+  ['question', examId, item.kind, item.id] as const;
+
+/** Loads a question, from the server or the copy kept in this browser. */
+export async function loadQuestion(examId: number, item: Pick<CardItem, 'kind' | 'id'>): Promise<Loaded> {
+  if (item.kind === 'ceping') {
+    const data = await cached(`ceping:${examId}:${item.id}`, () =>
+      request(api.cepingShowNew, { query: { exam_id: examId, subject_id: item.id } }),
+    );
+    return { kind: 'ceping', data };
+  }
+  const data = await cached(`subject:${examId}:${item.id}`, async () => {
+    const res = await requestWithMessage(api.showNew, { query: { subject_id: item.id, exam_id: examId } });
+    if (res.msg) throw new SubjectWarning(res.msg);
+    return res.data;
+  });
+  return { kind: 'subject', data };
+}
+
+/** What a loaded question asks to be filled in (evaluation items: one choice). */
+export function loadedShape(loaded: Loaded | undefined): AnswerShape {
+  return loaded?.kind === 'subject' ? shapeOf(loaded.data.subject) : null;
+}
+
+/** The answer the server holds for a loaded question. */
+export function loadedAnswer(loaded: Loaded | undefined): PageAnswer | undefined {
+  if (!loaded) return undefined;
+  return loaded.kind === 'ceping' ? (loaded.data.answer ?? undefined) : parseStored(loaded.data.answer?.value);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { loadMarks, toggleMark } from './reviewMarks.js';
+
+/** A Storage of a plain map. */
+function memoryStorage() {
+  const map = new Map<string, string>();
+  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), map };
+}
+
+describe('review marks', () => {
+  it('keeps marks per attempt across a reload, and a second toggle removes one', () => {
+    const storage = memoryStorage();
+    let marks = toggleMark(storage, 7, loadMarks(storage, 7), 'answer:3');
+    marks = toggleMark(storage, 7, marks, 'ceping:9');
+    expect([...loadMarks(storage, 7)]).toEqual(['answer:3', 'ceping:9']);
+    expect(loadMarks(storage, 8).size).toBe(0);
+    toggleMark(storage, 7, marks, 'answer:3');
+    expect([...loadMarks(storage, 7)]).toEqual(['ceping:9']);
+  });
+
+  it('reads a damaged entry as no marks', () => {
+    const storage = memoryStorage();
+    storage.setItem('exam-review:7', '{not json');
+    expect(loadMarks(storage, 7).size).toBe(0);
+    storage.setItem('exam-review:7', '{"a":1}');
+    expect(loadMarks(storage, 7).size).toBe(0);
+  });
+});

@@ -1,0 +1,61 @@
+import { detail, DETAIL_KEYS } from '@examhall/contract';
+import { describe, expect, it } from 'vitest';
+import { detailText } from './detailText.js';
+import { translate, type Language } from './format.js';
+import type { MessageKey } from './zh.js';
+
+const tOf = (lang: Language) => (key: MessageKey, params?: Record<string, string | number>) =>
+  translate(lang, key, params);
+
+/** One stored detail per kind, as the writers build them. */
+const written = [
+  detail.noFace(),
+  detail.faces(2),
+  detail.faceMismatch(0.41, 0.3),
+  detail.phoneSeen(0.9),
+  detail.faceFindings(2, [0.9, 0.8], 0.1),
+  detail.browserOffline(),
+  detail.pageOpenedOffline(),
+  detail.slowResponse(5100),
+  detail.failedSends(3, 'Failed to fetch'),
+  detail.pageHidden(),
+  detail.windowBlur(),
+  detail.pageClosed(12),
+  detail.leftFullscreen(),
+  detail.paste(true, 'SELECT 1'),
+  detail.trackEnded('camera', 'fake'),
+  detail.trackMuted('screen', 'screen:0'),
+  detail.phoneStopped(),
+  detail.translated('html lang zh-CN -> fr'),
+  detail.accountChanged('139****0000'),
+  detail.check(-5, 'passed', '2d21'),
+  detail.stepSkipped(-2),
+  detail.riskPicture(17),
+  detail.recording(5000),
+];
+
+describe('detail words', () => {
+  it('words every kind of detail in both languages with every placeholder filled', () => {
+    expect(written.length).toBe(DETAIL_KEYS.length);
+    for (const lang of ['zh-CN', 'en-US'] as const) {
+      for (const text of written) {
+        const shown = detailText(tOf(lang), text);
+        expect(shown, text).not.toMatch(/[{}]/);
+        expect(shown, text).not.toBe(text);
+      }
+    }
+  });
+
+  it('says what happened in the reader’s language', () => {
+    expect(detailText(tOf('zh-CN'), detail.faces(2))).toBe('画面中有 2 张人脸');
+    expect(detailText(tOf('en-US'), detail.noFace())).toBe('No face in the picture');
+    expect(detailText(tOf('zh-CN'), detail.check(-5, 'passed', null))).toBe('摄像头检测：通过');
+    expect(detailText(tOf('en-US'), detail.slowResponse(5100))).toBe('Saving an answer was slow (5.1 s)');
+    expect(detailText(tOf('zh-CN'), '{"step":-4,"result":"skipped","device":null}')).toBe('麦克风检测：已跳过');
+  });
+
+  it('shows details written before the vocabulary as they were written', () => {
+    expect(detailText(tOf('en-US'), 'no face')).toBe('no face');
+    expect(detailText(tOf('zh-CN'), 'risk record 17')).toBe('risk record 17');
+  });
+});

@@ -1,0 +1,69 @@
+import { describeDetail, monitorStepKey, type DescribedDetail } from '@examhall/contract';
+import type { MessageParams } from './format.js';
+import type { MessageKey } from './zh.js';
+
+type T = (key: MessageKey, params?: MessageParams) => string;
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+function stepName(t: T, step: number): string {
+  const key = monitorStepKey(step);
+  return key ? t(`monitor.step.${key}`) : String(step);
+}
+
+function resultName(t: T, result: string): string {
+  return result === 'passed' || result === 'skipped' || result === 'failed' ? t(`detail.result.${result}`) : result;
+}
+
+function words(t: T, d: DescribedDetail): string {
+  switch (d.key) {
+    case 'faceMismatch': {
+      const parts = [
+        d.params.similarity !== null ? t('detail.faceMismatch.first', { similarity: d.params.similarity }) : null,
+        d.params.id_similarity !== null ? t('detail.faceMismatch.id', { similarity: d.params.id_similarity }) : null,
+      ].filter((p): p is string => p !== null);
+      return parts.length > 0 ? `${t('detail.faceMismatch')}: ${parts.join('; ')}` : t('detail.faceMismatch');
+    }
+    case 'faceFindings':
+      return t('detail.faceFindings', { faces: d.params.faces, phone: d.params.phone });
+    case 'slowResponse':
+      return t('detail.slowResponse', { s: seconds(d.params.ms) });
+    case 'recording':
+      return t('detail.recording', { s: seconds(d.params.ms) });
+    case 'paste':
+      return t(d.params.blocked ? 'detail.paste.blocked' : 'detail.paste', {
+        length: d.params.length,
+        head: d.params.head,
+      });
+    case 'trackEnded':
+    case 'trackMuted':
+      return t(`detail.${d.key}`, { track: t(`detail.track.${d.params.track}`), label: d.params.label });
+    case 'check':
+      // The device id is an opaque hash the browser makes up: nothing a proctor could act on.
+      return t('detail.check', { step: stepName(t, d.params.step), result: resultName(t, d.params.result) });
+    case 'stepSkipped':
+      return t('detail.stepSkipped', { step: stepName(t, d.params.step) });
+    case 'noFace':
+    case 'faces':
+    case 'phoneSeen':
+    case 'browserOffline':
+    case 'pageOpenedOffline':
+    case 'failedSends':
+    case 'pageHidden':
+    case 'windowBlur':
+    case 'pageClosed':
+    case 'leftFullscreen':
+    case 'phoneStopped':
+    case 'translated':
+    case 'accountChanged':
+    case 'riskPicture':
+      // Their parameters are plain numbers and strings, filled in as they are.
+      return t(`detail.${d.key}`, d.params);
+  }
+}
+
+/** A stored risk or evidence detail in the page's language; text outside the vocabulary is shown as written. */
+export function detailText(t: T, text: string): string {
+  const d = describeDetail(text);
+  return d ? words(t, d) : text;
+}

@@ -1,0 +1,22 @@
+/** Chinese texts of the proctor's grid (filters, order, pages) and the attempt timeline's filters and media. */
+export const proctorZh = {
+  'proctor.grid.title': '{name} · 实时监考',
+  'proctor.grid.filter': '筛选考生',
+  'proctor.grid.filter.all': '全部 {n}',
+  'proctor.grid.filter.risk': '有风险 {n}',
+  'proctor.grid.filter.flags': '待处理 {n}',
+  'proctor.grid.filter.offline': '离线 {n}',
+  'proctor.grid.filter.phone_lost': '手机断开 {n}',
+  'proctor.grid.sort': '排序',
+  'proctor.grid.sort.attempt': '按进入顺序',
+  'proctor.grid.sort.risk': '风险最多在前',
+  'proctor.grid.sort.flags': '待处理最多在前',
+  'proctor.grid.sort.name': '按姓名',
+  'proctor.grid.total': '共 {n} 人',
+  'proctor.grid.noMatch': '没有符合筛选条件的考生',
+  'proctor.timeline.flagsOnly': '只看风险标记',
+  'proctor.timeline.kind': '记录类型',
+  'proctor.timeline.allKinds': '全部类型',
+  'proctor.timeline.noMatch': '没有符合筛选条件的记录',
+  'proctor.timeline.recording': '{time} 的录音',
+};

@@ -1,0 +1,193 @@
+import { UploadOutlined } from '@ant-design/icons';
+import type { ImportPreviewData } from '@examhall/contract';
+import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Upload } from 'antd';
+import { useMemo, useState } from 'react';
+import { errorText } from '../../../../api/client.js';
+import { useI18n } from '../../../../i18n/index.js';
+import { folderOptions, folderPath } from '../folderTree.js';
+import { useFolders, useTags } from '../queries.js';
+import { useFormats, useImport, usePreview } from '../importQueries.js';
+import { ImportPreviewTable } from './ImportPreviewTable.js';
+import { ImportProblems } from './ImportProblems.js';
+import { TemplateButton } from './TemplateButton.js';
+
+/**
+ * The import flow: choose a folder and a file (and a format when the file does not tell), see every question
+ * as it will be stored and every problem, then import all (or only the valid ones), with tags. A new file
+ * starts a new preview; nothing is stored before Import.
+ */
+export function ImportDrawer(props: {
+  open: boolean;
+  folderId: number | null;
+  onClose: () => void;
+  onImported: (folderId: number) => void;
+}) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const folders = useFolders();
+  const tags = useTags();
+  const formats = useFormats();
+  const preview = usePreview();
+  const commit = useImport();
+  const [folderId, setFolderId] = useState<number | null>(props.folderId);
+  const [file, setFile] = useState<File | null>(null);
+  const [format, setFormat] = useState<string | null>(null);
+  const [chosenTags, setChosenTags] = useState<string[]>([]);
+  const [onlyValid, setOnlyValid] = useState(false);
+  const list = useMemo(() => folders.data?.list ?? [], [folders.data]);
+  const treeData = useMemo(() => folderOptions(list, (f) => f.id), [list]);
+  const shown: ImportPreviewData | undefined = preview.data;
+  const hasErrors = (shown?.counts.errors ?? 0) > 0;
+
+  const read = (next: { file?: File | null; format?: string | null; folderId?: number | null }) => {
+    const f = next.file === undefined ? file : next.file;
+    const fmt = next.format === undefined ? format : next.format;
+    const folder = next.folderId === undefined ? folderId : next.folderId;
+    commit.reset();
+    setOnlyValid(false);
+    if (f && folder !== null) preview.mutate({ file: f, folderId: folder, format: fmt });
+    else preview.reset();
+  };
+
+  const close = () => {
+    preview.reset();
+    commit.reset();
+    setFile(null);
+    setFormat(null);
+    setChosenTags([]);
+    props.onClose();
+  };
+
+  const doImport = () => {
+    if (!file || folderId === null || !shown) return;
+    commit.mutate(
+      { file, folderId, format, tags: chosenTags, onlyValid, sha256: shown.sha256 },
+      {
+        onSuccess: (done) => {
+          void message.success(t('console.import.done', { n: done.question_ids.length }));
+          props.onImported(folderId);
+          close();
+        },
+      },
+    );
+  };
+
+  return (
+    <Drawer
+      open={props.open}
+      onClose={close}
+      title={t('console.import.title')}
+      size="large"
+      width={960}
+      destroyOnHidden
+      extra={
+        <Button
+          type="primary"
+          onClick={doImport}
+          disabled={!shown || shown.counts.valid === 0 || (hasErrors && !onlyValid) || preview.isPending}
+          loading={commit.isPending}
+          data-testid="import-commit"
+        >
+          {hasErrors && onlyValid
+            ? t('console.import.importValid', { n: shown?.counts.valid ?? 0 })
+            : t('console.import.import', { n: shown?.counts.questions ?? 0 })}
+        </Button>
+      }
+    >
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+        <Form layout="vertical">
+          <Form.Item label={t('console.import.folder')} required>
+            <TreeSelect
+              value={folderId ?? undefined}
+              onChange={(v: number) => {
+                setFolderId(v);
+                read({ folderId: v });
+              }}
+              treeData={treeData}
+              treeDefaultExpandAll
+              placeholder={t('console.import.chooseFolder')}
+              aria-label={t('console.import.folder')}
+              data-testid="import-folder"
+            />
+          </Form.Item>
+          <Form.Item label={t('console.import.file')} extra={t('console.import.fileHint')}>
+            <Space wrap>
+              <Upload
+                accept=".gift,.txt,.xml,.zip,.xlsx,.csv"
+                maxCount={1}
+                showUploadList={false}
+                beforeUpload={(f) => {
+                  setFile(f);
+                  read({ file: f });
+                  // Kept in the page: the file goes up with the preview and again with the import.
+                  return false;
+                }}
+              >
+                <Button icon={<UploadOutlined aria-hidden />} data-testid="import-file">
+                  {file ? file.name : t('console.import.chooseFile')}
+                </Button>
+              </Upload>
+              <Select
+                style={{ minWidth: 200 }}
+                value={format ?? ''}
+                onChange={(v: string) => {
+                  setFormat(v || null);
+                  read({ format: v || null });
+                }}
+                options={[
+                  { value: '', label: t('console.import.detect') },
+                  ...(formats.data?.list ?? []).map((f) => ({ value: f.format, label: f.label })),
+                ]}
+                aria-label={t('console.import.format')}
+                data-testid="import-format"
+              />
+              <TemplateButton />
+            </Space>
+          </Form.Item>
+        </Form>
+        {folderId === null && file && <Alert type="info" showIcon title={t('console.import.chooseFolder')} />}
+        {preview.isError && (
+          <Alert type="error" showIcon title={errorText(preview.error)} data-testid="import-refused" />
+        )}
+        {commit.isError && <Alert type="error" showIcon title={errorText(commit.error)} />}
+        {shown && (
+          <>
+            <Alert
+              type={hasErrors ? 'warning' : 'success'}
+              showIcon
+              data-testid="import-summary"
+              title={t('console.import.summary', {
+                n: shown.counts.questions,
+                errors: shown.counts.errors,
+                warnings: shown.counts.warnings,
+              })}
+            />
+            <ImportProblems problems={shown.problems} />
+            <ImportPreviewTable questions={shown.questions} folderPath={folderPath(list, folderId)} />
+            <Form layout="vertical">
+              <Form.Item label={t('console.import.tags')} extra={t('console.import.tagsHint')}>
+                <Select
+                  mode="tags"
+                  value={chosenTags}
+                  onChange={setChosenTags}
+                  options={(tags.data?.list ?? []).map((tg) => ({ value: tg.tag, label: tg.tag }))}
+                  aria-label={t('console.import.tags')}
+                  data-testid="import-tags"
+                />
+              </Form.Item>
+              {hasErrors && (
+                <Checkbox
+                  checked={onlyValid}
+                  onChange={(e) => setOnlyValid(e.target.checked)}
+                  data-testid="import-only-valid"
+                >
+                  {t('console.import.onlyValid', { n: shown.counts.valid })}
+                </Checkbox>
+              )}
+            </Form>
+          </>
+        )}
+      </Space>
+    </Drawer>
+  );
+}

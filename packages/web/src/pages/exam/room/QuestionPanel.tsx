@@ -1,0 +1,150 @@
+import { FlagOutlined } from '@ant-design/icons';
+import { Alert, Button, Flex, Radio, Skeleton, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
+import { errorText, isApiError } from '../../../api/client.js';
+import { parseStored } from '../../../exam/answers.js';
+import { keyOf, type CardItem } from '../../../exam/card.js';
+import { Html } from '../../../exam/questions/Html.js';
+import { QuestionBody, type QuestionContext } from '../../../exam/questions/QuestionBody.js';
+import { loadQuestion, questionQueryKey, SubjectWarning } from '../../../exam/questionLoad.js';
+import type { PageAnswer } from '../../../exam/useAnswers.js';
+import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { PreviewKeys } from '../PreviewKeys.js';
+
+/** One question with its answer input; the server's answer is adopted once it has loaded. */
+export function QuestionPanel(props: {
+  item: CardItem;
+  number: number;
+  examId: number;
+  allowCopy: boolean;
+  value: PageAnswer | undefined;
+  adopt: (key: string, value: PageAnswer | undefined) => void;
+  onChange: (value: PageAnswer) => void;
+  marked: boolean;
+  onToggleMark: () => void;
+  ctx: QuestionContext;
+}) {
+  const { t } = useI18n();
+  const { item, adopt } = props;
+  const q = useQuery({
+    queryKey: questionQueryKey(props.examId, item),
+    queryFn: () => loadQuestion(props.examId, item),
+    staleTime: Infinity,
+  });
+
+  useEffect(() => {
+    if (!q.data) return;
+    if (q.data.kind === 'ceping') adopt(keyOf(item), q.data.data.answer ?? undefined);
+    else adopt(keyOf(item), parseStored(q.data.data.answer?.value));
+  }, [q.data, adopt, item]);
+
+  // Copying the question text is stopped by the risk detectors (proctor/risks.ts) on everything in .no-copy.
+
+  if (q.isError) {
+    const warning = q.error instanceof SubjectWarning || isApiError(q.error);
+    return (
+      <Alert
+        type={warning ? 'warning' : 'error'}
+        showIcon
+        role="alert"
+        title={q.error instanceof SubjectWarning ? q.error.message : t('exam.loadFailed', { msg: errorText(q.error) })}
+        data-testid="question-warning"
+      />
+    );
+  }
+  if (!q.data) return <Skeleton active />;
+
+  const heading = (type: number, points?: number) => (
+    <QuestionHeading
+      number={props.number}
+      type={type}
+      points={points}
+      marked={props.marked}
+      onToggleMark={props.onToggleMark}
+    />
+  );
+
+  if (q.data.kind === 'ceping') {
+    const s = q.data.data.subject;
+    return (
+      <Article type="ceping" id={s.id} heading={heading(11)} examId={props.examId}>
+        <Typography.Paragraph type="secondary">{t('exam.evaluation.note')}</Typography.Paragraph>
+        <div className={props.allowCopy ? '' : 'no-copy'}>
+          <Html html={s.stem} className="question-text" />
+        </div>
+        <Radio.Group
+          aria-labelledby="question-heading"
+          value={typeof props.value === 'string' ? props.value : undefined}
+          onChange={(e) => props.onChange(String(e.target.value))}
+          className="option-group"
+          data-testid="choice-group"
+        >
+          {s.options.map((o) => (
+            <Radio key={o.id} value={o.id} data-testid="choice-option" data-option={o.id}>
+              <span className="option-id">{o.id}.</span> <Html as="span" html={o.content} />
+            </Radio>
+          ))}
+        </Radio.Group>
+      </Article>
+    );
+  }
+
+  const subject = q.data.data.subject;
+  return (
+    <Article type={subject.type} id={subject.id} heading={heading(subject.type, subject.score)} examId={props.examId}>
+      <div className={props.allowCopy ? 'question-copyable' : 'no-copy'}>
+        <Html html={subject.stem} className="question-text" />
+        <QuestionBody
+          subject={subject}
+          value={typeof props.value === 'string' ? undefined : props.value}
+          onChange={props.onChange}
+          ctx={props.ctx}
+        />
+      </div>
+    </Article>
+  );
+}
+
+/** The frame of a question: its heading, its content, and the keys in a preview. */
+function Article(p: { type: number | 'ceping'; id: number; heading: ReactNode; examId: number; children: ReactNode }) {
+  return (
+    <article className="question" data-testid="question" data-type={p.type} data-id={p.id}>
+      {p.heading}
+      {p.children}
+      <PreviewKeys examId={p.examId} subjectId={p.id} />
+    </article>
+  );
+}
+
+/** The question's number, type and points, and the switch that marks it for review. */
+function QuestionHeading(p: {
+  number: number;
+  type: number;
+  points: number | undefined;
+  marked: boolean;
+  onToggleMark: () => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Flex align="center" gap={8} wrap>
+      <Typography.Title level={2} style={{ fontSize: 18, margin: 0 }} id="question-heading" tabIndex={-1}>
+        {t('exam.question', { n: p.number })}
+      </Typography.Title>
+      <Tag>{t(`exam.type.${p.type}` as MessageKey)}</Tag>
+      {p.points !== undefined && <Tag color="blue">{t('exam.points', { n: p.points })}</Tag>}
+      <Button
+        size="small"
+        type={p.marked ? 'primary' : 'default'}
+        icon={<FlagOutlined />}
+        aria-pressed={p.marked}
+        onClick={p.onToggleMark}
+        style={{ marginLeft: 'auto' }}
+        data-testid="mark-review"
+        data-marked={p.marked ? '1' : '0'}
+      >
+        {t(p.marked ? 'exam.unmark' : 'exam.mark')}
+      </Button>
+    </Flex>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * Proctoring through the exam: captures on the exam's interval and a picture at every risk event, the risk
+ * detectors, warnings, the live stream, and the phone's status read now and then while the stream is down.
+ */
+import { api, type AttemptView, type ExamDetail } from '@examhall/contract';
+import { App } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { request } from '../../../api/client.js';
+import type { Outbox } from '../../../exam/outbox.js';
+import { useI18n } from '../../../i18n/index.js';
+import { startProctoring, type Proctoring } from '../../../proctor/captures.js';
+import { useRiskDetectors } from '../../../proctor/risks.js';
+import { useCandidateEvents, useWarnings } from '../../../proctor/warnings.js';
+
+/** How often the phone's status is read while the live stream is down. */
+const PHONE_POLL_MS = 15_000;
+
+/** Starts proctoring for the page's life; `endedReason` is set when the server ends the attempt. */
+export function useProctoring(detail: ExamDetail, attempt: AttemptView, box: Outbox | null) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const examId = detail.id;
+  const proctoring = useRef<Proctoring | null>(null);
+  useEffect(() => {
+    const p = startProctoring(examId);
+    proctoring.current = p;
+    return () => {
+      p.stop();
+      proctoring.current = null;
+    };
+  }, [examId]);
+  const [endedReason, setEndedReason] = useState<string | null>(null);
+  const risks = useRiskDetectors({
+    examId,
+    box,
+    cutsLeft: attempt.cuts_left,
+    allowPaste: detail.is_paste === 1,
+    allowCopy: detail.is_copy_question === 1,
+    onPasteBlocked: () => void message.warning({ content: t('exam.pasteBlocked'), key: 'paste-blocked' }),
+    onCopyBlocked: () => void message.warning({ content: t('exam.copyBlocked'), key: 'copy-blocked' }),
+    pertinent: (id) => void proctoring.current?.pertinent(id),
+    onEnded: setEndedReason,
+  });
+  const warnings = useWarnings(examId);
+  const { phoneStatus } = risks;
+  const live = useCandidateEvents(examId, {
+    onWarning: warnings.add,
+    onEnded: setEndedReason,
+    onPhone: phoneStatus,
+  });
+  // Without the live stream the phone's status is read now and then, so a phone that stops is still seen.
+  const phoneWatched = detail.is_close_phone !== 1;
+  useEffect(() => {
+    if (live || !phoneWatched) return;
+    const read = () =>
+      void request(api.monitorState, { query: { exam_id: examId } }).then(
+        (s) => phoneStatus(s.mobileDeviceStatus),
+        () => undefined,
+      );
+    read();
+    const timer = setInterval(read, PHONE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, phoneWatched, examId, phoneStatus]);
+  return { risks, warnings, live, endedReason };
+}
