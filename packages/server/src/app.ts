@@ -219,7 +219,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         running = Promise.all([
           services.attempts.sweepOverdue().catch((err: unknown) => app.log.error({ err }, 'overdue sweep failed')),
           // Phones that went quiet are announced so the desktop and the console learn within seconds.
-          services.evidence.sweepPhones().catch((err: unknown) => app.log.error({ err }, 'phone sweep failed')),
+          services.phone.sweep().catch((err: unknown) => app.log.error({ err }, 'phone sweep failed')),
         ]);
       }, sweepEvery);
       timer.unref();

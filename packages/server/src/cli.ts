@@ -121,7 +121,7 @@ export async function runCli(
           err(`No attempt ${attemptId} in this database.\n`);
           return 2;
         }
-        const report = await services().evidence.verify(attemptId);
+        const report = await services().verification.verify(attemptId);
         out(formatVerifyReport(attemptId, report));
         return report.ok ? 0 : 1;
       }

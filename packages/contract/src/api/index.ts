@@ -38,5 +38,9 @@ export type CallName = keyof typeof api;
 export type CallQuery<C extends CallDef> = C['query'] extends z.ZodType ? z.input<C['query']> : undefined;
 /** What a call's body accepts. */
 export type CallBody<C extends CallDef> = C['body'] extends z.ZodType ? z.input<C['body']> : undefined;
+/** A call's query after parsing (defaults applied), as a route hands it to a service. */
+export type ParsedQuery<C extends CallDef> = C['query'] extends z.ZodType ? z.output<C['query']> : undefined;
+/** A call's body after parsing (defaults applied), as a route hands it to a service. */
+export type ParsedBody<C extends CallDef> = C['body'] extends z.ZodType ? z.output<C['body']> : undefined;
 /** What a call answers in `data`. */
 export type CallData<C extends CallDef> = z.infer<C['data']>;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Candidate } from '../repositories/candidates.js';
-import type { PhoneCaller } from '../services/evidence.js';
+import type { PhoneCaller } from '../services/evidence/phone.js';
 import type { Services } from '../services/index.js';
 import { authorize, type StaffActor } from '../services/access.js';
 import type { Upload } from '../services/profile.js';
@@ -78,7 +78,7 @@ function authenticate(services: Services, call: CallDef) {
     } else if (call.auth === 'phone') {
       // Only the QR link's query parameter: the phone never holds the candidate's cookie.
       const token = phoneToken(request) ?? '';
-      principals.set(request, { token, phone: await services.evidence.resolvePhone(token) });
+      principals.set(request, { token, phone: await services.phone.resolve(token) });
     }
   };
 }

@@ -530,10 +530,10 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     changes.length = 0;
     t.advance(11_000);
     expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(0);
-    expect(await t.services.evidence.sweepPhones()).toBe(1);
+    expect(await t.services.phone.sweep()).toBe(1);
     await settle();
     expect(changes).toContainEqual({ type: 'attempt', attemptId });
-    expect(await t.services.evidence.sweepPhones()).toBe(0);
+    expect(await t.services.phone.sweep()).toBe(0);
 
     // The link expires.
     t.advance(link.expires_at - t.now() + 1);
@@ -544,7 +544,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     const attemptId = await start(2);
     const prefix = await prefixOf();
     // The device checks came first: their records, and the signature's file.
-    const checks = await t.services.evidence.verify(attemptId);
+    const checks = await t.services.verification.verify(attemptId);
     const ids: number[] = [];
     for (const n of [1, 2, 3]) {
       const f = await upload(`${prefix}frame/${n}.jpg`);

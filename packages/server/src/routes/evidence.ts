@@ -16,14 +16,10 @@ export function evidenceRoutes(app: FastifyInstance, s: Services): void {
   });
   route(app, s, api.pertinentMoment, async ({ body, candidate }) => s.evidence.pertinent(candidate, body));
   route(app, s, api.byte, async ({ body, candidate }) => s.evidence.byte(candidate, body));
-  route(app, s, api.wxUrlLink, async ({ query, candidate }) =>
-    s.evidence.phoneLink(candidate, query.exam_id, query.anid),
-  );
-  route(app, s, api.miniQrcode, async ({ query, candidate }) =>
-    s.evidence.phoneQr(candidate, query.exam_id, query.anid),
-  );
-  route(app, s, api.phoneSession, async ({ phone }) => s.evidence.phoneSession(phone));
-  route(app, s, api.phoneStsToken, async ({ phone }) => s.evidence.phoneSts(phone));
-  route(app, s, api.phonePicture, async ({ body, phone }) => s.evidence.phonePicture(phone, body));
-  route(app, s, api.verifyEvidence, async ({ staff, query }) => s.evidence.verifyAs(staff, query.attempt_id));
+  route(app, s, api.wxUrlLink, async ({ query, candidate }) => s.phone.link(candidate, query.exam_id, query.anid));
+  route(app, s, api.miniQrcode, async ({ query, candidate }) => s.phone.qr(candidate, query.exam_id, query.anid));
+  route(app, s, api.phoneSession, async ({ phone }) => s.phone.session(phone));
+  route(app, s, api.phoneStsToken, async ({ phone }) => s.phone.sts(phone));
+  route(app, s, api.phonePicture, async ({ body, phone }) => s.phone.picture(phone, body));
+  route(app, s, api.verifyEvidence, async ({ staff, query }) => s.verification.verifyAs(staff, query.attempt_id));
 }

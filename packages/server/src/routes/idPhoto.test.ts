@@ -151,7 +151,7 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     const evidence = added.find((r) => r.kind === 'face')!;
     expect(evidence.image_key).toBe(risk.image_key);
     expect(evidence.sha256).toBe(sha(pictures.b));
-    expect((await t.services.evidence.verify(attemptId)).problems).toEqual([]);
+    expect((await t.services.verification.verify(attemptId)).problems).toEqual([]);
 
     // The proctor sees the ID photo beside the attempt's pictures.
     const view = await t.app.inject({

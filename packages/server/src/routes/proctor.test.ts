@@ -10,7 +10,7 @@ import {
   type WarningView,
 } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { attemptPrefix } from '../services/evidence.js';
+import { attemptPrefix } from '../services/chain.js';
 import { signed } from '../test/media.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
@@ -410,7 +410,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
       2_000,
     );
     t.advance(11_000);
-    expect(await t.services.evidence.sweepPhones()).toBe(1);
+    expect(await t.services.phone.sweep()).toBe(1);
     const phoneStates = () => events.events.flatMap((e) => (e.type === 'phone' ? [e.mobileDeviceStatus] : []));
     await expect.poll(phoneStates, { timeout: 2_000 }).toEqual([0, 1, 0]);
   });

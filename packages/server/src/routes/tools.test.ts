@@ -112,7 +112,7 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     const evidence = rows.find((r) => r.kind === 'face' && r.image_key === risk.image_key)!;
     expect(evidence).toMatchObject({ sha256: sha(pictures.flat), size: pictures.flat.length });
     // the chain still verifies with the server's records in it
-    const verified = await t.services.evidence.verify(attemptId);
+    const verified = await t.services.verification.verify(attemptId);
     expect(verified.problems).toEqual([]);
   });
 

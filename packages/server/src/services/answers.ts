@@ -29,7 +29,7 @@ import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
 import { FileRepository } from '../repositories/files.js';
 import type { ObjectStore } from '../storage/objectStore.js';
-import { isUnder } from './risk.js';
+import { isUnder } from './chain.js';
 import { contentMatches } from '../storage/sniff.js';
 import type { Upload } from './profile.js';
 import { sanitizeRichText } from './richText.js';

@@ -156,6 +156,14 @@ export class AttemptService {
     return head;
   }
 
+  /** The candidate's latest attempt (see `current`); exam_not_started when there is none, exam_detail_missing when not invited. */
+  async started(c: Candidate, examId: number): Promise<AttemptRow> {
+    const attempt = await this.current(c, examId);
+    if (attempt) return attempt;
+    await this.invitationByExam(c, examId);
+    throw fail('exam_not_started');
+  }
+
   /** The candidate's latest attempt, finished first if its time is up. */
   async current(c: Candidate, examId: number): Promise<AttemptRow | undefined> {
     const latest = await this.attempts.latest(c.id, examId);
@@ -224,11 +232,7 @@ export class AttemptService {
   /** The attempt the candidate may write to now; otherwise the stable reason why not. */
   async writable(c: Candidate, examId: number): Promise<WritableAttempt> {
     await this.head(examId);
-    const attempt = await this.current(c, examId);
-    if (!attempt) {
-      await this.invitationByExam(c, examId);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.started(c, examId);
     if (attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
     if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');
     return { attempt, bundle: await this.bundleOf(attempt) };
@@ -236,22 +240,14 @@ export class AttemptService {
 
   /** Submits the candidate's attempt (idempotent: a finished attempt answers its result again). */
   async submit(c: Candidate, examId: number): Promise<ExamResult> {
-    const attempt = await this.current(c, examId);
-    if (!attempt) {
-      await this.invitationByExam(c, examId);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.started(c, examId);
     const finished = attempt.phase === ExamPhase.submit ? attempt : await this.finish(attempt.id, 'submit');
     return this.result(finished, await this.bundleOf(finished));
   }
 
   /** The candidate's submitted attempt with its exam; otherwise the stable reason why there is none. */
   async finished(c: Candidate, examId: number): Promise<FinishedAttempt> {
-    const attempt = await this.current(c, examId);
-    if (!attempt) {
-      await this.invitationByExam(c, examId);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.started(c, examId);
     if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
     return { attempt, bundle: await this.bundleOf(attempt) };
   }

@@ -50,11 +50,7 @@ export class DeviceCheckService {
   /** POST /monitor/check: records one step's outcome, refusing a pass the evidence does not bear out. */
   async record(c: Candidate, body: z.output<typeof CheckBody>): Promise<EvidenceData> {
     await this.attempts.head(body.exam_id);
-    const attempt = await this.attempts.current(c, body.exam_id);
-    if (!attempt) {
-      await this.attempts.invitationByExam(c, body.exam_id);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.attempts.started(c, body.exam_id);
     const seen = await this.chain.byClientId(attempt.id, body.client_id);
     if (seen) return { id: seen.id, hash: seen.hash };
     if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');

@@ -25,7 +25,7 @@ import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import type { AttemptService } from './attempts.js';
-import type { EvidenceService } from './evidence.js';
+import type { EvidenceIntakeService } from './evidence/intake.js';
 import type { RiskService } from './risk.js';
 
 /** Similarity below which a face is taken for someone else (the contract's rule, shared with the web app). */
@@ -97,7 +97,7 @@ export class FaceCheckService {
   constructor(
     db: Db,
     private readonly attempts: AttemptService,
-    private readonly evidence: EvidenceService,
+    private readonly evidence: EvidenceIntakeService,
     private readonly risk: RiskService,
     private readonly store: ObjectStore,
     private readonly access: AccessService,
@@ -116,11 +116,7 @@ export class FaceCheckService {
 
   /** POST /tools/face_recognize: checks one picture from the candidate's camera against their own attempt. */
   async recognize(c: Candidate, examId: number, picture: Buffer): Promise<FaceRecognizeData> {
-    const attempt = await this.attempts.current(c, examId);
-    if (!attempt) {
-      await this.attempts.invitationByExam(c, examId);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.attempts.started(c, examId);
     if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');
     const seen = await this.analyze(picture, 'face_img');
     const faceCount = seen.faces.length;

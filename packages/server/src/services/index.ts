@@ -19,7 +19,9 @@ import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
 import { ExamEditorService } from './examEditor.js';
-import { EvidenceService } from './evidence.js';
+import { EvidenceIntakeService } from './evidence/intake.js';
+import { PhonePageService } from './evidence/phone.js';
+import { EvidenceVerificationService } from './evidence/verification.js';
 import { FaceCheckService } from './faceCheck.js';
 import { HomeService } from './home.js';
 import { ExamService } from './exams.js';
@@ -78,8 +80,12 @@ export interface Services {
   attempts: AttemptService;
   answers: AnswerService;
   risk: RiskService;
-  /** Captures, monitor data, upload credentials, the phone page and evidence verification. */
-  evidence: EvidenceService;
+  /** Upload credentials, captures, recordings and monitor data, and pictures the server takes. */
+  evidence: EvidenceIntakeService;
+  /** The phone as a second camera: its link, session, pictures and presence. */
+  phone: PhonePageService;
+  /** Re-checks an attempt's chain and every stored evidence file. */
+  verification: EvidenceVerificationService;
   /** Face checks of camera pictures (worker-thread engine pool, started on first use). */
   faceCheck: FaceCheckService;
   /** The device checks' outcomes: a pass only on what the server sees, a skip only where the exam allows it. */
@@ -123,18 +129,18 @@ export function createServices(deps: ServiceDeps): Services {
   const catalog = new ExamCatalog(db, clock);
   const attempts = new AttemptService(db, catalog, clock, deps.log, deps.notifier);
   const risk = new RiskService(db, attempts, clock, deps.notifier);
-  const evidence = new EvidenceService(
+  const evidence = new EvidenceIntakeService(
     db,
     attempts,
     risk,
     store,
     uploadIssuer(deps),
-    tokens,
     deps.notifier,
     deps.config,
     clock,
-    access,
   );
+  const phone = new PhonePageService(db, attempts, evidence, tokens, deps.notifier, deps.config, clock);
+  const verification = new EvidenceVerificationService(db, attempts, store, access);
   const faceCheck = new FaceCheckService(
     db,
     attempts,
@@ -175,6 +181,8 @@ export function createServices(deps: ServiceDeps): Services {
     answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
     risk,
     evidence,
+    phone,
+    verification,
     faceCheck,
     checks: new DeviceCheckService(db, attempts, risk, faceCheck, clock),
     judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log),

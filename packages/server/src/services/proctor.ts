@@ -31,7 +31,7 @@ import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import { authorize, type AccessService, type StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import { PHONE_FRESH_MS } from './evidence.js';
+import { PHONE_FRESH_MS, phoneStatus } from './evidence/rules.js';
 import type { AttemptService } from './attempts.js';
 
 /** A candidate counts as online while their page was connected this recently. */
@@ -101,7 +101,7 @@ export class ProctorService {
   /** 1 while the phone page is sending pictures. */
   mobileStatus(phoneSeenAt: number | null): 0 | 1 {
     // The same rule as the candidate's monitor state, so the console and the candidate's page agree.
-    return phoneSeenAt !== null && this.clock() - phoneSeenAt <= PHONE_FRESH_MS ? 1 : 0;
+    return phoneStatus(phoneSeenAt, this.clock());
   }
 
   /** The one place a tile is built: the grid, the attempt's timeline and the live stream all use it. */
@@ -329,11 +329,7 @@ export class ProctorService {
   /** The candidate's own integrity log, once their attempt is submitted. */
   async integrityLog(c: Candidate, examId: number): Promise<IntegrityLogData> {
     await this.attempts.bundle(examId);
-    const attempt = await this.attempts.current(c, examId);
-    if (!attempt) {
-      await this.attempts.invitationByExam(c, examId);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.attempts.started(c, examId);
     if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
     const records = await this.repo.records(attempt.id);
     return {
@@ -346,11 +342,7 @@ export class ProctorService {
   /** The candidate's attempt their live stream follows; the stream can't open before the attempt exists. */
   async candidateAttempt(c: Candidate, examId: number): Promise<AttemptRow> {
     await this.attempts.bundle(examId);
-    const attempt = await this.attempts.current(c, examId);
-    if (!attempt) {
-      await this.attempts.invitationByExam(c, examId);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.attempts.started(c, examId);
     return attempt;
   }
 

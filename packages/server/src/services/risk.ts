@@ -1,53 +1,27 @@
-import { createHash } from 'node:crypto';
-import { ExamPhase, RISK_EVENTS, riskCategoryOf, type RecordRiskData, type RiskEventId } from '@examhall/contract';
-import type { Selectable } from 'kysely';
+import {
+  ExamPhase,
+  RISK_EVENTS,
+  riskCategoryOf,
+  type api,
+  type ParsedBody,
+  type RecordRiskData,
+  type RiskEventId,
+} from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import type { RiskRecordTable } from '../db/schema.js';
 import { fail } from '../http/errors.js';
-import type { AttemptRow } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { RiskRepository } from '../repositories/risk.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
-import { checkKey } from '../storage/objectStore.js';
 import type { AttemptService } from './attempts.js';
-
-/** The storage prefix of an attempt: every object of the attempt lives under it. */
-export function attemptPrefix(attempt: Pick<AttemptRow, 'exam_id' | 'id'>): string {
-  return `exams/${attempt.exam_id}/attempts/${attempt.id}/`;
-}
-
-/** Whether `key` is a plain object key under `prefix`. */
-export function isUnder(key: string, prefix: string): boolean {
-  try {
-    return checkKey(key).startsWith(prefix);
-  } catch {
-    return false;
-  }
-}
-
-/** Hash of the chain's first link. */
-export const GENESIS_HASH = '0'.repeat(64);
-
-/** The fields of a chain record its hash covers. */
-export type ChainedFields = Pick<
-  Selectable<RiskRecordTable>,
-  'attempt_id' | 'risk' | 'category' | 'trigger_time' | 'detail' | 'image_key' | 'kind' | 'sha256'
->;
-
-/** A record to append: risk events leave kind and sha256 out. */
-export type ChainInput = Omit<ChainedFields, 'kind' | 'sha256'> &
-  Partial<Pick<ChainedFields, 'kind' | 'sha256'>> & { size?: number | null };
-
-/**
- * The hash of a chain record (risk event, check or evidence): its fields in a fixed order, after the hash of
- * the record before. A risk event without a file keeps the original form, so chains written before evidence
- * joined them still verify; any other record also covers its kind and file digest.
- */
-export function riskHash(prevHash: string, r: ChainedFields): string {
-  const fields: unknown[] = [prevHash, r.attempt_id, r.risk, r.category, Number(r.trigger_time), r.detail, r.image_key];
-  if (r.kind !== 'risk' || r.sha256 !== null) fields.push(r.kind, r.sha256);
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
-}
+import {
+  attemptPrefix,
+  GENESIS_HASH,
+  isUnder,
+  riskHash,
+  walkChain,
+  type ChainedFields,
+  type ChainInput,
+} from './chain.js';
 
 /** Risk events: recorded with time and evidence in a hash chain per attempt; screen switches count against cutting_times. */
 export class RiskService {
@@ -61,21 +35,10 @@ export class RiskService {
   /** Records one event (idempotent by client id); a screen switch past the allowance submits the attempt. */
   async record(
     c: Candidate,
-    body: {
-      exam_id: number;
-      risk: number;
-      trigger_time: number;
-      image_key?: string | undefined;
-      detail?: string | undefined;
-      client_id: string;
-    },
+    body: ParsedBody<typeof api.recordRisk> | ParsedBody<typeof api.fastRecordRisk>,
   ): Promise<RecordRiskData> {
     await this.attempts.head(body.exam_id);
-    const attempt = await this.attempts.current(c, body.exam_id);
-    if (!attempt) {
-      await this.attempts.invitationByExam(c, body.exam_id);
-      throw fail('exam_not_started');
-    }
+    const attempt = await this.attempts.started(c, body.exam_id);
     const bundle = await this.attempts.bundleOf(attempt);
     // A picture named in a risk record must be the attempt's own: the console shows it to proctors.
     if (body.image_key !== undefined && !isUnder(body.image_key, attemptPrefix(attempt)))
@@ -138,15 +101,10 @@ export class RiskService {
     }
   }
 
-  /** Checks an attempt's chain: every record's hash and link. */
+  /** Checks an attempt's chain: every record's hash and link; `brokenAt` is the first record at fault. */
   async verifyChain(attemptId: number): Promise<{ ok: boolean; records: number; brokenAt: number | null }> {
-    const rows = await new RiskRepository(this.db).chain(attemptId);
-    let prev = GENESIS_HASH;
-    for (const r of rows) {
-      if (r.prev_hash !== prev || riskHash(prev, r) !== r.hash)
-        return { ok: false, records: rows.length, brokenAt: r.id };
-      prev = r.hash;
-    }
-    return { ok: true, records: rows.length, brokenAt: null };
+    const links = walkChain(await new RiskRepository(this.db).chain(attemptId));
+    const broken = links.find((l) => l.fault !== null);
+    return { ok: !broken, records: links.length, brokenAt: broken?.record.id ?? null };
   }
 }

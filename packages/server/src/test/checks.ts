@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { requiredSteps, stepSkippable, type ExamDetail, type MonitorStepKey } from '@examhall/contract';
 import { facePhoto, flatPhoto } from '../bench/facePhotos.js';
-import { attemptPrefix } from '../services/risk.js';
+import { attemptPrefix } from '../services/chain.js';
 import { body, type TestApp } from './app.js';
 
 /** How the helper treats the steps an exam allows skipping. */
