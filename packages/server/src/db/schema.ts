@@ -176,6 +176,47 @@ export interface InvitationTable {
   preview: Generated<number>;
   /** The preview version a preview invitation opens; null: the exam's published version. */
   version_id: Generated<number | null>;
+  /** When staff revoked it (epoch ms): a revoked invitation opens nothing and gets no more texts. */
+  revoked_at: Generated<number | null>;
+  /** Why it was revoked ('' while it stands). */
+  revoke_reason: Generated<string>;
+}
+
+/** SMS texts to invited candidates: one row per text with its delivery state; one per (invitation, dedupe_key). */
+export interface SmsMessageTable {
+  id: Generated<number>;
+  invitation_id: number;
+  exam_id: number;
+  area_code: string;
+  phone: string;
+  /** 'invitation', 'reminder' or 'resend'. */
+  purpose: string;
+  /** What makes the text unique for its invitation: 'invitation', 'reminder:60', 'resend:2'. */
+  dedupe_key: string;
+  body: string;
+  /** 'queued', 'sending', 'sent', 'failed' or 'cancelled'. */
+  state: string;
+  tries: Generated<number>;
+  last_error: string | null;
+  /** When the text may be (re)tried (epoch ms). */
+  next_try_at: number;
+  /** While 'sending': until when the sender holds it; past it, the text is sent again under the same id. */
+  lease_until: number | null;
+  created_at: number;
+  sent_at: number | null;
+  /** Staff id of who caused it, null for the system (reminders). */
+  created_by: number | null;
+}
+
+/** Each exam's texts: the invitation and reminder templates and the reminder times. */
+export interface ExamSmsTable {
+  exam_id: number;
+  invitation_template: string;
+  reminder_template: string;
+  /** JSON array of minutes before the window opens. */
+  reminder_minutes: string;
+  updated_at: number;
+  updated_by: number | null;
 }
 
 /** Who did what, for staff actions and sign-ins. */
@@ -459,6 +500,8 @@ export interface Database {
   exam_sections: ExamSectionTable;
   questions: QuestionTable;
   invitations: InvitationTable;
+  sms_messages: SmsMessageTable;
+  exam_sms: ExamSmsTable;
   audit_log: AuditLogTable;
   teams: TeamTable;
   exam_staff: ExamStaffTable;

@@ -2,12 +2,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One received message. */
+/** One received message: a login code, or a text with its id. */
 export interface ReceivedSms {
   phone: string;
   area_code: string;
-  code: string;
   purpose: string;
+  code?: string;
+  text?: string;
+  message_id?: string;
 }
 
 /** The receiver: its URL, what it got, and a switch to make it fail. */
@@ -27,8 +29,8 @@ export async function startSmsReceiver(): Promise<SmsReceiver> {
     messages: [],
     failing: false,
     lastCode(phone: string) {
-      const found = [...this.messages].reverse().find((m) => m.phone === phone);
-      if (!found) throw new Error(`no SMS was sent to ${phone}`);
+      const found = [...this.messages].reverse().find((m) => m.phone === phone && m.code !== undefined);
+      if (!found?.code) throw new Error(`no SMS code was sent to ${phone}`);
       return found.code;
     },
   };

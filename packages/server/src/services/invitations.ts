@@ -1,0 +1,317 @@
+import {
+  api,
+  DEFAULT_AREA_CODE,
+  DEFAULT_INVITATION_TEMPLATE,
+  DEFAULT_REMINDER_MINUTES,
+  DEFAULT_REMINDER_TEMPLATE,
+  formatServerTime,
+  renderSmsTemplate,
+  SMS_STATES,
+  type BulkInviteResult,
+  type CallDef,
+  type ExamSmsData,
+  type ParsedBody,
+  type ParsedQuery,
+  type ResendData,
+  type RevokeData,
+  type SmsListData,
+  type SmsState,
+  type StartedJobData,
+} from '@examhall/contract';
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { SmsMessageTable } from '../db/schema.js';
+import { fail } from '../http/errors.js';
+import type { JobContext, JobQueue } from '../jobs/types.js';
+import { ExamEditorRepository } from '../repositories/examEditor.js';
+import type { ExamRow } from '../repositories/exams.js';
+import { InvitationRepository, type InvitationContact } from '../repositories/invitations.js';
+import type { AccessService, StaffActor } from './access.js';
+import type { AuditService } from './audit.js';
+
+/** Phones one step of a bulk invitation handles, in one transaction. */
+export const BULK_STEP = 250;
+
+/** What a bulk invitation job carries. */
+export interface BulkInvitePayload {
+  [key: string]: BulkInvitePayload[keyof BulkInvitePayload];
+  exam_id: number;
+  phones: { area_code: string; phone: string }[];
+  candidate_ids: number[];
+  send_sms: boolean;
+  staff_id: number | null;
+}
+
+/** What a text says and who gets it, before it is stored. */
+interface TextValues {
+  exam: Pick<ExamRow, 'id' | 'name' | 'start_at' | 'end_at'>;
+  template: string;
+  purpose: 'invitation' | 'reminder' | 'resend';
+  dedupeKey: string;
+  staffId: number | null;
+}
+
+/**
+ * Invitations by SMS: many phones or candidates invited to an exam in one job, each new invitation texted its
+ * link; resends; revocations before a candidate starts; each exam's texts. Sending itself is the SMS
+ * dispatcher's (smsDispatch.ts): this service only queues.
+ */
+export class InvitationService {
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      access: AccessService;
+      audit: AuditService;
+      jobs: JobQueue;
+      publicUrl: string;
+      clock: () => number;
+    },
+  ) {}
+
+  /** The exam a staff call names, after the access check. */
+  private async exam(actor: StaffActor, call: CallDef, examId: number): Promise<ExamRow> {
+    await this.deps.access.requireFor(actor, call, examId);
+    const exam = await new ExamEditorRepository(this.db).byId(examId);
+    if (!exam) throw fail('not_found', `no such exam ${examId}`);
+    return exam;
+  }
+
+  /** The link a text carries: the candidate's own invitation page (login first when needed). */
+  linkOf(examId: number, anid: number): string {
+    return `${this.deps.publicUrl.replace(/\/+$/, '')}/exam/${examId}/${anid}`;
+  }
+
+  /** A text row for one invitation. */
+  private text(v: TextValues, to: InvitationContact): Insertable<SmsMessageTable> {
+    const now = this.deps.clock();
+    return {
+      invitation_id: to.id,
+      exam_id: v.exam.id,
+      area_code: to.area_code,
+      phone: to.phone,
+      purpose: v.purpose,
+      dedupe_key: v.dedupeKey,
+      body: renderSmsTemplate(v.template, {
+        name: to.name ?? '',
+        exam: v.exam.name,
+        start: formatServerTime(Number(v.exam.start_at)).slice(0, 16),
+        end: formatServerTime(Number(v.exam.end_at)).slice(0, 16),
+        link: this.linkOf(v.exam.id, to.id),
+      }),
+      state: 'queued',
+      last_error: null,
+      next_try_at: now,
+      lease_until: null,
+      created_at: now,
+      sent_at: null,
+      created_by: v.staffId,
+    };
+  }
+
+  /** Queues one text per contact under `dedupeKey` (a contact that has one already keeps it). */
+  async queueTexts(db: Db, v: TextValues, to: readonly InvitationContact[]): Promise<number> {
+    return new InvitationRepository(db).queue(to.map((c) => this.text(v, c)));
+  }
+
+  // ---- bulk invitations ----
+
+  /** POST /admin/exam/invitations/bulk: starts the job and answers its id. */
+  async startBulk(actor: StaffActor, body: ParsedBody<typeof api.invitationsBulk>): Promise<StartedJobData> {
+    const exam = await this.exam(actor, api.invitationsBulk, body.exam_id);
+    if (exam.status === 'archived') throw fail('exam_archived');
+    const payload: BulkInvitePayload = {
+      exam_id: exam.id,
+      phones: body.phones.map((p) => ({ area_code: p.area_code || DEFAULT_AREA_CODE, phone: p.phone })),
+      candidate_ids: body.candidate_ids,
+      send_sms: body.send_sms,
+      staff_id: actor.id,
+    };
+    const jobId = await this.deps.jobs.enqueue({
+      kind: 'invitation_bulk',
+      payload,
+      owner: { staffId: actor.id, teamId: exam.team_id },
+    });
+    await this.deps.audit.record(actor, 'exam.invite_bulk', { kind: 'exam', id: exam.id }, null, {
+      job_id: jobId,
+      phones: payload.phones.length,
+      candidates: payload.candidate_ids.length,
+      send_sms: body.send_sms,
+    });
+    return { job_id: jobId };
+  }
+
+  /**
+   * The bulk invitation job: the phones (and the candidates' phones), in steps of BULK_STEP, each step one
+   * transaction that invites the new phones, queues their texts and stores how far the job got. A job resumed
+   * after its runner died starts after the last step stored, and a text is queued once per invitation
+   * whatever happens, so nobody is invited or texted twice.
+   */
+  async runBulk(ctx: JobContext<BulkInvitePayload>): Promise<BulkInviteResult> {
+    const p = ctx.payload;
+    const exam = await new ExamEditorRepository(this.db).byId(p.exam_id);
+    if (!exam) throw fail('not_found', `no such exam ${p.exam_id}`);
+    const found = await new InvitationRepository(this.db).candidatePhones(p.candidate_ids);
+    const unknown = p.candidate_ids.filter((id) => !found.some((c) => c.id === id));
+    const phones = [...p.phones, ...found.map((c) => ({ area_code: c.area_code, phone: c.phone }))];
+    const template = (await this.smsSettingsOf(exam.id)).invitation_template;
+    const tally = (ctx.cursor as { done: number; created: number; existing: number; queued: number } | null) ?? {
+      done: 0,
+      created: 0,
+      existing: 0,
+      queued: 0,
+    };
+    await ctx.progress(tally.done, phones.length, 'invitations');
+    while (tally.done < phones.length) {
+      const step = phones.slice(tally.done, tally.done + BULK_STEP);
+      const next = await ctx.checkpoint(
+        { ...tally },
+        async (trx) => {
+          const repo = new InvitationRepository(trx);
+          const made = await repo.inviteMissing(exam.id, step, this.deps.clock());
+          const queued = p.send_sms
+            ? await this.queueTexts(
+                trx,
+                { exam, template, purpose: 'invitation', dedupeKey: 'invitation', staffId: p.staff_id },
+                (await repo.contactsByPhone(exam.id, step)).filter((c) => c.revoked_at === null),
+              )
+            : 0;
+          return {
+            done: tally.done + step.length,
+            created: tally.created + made.created,
+            existing: tally.existing + made.existing,
+            queued: tally.queued + queued,
+          };
+        },
+        // The cursor stored with the step is the tally after it: computed inside, stored by the same commit.
+      );
+      Object.assign(tally, next);
+      await ctx.progress(tally.done, phones.length, 'invitations');
+    }
+    return { created: tally.created, existing: tally.existing, queued: tally.queued, unknown_candidates: unknown };
+  }
+
+  // ---- resend and revoke ----
+
+  /** POST /admin/exam/invitations/resend: each standing invitation gets its link again. */
+  async resend(actor: StaffActor, body: ParsedBody<typeof api.invitationsResend>): Promise<ResendData> {
+    const exam = await this.exam(actor, api.invitationsResend, body.exam_id);
+    const template = (await this.smsSettingsOf(exam.id)).invitation_template;
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new InvitationRepository(trx);
+      const contacts = (await repo.contactsById(exam.id, body.anids)).filter((c) => c.revoked_at === null);
+      let queued = 0;
+      for (const c of contacts) {
+        const n = await repo.countTexts(c.id, 'resend');
+        queued += await this.queueTexts(
+          trx,
+          { exam, template, purpose: 'resend', dedupeKey: `resend:${n + 1}`, staffId: actor.id },
+          [c],
+        );
+      }
+      const sent = new Set(contacts.map((c) => c.id));
+      await this.deps.audit.with(trx).record(actor, 'exam.invite_resend', { kind: 'exam', id: exam.id }, null, {
+        anids: [...sent],
+      });
+      return { queued, skipped: body.anids.filter((id) => !sent.has(id)) };
+    });
+  }
+
+  /** POST /admin/exam/invitations/revoke: revokes invitations not yet started and cancels their queued texts. */
+  async revoke(actor: StaffActor, body: ParsedBody<typeof api.invitationsRevoke>): Promise<RevokeData> {
+    const exam = await this.exam(actor, api.invitationsRevoke, body.exam_id);
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new InvitationRepository(trx);
+      const revoked = await repo.revoke(exam.id, body.anids, body.reason, this.deps.clock());
+      await repo.cancelQueued(revoked);
+      if (revoked.length > 0)
+        await this.deps.audit
+          .with(trx)
+          .record(actor, 'exam.invite_revoke', { kind: 'exam', id: exam.id }, null, { anids: revoked }, body.reason);
+      const done = new Set(revoked);
+      return { revoked, skipped: body.anids.filter((id) => !done.has(id)) };
+    });
+  }
+
+  // ---- each exam's texts ----
+
+  /** An exam's texts: saved ones or the defaults. */
+  async smsSettingsOf(examId: number): Promise<ExamSmsData> {
+    const row = await new InvitationRepository(this.db).smsSettings(examId);
+    if (!row)
+      return {
+        invitation_template: DEFAULT_INVITATION_TEMPLATE,
+        reminder_template: DEFAULT_REMINDER_TEMPLATE,
+        reminder_minutes: [...DEFAULT_REMINDER_MINUTES],
+        is_default: true,
+      };
+    return {
+      invitation_template: row.invitation_template,
+      reminder_template: row.reminder_template,
+      reminder_minutes: JSON.parse(row.reminder_minutes) as number[],
+      is_default: false,
+    };
+  }
+
+  /** GET /admin/exam/sms-settings. */
+  async smsSettings(actor: StaffActor, examId: number): Promise<ExamSmsData> {
+    await this.exam(actor, api.examSms, examId);
+    return this.smsSettingsOf(examId);
+  }
+
+  /** POST /admin/exam/sms-settings. */
+  async saveSmsSettings(actor: StaffActor, body: ParsedBody<typeof api.examSmsSave>): Promise<ExamSmsData> {
+    const exam = await this.exam(actor, api.examSmsSave, body.exam_id);
+    const before = await this.smsSettingsOf(exam.id);
+    const minutes = [...body.reminder_minutes].sort((a, b) => b - a);
+    await this.db.transaction().execute(async (trx) => {
+      await new InvitationRepository(trx).saveSmsSettings({
+        exam_id: exam.id,
+        invitation_template: body.invitation_template,
+        reminder_template: body.reminder_template,
+        reminder_minutes: JSON.stringify(minutes),
+        updated_at: this.deps.clock(),
+        updated_by: actor.id,
+      });
+      const { is_default: _, ...was } = before;
+      await this.deps.audit.with(trx).record(actor, 'exam.sms_settings', { kind: 'exam', id: exam.id }, was, {
+        invitation_template: body.invitation_template,
+        reminder_template: body.reminder_template,
+        reminder_minutes: minutes,
+      });
+    });
+    return this.smsSettingsOf(exam.id);
+  }
+
+  /** GET /admin/exam/sms: the exam's texts, one page, with counts per state. */
+  async messages(actor: StaffActor, q: ParsedQuery<typeof api.smsList>): Promise<SmsListData> {
+    await this.exam(actor, api.smsList, q.exam_id);
+    const repo = new InvitationRepository(this.db);
+    const [{ rows, total }, counts] = await Promise.all([
+      repo.list({
+        exam_id: q.exam_id,
+        page: q.page,
+        page_size: q.page_size,
+        ...(q.state ? { state: q.state } : {}),
+        ...(q.phone ? { phone: q.phone } : {}),
+      }),
+      repo.countsByState(q.exam_id),
+    ]);
+    return {
+      list: rows.map((r) => ({
+        id: r.id,
+        anid: r.invitation_id,
+        area_code: r.area_code,
+        phone: r.phone,
+        purpose: r.purpose as SmsListData['list'][number]['purpose'],
+        state: r.state as SmsState,
+        tries: r.tries,
+        last_error: r.last_error,
+        created_at: Number(r.created_at),
+        sent_at: r.sent_at === null ? null : Number(r.sent_at),
+        next_try_at: Number(r.next_try_at),
+      })),
+      total,
+      counts: Object.fromEntries(SMS_STATES.map((s) => [s, counts.get(s) ?? 0])) as SmsListData['counts'],
+    };
+  }
+}
