@@ -66,10 +66,15 @@ export interface JobContext<P extends Json = Json> {
   progress(done: number, total: number, phase?: string): Promise<void>;
   /**
    * Runs `effect` in one database transaction together with storing `cursor` (and the progress, when given):
-   * both commit or neither does. Throws `JobLeaseLost` (the effect rolled back) when this runner no longer
+   * both commit or neither does. `cursor` may be made from the effect's outcome (e.g. ids it created, for a
+   * resumed run to answer with). Throws `JobLeaseLost` (the effect rolled back) when this runner no longer
    * holds the job, so a runner presumed dead never commits twice what its successor does.
    */
-  checkpoint<T>(cursor: Json, effect: (trx: Db) => Promise<T>, progress?: Omit<JobProgress, 'phase'>): Promise<T>;
+  checkpoint<T>(
+    cursor: Json | ((out: T) => Json),
+    effect: (trx: Db) => Promise<T>,
+    progress?: Omit<JobProgress, 'phase'>,
+  ): Promise<T>;
   /**
    * Items in order, one checkpoint each (the cursor is the count done): a resumed job skips the items already
    * committed, so every item's effect happens exactly once however often the job is restarted.
@@ -113,7 +118,7 @@ export interface JobQueue<K extends string = string> {
 export interface PeriodicTask {
   name: string;
   periodMs: number;
-  run(): Promise<void>;
+  run(): Promise<unknown>;
 }
 
 /** Runs periodic tasks: with one process (embedded) a timer, on Redis a lock per period so one process runs each. */
