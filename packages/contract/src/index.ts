@@ -19,11 +19,8 @@ export * from './schemas/exam.js';
 export * from './schemas/ids.js';
 export * from './schemas/examEditor.js';
 export * from './schemas/imports.js';
-<<<<<<< HEAD
 export * from './schemas/invitations.js';
-=======
 export * from './schemas/jobs.js';
->>>>>>> jobs
 export * from './schemas/monitor.js';
 export * from './schemas/proctor.js';
 export * from './schemas/site.js';

@@ -25,6 +25,7 @@ import { answerRoutes } from './routes/answer.js';
 import { bankRoutes } from './routes/bank.js';
 import { importRoutes } from './routes/imports.js';
 import { jobRoutes } from './routes/jobs.js';
+import { invitationRoutes } from './routes/invitations.js';
 import { cepingRoutes } from './routes/ceping.js';
 import { consoleRoutes } from './routes/console.js';
 import { evidenceRoutes } from './routes/evidence.js';
@@ -78,6 +79,11 @@ export interface App {
   services: Services;
   routes: RegisteredRoute[];
 }
+
+/** How often queued texts go out (each run sends a period's worth at the configured rate). */
+const SMS_PERIOD_MS = 1_000;
+/** How often reminders due are queued. */
+const REMIND_PERIOD_MS = 60_000;
 
 /** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
 export async function buildApp(opts: AppOptions): Promise<App> {
@@ -178,6 +184,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       bankRoutes(api, services);
       importRoutes(api, services);
       jobRoutes(api, services);
+      invitationRoutes(api, services);
       toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },
@@ -225,26 +232,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
-  // the desktop and the console learn within seconds. Once per period across the cluster.
+  // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
+  // queues reminders. Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
     app.addHook('onReady', async () => {
-<<<<<<< HEAD
-      timer = setInterval(() => {
-        running = Promise.all([
-          services.attempts.sweepOverdue().catch((err: unknown) => app.log.error({ err }, 'overdue sweep failed')),
-          // Phones that went quiet are announced so the desktop and the console learn within seconds.
-          services.phone.sweep().catch((err: unknown) => app.log.error({ err }, 'phone sweep failed')),
-        ]);
-      }, sweepEvery);
-      timer.unref();
-=======
       scheduler.start([
         { name: 'attempts.sweep-overdue', periodMs: sweepEvery, run: () => services.attempts.sweepOverdue() },
-        { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.evidence.sweepPhones() },
+        { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
+        { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
+        { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
       ]);
->>>>>>> jobs
     });
     app.addHook('onClose', async () => {
       await scheduler.close();

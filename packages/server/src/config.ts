@@ -48,6 +48,7 @@ const EnvSchema = z
     ),
     SMS_PROVIDER: z.enum(['console', 'webhook']).default('console'),
     SMS_WEBHOOK_URL: optionalText.pipe(z.url().optional()),
+    SMS_RATE: z.coerce.number().int().min(1).max(10_000).default(50),
     COOKIE_DOMAIN: z.string().trim().default(''),
     MAINTENANCE_FROM: serverTime('MAINTENANCE_FROM'),
     MAINTENANCE_TO: serverTime('MAINTENANCE_TO'),
@@ -134,7 +135,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined };
+  /** SMS delivery; `rate` is how many texts to candidates go out a second at most, across the cluster. */
+  sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined; rate: number };
   cookieDomain: string;
   maintenance: { from: number; to: number } | null;
   supportPhone: string;
@@ -196,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL },
+    sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, rate: e.SMS_RATE },
     cookieDomain: e.COOKIE_DOMAIN,
     maintenance:
       e.MAINTENANCE_FROM !== undefined && e.MAINTENANCE_TO !== undefined

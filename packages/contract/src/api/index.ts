@@ -7,11 +7,8 @@ import type { CallDef } from './define.js';
 import { examCalls } from './exam.js';
 import { examEditorCalls } from './examEditor.js';
 import { importCalls } from './imports.js';
-<<<<<<< HEAD
 import { invitationCalls } from './invitations.js';
-=======
 import { jobCalls } from './jobs.js';
->>>>>>> jobs
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
 import { staffCalls } from './staff.js';
@@ -35,11 +32,8 @@ export const api = {
   ...examEditorCalls,
   ...bankCalls,
   ...importCalls,
-<<<<<<< HEAD
   ...invitationCalls,
-=======
   ...jobCalls,
->>>>>>> jobs
 } as const;
 
 /** A call's name. */

@@ -508,7 +508,7 @@ export const InvitePhone = z
   })
   .refine((v) => isValidPhone(v.area_code, v.phone), { path: ['phone'], message: 'invalid phone number' });
 
-/** POST /admin/exam/invite body: a few phones at a time (bulk invitations come later). */
+/** POST /admin/exam/invite body: a few phones at a time (many at once: POST /admin/exam/invitations/bulk). */
 export const InviteBody = z.object({
   /** Exam id. */
   exam_id: Id,
@@ -516,6 +516,8 @@ export const InviteBody = z.object({
   phones: z.array(InvitePhone).min(1).max(100),
   /** Extra minutes of each. */
   extra_minutes: z.number().int().min(0).max(EXAM_MINUTES_MAX).default(0),
+  /** Whether each new invitation gets its text (default yes). */
+  send_sms: z.boolean().default(true),
 });
 /** POST /admin/exam/invite body. */
 export type InviteBody = z.input<typeof InviteBody>;

@@ -17,11 +17,8 @@ import { examVersions } from './migrations/011_exam_versions.js';
 import { staffSecurity } from './migrations/012_staff_security.js';
 import { storageQuota } from './migrations/013_storage_quota.js';
 import { candidateNote } from './migrations/014_candidate_note.js';
-<<<<<<< HEAD
-import { invitationSms } from './migrations/018_invitation_sms.js';
-=======
 import { jobs } from './migrations/015_jobs.js';
->>>>>>> jobs
+import { invitationSms } from './migrations/018_invitation_sms.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -77,11 +74,8 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '012_staff_security': staffSecurity(kit),
     '013_storage_quota': storageQuota(),
     '014_candidate_note': candidateNote(),
-<<<<<<< HEAD
-    '018_invitation_sms': invitationSms(kit),
-=======
     '015_jobs': jobs(kit),
->>>>>>> jobs
+    '018_invitation_sms': invitationSms(kit),
   };
 }
 

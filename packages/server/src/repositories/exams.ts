@@ -32,6 +32,7 @@ export class ExamRepository {
         .innerJoin('exams as e', 'e.id', 'i.exam_id')
         .where('i.area_code', '=', areaCode)
         .where('i.phone', '=', phone)
+        .where('i.revoked_at', 'is', null)
         // An exam shows once it is published; a preview invitation opens its preview version at any time.
         .where((eb) => eb.or([eb('e.published_version_id', 'is not', null), eb('i.preview', '=', 1)]))
     );

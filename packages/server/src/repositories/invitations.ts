@@ -1,4 +1,4 @@
-import type { SmsListQuery, SmsState } from '@examhall/contract';
+import type { SmsState } from '@examhall/contract';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ExamSmsTable, SmsMessageTable } from '../db/schema.js';
@@ -29,10 +29,7 @@ export class InvitationRepository {
   async contactsByPhone(examId: number, phones: readonly { area_code: string; phone: string }[]) {
     if (phones.length === 0) return [];
     const numbers = [...new Set(phones.map((p) => p.phone))];
-    const rows = await this.contactQuery()
-      .where('i.exam_id', '=', examId)
-      .where('i.phone', 'in', numbers)
-      .execute();
+    const rows = await this.contactQuery().where('i.exam_id', '=', examId).where('i.phone', 'in', numbers).execute();
     const wanted = new Set(phones.map((p) => `${p.area_code} ${p.phone}`));
     return rows.filter((r) => wanted.has(`${r.area_code} ${r.phone}`));
   }
@@ -65,7 +62,9 @@ export class InvitationRepository {
   ): Promise<{ created: number; existing: number }> {
     const have = new Set((await this.contactsByPhone(examId, phones)).map((r) => `${r.area_code} ${r.phone}`));
     const fresh = [
-      ...new Map(phones.filter((p) => !have.has(`${p.area_code} ${p.phone}`)).map((p) => [`${p.area_code} ${p.phone}`, p])).values(),
+      ...new Map(
+        phones.filter((p) => !have.has(`${p.area_code} ${p.phone}`)).map((p) => [`${p.area_code} ${p.phone}`, p]),
+      ).values(),
     ];
     for (let i = 0; i < fresh.length; i += INSERT_CHUNK) {
       await this.db
@@ -199,7 +198,7 @@ export class InvitationRepository {
   }
 
   /** One page of an exam's texts, newest first, and how many match. */
-  async list(q: Required<Pick<SmsListQuery, 'page' | 'page_size'>> & { exam_id: number; state?: SmsState; phone?: string }) {
+  async list(q: { exam_id: number; page: number; page_size: number; state?: SmsState; phone?: string }) {
     let base = this.db.selectFrom('sms_messages').where('exam_id', '=', q.exam_id);
     if (q.state) base = base.where('state', '=', q.state);
     if (q.phone) base = base.where('phone', 'like', `%${q.phone.replace(/[%_\\]/g, '')}%`);
@@ -264,12 +263,19 @@ export class InvitationRepository {
   }
 
   /**
-   * Up to `limit` standing invitations of an exam with no attempt and no text under `dedupeKey` yet (after
-   * invitation id `afterId`), with the candidate's name.
+   * Up to `limit` standing invitations of an exam made by `createdBy` with no attempt and no text under
+   * `dedupeKey` yet (after invitation id `afterId`), with the candidate's name.
    */
-  withoutText(examId: number, dedupeKey: string, afterId: number, limit: number): Promise<InvitationContact[]> {
+  withoutText(
+    examId: number,
+    dedupeKey: string,
+    createdBy: number,
+    afterId: number,
+    limit: number,
+  ): Promise<InvitationContact[]> {
     return this.contactQuery()
       .where('i.exam_id', '=', examId)
+      .where('i.created_at', '<=', createdBy)
       .where('i.revoked_at', 'is', null)
       .where('i.id', '>', afterId)
       .where(({ not, exists, selectFrom }) =>

@@ -63,7 +63,14 @@ export class AttemptService {
   /** The invitation `anid` of this candidate to `examId`, or not found (never telling whose it is). */
   async invitation(c: Candidate, examId: number, anid: number): Promise<InvitationRow> {
     const inv = await this.exams.invitation(anid);
-    if (!inv || inv.exam_id !== examId || inv.area_code !== c.area_code || inv.phone !== c.phone) {
+    // A revoked invitation opens nothing (it is revoked only before its candidate starts).
+    if (
+      !inv ||
+      inv.exam_id !== examId ||
+      inv.area_code !== c.area_code ||
+      inv.phone !== c.phone ||
+      inv.revoked_at !== null
+    ) {
       throw fail('exam_detail_missing');
     }
     return inv;
@@ -72,7 +79,7 @@ export class AttemptService {
   /** The candidate's invitation to an exam by exam id alone. */
   async invitationByExam(c: Candidate, examId: number): Promise<InvitationRow> {
     const inv = await this.exams.invitationFor(examId, c.area_code, c.phone);
-    if (!inv) throw fail('exam_detail_missing');
+    if (!inv || inv.revoked_at !== null) throw fail('exam_detail_missing');
     return inv;
   }
 

@@ -38,6 +38,7 @@ import type { BankService, PublishQuestion } from './bank.js';
 import type { ExamCatalog, VersionBundle } from './catalog.js';
 import { sanitizeRichText } from './richText.js';
 import { bodyOf } from './storedQuestion.js';
+import type { InvitationService } from './invitations.js';
 import type { TokenService } from './tokens.js';
 
 type Out<T extends CallDef, F extends 'query' | 'body'> = T[F] extends z.ZodType ? z.output<T[F]> : never;
@@ -231,6 +232,7 @@ export class ExamEditorService {
       catalog: ExamCatalog;
       tokens: TokenService;
       notifier: ProctorNotifier;
+      invitations: InvitationService;
       clock: () => number;
     },
   ) {
@@ -718,9 +720,25 @@ export class ExamEditorService {
           list.push({ phone: p.phone, area_code: area, anid, created: !existing });
       }
       const created = list.filter((l) => l.created);
+      if (body.send_sms && created.length > 0) {
+        const template = (await this.deps.invitations.smsSettingsOf(exam.id)).invitation_template;
+        await this.deps.invitations.queueTexts(
+          trx,
+          { exam, template, purpose: 'invitation', dedupeKey: 'invitation', staffId: actor.id },
+          created.map((l) => ({
+            id: l.anid,
+            exam_id: exam.id,
+            area_code: l.area_code,
+            phone: l.phone,
+            name: null,
+            revoked_at: null,
+          })),
+        );
+      }
       await this.deps.audit.with(trx).record(actor, 'exam.invite', { kind: 'exam', id: exam.id }, null, {
         invited: created.map((l) => ({ anid: l.anid, phone: l.phone, area_code: l.area_code })),
         extra_minutes: body.extra_minutes,
+        send_sms: body.send_sms,
       });
       return { list };
     });

@@ -18,6 +18,8 @@ import { AuditService } from './audit.js';
 import { BankService } from './bank.js';
 import { ImportService } from './imports.js';
 import { JobService } from './jobs.js';
+import { InvitationService } from './invitations.js';
+import { SmsDispatcher } from './smsDispatch.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
@@ -72,6 +74,10 @@ export interface Services {
   imports: ImportService;
   /** Jobs staff started (imports, ...): list, detail, cancel, and `start` for the services that queue them. */
   jobs: JobService;
+  /** Invitations by SMS: bulk (a job), resends, revocations, each exam's texts and their delivery. */
+  invitations: InvitationService;
+  /** Sends queued texts at the configured rate and queues reminders (periodic tasks). */
+  smsDispatch: SmsDispatcher;
   /** The job queue itself (started and closed with the app). */
   jobQueue: JobQueue<JobKind>;
   /** Teams and the proctors and graders assigned to exams. */
@@ -141,8 +147,16 @@ export function createServices(deps: ServiceDeps): Services {
   const jobs = new JobService(db, jobQueue, access, audit);
   const staff = new StaffService({ ...deps, tokens, access, audit });
   const imports = new ImportService(db, access, audit, bank, store, jobs, (id) => staff.actorById(id));
+  const invitations = new InvitationService(db, {
+    access,
+    audit,
+    jobs,
+    publicUrl: deps.config.publicUrl,
+    clock,
+  });
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
+    invitation_bulk: (ctx) => invitations.runBulk(ctx),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
@@ -181,6 +195,8 @@ export function createServices(deps: ServiceDeps): Services {
     bank,
     imports,
     jobs,
+    invitations,
+    smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { rate: deps.config.sms.rate, clock, log: deps.log }),
     jobQueue,
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),
@@ -196,6 +212,7 @@ export function createServices(deps: ServiceDeps): Services {
       catalog,
       tokens,
       notifier: deps.notifier,
+      invitations,
       clock,
     }),
     attempts,

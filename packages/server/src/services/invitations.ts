@@ -22,19 +22,21 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SmsMessageTable } from '../db/schema.js';
 import { fail } from '../http/errors.js';
-import type { JobContext, JobQueue } from '../jobs/types.js';
+import type { Json, JobContext } from '../jobs/types.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import type { ExamRow } from '../repositories/exams.js';
 import { InvitationRepository, type InvitationContact } from '../repositories/invitations.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
+import type { JobService } from './jobs.js';
 
 /** Phones one step of a bulk invitation handles, in one transaction. */
 export const BULK_STEP = 250;
 
 /** What a bulk invitation job carries. */
 export interface BulkInvitePayload {
-  [key: string]: BulkInvitePayload[keyof BulkInvitePayload];
+  [key: string]: Json;
+  title: string;
   exam_id: number;
   phones: { area_code: string; phone: string }[];
   candidate_ids: number[];
@@ -62,7 +64,7 @@ export class InvitationService {
     private readonly deps: {
       access: AccessService;
       audit: AuditService;
-      jobs: JobQueue;
+      jobs: JobService;
       publicUrl: string;
       clock: () => number;
     },
@@ -120,17 +122,14 @@ export class InvitationService {
     const exam = await this.exam(actor, api.invitationsBulk, body.exam_id);
     if (exam.status === 'archived') throw fail('exam_archived');
     const payload: BulkInvitePayload = {
+      title: exam.name,
       exam_id: exam.id,
       phones: body.phones.map((p) => ({ area_code: p.area_code || DEFAULT_AREA_CODE, phone: p.phone })),
       candidate_ids: body.candidate_ids,
       send_sms: body.send_sms,
       staff_id: actor.id,
     };
-    const jobId = await this.deps.jobs.enqueue({
-      kind: 'invitation_bulk',
-      payload,
-      owner: { staffId: actor.id, teamId: exam.team_id },
-    });
+    const jobId = await this.deps.jobs.start(actor, 'invitation_bulk', payload, exam.team_id);
     await this.deps.audit.record(actor, 'exam.invite_bulk', { kind: 'exam', id: exam.id }, null, {
       job_id: jobId,
       phones: payload.phones.length,
@@ -163,16 +162,18 @@ export class InvitationService {
     await ctx.progress(tally.done, phones.length, 'invitations');
     while (tally.done < phones.length) {
       const step = phones.slice(tally.done, tally.done + BULK_STEP);
+      // The tally after the step is the cursor, stored by the step's own commit.
       const next = await ctx.checkpoint(
-        { ...tally },
+        (after: typeof tally) => ({ ...after }),
         async (trx) => {
           const repo = new InvitationRepository(trx);
           const made = await repo.inviteMissing(exam.id, step, this.deps.clock());
+          const standing = (await repo.contactsByPhone(exam.id, step)).filter((c) => c.revoked_at === null);
           const queued = p.send_sms
             ? await this.queueTexts(
                 trx,
                 { exam, template, purpose: 'invitation', dedupeKey: 'invitation', staffId: p.staff_id },
-                (await repo.contactsByPhone(exam.id, step)).filter((c) => c.revoked_at === null),
+                standing,
               )
             : 0;
           return {
@@ -182,7 +183,6 @@ export class InvitationService {
             queued: tally.queued + queued,
           };
         },
-        // The cursor stored with the step is the tally after it: computed inside, stored by the same commit.
       );
       Object.assign(tally, next);
       await ctx.progress(tally.done, phones.length, 'invitations');

@@ -1,0 +1,262 @@
+import {
+  api,
+  DEFAULT_INVITATION_TEMPLATE,
+  type BulkInviteResult,
+  type ExamSmsData,
+  type ResendData,
+  type RevokeData,
+  type SmsListData,
+} from '@examhall/contract';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RETRY_DELAYS_MS } from '../services/smsDispatch.js';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { testedDialects } from '../test/db.js';
+import { enterExam } from '../test/checks.js';
+import { waitForJob } from '../test/jobs.js';
+
+/** Phones 1370000xxxx, n of them. */
+const phones = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({ area_code: '86', phone: `1370000${String(from + i).padStart(4, '0')}` }));
+
+describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
+  let t: TestApp;
+  let admin = '';
+  let examId = 0;
+
+  const call = async (c: (typeof api)[keyof typeof api], payload: Record<string, unknown>, token = admin) => {
+    const res = await t.app.inject({
+      method: c.method,
+      url: `/api${c.path}`,
+      headers: { authorization: `Bearer ${token}` },
+      ...(c.method === 'GET'
+        ? { query: Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, String(v)])) }
+        : { payload }),
+    });
+    return { http: res.statusCode, ...body(res) };
+  };
+  const texts = async (filter: Record<string, unknown> = {}) =>
+    (await call(api.smsList, { exam_id: examId, page_size: 200, ...filter })).data as SmsListData;
+  /** Sends everything due, run after run, as the periodic task would. */
+  const sendAll = async () => {
+    while ((await t.services.smsDispatch.dispatch(60_000)) > 0);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.loginStaff('admin');
+    examId = (await t.seed()).examId;
+  });
+  afterAll(async () => t?.close());
+  beforeEach(() => {
+    t.sms.messages.length = 0;
+    t.sms.failing = false;
+  });
+
+  it('invites many phones and candidates in one job, texts each new invitation once, and again nobody', async () => {
+    const known = await t.db.handle.db
+      .insertInto('candidates')
+      .values({ area_code: '86', phone: '13600000001', name: '李四', created_at: t.now(), last_login_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const started = await call(api.invitationsBulk, {
+      exam_id: examId,
+      phones: phones(600),
+      candidate_ids: [known.id, 999_999],
+    });
+    expect(started.http).toBe(200);
+    const job = await waitForJob(t, admin, (started.data as { job_id: number }).job_id);
+    expect(job.state).toBe('done');
+    expect(job.result as BulkInviteResult).toEqual({
+      created: 601,
+      existing: 0,
+      queued: 601,
+      unknown_candidates: [999_999],
+    });
+    expect(job.progress).toMatchObject({ done: 601, total: 601 });
+
+    await sendAll();
+    const received = t.sms.messages.filter((m) => m.purpose === 'invitation');
+    expect(received).toHaveLength(601);
+    expect(new Set(received.map((m) => m.phone)).size).toBe(601);
+    const named = received.find((m) => m.phone === '13600000001')!;
+    const anid = (
+      await t.db.handle.db
+        .selectFrom('invitations')
+        .select('id')
+        .where('exam_id', '=', examId)
+        .where('phone', '=', '13600000001')
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(named.text).toContain('李四您好');
+    expect(named.text).toContain(`${t.config.publicUrl}/exam/${examId}/${anid}`);
+    expect(named.message_id).toMatch(/^examhall-sms-\d+$/);
+    expect((await texts({ state: 'sent' })).counts).toMatchObject({ sent: 601, queued: 0, failed: 0 });
+
+    // The same list again: every phone is invited already, nobody gets a second text.
+    const again = await call(api.invitationsBulk, { exam_id: examId, phones: phones(600) });
+    const second = await waitForJob(t, admin, (again.data as { job_id: number }).job_id);
+    expect(second.result).toMatchObject({ created: 0, existing: 600, queued: 0 });
+    await sendAll();
+    expect(t.sms.messages.filter((m) => m.purpose === 'invitation')).toHaveLength(601);
+  });
+
+  it('paces texts to the configured rate: one run of a period sends at most rate x period', async () => {
+    await call(api.examEditorInvite, { exam_id: examId, phones: phones(8, 1000) });
+    // SMS_RATE defaults to 50 a second: a 100 ms period allows 5.
+    expect(await t.services.smsDispatch.dispatch(100)).toBe(5);
+    expect(t.sms.messages).toHaveLength(5);
+    expect(await t.services.smsDispatch.dispatch(100)).toBe(3);
+  });
+
+  it('retries a refused text later, records each refusal, and lists it as failed after the last try', async () => {
+    await call(api.examEditorInvite, { exam_id: examId, phones: phones(1, 2000) });
+    t.sms.failing = true;
+    await t.services.smsDispatch.dispatch(1000);
+    let entry = (await texts({ phone: '13700002000' })).list[0]!;
+    expect(entry).toMatchObject({ state: 'queued', tries: 1, last_error: 'SMS webhook answered 500' });
+    expect(entry.next_try_at).toBe(t.now() + RETRY_DELAYS_MS[0]!);
+    // Not before its time.
+    expect(await t.services.smsDispatch.dispatch(1000)).toBe(0);
+    for (const delay of RETRY_DELAYS_MS) {
+      t.advance(delay);
+      await t.services.smsDispatch.dispatch(1000);
+    }
+    entry = (await texts({ phone: '13700002000' })).list[0]!;
+    expect(entry).toMatchObject({ state: 'failed', tries: RETRY_DELAYS_MS.length + 1 });
+    expect((await texts({ state: 'failed' })).list.map((e) => e.phone)).toContain('13700002000');
+    // A resend after the gateway recovers goes through.
+    t.sms.failing = false;
+    const resent = await call(api.invitationsResend, { exam_id: examId, anids: [entry.anid] });
+    expect(resent.data as ResendData).toEqual({ queued: 1, skipped: [] });
+    await sendAll();
+    expect(t.sms.messages.map((m) => [m.phone, m.purpose])).toEqual([['13700002000', 'resend']]);
+  });
+
+  it('sends a text again under the same id when its sender died before settling it', async () => {
+    await call(api.examEditorInvite, { exam_id: examId, phones: phones(1, 3000) });
+    const repo = (await import('../repositories/invitations.js')).InvitationRepository;
+    // A sender takes it and dies: the text stays 'sending' under a lease.
+    const [taken] = await new repo(t.db.handle.db).claimDue(t.now(), 10, t.now() + 60_000);
+    expect(taken?.phone).toBe('13700003000');
+    expect(await t.services.smsDispatch.dispatch(1000)).toBe(0);
+    t.advance(60_001);
+    expect(await t.services.smsDispatch.dispatch(1000)).toBe(1);
+    expect(t.sms.messages).toEqual([expect.objectContaining({ message_id: `examhall-sms-${taken!.id}` })]);
+  });
+
+  it('revokes invitations not yet started: the candidate no longer sees the exam, queued texts are cancelled', async () => {
+    const invited = await call(api.examEditorInvite, { exam_id: examId, phones: phones(2, 4000) });
+    const [a, b] = (invited.data as { list: { anid: number }[] }).list.map((l) => l.anid);
+    // The second candidate starts.
+    const token = await t.loginCandidate('13700004001');
+    await enterExam(t, token, examId, b!);
+    const res = await call(api.invitationsRevoke, { exam_id: examId, anids: [a, b], reason: '重复报名' });
+    expect(res.data as RevokeData).toEqual({ revoked: [a], skipped: [b] });
+    expect((await texts({ phone: '13700004000' })).list[0]).toMatchObject({ state: 'cancelled' });
+    await sendAll();
+    expect(t.sms.messages.map((m) => m.phone)).not.toContain('13700004000');
+
+    const revokedToken = await t.loginCandidate('13700004000');
+    const list = await t.app.inject({ method: 'GET', url: `/api/exam/list?auth=${revokedToken}` });
+    expect(JSON.stringify(body(list).data)).not.toContain(`"anid":${a}`);
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/exam/show?id=${examId}&anid=${a}&auth=${revokedToken}`,
+    });
+    expect(body(detail).msg).toBe('failed to get exam detail');
+    // Resending a revoked invitation sends nothing.
+    expect((await call(api.invitationsResend, { exam_id: examId, anids: [a] })).data).toEqual({
+      queued: 0,
+      skipped: [a],
+    });
+    const audit = await t.db.handle.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'exam.invite_revoke')
+      .executeTakeFirstOrThrow();
+    expect(audit.detail).toBe('重复报名');
+  });
+
+  it("keeps each exam's texts: defaults, checked templates, and the saved one used for the next text", async () => {
+    const initial = (await call(api.examSms, { exam_id: examId })).data as ExamSmsData;
+    expect(initial).toMatchObject({ is_default: true, invitation_template: DEFAULT_INVITATION_TEMPLATE });
+    const bad = await call(api.examSmsSave, {
+      exam_id: examId,
+      invitation_template: '{nmae} 请参加',
+      reminder_template: '{link}',
+      reminder_minutes: [60],
+    });
+    expect(bad.http).toBe(422);
+    expect(JSON.stringify(bad)).toContain('unknown:nmae');
+    expect(JSON.stringify(bad)).toContain('no_link');
+    const saved = await call(api.examSmsSave, {
+      exam_id: examId,
+      invitation_template: '请参加{exam}：{link}',
+      reminder_template: '{exam}就要开始了：{link}',
+      reminder_minutes: [30, 120],
+    });
+    expect(saved.data).toMatchObject({ is_default: false, reminder_minutes: [120, 30] });
+    await call(api.examEditorInvite, { exam_id: examId, phones: phones(1, 5000) });
+    await sendAll();
+    expect(t.sms.messages[0]!.text).toMatch(/^请参加.+：http/);
+  });
+
+  it('queues reminders once per reminder time for those who have not started, none on top of a fresh invitation', async () => {
+    const exam = await t.db.handle.db
+      .selectFrom('exams')
+      .selectAll()
+      .where('id', '=', examId)
+      .executeTakeFirstOrThrow();
+    // A new exam opening in 100 minutes, reminders at 120 and 30 minutes before (saved above on the demo exam:
+    // this one saves its own).
+    const { id: soon } = await t.db.handle.db
+      .insertInto('exams')
+      .values({
+        ...exam,
+        id: undefined,
+        name: '即将开始',
+        start_at: t.now() + 100 * 60_000,
+        end_at: t.now() + 300 * 60_000,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await call(api.examSmsSave, {
+      exam_id: soon,
+      invitation_template: '{exam}：{link}',
+      reminder_template: '提醒：{exam} {start}：{link}',
+      reminder_minutes: [120, 30],
+    });
+    const invited = await call(api.examEditorInvite, { exam_id: soon, phones: phones(3, 6000), send_sms: false });
+    const [, , third] = (invited.data as { list: { anid: number }[] }).list.map((l) => l.anid);
+    const token = await t.loginCandidate('13700006002');
+    await enterExam(t, token, soon, third!);
+    // Invited 100 minutes before the window: the 120-minute reminder's moment had passed, so none.
+    expect(await t.services.smsDispatch.remind()).toBe(0);
+    t.advance(71 * 60_000);
+    // 29 minutes before: the 30-minute reminder, to the two who have not started.
+    expect(await t.services.smsDispatch.remind()).toBe(2);
+    expect(await t.services.smsDispatch.remind()).toBe(0);
+    await sendAll();
+    const reminders = t.sms.messages.filter((m) => m.purpose === 'reminder');
+    expect(reminders.map((m) => m.phone).sort()).toEqual(['13700006000', '13700006001']);
+    expect(reminders[0]!.text).toMatch(/^提醒：即将开始 \d{4}-\d{2}-\d{2} \d{2}:\d{2}：http/);
+  });
+
+  it("refuses another team's author and bad bodies with the envelope", async () => {
+    const teamId = await t.team('别的团队');
+    const author = await t.loginStaff('author');
+    await t.db.handle.db.updateTable('staff').set({ team_id: teamId }).where('role', '=', 'author').execute();
+    const other = await t.loginStaff('author');
+    for (const [c, payload] of [
+      [api.invitationsBulk, { exam_id: examId, phones: phones(1) }],
+      [api.smsList, { exam_id: examId }],
+      [api.examSms, { exam_id: examId }],
+    ] as const) {
+      const res = await call(c, payload, other || author);
+      expect(res.http, c.path).toBe(403);
+    }
+    expect((await call(api.invitationsBulk, { exam_id: examId })).http).toBe(422);
+    expect((await call(api.invitationsBulk, { exam_id: examId, phones: [{ phone: '123' }] })).http).toBe(422);
+    expect((await call(api.invitationsRevoke, { exam_id: examId, anids: [1], reason: ' ' })).http).toBe(422);
+  });
+});

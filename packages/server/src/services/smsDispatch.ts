@@ -1,0 +1,102 @@
+import type { SmsText } from '../sms/sender.js';
+import type { SmsSender } from '../sms/sender.js';
+import type { Db } from '../db/database.js';
+import { InvitationRepository, type SmsRow } from '../repositories/invitations.js';
+import type { InvitationService } from './invitations.js';
+import type { ServiceLog } from './log.js';
+
+/** How long a sender holds the texts it took; past it, a text it never settled is sent again under its id. */
+export const SEND_LEASE_MS = 60_000;
+/** When a refused text is tried again, after its first, second... refusal; past the last it has failed. */
+export const RETRY_DELAYS_MS: readonly number[] = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000];
+/** How far ahead reminders look for windows that open. */
+const REMINDER_HORIZON_MS = 15 * 24 * 60 * 60_000;
+/** Invitations one reminder step handles. */
+const REMINDER_STEP = 500;
+
+/**
+ * Sends the queued texts, paced: each run (once per period across the cluster) takes at most `rate` texts a
+ * second of its period, oldest first, and sends them. A refusal is retried later
+ * (RETRY_DELAYS_MS) and recorded; a text whose sender died mid-send goes out again under the same message id.
+ * Reminders are queued by `remind`, once per invitation and reminder time, for those who have not started.
+ */
+export class SmsDispatcher {
+  constructor(
+    private readonly db: Db,
+    private readonly sender: SmsSender,
+    private readonly invitations: InvitationService,
+    private readonly opts: {
+      rate: number;
+      clock: () => number;
+      log: ServiceLog;
+      sleep?: (ms: number) => Promise<void>;
+    },
+  ) {}
+
+  /** Sends what is due, at most `rate` a second over `periodMs`; answers how many were delivered. */
+  async dispatch(periodMs: number): Promise<number> {
+    const now = this.opts.clock();
+    const budget = Math.max(1, Math.floor((this.opts.rate * periodMs) / 1000));
+    const texts = await new InvitationRepository(this.db).claimDue(now, budget, now + SEND_LEASE_MS);
+    let delivered = 0;
+    for (const text of texts) if (await this.sendOne(text)) delivered++;
+    return delivered;
+  }
+
+  /** Sends one text and records the outcome. */
+  private async sendOne(text: SmsRow): Promise<boolean> {
+    const repo = new InvitationRepository(this.db);
+    const message: SmsText = {
+      purpose: text.purpose as SmsText['purpose'],
+      area_code: text.area_code,
+      phone: text.phone,
+      text: text.body,
+      message_id: `examhall-sms-${text.id}`,
+    };
+    try {
+      await this.sender.send(message);
+    } catch (err) {
+      const delay = RETRY_DELAYS_MS[text.tries];
+      const retryAt = delay === undefined ? null : this.opts.clock() + delay;
+      await repo.markRefused(text.id, (err as Error).message || String(err), retryAt);
+      this.opts.log.warn({ sms: text.id, tries: text.tries + 1, final: retryAt === null }, 'SMS refused');
+      return false;
+    }
+    await repo.markSent(text.id, this.opts.clock());
+    return true;
+  }
+
+  /**
+   * Queues the reminders now due: for each published exam whose window opens within its reminder times, one
+   * text per standing invitation made before the reminder's moment that has not started, per reminder time
+   * (reminder:<minutes>). A reminder time that passed while nobody ran this is still sent while the window has
+   * not opened.
+   */
+  async remind(): Promise<number> {
+    const now = this.opts.clock();
+    const repo = new InvitationRepository(this.db);
+    let queued = 0;
+    for (const exam of await repo.upcomingExams(now, REMINDER_HORIZON_MS)) {
+      const texts = await this.invitations.smsSettingsOf(exam.id);
+      for (const minutes of texts.reminder_minutes) {
+        const moment = Number(exam.start_at) - minutes * 60_000;
+        if (moment > now) continue;
+        // Only the latest reminder due goes out: a day-before reminder is not sent an hour before.
+        if (texts.reminder_minutes.some((m) => m < minutes && Number(exam.start_at) - m * 60_000 <= now)) continue;
+        const dedupeKey = `reminder:${minutes}`;
+        for (let after = 0; ;) {
+          // Invitations made after the reminder's moment just got their invitation: no reminder on top of it.
+          const batch = await repo.withoutText(exam.id, dedupeKey, moment, after, REMINDER_STEP);
+          if (batch.length === 0) break;
+          queued += await this.invitations.queueTexts(
+            this.db,
+            { exam, template: texts.reminder_template, purpose: 'reminder', dedupeKey, staffId: null },
+            batch,
+          );
+          after = batch[batch.length - 1]!.id;
+        }
+      }
+    }
+    return queued;
+  }
+}
