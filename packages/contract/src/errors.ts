@@ -1,6 +1,6 @@
-/** The error catalogue: stable codes, HTTP statuses and messages (seed point 8 and ours). */
+/** The error catalogue: stable codes, HTTP statuses and messages (docs/contract.md#errors). */
 
-/** Descriptions the client logs for HTTP statuses (seed point 8). */
+/** Descriptions the client logs next to a failed call's HTTP status. */
 export const HTTP_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   200: 'success',
   201: 'created',
@@ -114,7 +114,7 @@ export type ErrorCode = keyof typeof ERRORS;
 /** Every error code. */
 export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 
-/** Messages raised by the client itself (seed point 8). */
+/** Messages the client raises itself: a timeout, a lost session, a failed frame upload, a missing exam detail. */
 export const CLIENT_MESSAGES = {
   timeout: 'response timeout, please retry',
   notLoggedIn: 'not logged in',

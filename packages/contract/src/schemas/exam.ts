@@ -83,7 +83,7 @@ export const CountNum = z.object({
 /** Question counts per section. */
 export type CountNum = z.infer<typeof CountNum>;
 
-/** GET /exam/show data: every field of seed point 3 and what the pages need besides. */
+/** GET /exam/show data: every field the candidate client reads and what the pages need besides. */
 export const ExamDetail = z.object({
   /** Exam id. */
   id: z.number().int(),

@@ -71,7 +71,7 @@ export class ExamService {
     return { list, total };
   }
 
-  /** The exam detail by id and anid, with every field of the specification. */
+  /** The exam detail by id and anid, with every field the candidate client reads (docs/contract.md#exam-list-and-detail). */
   async show(c: Candidate, examId: number, anid: number): Promise<ExamDetail> {
     const inv = await this.attempts.invitation(c, examId, anid);
     const attempt = await this.attempts.current(c, examId);

@@ -11,7 +11,7 @@ import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
 export const USER_INFO_KEY = ['user-info'] as const;
 
 /**
- * The logged-in candidate. A refused check removes the cookie (the specification's rule); a
+ * The logged-in candidate. A refused check removes the cookie, since the token no longer works; a
  * timeout or a lost connection says nothing about the token, so it is kept then.
  */
 export async function fetchUserInfo({ signal }: { signal: AbortSignal }): Promise<GetInfoData> {
