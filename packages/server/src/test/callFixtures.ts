@@ -15,6 +15,8 @@ import { body, TEST_ADMIN, type TestApp } from './app.js';
 import { beepsWav } from '../storage/wav.js';
 import { multipart } from './multipart.js';
 import { enterExam } from './checks.js';
+import { waitForJob } from './jobs.js';
+import { JobRepository } from '../repositories/jobs.js';
 
 /** A call's input: query, body (the fields of a multipart call) and the file of a multipart call. */
 export interface CallInput {
@@ -296,6 +298,27 @@ const BANK_PROGRAMMING = {
 };
 
 /** A new empty bank folder of team A, made by its author; answers its id and name. */
+/**
+ * A job of team A that another process holds (its lease far off), so no runner here takes it: it stays
+ * running until cancelled.
+ */
+async function heldJob(w: CallWorld): Promise<number> {
+  const repo = new JobRepository(w.t.db.handle.db);
+  const id = await repo.insert({
+    kind: 'bank_import',
+    payload: JSON.stringify({ title: 'held elsewhere' }),
+    owner_staff_id: w.ids.authorA,
+    team_id: w.teamId,
+    created_at: w.t.now(),
+  });
+  await w.t.db.handle.db
+    .updateTable('job')
+    .set({ state: 'running', locked_by: 'another-process', lease_until: Date.now() + 3_600_000 })
+    .where('id', '=', id)
+    .execute();
+  return id;
+}
+
 async function bankFolder(w: CallWorld): Promise<{ id: number; name: string }> {
   const name = `Folder ${randomUUID().slice(0, 8)}`;
   const created = await inject(w.t, w.tokens.authorA, 'POST', '/admin/bank/folders', { name });
@@ -324,6 +347,8 @@ function onePixelPng(): Buffer {
 
 /** Inputs of every scoped staff call (routes/access.test.ts). */
 export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
+  jobDetail: async (w) => ({ query: { job_id: await heldJob(w) } }),
+  jobCancel: async (w) => ({ body: { job_id: await heldJob(w) } }),
   staffUpdate: (w) => ({ body: { id: w.staffId, name: 'Grader A' } }),
   staffResetPassword: (w) => ({ body: { id: w.staffId, password: w.password } }),
   proctorGrid: (w) => ({ query: { exam_id: w.examId } }),
@@ -411,6 +436,8 @@ export interface AuditCase {
   expect: AuditExpectation;
   /** Milliseconds the call may take (e.g. the first face check loads its models). */
   timeoutMs?: number;
+  /** Waits for what the call started to end (a job it queued), before the entries are counted. */
+  settle?: (data: Record<string, unknown>) => Promise<void>;
 }
 
 /** Builds a change and its expected entry. */
@@ -434,6 +461,17 @@ async function totpOf(w: CallWorld, to: 'none' | 'enrolled' | 'on'): Promise<str
 
 /** Changes every mutating staff call makes (routes/audit.test.ts). */
 export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
+  jobCancel: async (w) => ({
+    as: 'authorA',
+    input: { body: { job_id: await heldJob(w) } },
+    expect: {
+      action: 'job.cancel',
+      kind: 'job',
+      id: (data) => data.id as number,
+      before: { state: 'running', kind: 'bank_import' },
+      after: { state: 'running', cancel_requested: true },
+    },
+  }),
   // A change of one's own account: proctor X's second factor.
   staffTotpEnrol: async (w) => {
     await totpOf(w, 'none');
@@ -897,6 +935,9 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
     return {
       as: 'authorA',
       input: { body: { folder_id: folder.id, tags: 'imported' }, file: giftFile() },
+      settle: async (data) => {
+        await waitForJob(w.t, w.tokens.authorA, data.job_id as number);
+      },
       expect: {
         action: 'bank.import',
         kind: 'folder',

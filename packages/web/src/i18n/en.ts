@@ -115,6 +115,7 @@ export const en: Dictionary = {
   'admin.menu.grading': 'Grading',
   'admin.menu.staff': 'Staff',
   'admin.menu.audit': 'Audit log',
+  'admin.menu.jobs': 'Jobs',
   'admin.area.exams':
     'Create and publish exams, set length, mode, proctoring rules and permissions, and invite candidates in bulk.',
   'admin.area.questions':
@@ -124,6 +125,7 @@ export const en: Dictionary = {
     'Watch candidates live with risk events and evidence, warn, end an attempt, and decide every flag in person.',
   'admin.area.grading': 'Score Q&A and programming Q&A answers, review code similarity, export scores and rankings.',
   'admin.area.audit': 'Who did what and when, so every action can be traced.',
+  'admin.area.jobs': 'Imports and other long work you or your team started, with their progress as it happens.',
   'admin.role.admin': 'Admin',
   'admin.role.author': 'Author',
   'admin.role.proctor': 'Proctor',
@@ -697,6 +699,7 @@ export const en: Dictionary = {
   'error.draw_pool_too_small': 'A draw section asks for more questions than its pool holds',
   'error.reference_solution_failed': "A programming question's reference solution fails a case",
   'error.question_invalid': 'A stored question no longer fits its type; open it in the bank and fix it',
+  'error.job_finished': 'The job has already finished',
   'error.folder_not_empty': 'The folder is not empty; move or delete what it holds first',
   'error.import_refused': 'The file cannot be read as a question file',
   'error.import_has_errors': 'Some questions of the file cannot be read; fix them, or import only the valid ones',
