@@ -20,6 +20,7 @@ export * from './schemas/examEditor.js';
 export * from './schemas/imports.js';
 export * from './schemas/monitor.js';
 export * from './schemas/proctor.js';
+export * from './schemas/schedule.js';
 export * from './schemas/site.js';
 export * from './schemas/staff.js';
 export * from './schemas/subject.js';

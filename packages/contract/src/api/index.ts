@@ -9,6 +9,7 @@ import { examEditorCalls } from './examEditor.js';
 import { importCalls } from './imports.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
+import { scheduleCalls } from './schedule.js';
 import { staffCalls } from './staff.js';
 import { subjectCalls } from './subject.js';
 import { teamCalls } from './teams.js';
@@ -30,6 +31,7 @@ export const api = {
   ...examEditorCalls,
   ...bankCalls,
   ...importCalls,
+  ...scheduleCalls,
 } as const;
 
 /** A call's name. */
