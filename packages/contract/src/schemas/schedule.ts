@@ -124,8 +124,8 @@ export const InvitationListQuery = PageQuery.extend({
     .trim()
     .regex(/^\d{0,20}$/, 'digits only')
     .optional(),
-  /** Only invitations in this slot; 0: in none. */
-  slot_id: z.coerce.number().int().min(0).optional(),
+  /** Only invitations in this slot, or 'none': those in no slot. */
+  slot: z.union([z.literal('none'), IdParam]).optional(),
   /** Sort key. */
   sort: z.enum(['id', 'phone', 'slot']).default('id'),
   /** Sort direction. */

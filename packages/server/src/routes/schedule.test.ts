@@ -382,7 +382,7 @@ describe.each(await testedDialects())('schedules and accommodations on %s', (dia
     const slot = await newSlot(t.now() + 8 * HOUR, 3, 'Paged');
     const a = await candidate();
     await ok(api.scheduleAssignSlot, { exam_id: examId, invitation_ids: [a.anid], slot_id: slot.id });
-    const inSlot = await ok<InvitationListData>(api.scheduleInvitations, { exam_id: examId, slot_id: slot.id });
+    const inSlot = await ok<InvitationListData>(api.scheduleInvitations, { exam_id: examId, slot: slot.id });
     expect(inSlot).toMatchObject({
       total: 1,
       list: [{ id: a.anid, slot_id: slot.id, effective_start: slot.start_at }],

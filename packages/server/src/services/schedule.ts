@@ -229,7 +229,7 @@ export class ScheduleService {
     const { rows, total } = await this.repo.listInvitations({
       examId: exam.id,
       phone: q.phone || undefined,
-      slotId: q.slot_id,
+      slotId: q.slot === 'none' ? 0 : q.slot,
       sort: q.sort,
       order: q.order,
       offset: (q.page - 1) * q.page_size,

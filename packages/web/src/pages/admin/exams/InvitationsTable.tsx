@@ -13,7 +13,7 @@ type Sort = 'id' | 'phone' | 'slot';
 interface ListQuery extends InvitationListQuery {
   page: number;
   page_size: number;
-  slot_id?: number | undefined;
+  slot?: number | 'none' | undefined;
   phone?: string | undefined;
   sort?: Sort;
 }
@@ -102,8 +102,8 @@ export function InvitationsTable({
         <Select
           style={{ width: 180 }}
           aria-label={t('console.schedule.filterSlot')}
-          value={query.slot_id ?? -1}
-          onChange={(v: number) => setQuery((q) => ({ ...q, slot_id: v === -1 ? undefined : v, page: 1 }))}
+          value={query.slot === 'none' ? 0 : (query.slot ?? -1)}
+          onChange={(v: number) => setQuery((q) => ({ ...q, slot: v === -1 ? undefined : v === 0 ? 'none' : v, page: 1 }))}
           options={[
             { value: -1, label: t('console.schedule.anySlot') },
             { value: 0, label: t('console.schedule.noSlot') },
