@@ -403,22 +403,20 @@ export class ScheduleService {
         max_score: null,
       });
       if (!moved) throw fail('conflict', 'the attempt changed meanwhile; try again');
-      await this.deps.audit
-        .with(trx)
-        .record(
-          actor,
-          'attempt.reopen',
-          { kind: 'attempt', id: a.id },
-          {
-            phase: a.phase,
-            end_at: a.end_at,
-            finished_at: a.finished_at,
-            finish_reason: a.finish_reason,
-            score: a.score,
-          },
-          { phase: ExamPhase.exam, end_at: endAt, minutes: body.minutes ?? null, reason: body.reason },
-          body.reason,
-        );
+      await this.deps.audit.with(trx).record(
+        actor,
+        'attempt.reopen',
+        { kind: 'attempt', id: a.id },
+        {
+          phase: a.phase,
+          end_at: a.end_at,
+          finished_at: a.finished_at,
+          finish_reason: a.finish_reason,
+          score: a.score,
+        },
+        { phase: ExamPhase.exam, end_at: endAt, minutes: body.minutes ?? null, reason: body.reason },
+        body.reason,
+      );
     });
     this.deps.notifier.announce({ type: 'attempt', attemptId: a.id });
     return { attempt_id: a.id, end_at: endAt };

@@ -103,7 +103,9 @@ export function InvitationsTable({
           style={{ width: 180 }}
           aria-label={t('console.schedule.filterSlot')}
           value={query.slot === 'none' ? 0 : (query.slot ?? -1)}
-          onChange={(v: number) => setQuery((q) => ({ ...q, slot: v === -1 ? undefined : v === 0 ? 'none' : v, page: 1 }))}
+          onChange={(v: number) =>
+            setQuery((q) => ({ ...q, slot: v === -1 ? undefined : v === 0 ? 'none' : v, page: 1 }))
+          }
           options={[
             { value: -1, label: t('console.schedule.anySlot') },
             { value: 0, label: t('console.schedule.noSlot') },
