@@ -10,6 +10,7 @@ import { importCalls } from './imports.js';
 import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
+import { scheduleCalls } from './schedule.js';
 import { staffCalls } from './staff.js';
 import { subjectCalls } from './subject.js';
 import { teamCalls } from './teams.js';
@@ -32,6 +33,7 @@ export const api = {
   ...bankCalls,
   ...importCalls,
   ...jobCalls,
+  ...scheduleCalls,
 } as const;
 
 /** A call's name. */
