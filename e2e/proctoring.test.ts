@@ -120,7 +120,7 @@ describe.runIf(browserAvailable())('proctoring journey', () => {
       await context.setOffline(false);
       await expect.poll(async () => (await stateNow()).offlineImages, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
 
-      // Storage refusing uploads: the exam page says 'upload failed' (seed point 4) until a frame gets through again.
+      // Storage refusing uploads: the exam page says 'upload failed' until a frame gets through again.
       await page.route('**/storage/**', (route) => route.fulfill({ status: 500, body: 'down' }));
       await page.getByTestId('capture-upload-failed').waitFor({ timeout: (CAPTURE_INTERVAL_S + 10) * 1000 });
       expect(await page.getByTestId('capture-upload-failed').textContent()).toContain('upload failed');

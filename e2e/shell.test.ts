@@ -62,7 +62,7 @@ describe.runIf(browserAvailable())('application shell', () => {
     await page.mouse.click(5, 5);
     await dialog.waitFor();
 
-    // The notice speaks English too, with the specification's title.
+    // The notice speaks English too, under its English title.
     await page.evaluate(() => localStorage.setItem('examhall.lang', 'en-US'));
     await page.reload();
     await page.getByRole('dialog', { name: 'system maintenance upgrade notice' }).waitFor();

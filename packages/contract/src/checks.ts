@@ -58,3 +58,29 @@ export function missingChecks(settings: CheckSettings, results: ReadonlyMap<numb
     })
     .map((s) => s.key);
 }
+
+/** What a candidate has ready for the device checks: a device, the pledge, or the ID photo staff compare with. */
+export type PrepareKey = 'camera' | 'microphone' | 'screen' | 'phone' | 'signature' | 'id_photo';
+
+const PREPARE_OF_STEP: Record<MonitorStepKey, PrepareKey> = {
+  camera: 'camera',
+  microphone: 'microphone',
+  screenSharing: 'screen',
+  mobileDevice: 'phone',
+  signature: 'signature',
+};
+
+/**
+ * What to prepare for an exam's checks, in check order: each step the exam keeps (optional where it may be
+ * skipped), and the ID photo when the camera's picture is compared with one.
+ */
+export function devicesToPrepare(
+  settings: CheckSettings,
+  idPhotoRequired: boolean,
+): { item: PrepareKey; optional: boolean }[] {
+  const steps = requiredSteps(settings).map((s) => ({
+    item: PREPARE_OF_STEP[s.key],
+    optional: stepSkippable(settings, s.key),
+  }));
+  return idPhotoRequired ? [...steps, { item: 'id_photo' as const, optional: false }] : steps;
+}

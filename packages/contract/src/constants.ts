@@ -1,4 +1,4 @@
-/** Business constants and limits (seed point 9) and the rules we add for login. */
+/** Constants and limits clients and the server share (docs/contract.md#constants-and-limits). */
 
 /** A request that takes longer than this fails with 'response timeout, please retry'. */
 export const REQUEST_TIMEOUT_MS = 10_000;

@@ -15,7 +15,7 @@ import {
   serverDayStart,
 } from './index.js';
 
-describe('the specification’s constants', () => {
+describe('the ids and constants clients rely on', () => {
   it('shows every question type once, in the specified order', () => {
     expect(QUESTION_TYPE_DISPLAY_ORDER).toEqual([1, 2, 11, 3, 7, 4, 10, 9, 5, 8, 6]);
     expect([...QUESTION_TYPE_DISPLAY_ORDER].sort((a, b) => a - b)).toEqual(QUESTION_TYPES);
@@ -51,7 +51,7 @@ describe('the specification’s constants', () => {
     expect(new Set(LANGUAGES.map((l) => l.id)).size).toBe(21);
   });
 
-  it('gives the seed’s statuses to the catalogue', () => {
+  it('answers not logged in with 401, a missing exam detail, validation, maintenance and rate limits with their statuses', () => {
     expect(ERRORS.not_logged_in).toEqual({ status: 401, msg: 'not logged in' });
     expect(ERRORS.exam_detail_missing.msg).toBe('failed to get exam detail');
     expect(ERRORS.validation_error.status).toBe(422);
@@ -59,8 +59,8 @@ describe('the specification’s constants', () => {
     expect(ERRORS.rate_limited.status).toBe(429);
   });
 
-  it('declares every call of the specification once', () => {
-    const seedCalls = [
+  it('declares every call the candidate client makes, each method and path once', () => {
+    const clientCalls = [
       'GET /sts/get-token',
       'GET /monitor/time-table',
       'POST /exam/feedback',
@@ -94,7 +94,7 @@ describe('the specification’s constants', () => {
       'GET /exam/recommend-info',
     ];
     const declared = Object.values(api).map((c) => `${c.method} ${c.path}`);
-    for (const c of seedCalls) expect(declared, c).toContain(c);
+    for (const c of clientCalls) expect(declared, c).toContain(c);
     expect(new Set(declared).size).toBe(declared.length);
   });
 });

@@ -1,6 +1,6 @@
-/** Enumerations fixed by the specification (seed points 2, 4, 8 and 9). */
+/** Ids the candidate client relies on; changing one breaks it (docs/contract.md#ids-and-enumerations). */
 
-/** Question types (seed point 9). */
+/** Question type ids, as candidates see them in `type` (docs/contract.md#question-types). */
 export const QuestionType = {
   single: 1,
   multiple: 2,
@@ -19,33 +19,36 @@ export type QuestionType = (typeof QuestionType)[keyof typeof QuestionType];
 /** Every question type id, ascending. */
 export const QUESTION_TYPES = Object.values(QuestionType) as QuestionType[];
 
-/** The order in which question types are shown to the candidate (seed point 9). */
+/** The order in which question types are shown to the candidate within a section. */
 export const QUESTION_TYPE_DISPLAY_ORDER: readonly QuestionType[] = [1, 2, 11, 3, 7, 4, 10, 9, 5, 8, 6];
 
 /** Types that may appear as sub-questions of a reading (9) or listening (10) question. */
 export const SUB_QUESTION_TYPES: readonly QuestionType[] = [1, 2, 3, 4, 7, 11];
 
-/** Exam phases (seed point 2). */
+/** Exam phases: device checks (monitor), answering (exam), submitted (docs/contract.md#exam-phases). */
 export const ExamPhase = { monitor: 1, exam: 2, submit: 3 } as const;
 /** An exam phase id. */
 export type ExamPhase = (typeof ExamPhase)[keyof typeof ExamPhase];
 
-/** Exam modes (seed point 2). */
+/** Exam modes: practice (simulate), a timed exam, or one that runs to the window's end (longTime). */
 export const ExamMode = { simulate: 0, exam: 1, longTime: 2 } as const;
 /** An exam mode id. */
 export type ExamMode = (typeof ExamMode)[keyof typeof ExamMode];
 
-/** Answer events recorded while the candidate moves through the exam (seed point 4). */
+/** Answer events recorded while the candidate moves through the exam (`event` of /answer/answer). */
 export const AnswerEvent = { prevAndNext: 1, goto: 2, submit: 3, leave: 4, enter: 5 } as const;
 /** An answer event id. */
 export type AnswerEvent = (typeof AnswerEvent)[keyof typeof AnswerEvent];
 
-/** Exam sections (seed point 1). */
+/** Exam sections: aptitude (linetest), professional (major) and personality (evaluation). */
 export const SECTIONS = ['linetest', 'major', 'evaluation'] as const;
 /** A section kind. */
 export type Section = (typeof SECTIONS)[number];
 
-/** Monitor check steps in check order; ids run from -5 to -1 in that same order (seed point 2). */
+/**
+ * Monitor check steps in check order; ids run from -5 to -1 in that same order. Each step but the signature has
+ * a flag that lets the candidate skip it (recorded as its skip risk) and one that removes it from the exam.
+ */
 export const MONITOR_STEPS = [
   { id: -5, key: 'camera', skipFlag: 'is_skip_camera', closeFlag: 'is_close_camera', skipRisk: 15 },
   { id: -4, key: 'microphone', skipFlag: 'is_skip_microphone', closeFlag: 'is_close_microphone', skipRisk: 16 },
@@ -56,12 +59,12 @@ export const MONITOR_STEPS = [
 /** A monitor step key. */
 export type MonitorStepKey = (typeof MONITOR_STEPS)[number]['key'];
 
-/** Risk event categories (seed point 8). */
+/** Risk event categories, the `type` of an event and the `category` of its record. */
 export const RiskCategory = { normal: 0, behaviour: 1, device: 2, skip: 3 } as const;
 /** A risk category id. */
 export type RiskCategory = (typeof RiskCategory)[keyof typeof RiskCategory];
 
-/** Risk events with their id and category (seed point 8). */
+/** Risk events with their id and category (docs/contract.md#risk-events). */
 export const RISK_EVENTS = {
   normal: { id: 0, type: 0 },
   screenSwitch: { id: 1, type: 1 },
@@ -94,7 +97,7 @@ export function riskCategoryOf(id: RiskEventId): RiskCategory {
   return (found?.type ?? 0) as RiskCategory;
 }
 
-/** Staff roles (not shown in the seed; ours). */
+/** Staff roles of the console. */
 export const STAFF_ROLES = ['admin', 'author', 'proctor', 'grader'] as const;
 /** A staff role. */
 export type StaffRole = (typeof STAFF_ROLES)[number];

@@ -1,6 +1,6 @@
-/** The error catalogue: stable codes, HTTP statuses and messages (seed point 8 and ours). */
+/** The error catalogue: stable codes, HTTP statuses and messages (docs/contract.md#errors). */
 
-/** Descriptions the client logs for HTTP statuses (seed point 8). */
+/** Descriptions the client logs next to a failed call's HTTP status. */
 export const HTTP_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   200: 'success',
   201: 'created',
@@ -32,6 +32,9 @@ export const ERRORS = {
   conflict: { status: 409, msg: 'conflict' },
   exam_finished: { status: 409, msg: 'the exam has finished' },
   exam_not_open: { status: 409, msg: 'the exam is not open now' },
+  slot_full: { status: 409, msg: 'this time slot has no seat left' },
+  slot_locked: { status: 409, msg: 'the time slot cannot be chosen or changed now' },
+  attempt_not_reopenable: { status: 409, msg: 'this attempt cannot be reopened' },
   exam_not_started: { status: 409, msg: 'the exam has not started yet; finish the device checks first' },
   exam_not_finished: { status: 409, msg: 'the exam has not been submitted yet' },
   play_limit_reached: { status: 409, msg: 'the audio has been played as often as allowed' },
@@ -115,7 +118,7 @@ export type ErrorCode = keyof typeof ERRORS;
 /** Every error code. */
 export const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 
-/** Messages raised by the client itself (seed point 8). */
+/** Messages the client raises itself: a timeout, a lost session, a failed frame upload, a missing exam detail. */
 export const CLIENT_MESSAGES = {
   timeout: 'response timeout, please retry',
   notLoggedIn: 'not logged in',

@@ -1,4 +1,4 @@
-/** The programming languages of seed point 9, each with its editor mode. */
+/** The programming languages candidates may answer in, each with its editor mode. */
 
 /** One language the exam editor offers. */
 export interface LanguageInfo {
@@ -10,7 +10,7 @@ export interface LanguageInfo {
   mode: string;
 }
 
-/** The 21 languages, in the order of the specification. */
+/** The 21 languages, in the order the language picker shows them. */
 export const LANGUAGES = [
   { id: 'c', name: 'C', mode: 'c' },
   { id: 'cpp', name: 'C++', mode: 'cpp' },
@@ -38,7 +38,7 @@ export const LANGUAGES = [
 /** A language id. */
 export type LanguageId = (typeof LANGUAGES)[number]['id'];
 
-/** Every language id, in specification order. */
+/** Every language id, in the picker's order. */
 export const LANGUAGE_IDS = LANGUAGES.map((l) => l.id) as [LanguageId, ...LanguageId[]];
 
 /** Starter template per language: reads two integers from standard input and prints their sum. */

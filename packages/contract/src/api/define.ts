@@ -14,7 +14,7 @@ export interface CallDef<
 > {
   /** HTTP method. */
   method: 'GET' | 'POST' | 'DELETE';
-  /** Path after the API prefix, as the specification names it. */
+  /** Path after the API prefix; a path the candidate client calls is kept exactly (docs/contract.md#calls). */
   path: string;
   /** One line for the OpenAPI document. */
   summary: string;

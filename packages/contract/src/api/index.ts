@@ -11,6 +11,7 @@ import { invitationCalls } from './invitations.js';
 import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
+import { scheduleCalls } from './schedule.js';
 import { staffCalls } from './staff.js';
 import { subjectCalls } from './subject.js';
 import { teamCalls } from './teams.js';
@@ -34,6 +35,7 @@ export const api = {
   ...importCalls,
   ...invitationCalls,
   ...jobCalls,
+  ...scheduleCalls,
 } as const;
 
 /** A call's name. */

@@ -186,7 +186,7 @@ export type ScoringMode =
 export interface QuestionSpec<K extends string, C, Y> {
   /** The discriminator. */
   kind: K;
-  /** Seed type id (1..11) stored in questions.type and shown to candidates. */
+  /** Question type id (1..11) stored in questions.type and shown to candidates. */
   type: QuestionType;
   /** Sections the kind may appear in. */
   sections: readonly Section[];

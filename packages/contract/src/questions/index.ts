@@ -48,7 +48,7 @@ export * from './compound.js';
 export * from './evaluation.js';
 export * from './text.js';
 
-/** Every question kind: the 11 seed types, with evaluation items apart from gradient ones. */
+/** Every question kind: the 11 question types, with evaluation items apart from gradient ones. */
 export const QUESTION_KINDS = [
   'single',
   'multiple',

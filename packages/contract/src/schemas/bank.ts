@@ -207,7 +207,7 @@ export const BankQuestionItem = z.object({
   folder_id: z.number().int().nullable(),
   /** Kind. */
   kind: QuestionKindField,
-  /** Seed type id (1..11). */
+  /** Question type id (1..11, QuestionType). */
   type: z.number().int(),
   /** The start of the stem as plain text. */
   stem: z.string(),

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../errors.js';
 
 export { Id, IdParam } from './ids.js';
 
-/** A 0/1 flag as the specification sends them. */
+/** A flag as the candidate client reads it: 0 or 1, not a boolean. */
 export const Flag = z.union([z.literal(0), z.literal(1)]);
 
 /** Epoch milliseconds. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ExamMode, ExamPhase } from '../enums.js';
 import { ClientId, EpochMs, Flag, Id, PageQuery, IdParam } from './common.js';
+import { PrepareItem, SlotRef, WindowSource } from './schedule.js';
 
 /** An exam mode id. */
 export const ExamModeField = z.union([
@@ -42,6 +43,22 @@ export const ExamListItem = z.object({
   end_at: EpochMs,
   /** Where the candidate stands. */
   state: InvitationState,
+  /** The candidate's own window: personal window ?? slot ?? the exam's (start, epoch ms). */
+  window_start: EpochMs,
+  /** The end of the candidate's own window. */
+  window_end: EpochMs,
+  /** Where the own window comes from. */
+  window_source: WindowSource,
+  /** The candidate's slot, or null. */
+  slot: SlotRef.nullable(),
+  /** True when the candidate may pick or change their slot now. */
+  slot_choosable: z.boolean(),
+  /** The exam's own length, minutes (`time` adds the candidate's extra time). */
+  base_time: z.number().int(),
+  /** The candidate's extra time, minutes. */
+  extra_minutes: z.number().int(),
+  /** What to have ready for the device checks, in check order. */
+  prepare: z.array(PrepareItem),
 });
 /** One exam in /exam/index. */
 export type ExamListItem = z.infer<typeof ExamListItem>;
@@ -83,7 +100,7 @@ export const CountNum = z.object({
 /** Question counts per section. */
 export type CountNum = z.infer<typeof CountNum>;
 
-/** GET /exam/show data: every field of seed point 3 and what the pages need besides. */
+/** GET /exam/show data: every field the candidate client reads and what the pages need besides. */
 export const ExamDetail = z.object({
   /** Exam id. */
   id: z.number().int(),
@@ -101,6 +118,10 @@ export const ExamDetail = z.object({
   start_at: EpochMs,
   /** When the exam window closes (epoch ms). */
   end_at: EpochMs,
+  /** The candidate's own window (personal window ?? slot ?? the exam's): when it opens (epoch ms). */
+  window_start: EpochMs,
+  /** When the candidate's own window closes (epoch ms). */
+  window_end: EpochMs,
   /** The candidate's attempt so far. */
   userData: z.object({
     /** When the attempt started (epoch ms), null before it does. */

@@ -99,7 +99,7 @@ export const ImportedQuestion = z.object({
   question: QuestionBody,
   /** Kind. */
   kind: QuestionKindField,
-  /** Seed type id (1..11). */
+  /** Question type id (1..11, QuestionType). */
   type: z.number().int(),
   /** The start of the stem as plain text. */
   stem: z.string(),

@@ -126,7 +126,7 @@ export const RiskEventField = z.coerce
 export const RecordRiskBody = z.object({
   /** Exam id. */
   exam_id: IdParam,
-  /** Risk event id (seed point 8). */
+  /** Risk event id (RISK_EVENTS). */
   risk: RiskEventField,
   /** When it happened (epoch ms). */
   trigger_time: z.coerce.number().int(),

@@ -59,7 +59,7 @@ export const CaptureBody = z.object({
 /** POST /monitor/capture body. */
 export type CaptureBody = z.input<typeof CaptureBody>;
 
-/** The monitor steps (seed point 2), by step id. */
+/** The monitor steps by step id, -5 (camera) to -1 (signature). */
 export const MonitorStepField = z.union([z.literal(-5), z.literal(-4), z.literal(-3), z.literal(-2), z.literal(-1)]);
 
 /** POST /monitor/check body: the outcome of one device check. */
@@ -96,7 +96,7 @@ export const MonitorStateQuery = z.object({
   exam_id: IdParam,
 });
 
-/** GET /monitor/state data: the monitor data of seed point 3 for the candidate's attempt. */
+/** GET /monitor/state data: the attempt's monitor data, under the names the candidate client keeps them by. */
 export const MonitorStateData = z.object({
   /** Key of the first picture, or null. */
   firstPicture: z.string().nullable(),
@@ -232,7 +232,7 @@ export const IntegrityRecord = z.object({
   kind: z.union([z.literal('risk'), EvidenceKindField, z.literal('check')]),
   /** Risk event id (0 for evidence). */
   risk: z.number().int(),
-  /** Risk category (seed point 8). */
+  /** Risk category (RiskCategory). */
   category: z.number().int(),
   /** When it happened (epoch ms). */
   trigger_time: EpochMs,

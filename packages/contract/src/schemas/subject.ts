@@ -38,7 +38,7 @@ export type OrderListQuery = z.input<typeof OrderListQuery>;
 
 /** GET /subject/order-list data. */
 export const OrderListData = z.object({
-  /** Questions in display order (seed point 9). */
+  /** Questions section by section, each section's types in QUESTION_TYPE_DISPLAY_ORDER. */
   subject_order: z.array(SubjectOrderEntry),
 });
 /** GET /subject/order-list data. */

@@ -121,7 +121,7 @@ export type UserInfo = z.infer<typeof UserInfo>;
 export const GetInfoData = z.object({
   /** The candidate's id. */
   id: z.number().int(),
-  /** Same as id, under the name the specification uses for the user entity. */
+  /** Same as id, under the name the candidate client reads it by. */
   user_id: z.number().int(),
   /** Mobile number without the calling code. */
   phone: z.string(),

@@ -18,6 +18,7 @@ import { staffSecurity } from './migrations/012_staff_security.js';
 import { storageQuota } from './migrations/013_storage_quota.js';
 import { candidateNote } from './migrations/014_candidate_note.js';
 import { jobs } from './migrations/015_jobs.js';
+import { schedules } from './migrations/016_schedules.js';
 import { invitationSms } from './migrations/018_invitation_sms.js';
 import type { Database } from './schema.js';
 
@@ -75,6 +76,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '013_storage_quota': storageQuota(),
     '014_candidate_note': candidateNote(),
     '015_jobs': jobs(kit),
+    '016_schedules': schedules(kit),
     '018_invitation_sms': invitationSms(kit),
   };
 }

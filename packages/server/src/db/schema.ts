@@ -114,6 +114,8 @@ export interface ExamTable {
   updated_at: Generated<number>;
   /** Staff id of the creator, null for exams made before the editor. */
   created_by: Generated<number | null>;
+  /** Who puts candidates into time slots: 'assigned' (staff) or 'chosen' (each candidate). */
+  slot_mode: Generated<string>;
 }
 
 /** Frozen versions of an exam: published ones (numbered 1, 2, ...) and previews, which count nowhere. */
@@ -180,6 +182,16 @@ export interface InvitationTable {
   revoked_at: Generated<number | null>;
   /** Why it was revoked ('' while it stands). */
   revoke_reason: Generated<string>;
+  /** The time slot the candidate sits in, or null (the exam's window). */
+  slot_id: Generated<number | null>;
+  /** How extra time is given: 'minutes' (`extra_minutes`) or 'percent' (`extra_percent` of the exam's length). */
+  extra_mode: Generated<string>;
+  /** Extra time as a percentage of the exam's length, when `extra_mode` is 'percent'. */
+  extra_percent: Generated<number>;
+  /** Start of the candidate's personal window (epoch ms), overriding slot and exam window; null: none. */
+  window_start: Generated<number | null>;
+  /** End of the personal window (epoch ms); set together with `window_start`. */
+  window_end: Generated<number | null>;
 }
 
 /** SMS texts to invited candidates: one row per text with its delivery state; one per (invitation, dedupe_key). */
@@ -217,6 +229,19 @@ export interface ExamSmsTable {
   reminder_minutes: string;
   updated_at: number;
   updated_by: number | null;
+}
+
+/** Time slots inside an exam's window, each with a number of seats. */
+export interface ExamSlotTable {
+  id: Generated<number>;
+  exam_id: number;
+  /** A name candidates see, e.g. 'Morning'. */
+  label: Generated<string>;
+  start_at: number;
+  end_at: number;
+  /** Seats: how many invitations may sit in it. */
+  capacity: number;
+  created_at: number;
 }
 
 /** Who did what, for staff actions and sign-ins. */
@@ -502,6 +527,7 @@ export interface Database {
   invitations: InvitationTable;
   sms_messages: SmsMessageTable;
   exam_sms: ExamSmsTable;
+  exam_slots: ExamSlotTable;
   audit_log: AuditLogTable;
   teams: TeamTable;
   exam_staff: ExamStaffTable;

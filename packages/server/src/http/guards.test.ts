@@ -140,7 +140,7 @@ describe.each(await testedDialects())('cross-site requests on %s', (dialect) => 
     expect(byParam.statusCode, byParam.body).toBe(200);
   });
 
-  it('keeps the calls the specification sends as forms or multipart working, and only in their format', async () => {
+  it('keeps the risk record forms and the multipart uploads working, and only in their format', async () => {
     const risk = (type: string, payload: string) =>
       t.app.inject({
         method: 'POST',

@@ -12,7 +12,10 @@ function authParam(request: FastifyRequest): string | null {
   return q >= 0 ? new URLSearchParams(request.url.slice(q + 1)).get(AUTH_COOKIE) : null;
 }
 
-/** The candidate's credential: the `auth` query parameter (the specification's rule) or the `auth` cookie. */
+/**
+ * The candidate's credential: the `auth` query parameter, which the candidate client puts on every request, or
+ * else the `auth` cookie.
+ */
 export function candidateCredential(request: FastifyRequest): Credential | undefined {
   const fromQuery = authParam(request);
   if (fromQuery) return { token: fromQuery, viaCookie: false };

@@ -68,7 +68,7 @@ export class BullJobQueue<K extends string> implements JobQueue<K> {
       team_id: job.owner.teamId,
       created_at: this.clock(),
     });
-    await this.queue.add('job', { id }, { jobId: String(id) });
+    await this.queue.add('job', { id }, { jobId: `job-${id}` });
     return id;
   }
 
@@ -118,7 +118,7 @@ export class BullJobQueue<K extends string> implements JobQueue<K> {
       if (outcome === 'finished' || outcome === 'gone') return;
       if (outcome === 'released') {
         // Given back on shutdown: deliver it again for another worker (a takeover needs nothing: it runs there).
-        if (this.closing) await this.queue.add('job', { id }, { jobId: `${id}-${this.clock()}` });
+        if (this.closing) await this.queue.add('job', { id }, { jobId: `job-${id}-${this.clock()}` });
         return;
       }
       const row = await this.repo.byId(id);

@@ -96,11 +96,20 @@ export class JobExecutor<K extends string> {
     this.running.get(id)?.controller.abort(CANCELLED);
   }
 
-  /** Aborts every running handler and gives their jobs back to the queue; resolves once they stopped. */
-  async stop(): Promise<void> {
-    const all = [...this.running.values()];
-    for (const r of all) r.controller.abort(SHUTDOWN);
-    await Promise.all(all.map((r) => r.done.catch(() => undefined)));
+  /** Aborts every running handler and gives their jobs back to the queue; resolves once they stopped (or after `graceMs`). */
+  async stop(graceMs = 5_000): Promise<void> {
+    const all = [...this.running.entries()];
+    for (const [, r] of all) r.controller.abort(SHUTDOWN);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    const stopped = await Promise.race([Promise.all(all.map(([, r]) => r.done.catch(() => undefined))), late]);
+    clearTimeout(timer);
+    // A handler that ignores its signal is left behind: its job goes back to the queue, and its next checkpoint
+    // fails (the lease is no longer this runner's).
+    if (stopped === 'late') {
+      for (const [id] of all)
+        if (this.running.has(id)) await this.repo.release(id, this.runnerId).catch(() => undefined);
+    }
   }
 
   private async claimAndRun(id: number, controller: AbortController): Promise<RunOutcome> {

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { ExamTable } from '../db/schema.js';
 import { examVisible, type ExamFilter } from './access.js';
 import type { ExamRow } from './exams.js';
+import type { Span, TimingInvitation } from './exams.js';
 
 /** What the console's exam list filters and sorts by. */
 export interface EditorListFilter {
@@ -117,17 +118,29 @@ export class ExamEditorRepository {
 
   /**
    * Moves the end of every running attempt of an exam (previews excluded) to what `endOf` answers for its
-   * start and the extra minutes of its invitation; returns how many moved.
+   * start, its invitation's accommodations and its slot; returns how many moved.
    */
   async moveRunningEnds(
     examId: number,
-    endOf: (startedAt: number, extraMinutes: number) => number,
+    endOf: (startedAt: number, inv: TimingInvitation, slot: Span | null) => number,
     onlyInvitations?: readonly number[],
   ): Promise<number> {
     let q = this.db
       .selectFrom('attempts as a')
       .innerJoin('invitations as i', 'i.id', 'a.invitation_id')
-      .select(['a.id', 'a.started_at', 'a.end_at', 'i.extra_minutes'])
+      .leftJoin('exam_slots as s', 's.id', 'i.slot_id')
+      .select([
+        'a.id',
+        'a.started_at',
+        'a.end_at',
+        'i.extra_mode',
+        'i.extra_minutes',
+        'i.extra_percent',
+        'i.window_start',
+        'i.window_end',
+        's.start_at as slot_start',
+        's.end_at as slot_end',
+      ])
       .where('a.exam_id', '=', examId)
       .where('a.phase', '=', 2)
       .where('a.preview', '=', 0);
@@ -138,7 +151,11 @@ export class ExamEditorRepository {
     const running = await q.execute();
     let moved = 0;
     for (const a of running) {
-      const end = endOf(Number(a.started_at ?? 0), a.extra_minutes);
+      const slot =
+        a.slot_start !== null && a.slot_end !== null
+          ? { start_at: Number(a.slot_start), end_at: Number(a.slot_end) }
+          : null;
+      const end = endOf(Number(a.started_at ?? 0), a, slot);
       if (end === Number(a.end_at)) continue;
       // Only while it still runs: an attempt finished meanwhile keeps its end.
       const r = await this.db
@@ -170,7 +187,7 @@ export class ExamEditorRepository {
     for (const item of items) {
       const r = await this.db
         .updateTable('invitations')
-        .set({ extra_minutes: item.minutes })
+        .set({ extra_minutes: item.minutes, extra_mode: 'minutes', extra_percent: 0 })
         .where('id', '=', item.anid)
         .where('exam_id', '=', examId)
         .where('preview', '=', 0)

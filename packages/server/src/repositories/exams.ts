@@ -8,8 +8,7 @@ export type ExamRow = Selectable<ExamTable>;
 /** An exam together with the candidate's invitation to it. */
 export interface InvitedExam {
   exam: ExamRow;
-  anid: number;
-  extraMinutes: number;
+  inv: InvitationRow;
 }
 
 /** Exams, their sections and questions, and invitations. */
@@ -41,14 +40,28 @@ export class ExamRepository {
   /** The exams a phone is invited to, by start time, one page. */
   async listInvited(areaCode: string, phone: string, offset: number, limit: number): Promise<InvitedExam[]> {
     const rows = await this.invitedQuery(areaCode, phone)
-      .selectAll('e')
-      .select(['i.id as anid', 'i.extra_minutes'])
+      .select('i.id as anid')
       .orderBy('e.start_at')
       .orderBy('e.id')
       .offset(offset)
       .limit(limit)
       .execute();
-    return rows.map(({ anid, extra_minutes, ...exam }) => ({ exam, anid, extraMinutes: extra_minutes }));
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.anid);
+    const [invitations, exams] = await Promise.all([
+      this.db.selectFrom('invitations').selectAll().where('id', 'in', ids).execute(),
+      this.db
+        .selectFrom('exams')
+        .selectAll()
+        .where('id', 'in', this.db.selectFrom('invitations').select('exam_id').where('id', 'in', ids))
+        .execute(),
+    ]);
+    const invById = new Map(invitations.map((i) => [i.id, i]));
+    const examById = new Map(exams.map((e) => [e.id, e]));
+    return ids.map((id) => {
+      const inv = invById.get(id)!;
+      return { inv, exam: examById.get(inv.exam_id)! };
+    });
   }
 
   /** How many exams a phone is invited to. */
@@ -158,3 +171,15 @@ export type QuestionRow = Selectable<QuestionTable>;
 export type SectionRow = Selectable<ExamSectionTable>;
 /** An invitation row. */
 export type InvitationRow = Selectable<InvitationTable>;
+
+/** A span of time, epoch ms (an exam's window, a slot, a personal window). */
+export interface Span {
+  start_at: number;
+  end_at: number;
+}
+
+/** The invitation fields the timing rules read (services/timing.ts). */
+export type TimingInvitation = Pick<
+  InvitationRow,
+  'extra_mode' | 'extra_minutes' | 'extra_percent' | 'window_start' | 'window_end'
+>;

@@ -47,6 +47,7 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
       const since = await lastId();
       const res = await sendCall(t, c, change.input, w.tokens[who]);
       expect(res.statusCode, `${name}: ${res.body.slice(0, 400)}`).toBe(200);
+      await change.settle?.(body<Record<string, unknown>>(res).data);
       const entries = await t.db.handle.db
         .selectFrom('audit_log')
         .selectAll()

@@ -72,7 +72,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
       await get(`/subject/order-list?exam_id=${examId}`),
     ).data.subject_order;
 
-  it('shows the exam detail with every field of the specification, then "failed to get exam detail" for a wrong pair', async () => {
+  it('shows the exam detail with its permissions, device-check flags and section counts, then "failed to get exam detail" for a wrong pair', async () => {
     const res = await get(`/exam/show?id=${examId}&anid=${anid}`);
     expect(res.statusCode).toBe(200);
     const d = body<Record<string, unknown>>(res).data;
@@ -121,7 +121,7 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     expect(detail.userData).toEqual({ create_time: entered.create_time, phase: 2 });
   });
 
-  it('lists questions section by section, in the display order of the specification within each, and never sends answer keys', async () => {
+  it('lists questions section by section, each by type in display order, and never sends answer keys', async () => {
     await start(2);
     const list = await order();
     const rank = (type: number) => QUESTION_TYPE_DISPLAY_ORDER.indexOf(type as QuestionType);

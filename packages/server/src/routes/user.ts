@@ -10,7 +10,7 @@ export function userRoutes(app: FastifyInstance, services: Services, config: Con
     path: '/',
     maxAge: AUTH_COOKIE_DAYS * 86_400,
     sameSite: 'lax' as const,
-    // The specification's client reads this cookie to send `auth` as a query parameter, so it cannot be httpOnly.
+    // The candidate client reads this cookie to send `auth` as a query parameter, so it cannot be httpOnly.
     httpOnly: false,
     secure: config.publicUrl.startsWith('https:'),
     ...(config.cookieDomain ? { domain: config.cookieDomain } : {}),

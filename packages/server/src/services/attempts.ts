@@ -13,7 +13,8 @@ import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
 import { CheckRepository } from '../repositories/checks.js';
-import { ExamRepository, type InvitationRow } from '../repositories/exams.js';
+import { ExamRepository, type InvitationRow, type Span } from '../repositories/exams.js';
+import { ScheduleRepository } from '../repositories/schedule.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import {
   EMPTY_VERSION_ID,
@@ -28,6 +29,7 @@ import { drawForAttempt } from './draw.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
 import { visibleOutcome } from './outcome.js';
 import { automaticPoints, gradedByPerson, storedAnswer } from './scoring.js';
+import { attemptEnd, effectiveWindow, type EffectiveWindow } from './timing.js';
 
 /** Why an attempt ended. */
 export type FinishReason = 'submit' | 'timeout' | 'cuts' | 'proctor';
@@ -46,6 +48,7 @@ export class AttemptService {
   private readonly attempts: AttemptRepository;
   private readonly exams: ExamRepository;
   private readonly checks: CheckRepository;
+  private readonly schedule: ScheduleRepository;
 
   constructor(
     private readonly db: Db,
@@ -58,6 +61,7 @@ export class AttemptService {
     this.attempts = new AttemptRepository(db);
     this.exams = new ExamRepository(db);
     this.checks = new CheckRepository(db);
+    this.schedule = new ScheduleRepository(db);
   }
 
   /** The invitation `anid` of this candidate to `examId`, or not found (never telling whose it is). */
@@ -155,6 +159,12 @@ export class AttemptService {
     return (version.definition?.id_photo_required ?? false) && inv.id_photo_key === null && inv.preview !== 1;
   }
 
+  /** The candidate's own window for an invitation to an exam: personal window ?? slot ?? the exam's. */
+  async windowOf(inv: InvitationRow, exam: Span): Promise<EffectiveWindow> {
+    const slot = inv.slot_id !== null ? await this.schedule.slot(inv.slot_id) : undefined;
+    return effectiveWindow(exam, inv, slot ?? null);
+  }
+
   /** The head of a version: a preview shows its own frozen definition, a published version the exams row. */
   private async headFor(examId: number, version: VersionBundle): Promise<ExamHead> {
     if (!version.preview) return this.head(examId);
@@ -190,13 +200,14 @@ export class AttemptService {
     const opened = await this.bundleForInvitation(inv);
     const { exam } = opened;
     const now = this.clock();
-    if (now < exam.start_at)
-      throw fail('exam_not_open', `the exam opens at ${formatServerTime(exam.start_at)} (UTC+8)`);
+    const window = await this.windowOf(inv, exam);
+    if (now < window.start_at)
+      throw fail('exam_not_open', `the exam opens at ${formatServerTime(window.start_at)} (UTC+8)`);
 
     let attempt = await this.current(c, examId);
     const retake = attempt?.phase === ExamPhase.submit && exam.mode === ExamMode.simulate;
     if (!attempt || retake) {
-      if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      if (now >= window.end_at) throw fail('exam_not_open', 'the exam has closed');
       const { version } = opened;
       // The draw is made once, here, and stored: reloads and new logins get the same questions.
       const drawn = drawForAttempt(version, version.definition?.shuffle_questions ?? false);
@@ -214,17 +225,13 @@ export class AttemptService {
       this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
     }
     if (enterExam && attempt.phase === ExamPhase.monitor) {
-      if (now >= exam.end_at) throw fail('exam_not_open', 'the exam has closed');
+      if (now >= window.end_at) throw fail('exam_not_open', 'the exam has closed');
       const runsOn = await this.bundleOf(attempt);
       // The rule of the version the attempt runs on, against the invitation as stored now.
       if (this.idPhotoMissing(inv, runsOn.version)) throw fail('id_photo_missing');
       const missing = missingChecks(runsOn.settings, await this.checks.results(attempt.id));
       if (missing.length > 0) throw fail('checks_incomplete', `these checks have not passed: ${missing.join(', ')}`);
-      const extra = inv.extra_minutes * 60_000;
-      const endAt =
-        exam.mode === ExamMode.longTime
-          ? exam.end_at + extra
-          : Math.min(now + exam.time_minutes * 60_000 + extra, exam.end_at + extra);
+      const endAt = attemptEnd(exam.mode, exam.time_minutes, inv, window, now);
       await this.attempts.updateInPhase(attempt.id, ExamPhase.monitor, {
         phase: ExamPhase.exam,
         started_at: now,

@@ -79,7 +79,7 @@ export interface PublishQuestion {
   id: number;
   teamId: number | null;
   kind: QuestionKind;
-  /** Seed type id (1..11). */
+  /** Question type id (1..11, QuestionType). */
   type: number;
   body: QuestionBody;
   defaultScore: number;

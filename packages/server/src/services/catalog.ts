@@ -71,7 +71,7 @@ export interface ExamBundle {
   version: VersionBundle;
   /** Question counts per section (draw sections count what a candidate draws). */
   countNum: Record<Section, number>;
-  /** Questions of the linetest and major sections in display order (seed point 9). */
+  /** Questions of the linetest and major sections in the order candidates see them. */
   ordered: CatalogQuestion[];
   /** Evaluation items in order. */
   evaluation: CatalogQuestion[];
@@ -317,7 +317,7 @@ function questionView(version: VersionBundle, ids: number[] | null): QuestionVie
     ? ids.map((id) => version.byId.get(id)).filter((q): q is CatalogQuestion => q !== undefined)
     : [...version.byId.values()];
   // Sections come in the author's order, so numbers run through one section before the next; within a section
-  // types follow the specification's display order, and within a type an attempt that stores its questions
+  // types follow QUESTION_TYPE_DISPLAY_ORDER, and within a type an attempt that stores its questions
   // sees them in its own order (a shuffle), otherwise in the author's order.
   const bySection = (a: CatalogQuestion, b: CatalogQuestion) =>
     (sectionRank.get(a.section_id) ?? 0) - (sectionRank.get(b.section_id) ?? 0);

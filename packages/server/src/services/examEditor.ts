@@ -30,13 +30,14 @@ import { fail } from '../http/errors.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { CandidateRepository } from '../repositories/candidates.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
-import type { ExamRow } from '../repositories/exams.js';
+import type { ExamRow, Span, TimingInvitation } from '../repositories/exams.js';
 import { ExamVersionRepository, type VersionRow } from '../repositories/examVersions.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import type { BankService, PublishQuestion } from './bank.js';
 import type { ExamCatalog, VersionBundle } from './catalog.js';
 import { sanitizeRichText } from './richText.js';
+import { attemptEnd, effectiveWindow } from './timing.js';
 import { bodyOf } from './storedQuestion.js';
 import type { InvitationService } from './invitations.js';
 import type { TokenService } from './tokens.js';
@@ -529,13 +530,11 @@ export class ExamEditorService {
     const endAt = body.end_at ?? exam.end_at;
     const minutes = body.time_minutes ?? exam.time_minutes;
     if (endAt <= exam.start_at) throw fail('validation_error', 'end_at: closes before it opens');
-    const mode = exam.mode;
     const now = this.clock();
-    // The same rule as entering the exam: start plus length plus extra time, never past the window's end.
-    const endOf = (startedAt: number, extra: number) =>
-      mode === ExamMode.longTime
-        ? endAt + extra * 60_000
-        : Math.min(startedAt + minutes * 60_000 + extra * 60_000, endAt + extra * 60_000);
+    // The same rule as entering the exam, on the changed window and length.
+    const window = { start_at: exam.start_at, end_at: endAt };
+    const endOf = (startedAt: number, inv: TimingInvitation, slot: Span | null) =>
+      attemptEnd(exam.mode, minutes, inv, effectiveWindow(window, inv, slot), startedAt);
     const windowChanged = endAt !== exam.end_at || minutes !== exam.time_minutes;
     const result = await this.db.transaction().execute(async (trx) => {
       const repo = new ExamEditorRepository(trx);

@@ -1,4 +1,5 @@
 import {
+  devicesToPrepare,
   ExamPhase,
   type AnidInfoData,
   type ExamDetail,
@@ -12,17 +13,16 @@ import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
-import { ExamRepository, type ExamRow } from '../repositories/exams.js';
+import { ExamRepository, type ExamRow, type InvitationRow, type Span } from '../repositories/exams.js';
+import { ScheduleRepository } from '../repositories/schedule.js';
 import { FeedbackRepository } from '../repositories/feedback.js';
 import type { AttemptService } from './attempts.js';
 import { showScoreOf } from './outcome.js';
+import { slotChoiceLock } from './schedule.js';
+import { effectiveLength, effectiveWindow, extraMinutesOf } from './timing.js';
 
-/** Where a candidate stands with an exam, from its window and their latest attempt. */
-function stateOf(
-  exam: Pick<ExamRow, 'start_at' | 'end_at'>,
-  attempt: AttemptRow | undefined,
-  now: number,
-): InvitationState {
+/** Where a candidate stands with an exam, from their own window and their latest attempt. */
+function stateOf(exam: Span, attempt: AttemptRow | undefined, now: number): InvitationState {
   if (attempt?.phase === ExamPhase.submit) return 'submitted';
   // An attempt past its own end is handed in (the overdue sweeper records it within seconds); extra time can
   // carry an attempt past the window's close, and it is still in progress then.
@@ -39,6 +39,7 @@ const mask = (phone: string) => (phone.length > 7 ? `${phone.slice(0, 3)}****${p
 export class ExamService {
   private readonly repo: ExamRepository;
   private readonly attemptRepo: AttemptRepository;
+  private readonly schedule: ScheduleRepository;
 
   constructor(
     private readonly db: Db,
@@ -47,46 +48,70 @@ export class ExamService {
   ) {
     this.repo = new ExamRepository(db);
     this.attemptRepo = new AttemptRepository(db);
+    this.schedule = new ScheduleRepository(db);
   }
 
-  /** The exams the candidate is invited to, one page. */
+  /** The exams the candidate is invited to, one page, each with the candidate's own window, slot and length. */
   async listForCandidate(c: Candidate, page: number, pageSize: number): Promise<ExamIndexData> {
     const [rows, total] = await Promise.all([
       this.repo.listInvited(c.area_code, c.phone, (page - 1) * pageSize, pageSize),
       this.repo.countInvited(c.area_code, c.phone),
     ]);
     const now = this.clock();
-    const list = await Promise.all(
-      rows.map(async ({ exam, anid, extraMinutes }): Promise<ExamListItem> => ({
-        id: exam.id,
-        anid,
-        name: exam.name,
-        mode: exam.mode as ExamListItem['mode'],
-        time: exam.time_minutes + extraMinutes,
-        start_at: exam.start_at,
-        end_at: exam.end_at,
-        state: stateOf(exam, await this.attemptRepo.latest(c.id, exam.id), now),
-      })),
-    );
+    const list = await Promise.all(rows.map(({ exam, inv }) => this.listItem(c, exam, inv, now)));
     return { list, total };
   }
 
-  /** The exam detail by id and anid, with every field of the specification. */
+  /** One exam of the list as the candidate sees it. */
+  private async listItem(c: Candidate, exam: ExamRow, inv: InvitationRow, now: number): Promise<ExamListItem> {
+    const slot = inv.slot_id !== null ? ((await this.schedule.slot(inv.slot_id)) ?? null) : null;
+    const window = effectiveWindow(exam, inv, slot);
+    const attempt = await this.attemptRepo.latest(c.id, exam.id);
+    const bundle = await this.attempts.bundleForInvitation(inv);
+    const extra = extraMinutesOf(inv, exam.time_minutes);
+    const lock = slotChoiceLock({ slotMode: exam.slot_mode, inv, slot, started: attempt !== undefined, now });
+    return {
+      id: exam.id,
+      anid: inv.id,
+      name: exam.name,
+      mode: exam.mode as ExamListItem['mode'],
+      time: exam.time_minutes + extra,
+      start_at: exam.start_at,
+      end_at: exam.end_at,
+      state: stateOf(window, attempt, now),
+      window_start: window.start_at,
+      window_end: window.end_at,
+      window_source: window.source,
+      slot: slot && { id: slot.id, label: slot.label, start_at: slot.start_at, end_at: slot.end_at },
+      slot_choosable: lock === null && (await this.schedule.slotsOf(exam.id)).length > 0,
+      base_time: exam.time_minutes,
+      extra_minutes: extra,
+      prepare: devicesToPrepare(
+        bundle.settings,
+        (bundle.version.definition?.id_photo_required ?? false) && inv.preview !== 1,
+      ),
+    };
+  }
+
+  /** The exam detail by id and anid, with every field the candidate client reads (docs/contract.md#exam-list-and-detail). */
   async show(c: Candidate, examId: number, anid: number): Promise<ExamDetail> {
     const inv = await this.attempts.invitation(c, examId, anid);
     const attempt = await this.attempts.current(c, examId);
     // Once there is an attempt, its own version and draw; before, what the invitation opens.
     const bundle = attempt ? await this.attempts.bundleOf(attempt) : await this.attempts.bundleForInvitation(inv);
     const { exam, settings } = bundle;
+    const window = await this.attempts.windowOf(inv, exam);
     return {
       id: exam.id,
       anid: inv.id,
       name: exam.name,
       description: exam.description,
       mode: exam.mode as ExamDetail['mode'],
-      time: exam.time_minutes + inv.extra_minutes,
+      time: effectiveLength(inv, exam.time_minutes),
       start_at: exam.start_at,
       end_at: exam.end_at,
+      window_start: window.start_at,
+      window_end: window.end_at,
       userData: {
         create_time: attempt?.started_at ?? null,
         phase: (attempt?.phase ?? null) as ExamDetail['userData']['phase'],
@@ -105,12 +130,13 @@ export class ExamService {
       throw fail('exam_detail_missing', 'no invitation of this account with that id');
     const bundle = await this.attempts.bundleForInvitation(inv);
     const attempt = await this.attemptRepo.latest(c.id, inv.exam_id);
+    const window = await this.attempts.windowOf(inv, bundle.exam);
     return {
       anid: inv.id,
       exam_id: inv.exam_id,
       exam_name: bundle.exam.name,
       phone_masked: mask(inv.phone),
-      state: stateOf(bundle.exam, attempt, this.clock()),
+      state: stateOf(window, attempt, this.clock()),
     };
   }
 

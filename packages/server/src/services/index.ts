@@ -35,6 +35,7 @@ import { MediaLinks } from './media.js';
 import { ProctorService } from './proctor.js';
 import { ProfileService } from './profile.js';
 import { RiskService } from './risk.js';
+import { ScheduleService } from './schedule.js';
 import { SiteService } from './site.js';
 import { StaffService } from './staff.js';
 import { TeamService } from './teams.js';
@@ -90,6 +91,8 @@ export interface Services {
   exams: ExamService;
   /** The exam editor: drafts, published versions, live changes, copy, archive, preview, invitations. */
   examEditor: ExamEditorService;
+  /** Time slots, each invitation's slot, extra time and personal window, reopening attempts; the candidate's slot. */
+  schedule: ScheduleService;
   /** Exams as candidates read them: versions cached by id (immutable), the exams row for a few seconds. */
   catalog: ExamCatalog;
   attempts: AttemptService;
@@ -204,6 +207,7 @@ export function createServices(deps: ServiceDeps): Services {
     candidateAuth: new CandidateAuthService({ ...deps, tokens }),
     staff,
     exams: new ExamService(db, attempts, clock),
+    schedule: new ScheduleService(db, { access, audit, attempts, notifier: deps.notifier, clock }),
     catalog,
     examEditor: new ExamEditorService(db, {
       access,

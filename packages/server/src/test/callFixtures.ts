@@ -15,6 +15,8 @@ import { body, TEST_ADMIN, type TestApp } from './app.js';
 import { beepsWav } from '../storage/wav.js';
 import { multipart } from './multipart.js';
 import { enterExam } from './checks.js';
+import { waitForJob } from './jobs.js';
+import { JobRepository } from '../repositories/jobs.js';
 
 /** A call's input: query, body (the fields of a multipart call) and the file of a multipart call. */
 export interface CallInput {
@@ -296,6 +298,27 @@ const BANK_PROGRAMMING = {
 };
 
 /** A new empty bank folder of team A, made by its author; answers its id and name. */
+/**
+ * A job of team A that another process holds (its lease far off), so no runner here takes it: it stays
+ * running until cancelled.
+ */
+async function heldJob(w: CallWorld): Promise<number> {
+  const repo = new JobRepository(w.t.db.handle.db);
+  const id = await repo.insert({
+    kind: 'bank_import',
+    payload: JSON.stringify({ title: 'held elsewhere' }),
+    owner_staff_id: w.ids.authorA,
+    team_id: w.teamId,
+    created_at: w.t.now(),
+  });
+  await w.t.db.handle.db
+    .updateTable('job')
+    .set({ state: 'running', locked_by: 'another-process', lease_until: Date.now() + 3_600_000 })
+    .where('id', '=', id)
+    .execute();
+  return id;
+}
+
 async function bankFolder(w: CallWorld): Promise<{ id: number; name: string }> {
   const name = `Folder ${randomUUID().slice(0, 8)}`;
   const created = await inject(w.t, w.tokens.authorA, 'POST', '/admin/bank/folders', { name });
@@ -322,8 +345,30 @@ function onePixelPng(): Buffer {
   return PNG.sync.write(new PNG({ width: 1, height: 1 }));
 }
 
+/** A new slot of team A's exam tomorrow, made by the admin; answers its id. */
+async function newSlot(w: CallWorld, capacity = 5): Promise<number> {
+  const start = w.t.now() + 86_400_000;
+  const slot = await inject(w.t, w.tokens.admin, 'POST', '/admin/exam/slot/create', {
+    exam_id: w.examId,
+    label: `Slot ${randomUUID().slice(0, 6)}`,
+    start_at: start,
+    end_at: start + 7_200_000,
+    capacity,
+  });
+  return slot.id as number;
+}
+
+/** An attempt of a new candidate at team A's exam, submitted; answers its id. */
+async function finishedAttempt(w: CallWorld): Promise<number> {
+  const { attemptId } = await w.newAttempt();
+  await w.t.services.attempts.finish(attemptId, 'submit');
+  return attemptId;
+}
+
 /** Inputs of every scoped staff call (routes/access.test.ts). */
 export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
+  jobDetail: async (w) => ({ query: { job_id: await heldJob(w) } }),
+  jobCancel: async (w) => ({ body: { job_id: await heldJob(w) } }),
   staffUpdate: (w) => ({ body: { id: w.staffId, name: 'Grader A' } }),
   staffResetPassword: (w) => ({ body: { id: w.staffId, password: w.password } }),
   proctorGrid: (w) => ({ query: { exam_id: w.examId } }),
@@ -389,6 +434,37 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   bankExportFolder: async (w) => ({ query: { folder_id: (await bankFolder(w)).id, format: 'gift' } }),
   bankExportQuestions: async (w) => ({ query: { question_ids: String(await bankQuestion(w)), format: 'gift' } }),
   examExport: (w) => ({ query: { exam_id: w.examId, format: 'moodle_xml' } }),
+  scheduleSlots: (w) => ({ query: { exam_id: w.examId } }),
+  scheduleSlotCreate: (w) => ({
+    body: { exam_id: w.examId, start_at: w.t.now() + 3_600_000, end_at: w.t.now() + 7_200_000, capacity: 3 },
+  }),
+  scheduleSlotUpdate: async (w) => ({
+    body: {
+      exam_id: w.examId,
+      slot_id: await newSlot(w),
+      start_at: w.t.now() + 3_600_000,
+      end_at: w.t.now() + 7_200_000,
+      capacity: 4,
+    },
+  }),
+  scheduleSlotDelete: async (w) => ({ body: { exam_id: w.examId, slot_id: await newSlot(w) } }),
+  scheduleSlotMode: (w) => ({ body: { exam_id: w.examId, slot_mode: 'assigned' } }),
+  scheduleInvitations: (w) => ({ query: { exam_id: w.examId } }),
+  scheduleAssignSlot: async (w) => ({
+    body: {
+      exam_id: w.examId,
+      invitation_ids: [await w.t.invite(w.examId, freshPhone('132'))],
+      slot_id: await newSlot(w),
+    },
+  }),
+  scheduleAccommodations: async (w) => ({
+    body: {
+      exam_id: w.examId,
+      invitation_ids: [await w.t.invite(w.examId, freshPhone('132'))],
+      extra: { mode: 'minutes', value: 10 },
+    },
+  }),
+  scheduleReopen: async (w) => ({ body: { attempt_id: await finishedAttempt(w), reason: 'Power cut', minutes: 20 } }),
 };
 
 /** What a change's audit entry must say: its action and object, and what before and after contain. */
@@ -411,6 +487,8 @@ export interface AuditCase {
   expect: AuditExpectation;
   /** Milliseconds the call may take (e.g. the first face check loads its models). */
   timeoutMs?: number;
+  /** Waits for what the call started to end (a job it queued), before the entries are counted. */
+  settle?: (data: Record<string, unknown>) => Promise<void>;
 }
 
 /** Builds a change and its expected entry. */
@@ -434,6 +512,17 @@ async function totpOf(w: CallWorld, to: 'none' | 'enrolled' | 'on'): Promise<str
 
 /** Changes every mutating staff call makes (routes/audit.test.ts). */
 export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
+  jobCancel: async (w) => ({
+    as: 'authorA',
+    input: { body: { job_id: await heldJob(w) } },
+    expect: {
+      action: 'job.cancel',
+      kind: 'job',
+      id: (data) => data.id as number,
+      before: { state: 'running', kind: 'bank_import' },
+      after: { state: 'running', cancel_requested: true },
+    },
+  }),
   // A change of one's own account: proctor X's second factor.
   staffTotpEnrol: async (w) => {
     await totpOf(w, 'none');
@@ -897,12 +986,126 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
     return {
       as: 'authorA',
       input: { body: { folder_id: folder.id, tags: 'imported' }, file: giftFile() },
+      settle: async (data) => {
+        await waitForJob(w.t, w.tokens.authorA, data.job_id as number);
+      },
       expect: {
         action: 'bank.import',
         kind: 'folder',
         id: folder.id,
         before: null,
         after: { file_name: 'one.gift', format: 'gift', questions: 1, tags: ['imported'], skipped: 0 },
+      },
+    };
+  },
+  scheduleSlotCreate: (w) => {
+    const start = w.t.now() + 3_600_000;
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, label: 'Morning', start_at: start, end_at: start + 3_600_000, capacity: 3 } },
+      expect: {
+        action: 'exam.slot.create',
+        kind: 'exam',
+        id: w.examId,
+        before: null,
+        after: { label: 'Morning', start_at: start, end_at: start + 3_600_000, capacity: 3, taken: 0 },
+      },
+    };
+  },
+  scheduleSlotUpdate: async (w) => {
+    const slotId = await newSlot(w, 5);
+    const start = w.t.now() + 3_600_000;
+    return {
+      as: 'authorA',
+      input: {
+        body: {
+          exam_id: w.examId,
+          slot_id: slotId,
+          label: 'Later',
+          start_at: start,
+          end_at: start + 60_000,
+          capacity: 8,
+        },
+      },
+      expect: {
+        action: 'exam.slot.update',
+        kind: 'exam',
+        id: w.examId,
+        before: { id: slotId, capacity: 5 },
+        after: { id: slotId, label: 'Later', capacity: 8 },
+      },
+    };
+  },
+  scheduleSlotDelete: async (w) => {
+    const slotId = await newSlot(w, 6);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, slot_id: slotId } },
+      expect: {
+        action: 'exam.slot.delete',
+        kind: 'exam',
+        id: w.examId,
+        before: { id: slotId, capacity: 6 },
+        after: null,
+      },
+    };
+  },
+  scheduleSlotMode: (w) => ({
+    as: 'authorA',
+    input: { body: { exam_id: w.examId, slot_mode: 'chosen' } },
+    expect: {
+      action: 'exam.slot_mode',
+      kind: 'exam',
+      id: w.examId,
+      before: { slot_mode: expect.any(String) },
+      after: { slot_mode: 'chosen' },
+    },
+  }),
+  scheduleAssignSlot: async (w) => {
+    const anid = await w.t.invite(w.examId, freshPhone('132'));
+    const slotId = await newSlot(w);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, invitation_ids: [anid], slot_id: slotId } },
+      expect: {
+        action: 'exam.invitations.slot',
+        kind: 'exam',
+        id: w.examId,
+        before: { invitations: [{ id: anid, slot_id: null }] },
+        after: { invitations: [{ id: anid, slot_id: slotId }] },
+      },
+    };
+  },
+  scheduleAccommodations: async (w) => {
+    const anid = await w.t.invite(w.examId, freshPhone('132'), 5);
+    const window = { start_at: w.t.now(), end_at: w.t.now() + 86_400_000 };
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, invitation_ids: [anid], extra: { mode: 'percent', value: 25 }, window } },
+      expect: {
+        action: 'exam.invitations.accommodations',
+        kind: 'exam',
+        id: w.examId,
+        before: { invitations: [{ id: anid, extra_mode: 'minutes', extra_minutes: 5, window_start: null }] },
+        after: {
+          invitations: [
+            { id: anid, extra_mode: 'percent', extra_percent: 25, extra_minutes: 0, window_start: window.start_at },
+          ],
+        },
+      },
+    };
+  },
+  scheduleReopen: async (w) => {
+    const attemptId = await finishedAttempt(w);
+    return {
+      as: 'authorA',
+      input: { body: { attempt_id: attemptId, reason: 'Power cut in the hall', minutes: 15 } },
+      expect: {
+        action: 'attempt.reopen',
+        kind: 'attempt',
+        id: attemptId,
+        before: { phase: 3, finish_reason: 'submit' },
+        after: { phase: 2, end_at: w.t.now() + 15 * 60_000, minutes: 15, reason: 'Power cut in the hall' },
       },
     };
   },

@@ -28,6 +28,7 @@ const BODY_EXTRA: Record<string, Record<string, unknown>> = {
   proctorIdPhoto: { phone: '13800138000' },
   examEditorSaveDraft: { draft: { end_at: 2 } },
   examEditorLiveChange: { time_minutes: 60 },
+  scheduleAccommodations: { extra: { mode: 'minutes', value: 5 } },
 };
 
 function merge(into: unknown, extra: Record<string, unknown>): unknown {

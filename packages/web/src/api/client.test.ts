@@ -275,7 +275,7 @@ describe('request over HTTP', () => {
     expect(hits).toHaveLength(1);
   });
 
-  it('times out with the specification message', async () => {
+  it("times out with 'response timeout, please retry'", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     handler = () => undefined; // never answers
     const pending = request(api.logout).catch((e: unknown) => e);

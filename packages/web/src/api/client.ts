@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the web app. It applies the specification's rules to every call:
+ * The one HTTP client of the web app. It applies the contract's client rules (docs/contract.md#client-rules):
  * the token from cookie `auth` and the page address go along as query parameters `auth` and
  * `referer`, a call gives up after REQUEST_TIMEOUT_MS, idempotent reads are retried, 401/403
  * lead to the right login page, 404 leads to the 404 page, and success data is checked against
@@ -239,7 +239,7 @@ function appendParam(params: URLSearchParams, key: string, value: QueryValue | r
 
 /**
  * Encodes a body as the call declares. Form fields are sent as strings and undefined fields
- * are skipped (the specification's rule for risk records).
+ * are left out rather than sent empty, which is how the risk record forms are read.
  */
 export function encodeBody(
   format: CallDef['bodyFormat'],
@@ -387,8 +387,8 @@ async function attempt<C extends CallDef>(
 /**
  * Makes one catalogue call and answers its validated data, or throws an ApiError.
  *
- * 401 always means the session is gone. 403 does too for candidates (the specification's
- * rule); for staff it means the role lacks a permission, so the console shows it instead of
+ * 401 always means the session is gone. 403 does too for candidates (a candidate
+ * token has no partial permissions); for staff it means the role lacks a permission, so the console shows it instead of
  * logging the person out. Public calls (the logins) answer their own errors to the form.
  */
 export async function request<C extends CallDef>(call: C, ...args: InputArgs<C>): Promise<CallData<C>> {
@@ -456,7 +456,7 @@ function handleFailure(call: CallDef, e: ApiError): ApiError {
 
 /**
  * 404 answers the page itself explains: a missing exam detail is raised as 'failed to get exam
- * detail' (the specification's rule) on the exam page, not turned into the 404 page; a read receipt
+ * detail' on the exam page, not turned into the 404 page; a read receipt
  * of a warning that is gone must not take the candidate away from their exam.
  */
 const SHOWN_BY_THE_PAGE: ReadonlySet<string> = new Set<ErrorCode>(['exam_detail_missing', 'warning_not_found']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listView } from './listState.js';
+import { countdownParts, groupExams, groupOf, listView, opensIn, type Groupable } from './listState.js';
 
 const exam = { start_at: 1_000, end_at: 2_000 };
 
@@ -33,5 +33,64 @@ describe('the exam list', () => {
       action: 'result',
     });
     expect(listView({ ...exam, state: 'closed' }, 2_500)).toEqual({ window: 'ended', own: 'absent', action: null });
+  });
+});
+
+describe('grouping and the countdown', () => {
+  const item = (state: Groupable['state'], window_start: number, window_end: number, id = 0) => ({
+    id,
+    state,
+    window_start,
+    window_end,
+  });
+
+  it('groups by the own window and state: upcoming, open (or being taken), finished', () => {
+    expect(groupOf(item('not_started', 1_000, 2_000), 500)).toBe('upcoming');
+    // Read before it opened, looked at after: open now.
+    expect(groupOf(item('not_started', 1_000, 2_000), 1_000)).toBe('open');
+    expect(groupOf(item('open', 1_000, 2_000), 1_999)).toBe('open');
+    expect(groupOf(item('open', 1_000, 2_000), 2_000)).toBe('finished');
+    // Extra time carries an attempt past the window's close: still open for the candidate.
+    expect(groupOf(item('in_progress', 1_000, 2_000), 5_000)).toBe('open');
+    expect(groupOf(item('submitted', 1_000, 2_000), 1_500)).toBe('finished');
+    expect(groupOf(item('closed', 1_000, 2_000), 2_500)).toBe('finished');
+  });
+
+  it('orders upcoming by opening, open by closing, finished latest first', () => {
+    const groups = groupExams(
+      [
+        item('not_started', 3_000, 9_000, 1),
+        item('not_started', 2_000, 9_000, 2),
+        item('open', 0, 8_000, 3),
+        item('in_progress', 0, 4_000, 4),
+        item('submitted', 0, 1_000, 5),
+        item('closed', 0, 1_500, 6),
+      ],
+      1_800,
+    );
+    expect(groups.upcoming.map((e) => e.id)).toEqual([2, 1]);
+    expect(groups.open.map((e) => e.id)).toEqual([4, 3]);
+    expect(groups.finished.map((e) => e.id)).toEqual([6, 5]);
+  });
+
+  it('counts down to the opening and stops once it has opened', () => {
+    expect(opensIn({ window_start: 10_000 }, 4_000)).toBe(6_000);
+    expect(opensIn({ window_start: 10_000 }, 10_000)).toBeNull();
+    expect(countdownParts(((2 * 24 + 3) * 3600 + 4 * 60 + 5) * 1000)).toEqual({
+      days: 2,
+      hours: 3,
+      minutes: 4,
+      seconds: 5,
+    });
+    // 0.2 s left still shows one second, never zero before the window opens.
+    expect(countdownParts(200)).toEqual({ days: 0, hours: 0, minutes: 0, seconds: 1 });
+  });
+
+  it('offers entering once the window has opened after the list was read', () => {
+    expect(listView({ start_at: 1_000, end_at: 2_000, state: 'not_started' }, 1_200)).toEqual({
+      window: 'open',
+      own: 'not_taken',
+      action: 'enter',
+    });
   });
 });

@@ -22,8 +22,61 @@ export function listView(
     case 'closed':
       return { window: 'ended', own: 'absent', action: null };
     case 'not_started':
-      return { window: 'upcoming', own: 'not_taken', action: null };
+      // The list was read before the window opened; once it has, the candidate may enter without a reload.
+      return now >= exam.start_at && now < exam.end_at
+        ? { window: 'open', own: 'not_taken', action: 'enter' }
+        : { window: 'upcoming', own: 'not_taken', action: null };
     case 'open':
       return { window: 'open', own: 'not_taken', action: 'enter' };
   }
+}
+
+/** The groups of the exam list: not open yet, open now (or being taken), finished (handed in or closed). */
+export type ListGroup = 'upcoming' | 'open' | 'finished';
+
+/** The fields grouping reads: the candidate's own window and state. */
+export type Groupable = Pick<ExamListItem, 'window_start' | 'window_end' | 'state'>;
+
+/** Which group an exam is in at `now` (server time), by the candidate's own window. */
+export function groupOf(exam: Groupable, now: number): ListGroup {
+  switch (exam.state) {
+    case 'submitted':
+    case 'closed':
+      return 'finished';
+    case 'in_progress':
+      return 'open';
+    case 'not_started':
+    case 'open':
+      if (now < exam.window_start) return 'upcoming';
+      return now < exam.window_end ? 'open' : 'finished';
+  }
+}
+
+/**
+ * The exams in their groups: upcoming ones soonest first, open ones closing soonest first, finished ones
+ * latest first.
+ */
+export function groupExams<T extends Groupable>(items: readonly T[], now: number): Record<ListGroup, T[]> {
+  const groups: Record<ListGroup, T[]> = { upcoming: [], open: [], finished: [] };
+  for (const item of items) groups[groupOf(item, now)].push(item);
+  groups.upcoming.sort((a, b) => a.window_start - b.window_start);
+  groups.open.sort((a, b) => a.window_end - b.window_end);
+  groups.finished.sort((a, b) => b.window_end - a.window_end);
+  return groups;
+}
+
+/** Milliseconds until the candidate's window opens, or null once it has. */
+export function opensIn(exam: Pick<ExamListItem, 'window_start'>, now: number): number | null {
+  return now < exam.window_start ? exam.window_start - now : null;
+}
+
+/** A countdown split into days, hours, minutes and seconds (seconds rounded up, so it never shows 0 early). */
+export function countdownParts(ms: number): { days: number; hours: number; minutes: number; seconds: number } {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return {
+    days: Math.floor(total / 86_400),
+    hours: Math.floor((total % 86_400) / 3600),
+    minutes: Math.floor((total % 3600) / 60),
+    seconds: total % 60,
+  };
 }

@@ -14,7 +14,7 @@ export function useExamParams(): { examId: number; anid: number } {
 /** Query key of an exam's detail. */
 export const examDetailKey = (examId: number, anid: number) => ['exam-detail', examId, anid] as const;
 
-/** The exam detail (every field of the specification), kept for a reload without a network. */
+/** The exam detail, kept for a reload without a network. */
 export function useExamDetail(examId: number, anid: number) {
   return useQuery<ExamDetail>({
     queryKey: examDetailKey(examId, anid),

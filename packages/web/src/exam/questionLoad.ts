@@ -11,7 +11,10 @@ export type Loaded =
   | { kind: 'subject'; data: Awaited<ReturnType<typeof request<typeof api.showNew>>> }
   | { kind: 'ceping'; data: Awaited<ReturnType<typeof request<typeof api.cepingShowNew>>> };
 
-/** A load the specification refuses: a success envelope with a message. The page shows it as a warning. */
+/**
+ * A load that is not used: a success envelope with a message means the question is not to be shown; the page
+ * shows the message as a warning instead.
+ */
 export class SubjectWarning extends Error {}
 
 /** The query key of a question of the exam page. */

@@ -10,7 +10,7 @@ export function useCaptureStatus(): Status {
 
 /**
  * A small notice for the exam page: that the attempt's storage quota is used up, 'upload failed'
- * after a failed frame upload (seed point 4), and how many pictures wait offline for the connection.
+ * after a failed frame upload (until a later frame gets through), and how many pictures wait offline for the connection.
  */
 export function CaptureStatus() {
   const { t } = useI18n();

@@ -1,11 +1,12 @@
 /**
- * Captures during the exam (seed points 3, 4 and 9): camera frames and screen captures on the
+ * Captures during the exam (docs/contract.md#evidence-uploads): camera frames and screen captures on the
  * exam's interval, pictures at risk events (pertinent moments), short microphone recordings when
  * there is sound (bytes), and pictures taken offline kept until the connection returns.
  *
- * Seed point 4: a frame's record is added to `frames` first with its trigger_time and marked
- * isSuccess once its record call succeeds; a failed frame upload raises 'upload failed' (shown
- * and logged), failed pertinent and byte uploads are only logged.
+ * A frame's record is added to `frames` first with its trigger_time and marked isSuccess once its
+ * record call succeeds, so the list shows the gaps; a failed frame upload raises 'upload failed'
+ * (shown and logged), since a proctor without frames cannot watch, while failed pertinent and byte
+ * uploads are only logged: they add to the record but the exam goes on without them.
  */
 import { api, CLIENT_MESSAGES } from '@examhall/contract';
 import { isApiError, isSessionGone, request } from '../api/client.js';
@@ -17,7 +18,7 @@ import { openOfflineImages, type OfflineImage, type OfflineImageStore } from './
 import { getStreams, isLive, type ProctorStreams } from './streams.js';
 import { isQuotaFull, putObject, UploadError } from './upload.js';
 
-/** The error a failed frame upload raises (seed point 8). */
+/** The error a failed frame upload raises. */
 export const UPLOAD_FAILED = CLIENT_MESSAGES.uploadFailed;
 /** Capture interval when the exam does not say (seconds). */
 export const DEFAULT_CAPTURE_INTERVAL_S = 30;
@@ -164,7 +165,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
     const client_id = newId();
     const name = `${kind}/${trigger_time}-${client_id.slice(0, 8)}.jpg`;
     if (kind === 'frame') {
-      // Seed point 4: the record joins the list first, successful or not.
+      // The record joins the list first, successful or not, so a failed upload shows as a gap.
       setStatus({ frames: [...status.frames, { client_id, trigger_time, isSuccess: false }].slice(-FRAMES_KEPT) });
     }
     let blob: Blob;
@@ -285,7 +286,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       );
       await request(api.byte, { body: { exam_id: examId, key, sha256, time, duration_ms } });
     } catch (e) {
-      // Seed point 4: failed byte uploads are only logged; sound heard once storage answers again is recorded soon.
+      // Failed byte uploads are only logged; sound heard once storage answers again is recorded soon.
       log('byte upload failed', e);
       retrySoon();
     }
@@ -340,7 +341,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
         });
         return key;
       } catch (e) {
-        // Seed point 4: failed pertinent uploads are only logged.
+        // Failed pertinent uploads are only logged: the risk record they illustrate is kept without them.
         log('pertinent upload failed', e);
         return null;
       }

@@ -6,7 +6,7 @@ import { examCredentials } from './credentials.js';
 import { grabStill } from './frames.js';
 import { putObject } from './upload.js';
 
-/** Step ids (seed point 2 order). */
+/** Step ids, -5 to -1 in check order. */
 export const STEP_IDS: Record<MonitorStepKey, -5 | -4 | -3 | -2 | -1> = {
   camera: -5,
   microphone: -4,

@@ -15,7 +15,7 @@ function sts(expiresAt: number, n = 1): StsData {
   };
 }
 
-describe('upload credentials (seed point 4: refetched when missing or past Expiration)', () => {
+describe('upload credentials (refetched when missing or past Expiration)', () => {
   it('counts credentials as expired from the margin before Expiration, and unreadable ones too', () => {
     const now = 1_000_000;
     expect(isExpired(sts(now + EXPIRY_MARGIN_MS + 1), now)).toBe(false);

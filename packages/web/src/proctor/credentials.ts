@@ -1,5 +1,5 @@
 /**
- * Upload credentials (seed point 4): kept per exam and fetched again when missing or past their
+ * Upload credentials: kept per exam and fetched again when missing or past their
  * Expiration. A small margin before Expiration counts as expired, so an upload never starts
  * with credentials that run out on its way.
  */

@@ -3,9 +3,9 @@
  * reasons the candidate can act on.
  */
 
-/** Capture size of camera frames (seed point 9). */
+/** Width of camera frames: 1280x720 is the size proctors compare faces at. */
 export const CAPTURE_WIDTH = 1280;
-/** Capture size of camera frames (seed point 9). */
+/** Height of camera frames (see CAPTURE_WIDTH). */
 export const CAPTURE_HEIGHT = 720;
 
 /** Why a device could not be used; each has its own guidance text. */

@@ -1,4 +1,4 @@
-/** Still pictures from live streams: 1280x720 JPEG, the camera mirrored as the candidate sees it (seed point 9). */
+/** Still pictures from live streams: 1280x720 JPEG, the size proctors compare faces at, the camera mirrored as the candidate sees it. */
 import { CAPTURE_HEIGHT, CAPTURE_WIDTH } from './devices.js';
 
 const players = new WeakMap<MediaStream, HTMLVideoElement>();

@@ -1,5 +1,5 @@
 /**
- * Pictures taken while offline (`offlineImages`, seed point 3): kept in IndexedDB, which
+ * Pictures taken while offline (counted in the monitor data's `offlineImages`): kept in IndexedDB, which
  * survives a reload or a closed tab, until they are uploaded on reconnect.
  */
 import { done, promised } from '../exam/idb.js';

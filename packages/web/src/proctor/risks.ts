@@ -1,5 +1,5 @@
 /**
- * The risk detectors of the exam page (seed point 8): each watches one thing the browser can see
+ * The risk detectors of the exam page (docs/contract.md#risk-events): each watches one thing the browser can see
  * (leaving the page, leaving fullscreen, pastes, the media tracks, the phone, page translation, the
  * account) and raises the catalogue's event. Records go through the exam's outbox, so they carry a
  * client id, survive a lost network and a reload, and reach /monitor/record-risk in order; what is

@@ -1,7 +1,6 @@
 /** The candidate's session: who is logged in, logging in and out. */
 import { api, type GetInfoData, type LoginBody, type LoginData } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { isApiError, request } from '../api/client.js';
 import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
 import { judgeRuns } from '../exam/judge.js';
@@ -11,7 +10,7 @@ import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
 export const USER_INFO_KEY = ['user-info'] as const;
 
 /**
- * The logged-in candidate. A refused check removes the cookie (the specification's rule); a
+ * The logged-in candidate. A refused check removes the cookie, since the token no longer works; a
  * timeout or a lost connection says nothing about the token, so it is kept then.
  */
 export async function fetchUserInfo({ signal }: { signal: AbortSignal }): Promise<GetInfoData> {
@@ -51,22 +50,19 @@ export function useLogin() {
 }
 
 /**
- * Logs out: revokes the token, leaves for the login page, then forgets the token and the cache
- * whatever the server said. Leaving first keeps the exam list from reacting to the missing token.
+ * Logs out: revokes the token, forgets it whatever the server said, then loads the login page afresh, so
+ * nothing of the session stays in memory and no page of it reacts to the missing token on the way out (a
+ * query refetched in between would send the candidate to the login page with a way back).
  */
 export function useLogout() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   return useMutation({
     mutationFn: async () => {
       try {
         await request(api.logout);
       } finally {
-        await navigate('/login', { replace: true });
         clearAuth(getCookieDomain());
-        queryClient.removeQueries({ queryKey: USER_INFO_KEY });
-        queryClient.removeQueries({ queryKey: ['exams'] });
         judgeRuns.clear();
+        window.location.replace('/login');
       }
     },
   });

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * The typed question model's discriminator on every stored question: its kind, derived from the type id and
  * the section it sits in (type 11 in the evaluation section is an evaluation item, elsewhere a gradient
  * question). A row whose type fits no kind keeps '' and is reported as question_invalid when read.
- * The mapping is the contract's (seed type ids are fixed by the specification, so it does not drift).
+ * The mapping is the contract's (question type ids never change, so it does not drift).
  */
 export function questionKind() {
   return {

@@ -3,6 +3,7 @@ import {
   DatabaseOutlined,
   EditOutlined,
   FileTextOutlined,
+  SyncOutlined,
   TeamOutlined,
   UserOutlined,
   VideoCameraOutlined,
@@ -13,7 +14,7 @@ import type { MessageKey } from '../../i18n/index.js';
 
 /** An area of the console: its path under /admin, menu label, what it is for, and who may see it. */
 export interface ConsoleArea {
-  key: 'exams' | 'questions' | 'candidates' | 'proctoring' | 'grading' | 'staff' | 'audit';
+  key: 'exams' | 'questions' | 'candidates' | 'proctoring' | 'grading' | 'staff' | 'audit' | 'jobs';
   label: MessageKey;
   description: MessageKey | null;
   permission: Permission;
@@ -64,5 +65,12 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     description: 'admin.area.audit',
     permission: 'audit.read',
     icon: <AuditOutlined />,
+  },
+  {
+    key: 'jobs',
+    label: 'admin.menu.jobs',
+    description: 'admin.area.jobs',
+    permission: 'job.read',
+    icon: <SyncOutlined />,
   },
 ];

@@ -1,42 +1,17 @@
-import { api, ExamMode, type ExamListItem } from '@examhall/contract';
+import { api, type ExamListItem } from '@examhall/contract';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { serverNow } from '../../exam/clock.js';
-import { listView, type ListAction, type OwnState, type WindowState } from '../../exam/listState.js';
-import { useI18n, type MessageKey } from '../../i18n/index.js';
+import { groupExams } from '../../exam/listState.js';
+import { useI18n } from '../../i18n/index.js';
 import { useLogout, useUserInfo } from '../../session/candidate.js';
-import { serverTime } from '../../shell/MaintenanceModal.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
-
-const MODE_KEYS: Record<ExamListItem['mode'], MessageKey> = {
-  [ExamMode.simulate]: 'exams.mode.simulate',
-  [ExamMode.exam]: 'exams.mode.exam',
-  [ExamMode.longTime]: 'exams.mode.longTime',
-};
-
-const MODE_COLORS: Record<ExamListItem['mode'], string> = {
-  [ExamMode.simulate]: 'default',
-  [ExamMode.exam]: 'blue',
-  [ExamMode.longTime]: 'purple',
-};
-
-const WINDOW_COLORS: Record<WindowState, string> = { upcoming: 'default', open: 'green', ended: 'default' };
-const OWN_COLORS: Record<OwnState, string> = {
-  not_taken: 'default',
-  in_progress: 'orange',
-  submitted: 'cyan',
-  absent: 'red',
-};
-const ACTION_KEYS: Record<NonNullable<ListAction>, MessageKey> = {
-  enter: 'exams.enter',
-  continue: 'exams.continue',
-  result: 'exams.viewResult',
-};
+import { ExamEntry } from './exams/ExamEntry.js';
 
 /** The candidate's exams. The user-info check comes first; a refused check leads to the login. */
 export default function ExamsPage() {
@@ -108,6 +83,7 @@ export default function ExamsPage() {
 
 function ExamList({ items, total }: { items: ExamListItem[]; total: number }) {
   const { t } = useI18n();
+  const now = useServerNow();
   if (items.length === 0) {
     return (
       <Card>
@@ -115,58 +91,42 @@ function ExamList({ items, total }: { items: ExamListItem[]; total: number }) {
       </Card>
     );
   }
+  const groups = groupExams(items, now);
   return (
-    <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('exams.total', { n: total })}</h2>}>
-      <ul className="exam-list" data-testid="exam-list">
-        {items.map((exam) => (
-          <ExamEntry key={`${exam.id}-${exam.anid}`} exam={exam} />
-        ))}
-      </ul>
-    </Card>
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('exams.total', { n: total })}</Typography.Text>
+      {GROUPS.filter((g) => g !== 'finished' || groups.finished.length > 0).map((g) => (
+        <Card
+          key={g}
+          title={<h2 style={{ fontSize: 16, margin: 0 }}>{t(`exams.group.${g}`)}</h2>}
+          data-testid={`exam-group-${g}`}
+        >
+          {groups[g].length === 0 ? (
+            <Typography.Text type="secondary">
+              {g === 'upcoming' ? t('exams.group.emptyUpcoming') : t('exams.group.emptyOpen')}
+            </Typography.Text>
+          ) : (
+            <ul className="exam-list" data-testid="exam-list">
+              {groups[g].map((exam) => (
+                <ExamEntry key={`${exam.id}-${exam.anid}`} exam={exam} now={now} />
+              ))}
+            </ul>
+          )}
+        </Card>
+      ))}
+    </Space>
   );
 }
 
-/** One exam: its facts, the window's state and the candidate's own, and what they can do now. */
-function ExamEntry({ exam }: { exam: ExamListItem }) {
-  const { t } = useI18n();
-  const view = listView(exam, serverNow());
-  const to = view.action === 'result' ? `/exam/${exam.id}/${exam.anid}/result` : `/exam/${exam.id}/${exam.anid}`;
-  return (
-    <li className="exam-item" data-testid="exam-item">
-      <Typography.Title level={3} style={{ fontSize: 16, margin: '0 0 8px' }} data-testid="exam-name">
-        {exam.name}
-      </Typography.Title>
-      <dl className="exam-facts">
-        <Field label={t('exams.col.mode')}>
-          <Tag color={MODE_COLORS[exam.mode]}>{t(MODE_KEYS[exam.mode])}</Tag>
-        </Field>
-        <Field label={t('exams.col.time')}>{t('common.minutes', { n: exam.time })}</Field>
-        <Field label={t('exams.col.window')}>
-          {t('exams.windowRange', { from: serverTime(exam.start_at), to: serverTime(exam.end_at) })}{' '}
-          <Tag color={WINDOW_COLORS[view.window]} data-testid="exam-window" data-window={view.window}>
-            {t(`exams.window.${view.window}`)}
-          </Tag>
-        </Field>
-        <Field label={t('exams.col.state')}>
-          <Tag color={OWN_COLORS[view.own]} data-testid="exam-state" data-state={exam.state} data-own={view.own}>
-            {t(`exams.own.${view.own}`)}
-          </Tag>
-        </Field>
-      </dl>
-      {view.action && (
-        <Link to={to} className="exam-enter" data-testid="exam-enter" data-action={view.action}>
-          {t(ACTION_KEYS[view.action])}
-        </Link>
-      )}
-    </li>
-  );
-}
+/** The groups shown; a finished group with nothing in it is left out. */
+const GROUPS = ['open', 'upcoming', 'finished'] as const;
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="exam-fact">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
+/** The server's time, re-read every second (countdowns, groups moving as windows open and close). */
+function useServerNow(): number {
+  const [now, setNow] = useState(() => serverNow());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(serverNow()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
 }

@@ -1,8 +1,9 @@
 /** Imports and exports: the formats, a file's preview, its import, and downloads. */
-import { api, type ImportCommitData, type ImportPreviewData } from '@examhall/contract';
+import { api, type ImportCommitData, type ImportPreviewData, type JobView } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchFile, request, saveFile, upload } from '../../../api/client.js';
 import { can, useStaffMe } from '../../../session/staff.js';
+import { followJob } from '../jobs/jobQueries.js';
 import { BANK_KEY, invalidateBank } from './queries.js';
 
 /** Query key of the format list. */
@@ -42,19 +43,26 @@ export function usePreview() {
   });
 }
 
-/** Imports a previewed file (sent again with its SHA-256, so what is stored is what was seen). */
-export function useImport() {
+/**
+ * Imports a previewed file (sent again with its SHA-256, so what is stored is what was seen). The server
+ * answers a job at once; the import's progress reaches `onProgress` until the job ends with what it stored.
+ */
+export function useImport(onProgress?: (job: JobView) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (
+    mutationFn: async (
       input: ImportFile & { tags: string[]; onlyValid: boolean; sha256: string },
-    ): Promise<ImportCommitData> =>
-      upload(api.bankImport, {
+    ): Promise<ImportCommitData> => {
+      const { job_id } = await upload(api.bankImport, {
         ...fieldsOf(input),
         tags: input.tags.join('\n'),
         only_valid: input.onlyValid ? '1' : '0',
         sha256: input.sha256,
-      }),
+      });
+      const job = await followJob(job_id, onProgress);
+      if (job.state !== 'done') throw new Error(job.error?.message ?? job.state);
+      return job.result as ImportCommitData;
+    },
     onSuccess: () => invalidateBank(queryClient),
   });
 }

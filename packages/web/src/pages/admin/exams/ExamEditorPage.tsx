@@ -21,13 +21,14 @@ import { OutcomePanel } from './OutcomePanel.js';
 import { PreviewButton } from './PreviewButton.js';
 import { ExportMenu } from '../bank/imports/ExportMenu.js';
 import { examKey, useExam } from './queries.js';
+import { SchedulePanel } from './SchedulePanel.js';
 import { SectionsPanel } from './SectionsPanel.js';
 import { SettingsPanel } from './SettingsPanel.js';
 import { StaffPanel } from './StaffPanel.js';
 import { useDraftEditor, type DraftEditor } from './useDraftEditor.js';
 import { VersionsPanel } from './VersionsPanel.js';
 
-const TABS = ['basics', 'sections', 'settings', 'outcome', 'versions', 'live', 'invite', 'staff'] as const;
+const TABS = ['basics', 'sections', 'settings', 'outcome', 'versions', 'live', 'invite', 'schedule', 'staff'] as const;
 type TabKey = (typeof TABS)[number];
 
 /** Which draft fields each tab edits, for the count of problems on its label. */
@@ -125,6 +126,11 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
               children: (
                 <InvitePanel examId={detail.id} published={detail.published_version_id !== null} readOnly={readOnly} />
               ),
+            },
+            {
+              key: 'schedule',
+              label: t('console.exams.tab.schedule'),
+              children: <SchedulePanel examId={detail.id} readOnly={readOnly} />,
             },
             {
               key: 'staff',

@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import type { ImportPreviewData } from '@examhall/contract';
+import type { ImportPreviewData, JobView } from '@examhall/contract';
 import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../../api/client.js';
@@ -7,6 +7,7 @@ import { useI18n } from '../../../../i18n/index.js';
 import { folderOptions, folderPath } from '../folderTree.js';
 import { useFolders, useTags } from '../queries.js';
 import { useFormats, useImport, usePreview } from '../importQueries.js';
+import { JobProgress } from '../../jobs/JobProgress.js';
 import { ImportPreviewTable } from './ImportPreviewTable.js';
 import { ImportProblems } from './ImportProblems.js';
 import { TemplateButton } from './TemplateButton.js';
@@ -14,7 +15,7 @@ import { TemplateButton } from './TemplateButton.js';
 /**
  * The import flow: choose a folder and a file (and a format when the file does not tell), see every question
  * as it will be stored and every problem, then import all (or only the valid ones), with tags. A new file
- * starts a new preview; nothing is stored before Import.
+ * starts a new preview; nothing is stored before Import, which runs as a job whose progress shows here.
  */
 export function ImportDrawer(props: {
   open: boolean;
@@ -28,7 +29,8 @@ export function ImportDrawer(props: {
   const tags = useTags();
   const formats = useFormats();
   const preview = usePreview();
-  const commit = useImport();
+  const [job, setJob] = useState<JobView | null>(null);
+  const commit = useImport(setJob);
   const [folderId, setFolderId] = useState<number | null>(props.folderId);
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<string | null>(null);
@@ -150,6 +152,7 @@ export function ImportDrawer(props: {
           <Alert type="error" showIcon title={errorText(preview.error)} data-testid="import-refused" />
         )}
         {commit.isError && <Alert type="error" showIcon title={errorText(commit.error)} />}
+        {commit.isPending && job && <JobProgress job={job} />}
         {shown && (
           <>
             <Alert

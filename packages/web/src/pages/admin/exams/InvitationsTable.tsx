@@ -1,0 +1,169 @@
+import { type InvitationListQuery, type InvitationView, type SlotView } from '@examhall/contract';
+import { Button, Empty, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useI18n } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { LoadError } from '../shared/PageTitle.js';
+import { BulkModal, ReopenModal, type BulkKind } from './ScheduleModals.js';
+import { useInvitations } from './scheduleQueries.js';
+
+type Sort = 'id' | 'phone' | 'slot';
+
+/** The list's query as the table holds it. */
+interface ListQuery extends InvitationListQuery {
+  page: number;
+  page_size: number;
+  slot?: number | 'none' | undefined;
+  phone?: string | undefined;
+  sort?: Sort;
+}
+
+/**
+ * An exam's invitations, paged, sorted and filtered on the server, with each one's slot, extra time, own window
+ * and latest attempt; selected rows get a slot, extra time or a personal window, a finished attempt can be
+ * reopened.
+ */
+export function InvitationsTable({
+  examId,
+  slots,
+  readOnly,
+}: {
+  examId: number;
+  slots: SlotView[];
+  readOnly: boolean;
+}) {
+  const { t } = useI18n();
+  const [query, setQuery] = useState<ListQuery>({ exam_id: examId, page: 1, page_size: 20 });
+  const [phone, setPhone] = useState('');
+  const [selected, setSelected] = useState<number[]>([]);
+  const [bulk, setBulk] = useState<BulkKind | null>(null);
+  const [reopen, setReopen] = useState<number | null>(null);
+  const list = useInvitations(query);
+  const slotName = (id: number | null) => {
+    const s = slots.find((x) => x.id === id);
+    return s ? s.label || serverTime(s.start_at) : '—';
+  };
+  const columns: TableColumnsType<InvitationView> = [
+    { title: t('console.schedule.col.phone'), dataIndex: 'phone', key: 'phone', sorter: true },
+    { title: t('console.schedule.col.slot'), key: 'slot', sorter: true, render: (_, i) => slotName(i.slot_id) },
+    {
+      title: t('console.schedule.col.extra'),
+      key: 'extra',
+      render: (_, i) =>
+        i.extra_mode === 'percent'
+          ? t('console.schedule.extraPercent', { p: i.extra_value, n: i.extra_minutes })
+          : t('console.schedule.extraMinutes', { n: i.extra_minutes }),
+    },
+    {
+      title: t('console.schedule.col.window'),
+      key: 'window',
+      render: (_, i) => (
+        <>
+          {t('exams.windowRange', { from: serverTime(i.effective_start), to: serverTime(i.effective_end) })}
+          {i.window_start !== null && <Tag style={{ marginLeft: 4 }}>{t('console.schedule.personal')}</Tag>}
+        </>
+      ),
+    },
+    {
+      title: t('console.schedule.col.attempt'),
+      key: 'attempt',
+      render: (_, i) =>
+        i.attempt ? (
+          <Space size={4}>
+            <Tag>{t(`console.schedule.phase.${i.attempt.phase as 1 | 2 | 3}`)}</Tag>
+            {i.attempt.phase === 3 && !readOnly && (
+              <Button size="small" onClick={() => setReopen(i.attempt!.id)} data-testid="attempt-reopen">
+                {t('console.schedule.reopen')}
+              </Button>
+            )}
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">{t('console.schedule.notStarted')}</Typography.Text>
+        ),
+    },
+  ];
+  if (list.isError) return <LoadError error={list.error} />;
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }} data-testid="schedule-invitations">
+      <Typography.Title level={3} style={{ fontSize: 16, margin: 0 }}>
+        {t('console.schedule.invitations')}
+      </Typography.Title>
+      <Space wrap>
+        <Input.Search
+          allowClear
+          placeholder={t('console.schedule.filterPhone')}
+          aria-label={t('console.schedule.filterPhone')}
+          value={phone}
+          onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
+          onSearch={(v) => setQuery((q) => ({ ...q, phone: v || undefined, page: 1 }))}
+          style={{ width: 200 }}
+          data-testid="invitations-phone"
+        />
+        <Select
+          style={{ width: 180 }}
+          aria-label={t('console.schedule.filterSlot')}
+          value={query.slot === 'none' ? 0 : (query.slot ?? -1)}
+          onChange={(v: number) =>
+            setQuery((q) => ({ ...q, slot: v === -1 ? undefined : v === 0 ? 'none' : v, page: 1 }))
+          }
+          options={[
+            { value: -1, label: t('console.schedule.anySlot') },
+            { value: 0, label: t('console.schedule.noSlot') },
+            ...slots.map((s) => ({ value: s.id, label: s.label || serverTime(s.start_at) })),
+          ]}
+        />
+      </Space>
+      {!readOnly && (
+        <Space wrap>
+          <Typography.Text>{t('console.schedule.selected', { n: selected.length })}</Typography.Text>
+          {(['slot', 'extra', 'window'] as const).map((kind) => (
+            <Button
+              key={kind}
+              disabled={selected.length === 0 || (kind === 'slot' && slots.length === 0)}
+              onClick={() => setBulk(kind)}
+              data-testid={`invitations-${kind}`}
+            >
+              {t(BULK_LABEL[kind])}
+            </Button>
+          ))}
+        </Space>
+      )}
+      <Table
+        rowKey="id"
+        size="small"
+        loading={list.isFetching}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        rowSelection={
+          readOnly ? undefined : { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
+        }
+        pagination={{
+          current: query.page,
+          pageSize: query.page_size,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+        }}
+        onChange={(p, _f, sorter) => {
+          const s = Array.isArray(sorter) ? sorter[0] : sorter;
+          const sort: Sort = s?.order ? (s.columnKey as Sort) : 'id';
+          setQuery((q) => ({
+            ...q,
+            page: p.current ?? 1,
+            page_size: p.pageSize ?? 20,
+            sort,
+            order: s?.order === 'descend' ? 'desc' : 'asc',
+          }));
+        }}
+        locale={{ emptyText: <Empty description={t('console.schedule.noInvitations')} /> }}
+      />
+      {bulk && <BulkModal kind={bulk} examId={examId} ids={selected} slots={slots} onClose={() => setBulk(null)} />}
+      {reopen !== null && <ReopenModal attemptId={reopen} onClose={() => setReopen(null)} />}
+    </Space>
+  );
+}
+
+const BULK_LABEL = {
+  slot: 'console.schedule.setSlot',
+  extra: 'console.schedule.setExtra',
+  window: 'console.schedule.setWindow',
+} as const;
