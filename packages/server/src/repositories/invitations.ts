@@ -1,5 +1,5 @@
 import type { SmsState } from '@examhall/contract';
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ExamSmsTable, SmsMessageTable } from '../db/schema.js';
 
@@ -8,7 +8,7 @@ export type SmsRow = Selectable<SmsMessageTable>;
 /** An exam's texts as stored. */
 export type ExamSmsRow = Selectable<ExamSmsTable>;
 
-/** An invitation with what its texts need: the candidate's name, when known. */
+/** An invitation with what its texts need: the candidate's name when known, and what gives their window. */
 export interface InvitationContact {
   id: number;
   exam_id: number;
@@ -16,6 +16,12 @@ export interface InvitationContact {
   phone: string;
   name: string | null;
   revoked_at: number | null;
+  /** The personal window, if any. */
+  window_start: number | null;
+  window_end: number | null;
+  /** The slot's window, if the invitation has a slot. */
+  slot_start: number | null;
+  slot_end: number | null;
 }
 
 /** Rows of one statement: SQLite allows 999 bound values a statement, and a text row binds about a dozen. */
@@ -44,7 +50,19 @@ export class InvitationRepository {
     return this.db
       .selectFrom('invitations as i')
       .leftJoin('candidates as c', (j) => j.onRef('c.area_code', '=', 'i.area_code').onRef('c.phone', '=', 'i.phone'))
-      .select(['i.id', 'i.exam_id', 'i.area_code', 'i.phone', 'c.name', 'i.revoked_at'])
+      .leftJoin('exam_slots as s', 's.id', 'i.slot_id')
+      .select([
+        'i.id',
+        'i.exam_id',
+        'i.area_code',
+        'i.phone',
+        'c.name',
+        'i.revoked_at',
+        'i.window_start',
+        'i.window_end',
+        's.start_at as slot_start',
+        's.end_at as slot_end',
+      ])
       .where('i.preview', '=', 0);
   }
 
@@ -249,42 +267,51 @@ export class InvitationRepository {
       .execute();
   }
 
-  /** Published exams whose window opens after `now` and within `horizonMs`, with their saved texts. */
-  upcomingExams(now: number, horizonMs: number) {
+  /** Published exams that have not closed at `now`, with their saved texts. */
+  openExams(now: number) {
     return this.db
       .selectFrom('exams as e')
-      .leftJoin('exam_sms as s', 's.exam_id', 'e.id')
-      .select(['e.id', 'e.name', 'e.start_at', 'e.end_at', 's.reminder_template', 's.reminder_minutes'])
+      .select(['e.id', 'e.name', 'e.start_at', 'e.end_at'])
       .where('e.published_version_id', 'is not', null)
       .where('e.status', '=', 'published')
-      .where('e.start_at', '>', now)
-      .where('e.start_at', '<=', now + horizonMs)
+      .where('e.end_at', '>', now)
       .execute();
   }
 
   /**
-   * Up to `limit` standing invitations of an exam made by `createdBy` with no attempt and no text under
-   * `dedupeKey` yet (after invitation id `afterId`), with the candidate's name.
+   * Up to `limit` standing invitations of an exam (after invitation id `afterId`) whose reminder `minutes`
+   * before their own window opens is due at `now` and was not yet queued: their window opens after `now` and
+   * `minutes` before it is past; a later reminder (`laterMinutes`, fewer minutes before) is not yet due, so
+   * only the latest reminder due goes out; the invitation was made before the reminder's moment (a fresh one
+   * just got its invitation); and nobody started. The own window's start is the personal window's, else the
+   * slot's, else the exam's, as services/timing.ts has it.
    */
-  withoutText(
-    examId: number,
-    dedupeKey: string,
-    createdBy: number,
+  dueForReminder(
+    exam: { id: number; start_at: number },
+    r: { dedupeKey: string; minutes: number; laterMinutes: number | null },
+    now: number,
     afterId: number,
     limit: number,
   ): Promise<InvitationContact[]> {
+    const ownStart = sql<number>`coalesce(i.window_start, s.start_at, ${exam.start_at})`;
+    const before = r.minutes * 60_000;
     return this.contactQuery()
-      .where('i.exam_id', '=', examId)
-      .where('i.created_at', '<=', createdBy)
+      .where('i.exam_id', '=', exam.id)
       .where('i.revoked_at', 'is', null)
       .where('i.id', '>', afterId)
+      .where(ownStart, '>', now)
+      .where(sql<number>`${ownStart} - ${before}`, '<=', now)
+      .where(sql<number>`i.created_at + ${before}`, '<=', ownStart)
+      .$if(r.laterMinutes !== null, (q) =>
+        q.where(sql<number>`${ownStart} - ${(r.laterMinutes ?? 0) * 60_000}`, '>', now),
+      )
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
             selectFrom('sms_messages as m')
               .select('m.id')
               .whereRef('m.invitation_id', '=', 'i.id')
-              .where('m.dedupe_key', '=', dedupeKey),
+              .where('m.dedupe_key', '=', r.dedupeKey),
           ),
         ),
       )

@@ -1,6 +1,7 @@
 import {
   api,
   DEFAULT_INVITATION_TEMPLATE,
+  formatServerTime,
   type BulkInviteResult,
   type ExamSmsData,
   type ResendData,
@@ -188,7 +189,14 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
     });
     expect(bad.http).toBe(422);
     expect(JSON.stringify(bad)).toContain('unknown:nmae');
-    expect(JSON.stringify(bad)).toContain('no_link');
+    const noLink = await call(api.examSmsSave, {
+      exam_id: examId,
+      invitation_template: '{name}请参加',
+      reminder_template: '{link}',
+      reminder_minutes: [60],
+    });
+    expect(noLink.http).toBe(422);
+    expect(JSON.stringify(noLink)).toContain('no_link');
     const saved = await call(api.examSmsSave, {
       exam_id: examId,
       invitation_template: '请参加{exam}：{link}',
@@ -201,23 +209,17 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
     expect(t.sms.messages[0]!.text).toMatch(/^请参加.+：http/);
   });
 
-  it('queues reminders once per reminder time for those who have not started, none on top of a fresh invitation', async () => {
+  it("queues reminders by each candidate's own window, once per reminder time, none on top of a fresh invitation", async () => {
     const exam = await t.db.handle.db
       .selectFrom('exams')
       .selectAll()
       .where('id', '=', examId)
       .executeTakeFirstOrThrow();
-    // A new exam opening in 100 minutes, reminders at 120 and 30 minutes before (saved above on the demo exam:
-    // this one saves its own).
+    const t0 = t.now();
+    // A new exam opening in 100 minutes, reminders 120 and 30 minutes before.
     const { id: soon } = await t.db.handle.db
       .insertInto('exams')
-      .values({
-        ...exam,
-        id: undefined,
-        name: '即将开始',
-        start_at: t.now() + 100 * 60_000,
-        end_at: t.now() + 300 * 60_000,
-      })
+      .values({ ...exam, id: undefined, name: '即将开始', start_at: t0 + 100 * 60_000, end_at: t0 + 300 * 60_000 })
       .returning('id')
       .executeTakeFirstOrThrow();
     await call(api.examSmsSave, {
@@ -227,33 +229,42 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
       reminder_minutes: [120, 30],
     });
     const invited = await call(api.examEditorInvite, { exam_id: soon, phones: phones(3, 6000), send_sms: false });
-    const [, , third] = (invited.data as { list: { anid: number }[] }).list.map((l) => l.anid);
-    const token = await t.loginCandidate('13700006002');
-    await enterExam(t, token, soon, third!);
-    // Invited 100 minutes before the window: the 120-minute reminder's moment had passed, so none.
+    const [, , c] = (invited.data as { list: { anid: number }[] }).list.map((l) => l.anid);
+    // The third candidate has a personal window opening 60 minutes from now.
+    await t.db.handle.db
+      .updateTable('invitations')
+      .set({ window_start: t0 + 60 * 60_000, window_end: t0 + 200 * 60_000 })
+      .where('id', '=', c!)
+      .execute();
+    // Invited after every 120-minute moment had passed, and no 30-minute moment yet: nothing.
     expect(await t.services.smsDispatch.remind()).toBe(0);
-    t.advance(71 * 60_000);
-    // 29 minutes before: the 30-minute reminder, to the two who have not started.
-    expect(await t.services.smsDispatch.remind()).toBe(2);
+    // 29 minutes before the third candidate's own window: their 30-minute reminder alone.
+    t.advance(31 * 60_000);
+    expect(await t.services.smsDispatch.remind()).toBe(1);
     expect(await t.services.smsDispatch.remind()).toBe(0);
     await sendAll();
-    const reminders = t.sms.messages.filter((m) => m.purpose === 'reminder');
-    expect(reminders.map((m) => m.phone).sort()).toEqual(['13700006000', '13700006001']);
-    expect(reminders[0]!.text).toMatch(/^提醒：即将开始 \d{4}-\d{2}-\d{2} \d{2}:\d{2}：http/);
+    expect(t.sms.messages.map((m) => m.phone)).toEqual(['13700006002']);
+    expect(t.sms.messages[0]!.text).toContain(`提醒：即将开始 ${formatServerTime(t0 + 60 * 60_000).slice(0, 16)}`);
+    // 29 minutes before the exam's window: the other two; the third's window has opened.
+    t.advance(40 * 60_000);
+    expect(await t.services.smsDispatch.remind()).toBe(2);
+    await sendAll();
+    expect(t.sms.messages.map((m) => m.phone).sort()).toEqual(['13700006000', '13700006001', '13700006002']);
   });
 
   it("refuses another team's author and bad bodies with the envelope", async () => {
+    // An author of another team: the exam is not theirs to see, so it is not there for them.
     const teamId = await t.team('别的团队');
     const author = await t.loginStaff('author');
     await t.db.handle.db.updateTable('staff').set({ team_id: teamId }).where('role', '=', 'author').execute();
-    const other = await t.loginStaff('author');
     for (const [c, payload] of [
       [api.invitationsBulk, { exam_id: examId, phones: phones(1) }],
+      [api.invitationsRevoke, { exam_id: examId, anids: [1], reason: 'x' }],
       [api.smsList, { exam_id: examId }],
       [api.examSms, { exam_id: examId }],
     ] as const) {
-      const res = await call(c, payload, other || author);
-      expect(res.http, c.path).toBe(403);
+      const res = await call(c, payload, author);
+      expect([res.http, res.code], c.path).toEqual([404, 'not_found']);
     }
     expect((await call(api.invitationsBulk, { exam_id: examId })).http).toBe(422);
     expect((await call(api.invitationsBulk, { exam_id: examId, phones: [{ phone: '123' }] })).http).toBe(422);

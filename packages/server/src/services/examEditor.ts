@@ -700,6 +700,8 @@ export class ExamEditorService {
     const exam = await this.exam(actor, api.examEditorInvite, body.exam_id);
     if (exam.status === 'archived') throw fail('exam_archived');
     const now = this.clock();
+    // Read before the transaction: SQLite has one connection, which the transaction holds.
+    const template = (await this.deps.invitations.smsSettingsOf(exam.id)).invitation_template;
     const run = this.db.transaction().execute(async (trx) => {
       const repo = new ExamEditorRepository(trx);
       const list: InviteData['list'] = [];
@@ -720,7 +722,6 @@ export class ExamEditorService {
       }
       const created = list.filter((l) => l.created);
       if (body.send_sms && created.length > 0) {
-        const template = (await this.deps.invitations.smsSettingsOf(exam.id)).invitation_template;
         await this.deps.invitations.queueTexts(
           trx,
           { exam, template, purpose: 'invitation', dedupeKey: 'invitation', staffId: actor.id },
@@ -731,6 +732,10 @@ export class ExamEditorService {
             phone: l.phone,
             name: null,
             revoked_at: null,
+            window_start: null,
+            window_end: null,
+            slot_start: null,
+            slot_end: null,
           })),
         );
       }

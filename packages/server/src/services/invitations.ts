@@ -28,6 +28,7 @@ import type { ExamRow } from '../repositories/exams.js';
 import { InvitationRepository, type InvitationContact } from '../repositories/invitations.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
+import { effectiveWindow } from './timing.js';
 import type { JobService } from './jobs.js';
 
 /** Phones one step of a bulk invitation handles, in one transaction. */
@@ -86,6 +87,14 @@ export class InvitationService {
   /** A text row for one invitation. */
   private text(v: TextValues, to: InvitationContact): Insertable<SmsMessageTable> {
     const now = this.deps.clock();
+    // The candidate's own window: personal, else their slot's, else the exam's.
+    const slot =
+      to.slot_start !== null && to.slot_end !== null ? { start_at: to.slot_start, end_at: to.slot_end } : null;
+    const window = effectiveWindow(
+      { start_at: Number(v.exam.start_at), end_at: Number(v.exam.end_at) },
+      { window_start: to.window_start, window_end: to.window_end },
+      slot,
+    );
     return {
       invitation_id: to.id,
       exam_id: v.exam.id,
@@ -96,8 +105,8 @@ export class InvitationService {
       body: renderSmsTemplate(v.template, {
         name: to.name ?? '',
         exam: v.exam.name,
-        start: formatServerTime(Number(v.exam.start_at)).slice(0, 16),
-        end: formatServerTime(Number(v.exam.end_at)).slice(0, 16),
+        start: formatServerTime(window.start_at).slice(0, 16),
+        end: formatServerTime(window.end_at).slice(0, 16),
         link: this.linkOf(v.exam.id, to.id),
       }),
       state: 'queued',

@@ -9,8 +9,6 @@ import type { ServiceLog } from './log.js';
 export const SEND_LEASE_MS = 60_000;
 /** When a refused text is tried again, after its first, second... refusal; past the last it has failed. */
 export const RETRY_DELAYS_MS: readonly number[] = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000];
-/** How far ahead reminders look for windows that open. */
-const REMINDER_HORIZON_MS = 15 * 24 * 60 * 60_000;
 /** Invitations one reminder step handles. */
 const REMINDER_STEP = 500;
 
@@ -67,26 +65,24 @@ export class SmsDispatcher {
   }
 
   /**
-   * Queues the reminders now due: for each published exam whose window opens within its reminder times, one
-   * text per standing invitation made before the reminder's moment that has not started, per reminder time
-   * (reminder:<minutes>). A reminder time that passed while nobody ran this is still sent while the window has
-   * not opened.
+   * Queues the reminders now due: for each published exam still open, per reminder time, one text
+   * (reminder:<minutes>) to each standing invitation whose own window opens within that time, made before
+   * the reminder's moment, that has not started; only the latest reminder due goes out (a day-before reminder
+   * is not sent an hour before). A reminder whose moment passed while nobody ran this is still sent while the
+   * window has not opened.
    */
   async remind(): Promise<number> {
     const now = this.opts.clock();
     const repo = new InvitationRepository(this.db);
     let queued = 0;
-    for (const exam of await repo.upcomingExams(now, REMINDER_HORIZON_MS)) {
+    for (const exam of await repo.openExams(now)) {
       const texts = await this.invitations.smsSettingsOf(exam.id);
-      for (const minutes of texts.reminder_minutes) {
-        const moment = Number(exam.start_at) - minutes * 60_000;
-        if (moment > now) continue;
-        // Only the latest reminder due goes out: a day-before reminder is not sent an hour before.
-        if (texts.reminder_minutes.some((m) => m < minutes && Number(exam.start_at) - m * 60_000 <= now)) continue;
+      const times = [...texts.reminder_minutes].sort((a, b) => b - a);
+      for (const [i, minutes] of times.entries()) {
         const dedupeKey = `reminder:${minutes}`;
+        const reminder = { dedupeKey, minutes, laterMinutes: times[i + 1] ?? null };
         for (let after = 0; ;) {
-          // Invitations made after the reminder's moment just got their invitation: no reminder on top of it.
-          const batch = await repo.withoutText(exam.id, dedupeKey, moment, after, REMINDER_STEP);
+          const batch = await repo.dueForReminder(exam, reminder, now, after, REMINDER_STEP);
           if (batch.length === 0) break;
           queued += await this.invitations.queueTexts(
             this.db,

@@ -16,7 +16,11 @@ export interface EffectiveWindow extends Span {
 /**
  * The candidate's window: the personal window when staff set one, else their slot, else the exam's window.
  */
-export function effectiveWindow(exam: Span, inv: TimingInvitation, slot: Span | null): EffectiveWindow {
+export function effectiveWindow(
+  exam: Span,
+  inv: Pick<TimingInvitation, 'window_start' | 'window_end'>,
+  slot: Span | null,
+): EffectiveWindow {
   if (inv.window_start !== null && inv.window_end !== null) {
     return { start_at: Number(inv.window_start), end_at: Number(inv.window_end), source: 'personal' };
   }
