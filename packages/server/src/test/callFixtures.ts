@@ -410,6 +410,23 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
     return { query: { exam_id: examId, version_id: preview.version_id as number } };
   },
   examEditorInvite: (w) => ({ body: { exam_id: w.examId, phones: [{ phone: freshPhone('131') }] } }),
+  invitationsBulk: (w) => ({ body: { exam_id: w.examId, phones: [{ phone: freshPhone('133') }] } }),
+  invitationsResend: async (w) => ({
+    body: { exam_id: w.examId, anids: [await w.t.invite(w.examId, freshPhone('133'))] },
+  }),
+  invitationsRevoke: async (w) => ({
+    body: { exam_id: w.examId, anids: [await w.t.invite(w.examId, freshPhone('133'))], reason: '重复报名' },
+  }),
+  examSms: (w) => ({ query: { exam_id: w.examId } }),
+  examSmsSave: (w) => ({
+    body: {
+      exam_id: w.examId,
+      invitation_template: '{link}',
+      reminder_template: '{exam} {link}',
+      reminder_minutes: [60],
+    },
+  }),
+  smsList: (w) => ({ query: { exam_id: w.examId } }),
   bankFolderCreate: async (w) => ({ body: { name: 'Sub-folder', parent_id: (await bankFolder(w)).id } }),
   bankFolderUpdate: async (w) => ({ body: { folder_id: (await bankFolder(w)).id, name: `Renamed ${randomUUID()}` } }),
   bankFolderDelete: async (w) => ({ body: { folder_id: (await bankFolder(w)).id } }),
@@ -800,6 +817,51 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
       },
     };
   },
+  invitationsBulk: (w) => ({
+    as: 'authorA',
+    input: { body: { exam_id: w.examId, phones: [{ phone: freshPhone('134') }] } },
+    expect: {
+      action: 'exam.invite_bulk',
+      kind: 'exam',
+      id: w.examId,
+      before: null,
+      after: { job_id: expect.any(Number), phones: 1, candidates: 0, send_sms: true },
+    },
+  }),
+  invitationsResend: async (w) => {
+    const anid = await w.t.invite(w.examId, freshPhone('134'));
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, anids: [anid] } },
+      expect: { action: 'exam.invite_resend', kind: 'exam', id: w.examId, before: null, after: { anids: [anid] } },
+    };
+  },
+  invitationsRevoke: async (w) => {
+    const anid = await w.t.invite(w.examId, freshPhone('134'));
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, anids: [anid], reason: '重复报名' } },
+      expect: { action: 'exam.invite_revoke', kind: 'exam', id: w.examId, before: null, after: { anids: [anid] } },
+    };
+  },
+  examSmsSave: (w) => ({
+    as: 'authorA',
+    input: {
+      body: {
+        exam_id: w.examId,
+        invitation_template: '{link}',
+        reminder_template: '{exam} {link}',
+        reminder_minutes: [90],
+      },
+    },
+    expect: {
+      action: 'exam.sms_settings',
+      kind: 'exam',
+      id: w.examId,
+      before: { reminder_minutes: expect.any(Array) },
+      after: { invitation_template: '{link}', reminder_template: '{exam} {link}', reminder_minutes: [90] },
+    },
+  }),
   examStaffUnassign: async (w) => {
     const staffId = await w.newStaff('proctor', w.teamId);
     await w.assign(staffId, 'proctor');

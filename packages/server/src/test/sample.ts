@@ -29,6 +29,8 @@ const BODY_EXTRA: Record<string, Record<string, unknown>> = {
   examEditorSaveDraft: { draft: { end_at: 2 } },
   examEditorLiveChange: { time_minutes: 60 },
   scheduleAccommodations: { extra: { mode: 'minutes', value: 5 } },
+  invitationsBulk: { phones: [{ phone: '13800138000' }] },
+  examSmsSave: { invitation_template: '{link}', reminder_template: '{link}' },
 };
 
 function merge(into: unknown, extra: Record<string, unknown>): unknown {
