@@ -1,14 +1,11 @@
 /**
- * A bulk invitation survives the death of the process running it: a process inviting 2,000 phones and sending
+ * A bulk invitation survives the death of the process running it: a process inviting 1,000 phones and sending
  * their texts is killed with SIGKILL in the middle, a second one finishes, and every phone is invited once and
  * gets exactly one text (a repeat under the same message id, after a death between the gateway taking a text
  * and its record, counts once, as a gateway treats it). Embedded (the in-process runner on the table) and on
  * Redis (BullMQ), each on both dialects.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { JobKind } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
@@ -19,39 +16,11 @@ import { JobRepository } from '../repositories/jobs.js';
 import { testedDialects } from '../test/db.js';
 import { sharedDb, type SharedDb } from '../test/jobKinds.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
+import { startScript, until } from '../test/processes.js';
 import { startSmsReceiver, type SmsReceiver } from '../test/smsReceiver.js';
 
 const redisHere = await requirePart('redis');
-const here = path.dirname(fileURLToPath(import.meta.url));
-const workerScript = path.resolve(here, '../test/inviteWorker.ts');
-const tsxLoader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
-const PHONES = 2_000;
-
-async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 20): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, workerScript], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('ready')) resolve(child);
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${out}`)));
-  });
-}
+const PHONES = 1_000;
 
 /** A published exam to invite to; answers its id. */
 async function examOf(db: Db): Promise<number> {
@@ -104,7 +73,7 @@ describe.each(await testedDialects())('a bulk invitation whose process dies, on 
         JOB_PREFIX: prefix,
         JOB_LEASE_MS: '1000',
         // Small steps: many commits, so the process dies between two of them.
-        INVITE_STEP: '20',
+        INVITE_STEP: '10',
         SMS_WEBHOOK_URL: sms.url,
         ...(redis ? { JOB_REDIS: TEST_REDIS_URL } : {}),
       };
@@ -115,7 +84,7 @@ describe.each(await testedDialects())('a bulk invitation whose process dies, on 
         ? new BullJobQueue(shared.open(), handlers, TEST_REDIS_URL, { prefix: `${prefix}bull`, work: false })
         : new LocalJobQueue(shared.open(), handlers);
       closers.push(() => api.close());
-      const first = await startWorker(env);
+      const first = await startScript('inviteWorker.ts', env);
       closers.push(async () => void first.kill('SIGKILL'));
       const phones = Array.from({ length: PHONES }, (_, i) => ({
         area_code: '86',
@@ -132,7 +101,7 @@ describe.each(await testedDialects())('a bulk invitation whose process dies, on 
       await until(
         async () => {
           const job = await jobs.byId(jobId);
-          return job && job.progress_done >= 100;
+          return job && job.progress_done >= 50;
         },
         60_000,
         5,
@@ -142,12 +111,12 @@ describe.each(await testedDialects())('a bulk invitation whose process dies, on 
       const atDeath = (await jobs.byId(jobId))!.progress_done;
       expect(atDeath).toBeLessThan(PHONES);
 
-      const second = await startWorker(env);
+      const second = await startScript('inviteWorker.ts', env);
       closers.push(async () => void second.kill('SIGKILL'));
       const done = await until(async () => {
         const job = await jobs.byId(jobId);
         return job?.state === 'done' ? job : undefined;
-      });
+      }, 90_000);
       expect(JSON.parse(done.result!)).toMatchObject({ created: PHONES, existing: 0, queued: PHONES });
       const sent = async () =>
         Number(
@@ -159,7 +128,7 @@ describe.each(await testedDialects())('a bulk invitation whose process dies, on 
               .executeTakeFirstOrThrow()
           ).n,
         );
-      await until(async () => (await sent()) >= PHONES || undefined);
+      await until(async () => (await sent()) >= PHONES || undefined, 90_000);
 
       const invitations = await shared.db
         .selectFrom('invitations')
