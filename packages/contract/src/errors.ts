@@ -101,6 +101,7 @@ export const ERRORS = {
   },
   import_file_changed: { status: 409, msg: 'the file is not the one previewed; preview it again' },
   format_unknown: { status: 422, msg: 'no such question file format' },
+  job_finished: { status: 409, msg: 'the job has already finished' },
   folder_not_empty: { status: 409, msg: 'the folder is not empty; move or delete what it holds first' },
   internal_error: { status: 500, msg: 'server error' },
   sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },

@@ -18,6 +18,7 @@ export * from './schemas/exam.js';
 export * from './schemas/ids.js';
 export * from './schemas/examEditor.js';
 export * from './schemas/imports.js';
+export * from './schemas/jobs.js';
 export * from './schemas/monitor.js';
 export * from './schemas/proctor.js';
 export * from './schemas/site.js';

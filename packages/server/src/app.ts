@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { openScheduler, type JobsSetup } from './jobs/index.js';
 import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
@@ -23,6 +24,7 @@ import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
 import { bankRoutes } from './routes/bank.js';
 import { importRoutes } from './routes/imports.js';
+import { jobRoutes } from './routes/jobs.js';
 import { cepingRoutes } from './routes/ceping.js';
 import { consoleRoutes } from './routes/console.js';
 import { evidenceRoutes } from './routes/evidence.js';
@@ -54,8 +56,10 @@ export interface AppOptions {
   /** Where proctoring changes are announced (default: this process only). */
   notifier?: ProctorNotifier;
   clock?: () => number;
-  /** How often overdue attempts are finished (default 2 s; 0 turns the sweeper off). */
+  /** How often overdue attempts are finished and quiet phones announced (default 2 s; 0 turns the sweeps off). */
   sweepIntervalMs?: number;
+  /** Where jobs and periodic tasks run (default: Redis when REDIS_URL is set, else this process). */
+  jobs?: JobsSetup;
   sms?: SmsSender;
   /** Where log lines go (default stdout). */
   logStream?: Writable;
@@ -141,6 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     (config.sms.provider === 'webhook' && config.sms.webhookUrl
       ? new WebhookSmsSender(config.sms.webhookUrl)
       : new ConsoleSmsSender(app.log));
+  const jobsSetup: JobsSetup = { redisUrl: config.redisUrl, ...opts.jobs, log: app.log };
   const services = createServices({
     config,
     db: opts.db,
@@ -152,6 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     groupCommit: opts.groupCommit,
     judgeQueue: opts.judgeQueue,
     notifier: opts.notifier ?? new InProcessNotifier(),
+    jobs: jobsSetup,
   });
 
   await app.register(
@@ -171,6 +177,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       examEditorRoutes(api, services);
       bankRoutes(api, services);
       importRoutes(api, services);
+      jobRoutes(api, services);
       toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },
@@ -209,24 +216,27 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await services.faceCheck.close();
   });
 
-  // The server finishes attempts whose time is up, browser or not. Every process may sweep: finishing is idempotent.
+  // Jobs run from the start: queued ones (another process's, or a dead runner's) are resumed.
+  app.addHook('onReady', async () => {
+    await services.jobQueue.start();
+  });
+  app.addHook('onClose', async () => {
+    await services.jobQueue.close();
+  });
+
+  // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
+  // the desktop and the console learn within seconds. Once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
-    let timer: NodeJS.Timeout | undefined;
-    let running: Promise<unknown> = Promise.resolve();
+    const scheduler = openScheduler(jobsSetup);
     app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        running = Promise.all([
-          services.attempts.sweepOverdue().catch((err: unknown) => app.log.error({ err }, 'overdue sweep failed')),
-          // Phones that went quiet are announced so the desktop and the console learn within seconds.
-          services.phone.sweep().catch((err: unknown) => app.log.error({ err }, 'phone sweep failed')),
-        ]);
-      }, sweepEvery);
-      timer.unref();
+      scheduler.start([
+        { name: 'attempts.sweep-overdue', periodMs: sweepEvery, run: () => services.attempts.sweepOverdue() },
+        { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
+      ]);
     });
     app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await running;
+      await scheduler.close();
     });
   }
 

@@ -1,6 +1,7 @@
 /** Question imports and exports: formats, a file's preview, its import into a folder, and downloads. */
 import * as I from '../schemas/imports.js';
 import { IMPORT_LIMITS } from '../schemas/imports.js';
+import { JobStartedData } from '../schemas/jobs.js';
 import { call } from './define.js';
 
 /** Imports into the bank and exports of folders, selections and exams. */
@@ -35,10 +36,10 @@ export const importCalls = {
     method: 'POST',
     path: '/admin/bank/imports',
     summary:
-      'Import a question file (multipart field file, sent again after its preview) into a folder: all or nothing, or only the valid questions',
+      'Import a question file (multipart field file, sent again after its preview) into a folder: all or nothing, or only the valid questions. The file is checked at once; the import runs as a job (its result: ImportCommitData)',
     query: undefined,
     body: I.ImportCommitBody,
-    data: I.ImportCommitData,
+    data: JobStartedData,
     auth: 'staff',
     permission: 'bank.manage',
     bodyFormat: 'multipart',

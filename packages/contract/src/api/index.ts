@@ -7,6 +7,7 @@ import type { CallDef } from './define.js';
 import { examCalls } from './exam.js';
 import { examEditorCalls } from './examEditor.js';
 import { importCalls } from './imports.js';
+import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
 import { staffCalls } from './staff.js';
@@ -30,6 +31,7 @@ export const api = {
   ...examEditorCalls,
   ...bankCalls,
   ...importCalls,
+  ...jobCalls,
 } as const;
 
 /** A call's name. */

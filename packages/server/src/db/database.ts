@@ -17,6 +17,7 @@ import { examVersions } from './migrations/011_exam_versions.js';
 import { staffSecurity } from './migrations/012_staff_security.js';
 import { storageQuota } from './migrations/013_storage_quota.js';
 import { candidateNote } from './migrations/014_candidate_note.js';
+import { jobs } from './migrations/015_jobs.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -72,6 +73,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '012_staff_security': staffSecurity(kit),
     '013_storage_quota': storageQuota(),
     '014_candidate_note': candidateNote(),
+    '015_jobs': jobs(kit),
   };
 }
 

@@ -465,4 +465,36 @@ export interface Database {
   bank_folders: BankFolderTable;
   bank_questions: BankQuestionTable;
   bank_question_tags: BankQuestionTagTable;
+  job: JobTable;
+}
+
+/** A long or background job: its state, progress and result; the lease of the runner that holds it. */
+export interface JobTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON the handler reads. */
+  payload: string;
+  owner_staff_id: number | null;
+  team_id: number | null;
+  /** queued, running, done, failed or cancelled. */
+  state: string;
+  progress_done: Generated<number>;
+  progress_total: Generated<number>;
+  progress_phase: string | null;
+  /** JSON: where the last checkpoint left the handler. */
+  cursor: string | null;
+  /** JSON of the handler's result. */
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** 1 once someone asked to cancel. */
+  cancel_requested: Generated<number>;
+  attempts: Generated<number>;
+  /** The runner holding the job while it runs. */
+  locked_by: string | null;
+  /** Until when (ms) that runner holds it; after that another runner may take it over. */
+  lease_until: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
 }

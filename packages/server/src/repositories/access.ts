@@ -18,6 +18,8 @@ export interface ResourceOwner {
   teamId: number | null;
   /** Its exam, for exams, attempts and records; null otherwise. */
   examId: number | null;
+  /** The staff member who started it, for jobs (a job is its starter's as well as its team's). */
+  staffId?: number | null;
 }
 
 /**
@@ -87,6 +89,10 @@ export class AccessRepository {
         return this.teamOwned('bank_folders', list);
       case 'question':
         return this.teamOwned('bank_questions', list);
+      case 'job':
+        return (
+          await this.db.selectFrom('job').select(['id', 'team_id', 'owner_staff_id']).where('id', 'in', list).execute()
+        ).map((r) => ({ id: r.id, teamId: r.team_id, examId: null, staffId: r.owner_staff_id }));
     }
   }
 

@@ -112,6 +112,7 @@ export class AccessService {
     if (actor.role === 'admin') return owners;
     const sameTeam = (o: ResourceOwner) => actor.teamId !== null && o.teamId === actor.teamId;
     if (kind === 'staff') return owners.filter((o) => o.id === actor.id || sameTeam(o));
+    if (kind === 'job') return owners.filter((o) => o.staffId === actor.id || sameTeam(o));
     if (!EXAM_BOUND.has(kind) || actor.role === 'author') return owners.filter(sameTeam);
     const assigned = await this.repo.assignedExams(
       actor.id,

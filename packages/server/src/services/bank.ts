@@ -270,12 +270,11 @@ export class BankService {
   /** Runs `fn` in a transaction with the repository, the access check and the audit log bound to it. */
   private inTransaction<T>(
     fn: (tx: { trx: Db; repo: BankRepository; audit: AuditService; access: AccessService }) => Promise<T>,
+    outer?: Db,
   ): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) =>
-        fn({ trx, repo: new BankRepository(trx), audit: this.audit.with(trx), access: this.access.with(trx) }),
-      );
+    const run = (trx: Db) =>
+      fn({ trx, repo: new BankRepository(trx), audit: this.audit.with(trx), access: this.access.with(trx) });
+    return outer ? run(outer) : this.db.transaction().execute(run);
   }
 
   // ------------------------------------------------------------ folders
@@ -583,6 +582,8 @@ export class BankService {
     folderId: number,
     items: readonly BankImportItem[],
     summary: Record<string, unknown>,
+    /** A transaction of the caller's to run in (a job's checkpoint), instead of one of its own. */
+    outer?: Db,
   ): Promise<{ ids: number[]; foldersCreated: number }> {
     return this.inTransaction(async ({ repo, audit, access }) => {
       const [target] = await access.require(actor, 'bank.manage', 'folder', folderId);
@@ -645,7 +646,7 @@ export class BankService {
         folders_created: foldersCreated,
       });
       return { ids, foldersCreated };
-    });
+    }, outer);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   BANK_LIMITS,
   BankKnowledgePoint,
@@ -12,6 +12,7 @@ import {
   type ImportFormatInfo,
   type ImportPreviewData,
   type ImportProblem,
+  type JobStartedData,
   type QuestionBody,
 } from '@examhall/contract';
 import {
@@ -35,6 +36,9 @@ import { TeamRepository } from '../repositories/teams.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import type { BankExportItem, BankImportItem, BankService } from './bank.js';
+import type { JobContext, Json } from '../jobs/types.js';
+import type { ObjectStore } from '../storage/objectStore.js';
+import type { JobService } from './jobs.js';
 import type { Upload } from './profile.js';
 
 /**
@@ -80,6 +84,35 @@ export interface ImportCommitInput extends ImportTarget {
   tags: string[];
   only_valid: boolean;
   sha256?: string | undefined;
+}
+
+/** Where files wait for their import job in object storage. */
+const IMPORT_FILES = 'jobs/imports';
+
+/** What an import job carries. */
+export interface ImportJobPayload {
+  [key: string]: Json;
+  title: string;
+  folder_id: number;
+  format: string;
+  tags: string[];
+  only_valid: boolean;
+  sha256: string;
+  file_key: string;
+  file_name: string;
+}
+
+/** The result a finished import's checkpoint holds, or null before it committed. */
+function importDone(cursor: Json | null): ImportCommitData | null {
+  if (cursor === null || typeof cursor !== 'object' || Array.isArray(cursor)) return null;
+  const c = cursor as Partial<Record<keyof ImportCommitData, unknown>>;
+  if (!Array.isArray(c.question_ids)) return null;
+  return {
+    question_ids: c.question_ids as number[],
+    folders_created: Number(c.folders_created),
+    files_stored: Number(c.files_stored),
+    skipped: Number(c.skipped),
+  };
 }
 
 /** A file read and checked against the bank: what a preview shows and a commit stores. */
@@ -131,8 +164,8 @@ function safeName(name: string): string {
  * Question imports and exports through the importers package: a file becomes the bank questions it would
  * make (preview) and then those questions (commit, in one transaction: all, or only the valid ones when the
  * author says so); folders, selections and exams become files. The server knows no format itself: formats,
- * reading and writing come from the package. Imports are synchronous, bounded by the package's limits (file
- * size, entries, questions).
+ * reading and writing come from the package. A commit checks the file at once and stores it as a job
+ * (`runImport`), with progress the console follows; the command line imports synchronously.
  *
  * The file is sent again with the commit rather than kept between the two calls: no state on the server
  * (any process can answer either call), nothing to clean up, and the preview's SHA-256, sent back, makes
@@ -144,6 +177,10 @@ export class ImportService {
     private readonly access: AccessService,
     private readonly audit: AuditService,
     private readonly bank: BankService,
+    private readonly store: ObjectStore,
+    private readonly jobs: JobService,
+    /** The account a job runs as, by id (null when disabled or gone). */
+    private readonly staffAccount: (id: number) => Promise<StaffActor | null>,
   ) {}
 
   /** The formats questions are imported from and exported to. */
@@ -185,12 +222,105 @@ export class ImportService {
   }
 
   /**
-   * Imports a file into a folder with the author's tags. A file with an error imports nothing
-   * (`import_has_errors`) unless `only_valid`; then its valid questions are stored. One transaction, one
-   * audit entry.
+   * Starts importing a file into a folder with the author's tags, as a job; answers the job's id. The file is
+   * read and checked first, so what would refuse it answers at once: a file with an error imports nothing
+   * (`import_has_errors`) unless `only_valid`, a file other than the one previewed `import_file_changed`. The
+   * file is kept in object storage for the job (any process may run it, and a runner that takes over after a
+   * crash reads it again).
    */
-  async commit(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<ImportCommitData> {
+  async commit(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<JobStartedData> {
     const read = await this.read(actor, file, input);
+    this.plan(read, input);
+    const [folder] = await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    const fileKey = `${IMPORT_FILES}/${randomUUID()}`;
+    await this.store.put(fileKey, file.data);
+    const payload: ImportJobPayload = {
+      title: file.fileName.slice(0, 200),
+      folder_id: input.folder_id,
+      format: read.format,
+      tags: input.tags,
+      only_valid: input.only_valid,
+      sha256: read.sha256,
+      file_key: fileKey,
+      file_name: file.fileName.slice(0, 200),
+    };
+    const jobId = await this.jobs.start(actor, 'bank_import', payload, folder!.teamId);
+    return { job_id: jobId };
+  }
+
+  /**
+   * The import job: reads the kept file again, stores its pictures, then its questions in one transaction
+   * together with the job's checkpoint (all or nothing, and never twice: a run that takes over after a crash
+   * finds the checkpoint and answers what the first run stored). Runs as the staff member who started it,
+   * with their access as it is now.
+   */
+  async runImport(ctx: JobContext<ImportJobPayload>): Promise<ImportCommitData> {
+    const p = ctx.payload;
+    const done = importDone(ctx.cursor);
+    if (done) {
+      await this.store.delete(p.file_key).catch(() => undefined);
+      return done;
+    }
+    const actor = ctx.owner.staffId === null ? null : await this.staffAccount(ctx.owner.staffId);
+    if (!actor) throw fail('forbidden', 'the account that started this import is disabled or gone');
+    await ctx.progress(0, 1, 'read');
+    const data = await this.store.get(p.file_key);
+    if (!data) throw fail('import_refused', `${p.file_name}: the file kept for this import is gone`);
+    const file: Upload = { fileName: p.file_name, mime: 'application/octet-stream', data };
+    const input: ImportCommitInput = {
+      folder_id: p.folder_id,
+      format: p.format,
+      tags: p.tags,
+      only_valid: p.only_valid,
+      sha256: p.sha256,
+    };
+    const read = await this.read(actor, file, input);
+    const items = this.plan(read, input);
+    await ctx.progress(1, 1, 'read');
+    // Pictures first, outside the transaction: objects are content-addressed, so one left by a failed import
+    // is only the same picture a later import stores again, never a broken link.
+    for (const [i, image] of read.images.entries()) {
+      await ctx.progress(i, read.images.length, 'pictures');
+      await this.bank.putImage(image);
+    }
+    await ctx.progress(0, items.length, 'questions');
+    const skipped = read.questions.length - items.length;
+    const stored = await ctx.checkpoint(
+      (out: { ids: number[]; foldersCreated: number }): Json => ({
+        question_ids: out.ids,
+        folders_created: out.foldersCreated,
+        files_stored: read.images.length,
+        skipped,
+      }),
+      (trx) =>
+        this.bank.importQuestions(
+          actor,
+          input.folder_id,
+          items,
+          {
+            file_name: p.file_name,
+            format: read.format,
+            sha256: read.sha256,
+            tags: input.tags,
+            files_stored: read.images.length,
+            skipped,
+            job_id: ctx.jobId,
+          },
+          trx,
+        ),
+      { done: items.length, total: items.length },
+    );
+    await this.store.delete(p.file_key).catch(() => undefined);
+    return {
+      question_ids: stored.ids,
+      folders_created: stored.foldersCreated,
+      files_stored: read.images.length,
+      skipped,
+    };
+  }
+
+  /** The questions of a read file that an import stores, or the error that refuses it. */
+  private plan(read: ReadFile, input: ImportCommitInput): BankImportItem[] {
     if (input.sha256 && input.sha256 !== read.sha256) {
       throw fail('import_file_changed', `sha256: the file's is ${read.sha256}, not ${input.sha256}`);
     }
@@ -200,13 +330,12 @@ export class ImportService {
     }
     const chosen = read.questions.filter((q) => q.valid);
     if (chosen.length === 0) throw fail('import_has_errors', 'the file holds no question that can be imported');
-    const items: BankImportItem[] = [];
-    for (const q of chosen) {
+    return chosen.map((q) => {
       const tags = [...new Set([...q.tags, ...input.tags])];
       if (tags.length > BANK_LIMITS.tags) {
         throw fail('validation_error', `tags: question ${q.index} would carry more than ${BANK_LIMITS.tags} tags`);
       }
-      items.push({
+      return {
         folder: q.folder,
         input: {
           question: q.question,
@@ -215,25 +344,25 @@ export class ImportService {
           tags,
           default_score: q.default_score,
         },
-      });
-    }
-    // Pictures first, outside the transaction: objects are content-addressed, so one left by a failed import
-    // is only the same picture a later import stores again, never a broken link.
+      };
+    });
+  }
+
+  /** The command line's import, synchronous: reads, checks and stores in one go (all or nothing). */
+  private async importNow(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<ImportCommitData> {
+    const read = await this.read(actor, file, input);
+    const items = this.plan(read, input);
     for (const image of read.images) await this.bank.putImage(image);
+    const skipped = read.questions.length - items.length;
     const { ids, foldersCreated } = await this.bank.importQuestions(actor, input.folder_id, items, {
       file_name: file.fileName.slice(0, 200),
       format: read.format,
       sha256: read.sha256,
       tags: input.tags,
       files_stored: read.images.length,
-      skipped: read.questions.length - chosen.length,
+      skipped,
     });
-    return {
-      question_ids: ids,
-      folders_created: foldersCreated,
-      files_stored: read.images.length,
-      skipped: read.questions.length - chosen.length,
-    };
+    return { question_ids: ids, folders_created: foldersCreated, files_stored: read.images.length, skipped };
   }
 
   /**
@@ -266,7 +395,7 @@ export class ImportService {
           ).id;
     }
     if (parent === null) throw fail('validation_error', 'folder: name a folder to import into');
-    return this.commit(actor, file, { folder_id: parent, format: opts.format, tags: [], only_valid: false });
+    return this.importNow(actor, file, { folder_id: parent, format: opts.format, tags: [], only_valid: false });
   }
 
   /** A folder's questions (its sub-folders' under their names) as a file. */

@@ -1,7 +1,9 @@
+import type { JobKind } from '@examhall/contract';
 import type { JudgeQueue } from '@examhall/judge';
 import type { ServiceLog } from './log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { openJobQueue, type JobHandlers, type JobQueue, type JobsSetup } from '../jobs/index.js';
 import { FacePool } from '../proctoring/face/pool.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
@@ -15,6 +17,7 @@ import { AttemptService } from './attempts.js';
 import { AuditService } from './audit.js';
 import { BankService } from './bank.js';
 import { ImportService } from './imports.js';
+import { JobService } from './jobs.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
@@ -50,6 +53,8 @@ export interface ServiceDeps {
   judgeQueue: JudgeQueue;
   /** Where proctoring changes are announced. */
   notifier: ProctorNotifier;
+  /** Where jobs run (Redis or this process) and how (default: this process; the command line starts no runner). */
+  jobs?: JobsSetup;
 }
 
 /** The services, built once per app. */
@@ -65,6 +70,10 @@ export interface Services {
   bank: BankService;
   /** Question imports into the bank (preview, commit) and exports of folders, selections and exams. */
   imports: ImportService;
+  /** Jobs staff started (imports, ...): list, detail, cancel, and `start` for the services that queue them. */
+  jobs: JobService;
+  /** The job queue itself (started and closed with the app). */
+  jobQueue: JobQueue<JobKind>;
   /** Teams and the proctors and graders assigned to exams. */
   teams: TeamService;
   /** The console home's counts. */
@@ -126,6 +135,16 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     deps.log,
   );
+  // Handlers are filled in below, once the services that do the work exist.
+  const handlers = {} as JobHandlers<JobKind>;
+  const jobQueue = openJobQueue(db, handlers, deps.jobs ?? {});
+  const jobs = new JobService(db, jobQueue, access, audit);
+  const staff = new StaffService({ ...deps, tokens, access, audit });
+  const imports = new ImportService(db, access, audit, bank, store, jobs, (id) => staff.actorById(id));
+  const kinds: JobHandlers<JobKind> = {
+    bank_import: (ctx) => imports.runImport(ctx),
+  };
+  Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
   const attempts = new AttemptService(db, catalog, clock, deps.log, deps.notifier);
   const risk = new RiskService(db, attempts, clock, deps.notifier);
@@ -160,12 +179,14 @@ export function createServices(deps: ServiceDeps): Services {
     access,
     audit,
     bank,
-    imports: new ImportService(db, access, audit, bank),
+    imports,
+    jobs,
+    jobQueue,
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),
     tokens,
     candidateAuth: new CandidateAuthService({ ...deps, tokens }),
-    staff: new StaffService({ ...deps, tokens, access, audit }),
+    staff,
     exams: new ExamService(db, attempts, clock),
     catalog,
     examEditor: new ExamEditorService(db, {

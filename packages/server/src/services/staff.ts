@@ -293,6 +293,12 @@ export class StaffService {
     return row ? toActor(row, this.deps.config) : null;
   }
 
+  /** The account a job runs as, by id, or null when it is gone or disabled (a job started by it then fails). */
+  async actorById(id: number): Promise<StaffActor | null> {
+    const row = await this.repo.findById(id);
+    return row && row.disabled === 0 ? toActor(row, this.deps.config) : null;
+  }
+
   /** The actor behind a staff token, or null; a disabled account's tokens stop working at once. */
   async resolve(token: string | undefined): Promise<StaffActor | null> {
     const id = await this.deps.tokens.resolve('staff', token);

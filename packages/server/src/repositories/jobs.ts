@@ -1,0 +1,247 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { JobTable } from '../db/schema.js';
+
+/** A job row. */
+export type JobRow = Selectable<JobTable>;
+
+/** A job row with its starter's name (null for the server's own). */
+export type JobListRow = JobRow & { owner_name: string | null };
+
+/** Filters, order and page of the console's job list. */
+export interface JobListQuery {
+  kind?: string | undefined;
+  state?: string | undefined;
+  /** Only jobs of this team or started by this staff member (a non-admin's reach); undefined: every job. */
+  reach?: { teamId: number | null; staffId: number } | undefined;
+  sort: 'created' | 'kind' | 'state';
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+const SORT_COLUMNS = { created: 'created_at', kind: 'kind', state: 'state' } as const;
+
+/** The `job` table: what runners claim, renew, checkpoint and finish, and what the console lists. */
+export class JobRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a queued job; answers its id. */
+  async insert(row: {
+    kind: string;
+    payload: string;
+    owner_staff_id: number | null;
+    team_id: number | null;
+    created_at: number;
+  }): Promise<number> {
+    const { id } = await this.db
+      .insertInto('job')
+      .values({
+        ...row,
+        state: 'queued',
+        progress_phase: null,
+        cursor: null,
+        result: null,
+        error_code: null,
+        error_message: null,
+        locked_by: null,
+        lease_until: null,
+        started_at: null,
+        finished_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  /** One job. */
+  byId(id: number): Promise<JobRow | undefined> {
+    return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Ids of jobs a runner may take: queued, or running with a lease that ran out (its runner died); oldest first. */
+  async claimable(now: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('job')
+      .select('id')
+      .where((eb) =>
+        eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]),
+      )
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Takes a job for `runner` until `leaseUntil` when it is queued or its lease ran out; one conditional
+   * update, so of two runners racing for a job one wins. Answers the row as claimed, or undefined.
+   */
+  async claim(id: number, runner: string, now: number, leaseUntil: number): Promise<JobRow | undefined> {
+    const res = await this.db
+      .updateTable('job')
+      .set((eb) => ({
+        state: 'running',
+        locked_by: runner,
+        lease_until: leaseUntil,
+        attempts: eb('attempts', '+', 1),
+        started_at: eb.fn.coalesce('started_at', eb.val(now)),
+      }))
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]),
+      )
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return undefined;
+    return this.byId(id);
+  }
+
+  /** Extends the runner's lease; answers whether cancel was asked, or undefined when the runner lost the job. */
+  async renew(id: number, runner: string, leaseUntil: number): Promise<{ cancel: boolean } | undefined> {
+    const res = await this.db
+      .updateTable('job')
+      .set({ lease_until: leaseUntil })
+      .where('id', '=', id)
+      .where('locked_by', '=', runner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return undefined;
+    const row = await this.db.selectFrom('job').select('cancel_requested').where('id', '=', id).executeTakeFirst();
+    return { cancel: row?.cancel_requested === 1 };
+  }
+
+  /** Records progress while the runner holds the job; false when it does not. */
+  async progress(id: number, runner: string, done: number, total: number, phase: string | null): Promise<boolean> {
+    const res = await this.db
+      .updateTable('job')
+      .set({ progress_done: done, progress_total: total, progress_phase: phase })
+      .where('id', '=', id)
+      .where('locked_by', '=', runner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Stores the cursor (and progress) while the runner holds the job; false when it does not. Run it in the effect's transaction. */
+  async checkpoint(
+    id: number,
+    runner: string,
+    cursor: string,
+    progress: { done: number; total: number } | undefined,
+  ): Promise<boolean> {
+    const res = await this.db
+      .updateTable('job')
+      .set({
+        cursor,
+        ...(progress ? { progress_done: progress.done, progress_total: progress.total } : {}),
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', runner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Ends a job the runner holds: done with a result, failed with an error, or cancelled. */
+  async finish(
+    id: number,
+    runner: string,
+    end: { state: 'done' | 'failed' | 'cancelled'; result?: string; error?: { code: string; message: string } },
+    now: number,
+  ): Promise<boolean> {
+    const res = await this.db
+      .updateTable('job')
+      .set({
+        state: end.state,
+        result: end.result ?? null,
+        error_code: end.error?.code ?? null,
+        error_message: end.error?.message ?? null,
+        locked_by: null,
+        lease_until: null,
+        finished_at: now,
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', runner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Gives a job up: back to queued for another runner (this process is stopping). */
+  async release(id: number, runner: string): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ state: 'queued', locked_by: null, lease_until: null })
+      .where('id', '=', id)
+      .where('locked_by', '=', runner)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  /** Fails a job whatever holds it (the queue gave up on it). */
+  async abandon(id: number, error: { code: string; message: string }, now: number): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({
+        state: 'failed',
+        error_code: error.code,
+        error_message: error.message,
+        locked_by: null,
+        lease_until: null,
+        finished_at: now,
+      })
+      .where('id', '=', id)
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
+  }
+
+  /** Cancels a queued job at once, or asks a running one to stop. */
+  async requestCancel(id: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ state: 'cancelled', finished_at: now, cancel_requested: 1 })
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .execute();
+    await this.db
+      .updateTable('job')
+      .set({ cancel_requested: 1 })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
+  /** One page of jobs matching the filters (with their starters' names), and how many match in all. */
+  async list(q: JobListQuery): Promise<{ rows: JobListRow[]; total: number }> {
+    let base = this.db.selectFrom('job');
+    if (q.kind !== undefined) base = base.where('job.kind', '=', q.kind);
+    if (q.state !== undefined) base = base.where('job.state', '=', q.state);
+    if (q.reach) {
+      const { teamId, staffId } = q.reach;
+      base = base.where((eb) =>
+        teamId === null
+          ? eb('job.owner_staff_id', '=', staffId)
+          : eb.or([eb('job.team_id', '=', teamId), eb('job.owner_staff_id', '=', staffId)]),
+      );
+    }
+    const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    let page = base
+      .leftJoin('staff', 'staff.id', 'job.owner_staff_id')
+      .selectAll('job')
+      .select('staff.name as owner_name');
+    if (q.sort !== 'created') page = page.orderBy(`job.${SORT_COLUMNS[q.sort]}`, q.order);
+    const rows = await page.orderBy('job.id', q.order).limit(q.limit).offset(q.offset).execute();
+    return { rows, total: Number(counted.n) };
+  }
+
+  /** One job with its starter's name. */
+  view(id: number): Promise<JobListRow | undefined> {
+    return this.db
+      .selectFrom('job')
+      .leftJoin('staff', 'staff.id', 'job.owner_staff_id')
+      .selectAll('job')
+      .select('staff.name as owner_name')
+      .where('job.id', '=', id)
+      .executeTakeFirst();
+  }
+}
