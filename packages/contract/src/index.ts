@@ -12,6 +12,7 @@ export * from './questions/index.js';
 export * from './schemas/answer.js';
 export * from './schemas/audit.js';
 export * from './schemas/bank.js';
+export * from './schemas/candidates.js';
 export * from './schemas/ceping.js';
 export * from './schemas/common.js';
 export * from './schemas/exam.js';

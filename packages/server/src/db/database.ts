@@ -18,6 +18,7 @@ import { staffSecurity } from './migrations/012_staff_security.js';
 import { storageQuota } from './migrations/013_storage_quota.js';
 import { candidateNote } from './migrations/014_candidate_note.js';
 import { jobs } from './migrations/015_jobs.js';
+import { candidates } from './migrations/017_candidates.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -74,6 +75,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '013_storage_quota': storageQuota(),
     '014_candidate_note': candidateNote(),
     '015_jobs': jobs(kit),
+    '017_candidates': candidates(),
   };
 }
 

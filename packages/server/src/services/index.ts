@@ -18,6 +18,8 @@ import { AuditService } from './audit.js';
 import { BankService } from './bank.js';
 import { ImportService } from './imports.js';
 import { JobService } from './jobs.js';
+import { CandidateService } from './candidates.js';
+import { ExamCandidateService } from './examCandidates.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
@@ -74,6 +76,10 @@ export interface Services {
   jobs: JobService;
   /** The job queue itself (started and closed with the app). */
   jobQueue: JobQueue<JobKind>;
+  /** The candidate directory: add, edit, list, import (a job: `candidate_import`). */
+  candidates: CandidateService;
+  /** An exam's invited candidates with their status, counts and export. */
+  examCandidates: ExamCandidateService;
   /** Teams and the proctors and graders assigned to exams. */
   teams: TeamService;
   /** The console home's counts. */
@@ -141,8 +147,10 @@ export function createServices(deps: ServiceDeps): Services {
   const jobs = new JobService(db, jobQueue, access, audit);
   const staff = new StaffService({ ...deps, tokens, access, audit });
   const imports = new ImportService(db, access, audit, bank, store, jobs, (id) => staff.actorById(id));
+  const candidates = new CandidateService(db, access, audit, store, jobs, clock);
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
+    candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
@@ -182,6 +190,8 @@ export function createServices(deps: ServiceDeps): Services {
     imports,
     jobs,
     jobQueue,
+    candidates,
+    examCandidates: new ExamCandidateService(db, access, clock),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),
     tokens,

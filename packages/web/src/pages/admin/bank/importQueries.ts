@@ -2,6 +2,7 @@
 import { api, type ImportCommitData, type ImportPreviewData } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchFile, request, saveFile, upload } from '../../../api/client.js';
+import { followJob } from '../../../api/jobs.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { BANK_KEY, invalidateBank } from './queries.js';
 
@@ -46,15 +47,18 @@ export function usePreview() {
 export function useImport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (
+    // The import runs as a job on the server: its answer is the job, whose result is what was stored.
+    mutationFn: async (
       input: ImportFile & { tags: string[]; onlyValid: boolean; sha256: string },
-    ): Promise<ImportCommitData> =>
-      upload(api.bankImport, {
+    ): Promise<ImportCommitData> => {
+      const { job_id } = await upload(api.bankImport, {
         ...fieldsOf(input),
         tags: input.tags.join('\n'),
         only_valid: input.onlyValid ? '1' : '0',
         sha256: input.sha256,
-      }),
+      });
+      return (await followJob(job_id, () => undefined)) as ImportCommitData;
+    },
     onSuccess: () => invalidateBank(queryClient),
   });
 }
