@@ -102,7 +102,9 @@ export class CandidateDirectoryRepository {
         : Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const rows = await q
       .selectAll('candidates')
-      .orderBy(sql.ref(`candidates.${page.sort}`), sql.raw(page.order === 'asc' ? 'asc nulls first' : 'desc nulls last'))
+      .orderBy(sql.ref(`candidates.${page.sort}`), (ob) =>
+        page.order === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
+      )
       .orderBy('candidates.id', page.order)
       .offset(page.offset)
       .limit(page.limit)

@@ -81,7 +81,7 @@ export class ExamCandidateRepository {
       when a.finish_reason = 'proctor' then 'ended_by_proctor'
       when a.phase = ${ExamPhase.submit} then 'submitted'
       when a.phase = ${ExamPhase.exam} then 'in_progress'
-      when e.end_at + i.extra_minutes * 60000 <= ${f.now} then 'absent'
+      when e.end_at + i.extra_minutes * cast(60000 as bigint) <= cast(${f.now} as bigint) then 'absent'
       when a.signature_key is not null then 'checks_passed'
       when a.id is not null or c.last_login_at >= i.created_at then 'logged_in'
       else 'invited' end`;
@@ -135,7 +135,7 @@ export class ExamCandidateRepository {
   ): Promise<ExamCandidateRecord[]> {
     const rows = await this.filtered(f)
       .selectAll('s')
-      .orderBy(sql.ref(`s.${p.sort}`), sql.raw(p.order === 'asc' ? 'asc nulls first' : 'desc nulls last'))
+      .orderBy(sql.ref(`s.${p.sort}`), (ob) => (p.order === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()))
       .orderBy('s.invitation_id', p.order)
       .offset(p.offset)
       .limit(p.limit)

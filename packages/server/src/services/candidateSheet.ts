@@ -149,9 +149,6 @@ function readRow(row: TableRow, header: HeaderCell[]): { values: SheetCandidate;
       zh: `${phone.text} 不是有效的 +${v.area_code} 手机号`,
     });
   }
-  const name = cell('name');
-  v.name = name.text;
-  if (v.name === '') err(name.head, 'name_missing', { en: 'no name', zh: '缺少姓名' });
   for (const c of ['name', 'school', 'major', 'degree'] as const) {
     const x = cell(c);
     v[c] = x.text;
@@ -257,6 +254,13 @@ export function readCandidateRows(header: TableRow, rows: readonly TableRow[]): 
     }
     const key = `${values.area_code} ${values.phone}`;
     const first = byPhone.get(key);
+    // A row that adds to an earlier one with the same phone may leave the name out; a first row may not.
+    if (!first && values.name === '') {
+      const nameHead = usable.find((u) => u.col === 'name')?.text ?? null;
+      problems.push(located(row.n, nameHead, 'name_missing', 'error', { en: 'no name', zh: '缺少姓名' }));
+      entries.push({ row: row.n, rows: [row.n], values, valid: false });
+      continue;
+    }
     if (first) {
       first.values = mergeInto(first.values, values);
       first.rows.push(row.n);
