@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
           { index: true, lazy: page(() => import('./pages/admin/home/HomePage.js')) },
           { path: 'staff', lazy: page(() => import('./pages/admin/staff/StaffPage.js')) },
           { path: 'audit', lazy: page(() => import('./pages/admin/audit/AuditPage.js')) },
+          { path: 'candidates', lazy: page(() => import('./pages/admin/candidates/CandidatesPage.js')) },
           { path: 'questions', lazy: page(() => import('./pages/admin/bank/BankPage.js')) },
           { path: 'exams', lazy: page(() => import('./pages/admin/exams/ExamsPage.js')) },
           { path: 'exams/:examId', lazy: page(() => import('./pages/admin/exams/ExamEditorPage.js')) },

@@ -280,6 +280,15 @@ export class CandidateService {
     const teamId = await this.teamFor(actor, teamIdAsked);
     const { sha256, sheet, rows } = await this.plan(file, teamId, actor);
     const count = (a: CandidateImportRow['action']) => rows.filter((r) => r.action === a).length;
+    await this.audit.record(actor, 'candidate.import.preview', { kind: 'team', id: teamId }, null, {
+      file_name: file.fileName.slice(0, 200),
+      sha256,
+      size: file.data.length,
+      rows: sheet.rowsRead,
+      create: count('create'),
+      update: count('update'),
+      invalid: count('invalid'),
+    });
     return {
       file_name: file.fileName,
       sha256,
@@ -326,7 +335,8 @@ export class CandidateService {
     input: ParsedBody<typeof api.candidateImport>,
   ): Promise<JobStartedData> {
     const teamId = await this.teamFor(actor, input.team_id);
-    this.chosen(await this.plan(file, teamId, actor), input);
+    const planned = await this.plan(file, teamId, actor);
+    const { rows, skipped } = this.chosen(planned, input);
     const fileKey = `${IMPORT_FILES}/${randomUUID()}`;
     await this.store.put(fileKey, file.data);
     const payload: CandidateImportPayload = {
@@ -337,7 +347,17 @@ export class CandidateService {
       file_key: fileKey,
       file_name: file.fileName.slice(0, 200),
     };
-    return { job_id: await this.jobs.start(actor, 'candidate_import', payload, teamId) };
+    const jobId = await this.jobs.start(actor, 'candidate_import', payload, teamId);
+    // The entry is made when the import is started (what it will write); the job's result says what it wrote.
+    await this.audit.record(actor, 'candidate.import', { kind: 'team', id: teamId }, null, {
+      file_name: payload.file_name,
+      sha256: planned.sha256,
+      job_id: jobId,
+      create: rows.filter((r) => r.action === 'create').length,
+      update: rows.filter((r) => r.action === 'update').length,
+      skipped,
+    });
+    return { job_id: jobId };
   }
 
   /**
@@ -363,14 +383,6 @@ export class CandidateService {
       actor,
       overwriteAll: actor.role === 'admin',
       now: this.clock,
-    });
-    await this.audit.record(actor, 'candidate.import', { kind: 'team', id: p.team_id }, null, {
-      file_name: p.file_name,
-      sha256: planned.sha256,
-      job_id: ctx.jobId,
-      created: result.created,
-      updated: result.updated,
-      skipped,
     });
     await this.store.delete(p.file_key).catch(() => undefined);
     return { ...result, skipped, total: result.created + result.updated };

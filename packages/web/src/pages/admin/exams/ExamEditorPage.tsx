@@ -14,6 +14,7 @@ import { Forbidden, LoadError } from '../shared/PageTitle.js';
 import { BasicsPanel } from './BasicsPanel.js';
 import { countUnder, examTotals } from './draft.js';
 import { ArchiveButton, CopyExamModal } from './ExamsPage.js';
+import { ExamCandidatesPanel } from './ExamCandidatesPanel.js';
 import { InvitePanel } from './InvitePanel.js';
 import { STATUS_COLOR } from './labels.js';
 import { LivePanel } from './LivePanel.js';
@@ -125,6 +126,11 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
               children: (
                 <InvitePanel examId={detail.id} published={detail.published_version_id !== null} readOnly={readOnly} />
               ),
+            },
+            {
+              key: 'candidates',
+              label: t('exam.cand.tab'),
+              children: <ExamCandidatesPanel examId={detail.id} />,
             },
             {
               key: 'staff',
