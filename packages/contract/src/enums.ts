@@ -139,7 +139,17 @@ export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
 };
 
 /** Kinds of resource a staff call may act on, each checked by id against the caller's team or assignments. */
-export const RESOURCE_KINDS = ['exam', 'folder', 'question', 'attempt', 'record', 'staff', 'team', 'job', 'candidate'] as const;
+export const RESOURCE_KINDS = [
+  'exam',
+  'folder',
+  'question',
+  'attempt',
+  'record',
+  'staff',
+  'team',
+  'job',
+  'candidate',
+] as const;
 /** A resource kind ('record' is a risk record: it belongs to its attempt's exam). */
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 

@@ -22,8 +22,7 @@ export interface TableRow {
 
 /** A table read: the header (the first non-empty row) and the data rows after it; or why the file is refused. */
 export type TableResult =
-  | { refused: false; format: 'xlsx' | 'csv'; header: TableRow; rows: TableRow[] }
-  | { refused: true; problem: Problem };
+  { refused: false; format: 'xlsx' | 'csv'; header: TableRow; rows: TableRow[] } | { refused: true; problem: Problem };
 
 /** Bounds of a table read. */
 export interface TableLimits {
@@ -92,7 +91,8 @@ function csvRows(bytes: Uint8Array, limits: TableLimits, where: Where): TableRow
     const clean = cells.slice(0, limits.columns).map((c) => (GUARDED.test(c) ? c.slice(1) : c).trim());
     return clean.some((c) => c !== '') ? [{ n: i + 1, cells: clean }] : [];
   });
-  if (rows.length > limits.rows + 1) refuse(where, 'sheet_too_many_rows', { count: `${limits.rows}+`, limit: limits.rows });
+  if (rows.length > limits.rows + 1)
+    refuse(where, 'sheet_too_many_rows', { count: `${limits.rows}+`, limit: limits.rows });
   return rows;
 }
 
@@ -103,7 +103,8 @@ function csvRows(bytes: Uint8Array, limits: TableLimits, where: Where): TableRow
 export async function readTable(name: string, bytes: Uint8Array, limits: TableLimits): Promise<TableResult> {
   const where: Where = { file: name };
   try {
-    if (bytes.length > limits.fileBytes) refuse(where, 'file_too_large', { bytes: bytes.length, limit: limits.fileBytes });
+    if (bytes.length > limits.fileBytes)
+      refuse(where, 'file_too_large', { bytes: bytes.length, limit: limits.fileBytes });
     const format = isZip(bytes) ? 'xlsx' : 'csv';
     const rows = format === 'xlsx' ? await xlsxRows(bytes, limits, where) : csvRows(bytes, limits, where);
     const [header, ...data] = rows;

@@ -46,7 +46,7 @@ export const candidateCalls = {
   candidateUpdate: call({
     method: 'POST',
     path: '/admin/candidates/update',
-    summary: "Edit a candidate: fields, phone (unless another candidate has it) and custom fields",
+    summary: 'Edit a candidate: fields, phone (unless another candidate has it) and custom fields',
     query: undefined,
     body: C.CandidateUpdateBody,
     data: C.CandidateView,

@@ -77,7 +77,9 @@ export class CandidateDirectoryRepository {
       );
     }
     if (f.school) {
-      q = q.where(sql<SqlBool>`lower(coalesce(candidates.school, '')) like ${containsPattern(f.school.toLowerCase())} escape '!'`);
+      q = q.where(
+        sql<SqlBool>`lower(coalesce(candidates.school, '')) like ${containsPattern(f.school.toLowerCase())} escape '!'`,
+      );
     }
     return q;
   }

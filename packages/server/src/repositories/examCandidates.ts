@@ -55,15 +55,16 @@ export class ExamCandidateRepository {
       .innerJoin('exams as e', 'e.id', 'i.exam_id')
       .leftJoin('candidates as c', (j) => j.onRef('c.area_code', '=', 'i.area_code').onRef('c.phone', '=', 'i.phone'))
       .leftJoin('attempts as a', (j) =>
-        j
-          .onRef('a.invitation_id', '=', 'i.id')
-          .on((eb) =>
-            eb(
-              'a.id',
-              '=',
-              eb.selectFrom('attempts as a2').select((e2) => e2.fn.max('a2.id').as('m')).whereRef('a2.invitation_id', '=', 'i.id'),
-            ),
+        j.onRef('a.invitation_id', '=', 'i.id').on((eb) =>
+          eb(
+            'a.id',
+            '=',
+            eb
+              .selectFrom('attempts as a2')
+              .select((e2) => e2.fn.max('a2.id').as('m'))
+              .whereRef('a2.invitation_id', '=', 'i.id'),
           ),
+        ),
       )
       .where('i.exam_id', '=', f.examId)
       .where('i.preview', '=', 0);
@@ -124,7 +125,9 @@ export class ExamCandidateRepository {
 
   /** How many rows match. */
   async total(f: ExamCandidateFilter): Promise<number> {
-    const r = await this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.filtered(f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 

@@ -37,7 +37,14 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       method: 'POST',
       url: '/api/admin/staff',
       headers: { authorization: `Bearer ${admin}` },
-      payload: { phone: '13600000099', area_code: '86', name: 'author B', role: 'author', password: 'author-b-pass', team_id: teamB },
+      payload: {
+        phone: '13600000099',
+        area_code: '86',
+        name: 'author B',
+        role: 'author',
+        password: 'author-b-pass',
+        team_id: teamB,
+      },
     });
     expect(made.statusCode, made.body).toBe(200);
     await t.db.handle.db.updateTable('staff').set({ team_id: teamB }).where('phone', '=', '13600000099').execute();
@@ -45,7 +52,11 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
   });
   afterAll(async () => t.close());
 
-  async function send<T>(c: CallDef, input: { query?: Record<string, string | number>; body?: unknown }, token = authorA) {
+  async function send<T>(
+    c: CallDef,
+    input: { query?: Record<string, string | number>; body?: unknown },
+    token = authorA,
+  ) {
     const res = await t.app.inject({
       method: c.method,
       url: `/api${c.path}`,
@@ -136,11 +147,24 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     expect(list.data.total).toBe(0);
     const seen = await send(api.candidateDetail, { query: { candidate_id: mine.data.id } }, authorB);
     expect([seen.http, seen.code]).toEqual([404, 'not_found']);
-    const edit = await send(api.candidateUpdate, { body: { candidate_id: mine.data.id, phone: '13822220001', name: 'B' } }, authorB);
+    const edit = await send(
+      api.candidateUpdate,
+      { body: { candidate_id: mine.data.id, phone: '13822220001', name: 'B' } },
+      authorB,
+    );
     expect(edit.http).toBe(404);
     // Team B adding the same phone links the one candidate to B too, filling only what is empty.
-    const linked = await send<CandidateView>(api.candidateCreate, { body: { phone: '13822220001', name: 'B name', school: 'B school' } }, authorB);
-    expect(linked.data).toMatchObject({ id: mine.data.id, name: 'A only', school: 'B school', team_ids: [teamA, teamB] });
+    const linked = await send<CandidateView>(
+      api.candidateCreate,
+      { body: { phone: '13822220001', name: 'B name', school: 'B school' } },
+      authorB,
+    );
+    expect(linked.data).toMatchObject({
+      id: mine.data.id,
+      name: 'A only',
+      school: 'B school',
+      team_ids: [teamA, teamB],
+    });
     const adminSees = await send<CandidateListData>(api.candidateList, { query: { q: '1382222' } }, admin);
     expect(adminSees.data.total).toBe(1);
     // A grader has no candidate permission at all.
@@ -161,7 +185,9 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     expect(tsinghua.data.total).toBe(2);
     const never = await send<CandidateListData>(api.candidateList, { query: { ...q, login: 'no' } });
     expect(never.data.total).toBe(2);
-    const page2 = await send<CandidateListData>(api.candidateList, { query: { ...q, sort: 'phone', order: 'asc', page: 2, page_size: 2 } });
+    const page2 = await send<CandidateListData>(api.candidateList, {
+      query: { ...q, sort: 'phone', order: 'asc', page: 2, page_size: 2 },
+    });
     expect(page2.data.list.map((c) => c.phone)).toEqual(['13833330002']);
     expect(page2.data.total).toBe(3);
   });
@@ -177,7 +203,12 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       '13844440009,新名字,,,1800,,',
       '13844440009,新名字,,新学校,,,',
     ].join('\n');
-    const preview = await upload<CandidateImportPreviewData>(api.candidateImportPreview, {}, 'list.csv', Buffer.from(csv));
+    const preview = await upload<CandidateImportPreviewData>(
+      api.candidateImportPreview,
+      {},
+      'list.csv',
+      Buffer.from(csv),
+    );
     expect(preview.http, preview.msg).toBe(200);
     const d = preview.data;
     expect(d.columns).toEqual(['phone', 'name', 'email', 'school', 'graduation_year']);
@@ -209,12 +240,19 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     // Without only_valid a file with errors imports nothing.
     const refused = await upload(api.candidateImport, { sha256: d.sha256 }, 'list.csv', Buffer.from(csv));
     expect([refused.http, refused.code]).toEqual([422, 'import_has_errors']);
-    const changed = await upload(api.candidateImport, { sha256: '0'.repeat(64), only_valid: '1' }, 'list.csv', Buffer.from(csv));
+    const changed = await upload(
+      api.candidateImport,
+      { sha256: '0'.repeat(64), only_valid: '1' },
+      'list.csv',
+      Buffer.from(csv),
+    );
     expect([changed.http, changed.code]).toEqual([409, 'import_file_changed']);
 
     const { result } = await importFile('list.csv', Buffer.from(csv));
     expect(result).toEqual({ created: 1, updated: 1, skipped: 3, total: 2 });
-    const listed = await send<CandidateListData>(api.candidateList, { query: { q: '1384444', sort: 'phone', order: 'asc' } });
+    const listed = await send<CandidateListData>(api.candidateList, {
+      query: { q: '1384444', sort: 'phone', order: 'asc' },
+    });
     expect(listed.data.list.map((c) => [c.phone, c.name, c.school, c.custom])).toEqual([
       ['13844440001', '张三', '清华大学', { 意向岗位: '算法', Hobby: 'chess' }],
       ['13844440009', '新名字', '新学校', {}],
@@ -228,7 +266,9 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       api.candidateImportPreview,
       {},
       'en.csv',
-      Buffer.from('Area code,Phone,Name,Degree\n852,9123 4567,Chan,Master\n+852,+85291234568,Wong,\n999,13800000000,X,\n'),
+      Buffer.from(
+        'Area code,Phone,Name,Degree\n852,9123 4567,Chan,Master\n+852,+85291234568,Wong,\n999,13800000000,X,\n',
+      ),
     );
     expect(en.data.rows.map((r) => [r.area_code, r.phone, r.action])).toEqual([
       ['852', '91234567', 'create'],
@@ -273,7 +313,12 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     const table = await readTable('t.xlsx', res.res.rawPayload, { fileBytes: 1e6, rows: 10, columns: 20 });
     if (table.refused) throw new Error(table.problem.message);
     expect(table.header.cells.slice(0, 3)).toEqual(['area code', 'phone', 'name']);
-    const preview = await upload<CandidateImportPreviewData>(api.candidateImportPreview, {}, 't.xlsx', res.res.rawPayload);
+    const preview = await upload<CandidateImportPreviewData>(
+      api.candidateImportPreview,
+      {},
+      't.xlsx',
+      res.res.rawPayload,
+    );
     expect(preview.data.counts).toMatchObject({ rows: 1, invalid: 0 });
     expect(preview.data.custom_columns).toEqual(['preferred role']);
   });
@@ -297,10 +342,16 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     await send(api.candidateCreate, { body: { phone: phones.invited, name: '只邀请', school: '复旦大学' } });
     await t.loginCandidate(phones.logged_in);
     await passChecks(t, await t.loginCandidate(phones.checks_passed), examId, anid.checks_passed!);
-    expect((await enterExam(t, await t.loginCandidate(phones.in_progress), examId, anid.in_progress!)).statusCode).toBe(200);
+    expect((await enterExam(t, await t.loginCandidate(phones.in_progress), examId, anid.in_progress!)).statusCode).toBe(
+      200,
+    );
     const sub = await t.loginCandidate(phones.submitted);
     expect((await enterExam(t, sub, examId, anid.submitted!)).statusCode).toBe(200);
-    const fin = await t.app.inject({ method: 'POST', url: `/api/monitor/finish-exam?auth=${sub}`, payload: { exam_id: examId } });
+    const fin = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/finish-exam?auth=${sub}`,
+      payload: { exam_id: examId },
+    });
     expect(fin.statusCode, fin.body).toBe(200);
     const ended = await t.loginCandidate(phones.ended_by_proctor);
     const entered = body<{ attempt: { id: number } }>(await enterExam(t, ended, examId, seededAnid)).data;
@@ -331,7 +382,11 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       ended_by_proctor: 1,
       absent: 0,
     });
-    expect(before.data.list.find((c) => c.phone === phones.invited)).toMatchObject({ name: '只邀请', school: '复旦大学', sms: null });
+    expect(before.data.list.find((c) => c.phone === phones.invited)).toMatchObject({
+      name: '只邀请',
+      school: '复旦大学',
+      sms: null,
+    });
 
     // Another team's author does not reach the exam; a proctor assigned to it does.
     expect((await send(api.examCandidates, { query: { exam_id: examId } }, authorB)).http).toBe(404);
@@ -342,7 +397,13 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     t.advance(366 * DAY);
     authorA = await t.loginStaff('author');
     const after = await statusOf();
-    expect(after.data.counts).toMatchObject({ absent: 3, invited: 1, in_progress: 1, submitted: 1, ended_by_proctor: 1 });
+    expect(after.data.counts).toMatchObject({
+      absent: 3,
+      invited: 1,
+      in_progress: 1,
+      submitted: 1,
+      ended_by_proctor: 1,
+    });
     expect(after.by[phones.extra]).toBe('invited');
 
     const absent = await send<ExamCandidatesData>(api.examCandidates, {
@@ -351,14 +412,23 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     expect(absent.data.total).toBe(3);
     expect(absent.data.list.map((c) => c.phone)).toEqual([phones.checks_passed, phones.logged_in]);
 
-    const csv = await send(api.examCandidatesExport, { query: { exam_id: examId, status: 'absent', format: 'csv', lang: 'en' } });
+    const csv = await send(api.examCandidatesExport, {
+      query: { exam_id: examId, status: 'absent', format: 'csv', lang: 'en' },
+    });
     expect(csv.http).toBe(200);
     expect(String(csv.res.headers['content-type'])).toMatch(/text\/csv/);
-    const lines = csv.res.rawPayload.toString('utf8').replace(/^\ufeff/, '').trim().split('\r\n');
+    const lines = csv.res.rawPayload
+      .toString('utf8')
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toMatch(/^Invitation,Area code,Phone,Name,Email,School,Status,SMS/);
-    expect(lines.slice(1).map((l) => l.split(',')[2]).sort()).toEqual(
-      [phones.invited, phones.logged_in, phones.checks_passed].sort(),
-    );
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',')[2])
+        .sort(),
+    ).toEqual([phones.invited, phones.logged_in, phones.checks_passed].sort());
     expect(lines.slice(1).every((l) => l.split(',')[6] === 'Absent')).toBe(true);
     const xlsx = await send(api.examCandidatesExport, { query: { exam_id: examId, format: 'xlsx', lang: 'zh' } });
     const table = await readTable('e.xlsx', xlsx.res.rawPayload, { fileBytes: 1e7, rows: 100, columns: 20 });

@@ -58,7 +58,12 @@ function located(
   severity: CandidateImportProblem['severity'],
   t: Texts,
 ): CandidateImportProblem {
-  const where = row === null ? null : column === null ? { en: `row ${row}`, zh: `第 ${row} 行` } : { en: `row ${row}, column ${column}`, zh: `第 ${row} 行“${column}”列` };
+  const where =
+    row === null
+      ? null
+      : column === null
+        ? { en: `row ${row}`, zh: `第 ${row} 行` }
+        : { en: `row ${row}, column ${column}`, zh: `第 ${row} 行“${column}”列` };
   return {
     row,
     column,
@@ -161,7 +166,10 @@ function readRow(row: TableRow, header: HeaderCell[]): { values: SheetCandidate;
   }
   const email = cell('email');
   if (!EmailField.safeParse(email.text).success) {
-    err(email.head, 'email_invalid', { en: `${email.text} is not an email address`, zh: `${email.text} 不是有效的邮箱` });
+    err(email.head, 'email_invalid', {
+      en: `${email.text} is not an email address`,
+      zh: `${email.text} 不是有效的邮箱`,
+    });
   } else v.email = email.text;
   const year = cell('graduation_year');
   const y = yearOf(year.text);
@@ -175,7 +183,10 @@ function readRow(row: TableRow, header: HeaderCell[]): { values: SheetCandidate;
     const text = row.cells[i] ?? '';
     if (h.col !== null || h.ignored || text === '') return;
     if (text.length > CANDIDATE_LIMITS.text) {
-      err(h.text, 'too_long', { en: `longer than ${CANDIDATE_LIMITS.text} characters`, zh: `超过 ${CANDIDATE_LIMITS.text} 个字符` });
+      err(h.text, 'too_long', {
+        en: `longer than ${CANDIDATE_LIMITS.text} characters`,
+        zh: `超过 ${CANDIDATE_LIMITS.text} 个字符`,
+      });
     } else v.custom[h.text] = text;
   });
   return { values: v, problems };

@@ -375,7 +375,11 @@ export class CandidateService {
     await ctx.progress(0, 1, 'read');
     const data = await this.store.get(p.file_key);
     if (!data) throw fail('candidate_import_refused', `${p.file_name}: the file kept for this import is gone`);
-    const planned = await this.plan({ fileName: p.file_name, mime: 'application/octet-stream', data }, p.team_id, actor);
+    const planned = await this.plan(
+      { fileName: p.file_name, mime: 'application/octet-stream', data },
+      p.team_id,
+      actor,
+    );
     const { rows, skipped } = this.chosen(planned, { sha256: p.sha256 || undefined, only_valid: p.only_valid });
     const result = await importCandidates(this.db, ctx, {
       rows,
@@ -394,8 +398,28 @@ export class CandidateService {
     const header = [...CANDIDATE_COLUMNS.map((c) => CANDIDATE_HEADERS[c][lang]), custom];
     const example =
       lang === 'zh'
-        ? ['86', '13800138000', '张三', 'zhangsan@example.com', '清华大学', '计算机科学与技术', '本科', 2026, '后端开发']
-        : ['86', '13800138000', 'Zhang San', 'zhangsan@example.com', 'Tsinghua University', 'Computer Science', 'Bachelor', 2026, 'Backend developer'];
+        ? [
+            '86',
+            '13800138000',
+            '张三',
+            'zhangsan@example.com',
+            '清华大学',
+            '计算机科学与技术',
+            '本科',
+            2026,
+            '后端开发',
+          ]
+        : [
+            '86',
+            '13800138000',
+            'Zhang San',
+            'zhangsan@example.com',
+            'Tsinghua University',
+            'Computer Science',
+            'Bachelor',
+            2026,
+            'Backend developer',
+          ];
     const bytes = await writeTable('xlsx', header, [example], lang === 'zh' ? '考生' : 'Candidates');
     return {
       bytes: Buffer.from(bytes),
@@ -428,7 +452,11 @@ export async function importCandidates(
   const size = CANDIDATE_LIMITS.batchRows;
   const total = plan.rows.length;
   const c = ctx.cursor as Partial<ImportCursor> | null;
-  let at: ImportCursor = { batches: Number(c?.batches ?? 0), created: Number(c?.created ?? 0), updated: Number(c?.updated ?? 0) };
+  let at: ImportCursor = {
+    batches: Number(c?.batches ?? 0),
+    created: Number(c?.created ?? 0),
+    updated: Number(c?.updated ?? 0),
+  };
   await ctx.progress(Math.min(at.batches * size, total), total, 'candidates');
   for (let b = at.batches; b * size < total; b++) {
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');

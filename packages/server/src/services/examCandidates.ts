@@ -27,8 +27,38 @@ const STATUS_NAMES: Record<CandidateStatus, { zh: string; en: string }> = {
 };
 
 const EXPORT_HEADERS = {
-  zh: ['邀请编号', '区号', '手机号', '姓名', '邮箱', '学校', '状态', '短信', '邀请时间', '最近登录', '开始时间', '结束时间', '结束原因', '得分'],
-  en: ['Invitation', 'Area code', 'Phone', 'Name', 'Email', 'School', 'Status', 'SMS', 'Invited at', 'Last login', 'Started at', 'Finished at', 'Finish reason', 'Score'],
+  zh: [
+    '邀请编号',
+    '区号',
+    '手机号',
+    '姓名',
+    '邮箱',
+    '学校',
+    '状态',
+    '短信',
+    '邀请时间',
+    '最近登录',
+    '开始时间',
+    '结束时间',
+    '结束原因',
+    '得分',
+  ],
+  en: [
+    'Invitation',
+    'Area code',
+    'Phone',
+    'Name',
+    'Email',
+    'School',
+    'Status',
+    'SMS',
+    'Invited at',
+    'Last login',
+    'Started at',
+    'Finished at',
+    'Finish reason',
+    'Score',
+  ],
 } as const;
 
 /** An epoch time as the server's local time (UTC+8), "2026-11-21 10:00:00". */
@@ -116,7 +146,10 @@ export class ExamCandidateService {
     const suffix = q.status ? `-${q.status}` : '';
     return {
       bytes: Buffer.from(bytes),
-      mime: q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      mime:
+        q.format === 'csv'
+          ? 'text/csv; charset=utf-8'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       fileName: `exam-${q.exam_id}-candidates${suffix}.${q.format}`,
     };
   }

@@ -1,4 +1,5 @@
-import { api, JOB_KINDS, type JobKind, type JobListData, type JobView } from '@examhall/contract';
+import type { api } from '@examhall/contract';
+import { JOB_KINDS, type JobKind, type JobListData, type JobView } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';

@@ -325,7 +325,12 @@ async function teamCandidate(w: CallWorld, name = 'Access'): Promise<number> {
 
 /** A one-row candidate list. */
 function candidateFile(): NonNullable<CallInput['file']> {
-  return { field: 'file', name: 'list.csv', type: 'text/csv', data: Buffer.from(`手机号,姓名\n${freshPhone('133')},王五\n`) };
+  return {
+    field: 'file',
+    name: 'list.csv',
+    type: 'text/csv',
+    data: Buffer.from(`手机号,姓名\n${freshPhone('133')},王五\n`),
+  };
 }
 
 /** A 1x1 PNG picture. */
@@ -401,7 +406,9 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   bankExportQuestions: async (w) => ({ query: { question_ids: String(await bankQuestion(w)), format: 'gift' } }),
   examExport: (w) => ({ query: { exam_id: w.examId, format: 'moodle_xml' } }),
   candidateDetail: async (w) => ({ query: { candidate_id: await teamCandidate(w) } }),
-  candidateUpdate: async (w) => ({ body: { candidate_id: await teamCandidate(w), phone: freshPhone('132'), name: 'Edited' } }),
+  candidateUpdate: async (w) => ({
+    body: { candidate_id: await teamCandidate(w), phone: freshPhone('132'), name: 'Edited' },
+  }),
   examCandidates: (w) => ({ query: { exam_id: w.examId } }),
   examCandidatesExport: (w) => ({ query: { exam_id: w.examId, format: 'csv' } }),
 };

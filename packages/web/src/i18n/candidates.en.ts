@@ -49,7 +49,8 @@ export const candidatesEn: Record<keyof typeof candidatesZh, string> = {
   'cand.import.action.invalid': 'Has errors',
   'cand.import.rows': 'Rows',
   'cand.import.problems': 'Problems',
-  'cand.import.hasErrors': '{n} rows have errors and will not be imported. Fix the file and upload it again, or import only the valid rows.',
+  'cand.import.hasErrors':
+    '{n} rows have errors and will not be imported. Fix the file and upload it again, or import only the valid rows.',
   'cand.import.onlyValid': 'Import only the valid rows',
   'cand.import.start': 'Import',
   'cand.import.again': 'Choose another file',
@@ -66,7 +67,8 @@ export const candidatesEn: Record<keyof typeof candidatesZh, string> = {
   'exam.cand.finishedAt': 'Finished',
   'exam.cand.export': 'Export',
   'exam.cand.live': 'Refreshes every {s} s',
-  'exam.cand.empty': 'Nobody is invited to this exam yet. Add phones on the Invitations tab and their status shows here.',
+  'exam.cand.empty':
+    'Nobody is invited to this exam yet. Add phones on the Invitations tab and their status shows here.',
   'exam.cand.status.invited': 'Invited',
   'exam.cand.status.logged_in': 'Logged in',
   'exam.cand.status.checks_passed': 'Checks passed',

@@ -35,7 +35,8 @@ export const candidatesZh = {
   'cand.import.step.upload': '上传文件',
   'cand.import.step.preview': '预览',
   'cand.import.step.commit': '导入',
-  'cand.import.hint': '支持 .xlsx 和 .csv，最多 10,000 行。必须有“手机号”列；可包含区号、姓名、邮箱、学校、专业、学历、毕业年份，其他列作为自定义信息保存。同一手机号的多行会合并。',
+  'cand.import.hint':
+    '支持 .xlsx 和 .csv，最多 10,000 行。必须有“手机号”列；可包含区号、姓名、邮箱、学校、专业、学历、毕业年份，其他列作为自定义信息保存。同一手机号的多行会合并。',
   'cand.import.template': '下载模板',
   'cand.import.choose': '选择文件',
   'cand.import.reading': '正在读取…',

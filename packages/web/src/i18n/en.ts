@@ -121,7 +121,8 @@ export const en: Dictionary = {
     'Create and publish exams, set length, mode, proctoring rules and permissions, and invite candidates in bulk.',
   'admin.area.questions':
     'Keep the question bank for all 11 question types; import from Excel/CSV, Moodle XML, GIFT and QTI.',
-  'admin.area.candidates': 'The candidates your team recruits: add them one by one or import a list; each exam\'s Candidates tab shows their status live.',
+  'admin.area.candidates':
+    "The candidates your team recruits: add them one by one or import a list; each exam's Candidates tab shows their status live.",
   'admin.area.proctoring':
     'Watch candidates live with risk events and evidence, warn, end an attempt, and decide every flag in person.',
   'admin.area.grading': 'Score Q&A and programming Q&A answers, review code similarity, export scores and rankings.',

@@ -54,11 +54,18 @@ function CustomFields() {
         <>
           {fields.map((f) => (
             <Space key={f.key} align="baseline" style={{ display: 'flex' }}>
-              <Form.Item name={[f.name, 'key']} rules={[{ required: true, whitespace: true, message: t('cand.form.customKey') }]}>
+              <Form.Item
+                name={[f.name, 'key']}
+                rules={[{ required: true, whitespace: true, message: t('cand.form.customKey') }]}
+              >
                 <Input placeholder={t('cand.form.customKey')} maxLength={50} aria-label={t('cand.form.customKey')} />
               </Form.Item>
               <Form.Item name={[f.name, 'value']}>
-                <Input placeholder={t('cand.form.customValue')} maxLength={200} aria-label={t('cand.form.customValue')} />
+                <Input
+                  placeholder={t('cand.form.customValue')}
+                  maxLength={200}
+                  aria-label={t('cand.form.customValue')}
+                />
               </Form.Item>
               <MinusCircleOutlined onClick={() => remove(f.name)} aria-label="remove" />
             </Space>
@@ -113,12 +120,21 @@ export function CandidateFormModal(props: { open: boolean; candidate: CandidateV
       confirmLoading={save.isPending}
       destroyOnHidden
     >
-      <Form<CandidateForm> form={form} layout="vertical" onFinish={submit} validateTrigger={['onChange', 'onBlur']} data-testid="candidate-form">
+      <Form<CandidateForm>
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        validateTrigger={['onChange', 'onBlur']}
+        data-testid="candidate-form"
+      >
         <Space.Compact style={{ width: '100%' }}>
           <Form.Item name="area_code" label={t('cand.form.areaCode')} style={{ width: 180 }}>
             <Select
               showSearch={{ optionFilterProp: 'label' }}
-              options={AREA_CODES.map((a) => ({ value: a.code, label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}` }))}
+              options={AREA_CODES.map((a) => ({
+                value: a.code,
+                label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}`,
+              }))}
             />
           </Form.Item>
           <Form.Item
@@ -128,16 +144,28 @@ export function CandidateFormModal(props: { open: boolean; candidate: CandidateV
             dependencies={['area_code']}
             rules={[
               { required: true, message: t('login.phoneRequired') },
-              zodRule(PhoneField.refine((p) => isValidPhone(areaCode, p)), t('login.phoneInvalid')),
+              zodRule(
+                PhoneField.refine((p) => isValidPhone(areaCode, p)),
+                t('login.phoneInvalid'),
+              ),
             ]}
           >
             <Input inputMode="tel" autoComplete="off" data-testid="candidate-phone" />
           </Form.Item>
         </Space.Compact>
-        <Form.Item name="name" label={t('cand.col.name')} required rules={[{ required: true, whitespace: true, message: t('cand.form.nameRequired') }]}>
+        <Form.Item
+          name="name"
+          label={t('cand.col.name')}
+          required
+          rules={[{ required: true, whitespace: true, message: t('cand.form.nameRequired') }]}
+        >
           <Input maxLength={200} data-testid="candidate-name" />
         </Form.Item>
-        <Form.Item name="email" label={t('cand.col.email')} rules={[zodRule(EmailField, t('cand.form.emailInvalid'), (v) => v ?? '')]}>
+        <Form.Item
+          name="email"
+          label={t('cand.col.email')}
+          rules={[zodRule(EmailField, t('cand.form.emailInvalid'), (v) => v ?? '')]}
+        >
           <Input inputMode="email" data-testid="candidate-email" />
         </Form.Item>
         <Form.Item name="school" label={t('cand.col.school')}>
@@ -153,7 +181,14 @@ export function CandidateFormModal(props: { open: boolean; candidate: CandidateV
           <Form.Item
             name="graduation_year"
             label={t('cand.col.year')}
-            rules={[{ type: 'integer', min: GRADUATION_YEARS.min, max: GRADUATION_YEARS.max, message: t('cand.form.yearInvalid') }]}
+            rules={[
+              {
+                type: 'integer',
+                min: GRADUATION_YEARS.min,
+                max: GRADUATION_YEARS.max,
+                message: t('cand.form.yearInvalid'),
+              },
+            ]}
           >
             <InputNumber style={{ width: 120 }} />
           </Form.Item>

@@ -1,4 +1,5 @@
-import { CANDIDATE_SORTS, type CandidateListData, type CandidateView } from '@examhall/contract';
+import type { CANDIDATE_SORTS } from '@examhall/contract';
+import { type CandidateListData, type CandidateView } from '@examhall/contract';
 import { Button, Empty, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/MaintenanceModal.js';

@@ -109,7 +109,11 @@ export default function CandidatesPage() {
           onChange={onTableChange}
         />
       </Card>
-      <CandidateFormModal open={editing !== undefined} candidate={editing ?? null} onClose={() => setEditing(undefined)} />
+      <CandidateFormModal
+        open={editing !== undefined}
+        candidate={editing ?? null}
+        onClose={() => setEditing(undefined)}
+      />
       <ImportDrawer open={importing} onClose={() => setImporting(false)} />
     </Space>
   );

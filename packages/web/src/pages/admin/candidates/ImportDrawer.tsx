@@ -16,11 +16,7 @@ function CommitStage(props: { job: JobView | null; result: CandidateImportResult
   if (props.error) return <Alert type="error" showIcon title={props.error} />;
   if (props.result) {
     return (
-      <Result
-        status="success"
-        title={t('cand.import.done', { ...props.result })}
-        data-testid="candidate-import-done"
-      />
+      <Result status="success" title={t('cand.import.done', { ...props.result })} data-testid="candidate-import-done" />
     );
   }
   const p = props.job?.progress;
@@ -68,34 +64,60 @@ export function ImportDrawer(props: { open: boolean; onClose: () => void }) {
     setStage('commit');
     commit.mutate({ file, sha256: preview.sha256, onlyValid });
   };
-  const blocked = !preview || (preview.counts.invalid > 0 && !onlyValid) || preview.counts.candidates === preview.counts.invalid;
+  const blocked =
+    !preview || (preview.counts.invalid > 0 && !onlyValid) || preview.counts.candidates === preview.counts.invalid;
   return (
-    <Drawer open={props.open} onClose={props.onClose} afterOpenChange={(o) => !o && reset()} title={t('cand.import.title')} size="large" width={960}>
+    <Drawer
+      open={props.open}
+      onClose={props.onClose}
+      afterOpenChange={(o) => !o && reset()}
+      title={t('cand.import.title')}
+      size="large"
+      width={960}
+    >
       <Steps
         current={['upload', 'preview', 'commit'].indexOf(stage)}
-        items={[{ title: t('cand.import.step.upload') }, { title: t('cand.import.step.preview') }, { title: t('cand.import.step.commit') }]}
+        items={[
+          { title: t('cand.import.step.upload') },
+          { title: t('cand.import.step.preview') },
+          { title: t('cand.import.step.commit') },
+        ]}
         style={{ marginBottom: 24 }}
       />
       {stage === 'upload' && (
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Typography.Paragraph type="secondary">{t('cand.import.hint')}</Typography.Paragraph>
-          <Button onClick={() => template.mutate(lang === 'zh-CN' ? 'zh' : 'en')} loading={template.isPending} data-testid="candidate-template">
+          <Button
+            onClick={() => template.mutate(lang === 'zh-CN' ? 'zh' : 'en')}
+            loading={template.isPending}
+            data-testid="candidate-template"
+          >
             {t('cand.import.template')}
           </Button>
-          <Upload.Dragger accept=".xlsx,.csv" showUploadList={false} beforeUpload={choose} disabled={read.isPending} data-testid="candidate-import-file">
+          <Upload.Dragger
+            accept=".xlsx,.csv"
+            showUploadList={false}
+            beforeUpload={choose}
+            disabled={read.isPending}
+            data-testid="candidate-import-file"
+          >
             <p className="ant-upload-drag-icon">
               <InboxOutlined />
             </p>
             <p>{read.isPending ? t('cand.import.reading') : t('cand.import.choose')}</p>
           </Upload.Dragger>
-          {read.error && <Alert type="error" showIcon title={errorText(read.error)} data-testid="candidate-import-error" />}
+          {read.error && (
+            <Alert type="error" showIcon title={errorText(read.error)} data-testid="candidate-import-error" />
+          )}
         </Space>
       )}
       {stage === 'preview' && preview && (
         <Space orientation="vertical" style={{ width: '100%' }}>
           <ImportPreview preview={preview} />
           <Space>
-            <Button onClick={reset} data-testid="candidate-import-again">{t('cand.import.again')}</Button>
+            <Button onClick={reset} data-testid="candidate-import-again">
+              {t('cand.import.again')}
+            </Button>
             {preview.counts.invalid > 0 && (
               <Checkbox checked={onlyValid} onChange={(e) => setOnlyValid(e.target.checked)}>
                 {t('cand.import.onlyValid')}

@@ -19,7 +19,9 @@ export function ImportPreview({ preview }: { preview: CandidateImportPreviewData
   }, [preview.problems]);
   const problemsOf = (r: CandidateImportRow) => r.rows.flatMap((n) => byRow.get(n) ?? []);
   const rows = problemsOnly ? preview.rows.filter((r) => problemsOf(r).length > 0) : preview.rows;
-  const fileProblems = preview.problems.filter((p) => p.row === null || !preview.rows.some((r) => r.rows.includes(p.row!)));
+  const fileProblems = preview.problems.filter(
+    (p) => p.row === null || !preview.rows.some((r) => r.rows.includes(p.row!)),
+  );
   const columns: TableColumnsType<CandidateImportRow> = [
     { title: t('cand.import.rows'), dataIndex: 'rows', width: 90, render: (rs: number[]) => rs.join(', ') },
     {
@@ -49,10 +51,18 @@ export function ImportPreview({ preview }: { preview: CandidateImportPreviewData
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <Typography.Text data-testid="candidate-import-counts">
-        {t('cand.import.counts', { rows: c.rows, create: c.create, update: c.update, invalid: c.invalid, merged: c.merged })}
+        {t('cand.import.counts', {
+          rows: c.rows,
+          create: c.create,
+          update: c.update,
+          invalid: c.invalid,
+          merged: c.merged,
+        })}
       </Typography.Text>
       {preview.custom_columns.length > 0 && (
-        <Typography.Text type="secondary">{t('cand.import.custom', { cols: preview.custom_columns.join(', ') })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('cand.import.custom', { cols: preview.custom_columns.join(', ') })}
+        </Typography.Text>
       )}
       {c.invalid > 0 && <Alert type="error" showIcon title={t('cand.import.hasErrors', { n: c.invalid })} />}
       {fileProblems.map((p, i) => (
