@@ -118,6 +118,8 @@ export const PERMISSIONS = [
   'bank.manage',
   'team.manage',
   'job.read',
+  'candidate.read',
+  'candidate.manage',
 ] as const;
 /** A permission name. */
 export type Permission = (typeof PERMISSIONS)[number];
@@ -125,13 +127,32 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** What each role may do; admin may do everything. */
 export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   admin: PERMISSIONS,
-  author: ['exam.read', 'exam.manage', 'grade.read', 'bank.read', 'bank.manage', 'job.read'],
-  proctor: ['exam.read', 'proctor.watch', 'proctor.decide', 'job.read'],
+  author: [
+    'exam.read',
+    'exam.manage',
+    'grade.read',
+    'bank.read',
+    'bank.manage',
+    'job.read',
+    'candidate.read',
+    'candidate.manage',
+  ],
+  proctor: ['exam.read', 'proctor.watch', 'proctor.decide', 'job.read', 'candidate.read'],
   grader: ['exam.read', 'grade.read', 'grade.score', 'job.read'],
 };
 
 /** Kinds of resource a staff call may act on, each checked by id against the caller's team or assignments. */
-export const RESOURCE_KINDS = ['exam', 'folder', 'question', 'attempt', 'record', 'staff', 'team', 'job'] as const;
+export const RESOURCE_KINDS = [
+  'exam',
+  'folder',
+  'question',
+  'attempt',
+  'record',
+  'staff',
+  'team',
+  'job',
+  'candidate',
+] as const;
 /** A resource kind ('record' is a risk record: it belongs to its attempt's exam). */
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 

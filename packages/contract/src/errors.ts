@@ -104,6 +104,8 @@ export const ERRORS = {
   },
   import_file_changed: { status: 409, msg: 'the file is not the one previewed; preview it again' },
   format_unknown: { status: 422, msg: 'no such question file format' },
+  candidate_phone_taken: { status: 409, msg: 'another candidate has this phone number' },
+  candidate_import_refused: { status: 422, msg: 'the file cannot be read as a candidate list' },
   job_finished: { status: 409, msg: 'the job has already finished' },
   folder_not_empty: { status: 409, msg: 'the folder is not empty; move or delete what it holds first' },
   internal_error: { status: 500, msg: 'server error' },

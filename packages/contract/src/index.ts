@@ -13,6 +13,7 @@ export * from './schemas/answer.js';
 export * from './smsTemplate.js';
 export * from './schemas/audit.js';
 export * from './schemas/bank.js';
+export * from './schemas/candidates.js';
 export * from './schemas/ceping.js';
 export * from './schemas/common.js';
 export * from './schemas/exam.js';

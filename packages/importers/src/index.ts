@@ -123,3 +123,4 @@ export async function exportQuestions(format: Format, drafts: Draft[]): Promise<
       return { extension: 'zip', ...exportProblemZip(drafts) };
   }
 }
+export { readTable, writeTable, type TableLimits, type TableResult, type TableRow } from './table.js';

@@ -23,6 +23,7 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
 import { bankRoutes } from './routes/bank.js';
+import { candidateRoutes } from './routes/candidates.js';
 import { importRoutes } from './routes/imports.js';
 import { jobRoutes } from './routes/jobs.js';
 import { invitationRoutes } from './routes/invitations.js';
@@ -187,6 +188,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       importRoutes(api, services);
       jobRoutes(api, services);
       invitationRoutes(api, services);
+      candidateRoutes(api, services);
       toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },

@@ -40,6 +40,7 @@ export const routes: RouteObject[] = [
           { path: 'staff', lazy: page(() => import('./pages/admin/staff/StaffPage.js')) },
           { path: 'audit', lazy: page(() => import('./pages/admin/audit/AuditPage.js')) },
           { path: 'jobs', lazy: page(() => import('./pages/admin/jobs/JobsPage.js')) },
+          { path: 'candidates', lazy: page(() => import('./pages/admin/candidates/CandidatesPage.js')) },
           { path: 'questions', lazy: page(() => import('./pages/admin/bank/BankPage.js')) },
           { path: 'exams', lazy: page(() => import('./pages/admin/exams/ExamsPage.js')) },
           { path: 'exams/:examId', lazy: page(() => import('./pages/admin/exams/ExamEditorPage.js')) },

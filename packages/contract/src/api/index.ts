@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { auditCalls } from './audit.js';
 import { bankCalls } from './bank.js';
+import { candidateCalls } from './candidates.js';
 import { cepingCalls } from './ceping.js';
 import type { CallDef } from './define.js';
 import { examCalls } from './exam.js';
@@ -36,6 +37,7 @@ export const api = {
   ...invitationCalls,
   ...jobCalls,
   ...scheduleCalls,
+  ...candidateCalls,
 } as const;
 
 /** A call's name. */

@@ -275,3 +275,38 @@ export async function candidatesInExam(
     questionIds: order.subject_order.filter((q) => q.type === 1 || q.type === 7).map((q) => q.id),
   };
 }
+
+/** How often a server's resident memory is read while it works. */
+const SAMPLE_MS = 50;
+
+/** A field of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak since start or since the last reset). */
+export function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(m[1]) / 1024;
+}
+
+/**
+ * Samples the server's RSS until stopped. The bench's own event loop may be busy reading a large response when a
+ * sample is due, so the kernel's high-water mark is read too, after resetting it at the start where the kernel
+ * allows (clear_refs 5): the peak is the larger of the two.
+ */
+export function rssSampler(pid: number) {
+  let hwmReset = true;
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    hwmReset = false;
+  }
+  let peak = procMb(pid, 'VmRSS');
+  const timer = setInterval(() => (peak = Math.max(peak, procMb(pid, 'VmRSS'))), SAMPLE_MS);
+  return {
+    /** Stops sampling (again is harmless) and answers the peak in MB. */
+    stop(): number {
+      clearInterval(timer);
+      return Math.max(peak, procMb(pid, 'VmRSS'), hwmReset ? procMb(pid, 'VmHWM') : 0);
+    },
+    /** Stops sampling without reading anything (the server may be gone). */
+    cancel: () => clearInterval(timer),
+  };
+}

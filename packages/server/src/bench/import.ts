@@ -4,7 +4,6 @@
  * server process holds at its peak during them next to what it holds idle, in the same run.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import type {
   BankFolderNode,
   BankFolderTree,
@@ -14,12 +13,10 @@ import type {
   StaffLoginData,
 } from '@examhall/contract';
 import { exportQuestions, importFile, TRUE_FALSE_OPTIONS, type Draft } from '@examhall/importers';
-import { call, freshDb, startServer } from './harness.js';
+import { call, freshDb, procMb, rssSampler, startServer } from './harness.js';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 10_000);
 const PARSE_RUNS = Number(process.env.BENCH_PARSE_RUNS ?? 5);
-/** How often the server's resident memory is read while it works on the file. */
-const SAMPLE_MS = 50;
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite')
   .split(',')
   .filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
@@ -97,38 +94,6 @@ function drafts(count: number): Draft[] {
     explanation: `<p>Explanation of question ${n + 1}.</p>`,
     where: {},
   }));
-}
-
-/** A field of /proc/<pid>/status in MB (VmRSS now, VmHWM the peak since start or since the last reset). */
-function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(m[1]) / 1024;
-}
-
-/**
- * Samples the server's RSS until stopped. The bench's own event loop may be busy reading a large response when a
- * sample is due, so the kernel's high-water mark is read too, after resetting it at the start where the kernel
- * allows (clear_refs 5): the peak is the larger of the two.
- */
-function rssSampler(pid: number) {
-  let hwmReset = true;
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    hwmReset = false;
-  }
-  let peak = procMb(pid, 'VmRSS');
-  const timer = setInterval(() => (peak = Math.max(peak, procMb(pid, 'VmRSS'))), SAMPLE_MS);
-  return {
-    /** Stops sampling (again is harmless) and answers the peak in MB. */
-    stop(): number {
-      clearInterval(timer);
-      return Math.max(peak, procMb(pid, 'VmRSS'), hwmReset ? procMb(pid, 'VmHWM') : 0);
-    },
-    /** Stops sampling without reading anything (the server may be gone). */
-    cancel: () => clearInterval(timer),
-  };
 }
 
 /** Posts the workbook with form fields as a browser would (multipart), returning `data` and the milliseconds taken. */

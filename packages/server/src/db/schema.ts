@@ -12,6 +12,19 @@ export interface CandidateTable {
   graduation_year: number | null;
   created_at: number;
   last_login_at: number | null;
+  /** Email, or ''. */
+  email: Generated<string>;
+  /** JSON object of custom fields (column -> value). */
+  custom: Generated<string>;
+}
+
+/** Which teams see a candidate in their directory. */
+export interface CandidateTeamTable {
+  team_id: number;
+  candidate_id: number;
+  /** The staff member who added the candidate to the team, or null. */
+  added_by: number | null;
+  added_at: number;
 }
 
 /** Staff accounts: admin, author, proctor, grader. */
@@ -515,6 +528,7 @@ export interface Database {
   feedback: FeedbackTable;
   positions: PositionTable;
   candidates: CandidateTable;
+  candidate_team: CandidateTeamTable;
   staff: StaffTable;
   staff_login_tries: StaffLoginTryTable;
   staff_recovery_codes: StaffRecoveryCodeTable;

@@ -93,6 +93,16 @@ export class AccessRepository {
         return (
           await this.db.selectFrom('job').select(['id', 'team_id', 'owner_staff_id']).where('id', 'in', list).execute()
         ).map((r) => ({ id: r.id, teamId: r.team_id, examId: null, staffId: r.owner_staff_id }));
+      case 'candidate': {
+        // A candidate belongs to every team linked to it: one owner per link (none: only admins reach it).
+        const rows = await this.db
+          .selectFrom('candidates as c')
+          .leftJoin('candidate_team as ct', 'ct.candidate_id', 'c.id')
+          .select(['c.id', 'ct.team_id'])
+          .where('c.id', 'in', list)
+          .execute();
+        return rows.map((r) => ({ id: r.id, teamId: r.team_id, examId: null }));
+      }
     }
   }
 

@@ -81,6 +81,7 @@ export class AccessService {
     const wanted = [...new Set(typeof ids === 'number' ? [ids] : ids)];
     const owners = await this.repo.owners(kind, wanted);
     const reachable = await this.reachable(actor, kind, owners);
+    // A resource with several owners (a candidate linked to several teams) is reached through any of them.
     const byId = new Map(reachable.map((o) => [o.id, o]));
     for (const id of wanted) {
       if (!byId.has(id)) throw fail('not_found', `no such ${kind} ${id}`);

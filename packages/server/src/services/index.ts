@@ -20,6 +20,8 @@ import { ImportService } from './imports.js';
 import { JobService } from './jobs.js';
 import { InvitationService } from './invitations.js';
 import { SmsDispatcher } from './smsDispatch.js';
+import { CandidateService } from './candidates.js';
+import { ExamCandidateService } from './examCandidates.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
@@ -81,6 +83,10 @@ export interface Services {
   smsDispatch: SmsDispatcher;
   /** The job queue itself (started and closed with the app). */
   jobQueue: JobQueue<JobKind>;
+  /** The candidate directory: add, edit, list, import (a job: `candidate_import`). */
+  candidates: CandidateService;
+  /** An exam's invited candidates with their status, counts and export. */
+  examCandidates: ExamCandidateService;
   /** Teams and the proctors and graders assigned to exams. */
   teams: TeamService;
   /** The console home's counts. */
@@ -157,9 +163,11 @@ export function createServices(deps: ServiceDeps): Services {
     publicUrl: deps.config.publicUrl,
     clock,
   });
+  const candidates = new CandidateService(db, access, audit, store, jobs, clock);
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
     invitation_bulk: (ctx) => invitations.runBulk(ctx),
+    candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
@@ -201,6 +209,8 @@ export function createServices(deps: ServiceDeps): Services {
     invitations,
     smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { rate: deps.config.sms.rate, clock, log: deps.log }),
     jobQueue,
+    candidates,
+    examCandidates: new ExamCandidateService(db, access, clock),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),
     tokens,

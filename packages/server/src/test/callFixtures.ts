@@ -340,6 +340,22 @@ function giftFile(): NonNullable<CallInput['file']> {
   return { field: 'file', name: 'one.gift', type: 'text/plain', data: Buffer.from('::Q1:: 1 + 2 = ? {=3 ~4}\n') };
 }
 
+/** A candidate of team A (added by its author); answers its id. */
+async function teamCandidate(w: CallWorld, name = 'Access'): Promise<number> {
+  const made = await inject(w.t, w.tokens.authorA, 'POST', '/admin/candidates', { phone: freshPhone('132'), name });
+  return made.id as number;
+}
+
+/** A one-row candidate list. */
+function candidateFile(): NonNullable<CallInput['file']> {
+  return {
+    field: 'file',
+    name: 'list.csv',
+    type: 'text/csv',
+    data: Buffer.from(`手机号,姓名\n${freshPhone('133')},王五\n`),
+  };
+}
+
 /** A 1x1 PNG picture. */
 function onePixelPng(): Buffer {
   return PNG.sync.write(new PNG({ width: 1, height: 1 }));
@@ -482,6 +498,12 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
     },
   }),
   scheduleReopen: async (w) => ({ body: { attempt_id: await finishedAttempt(w), reason: 'Power cut', minutes: 20 } }),
+  candidateDetail: async (w) => ({ query: { candidate_id: await teamCandidate(w) } }),
+  candidateUpdate: async (w) => ({
+    body: { candidate_id: await teamCandidate(w), phone: freshPhone('132'), name: 'Edited' },
+  }),
+  examCandidates: (w) => ({ query: { exam_id: w.examId } }),
+  examCandidatesExport: (w) => ({ query: { exam_id: w.examId, format: 'csv' } }),
 };
 
 /** What a change's audit entry must say: its action and object, and what before and after contain. */
@@ -1028,6 +1050,53 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
       },
     },
     expect: { action: 'bank.upload.cases', kind: 'file', id: null, before: null, after: { cases: 1 } },
+  }),
+  candidateCreate: () => ({
+    as: 'authorA',
+    input: { body: { phone: '13299990001', name: 'Audit create' } },
+    expect: {
+      action: 'candidate.create',
+      kind: 'candidate',
+      id: (data) => data.id as number,
+      before: null,
+      after: { phone: '13299990001', name: 'Audit create' },
+    },
+  }),
+  candidateUpdate: async (w) => {
+    const id = await teamCandidate(w, 'Before');
+    return {
+      as: 'authorA',
+      input: { body: { candidate_id: id, phone: '13299990002', name: 'After' } },
+      expect: {
+        action: 'candidate.update',
+        kind: 'candidate',
+        id,
+        before: { name: 'Before' },
+        after: { phone: '13299990002', name: 'After' },
+      },
+    };
+  },
+  candidateImportPreview: (w) => ({
+    as: 'authorA',
+    input: { file: candidateFile() },
+    expect: {
+      action: 'candidate.import.preview',
+      kind: 'team',
+      id: w.teamId,
+      before: null,
+      after: { file_name: 'list.csv', rows: 1, create: 1 },
+    },
+  }),
+  candidateImport: (w) => ({
+    as: 'authorA',
+    input: { file: candidateFile() },
+    expect: {
+      action: 'candidate.import',
+      kind: 'team',
+      id: w.teamId,
+      before: null,
+      after: { file_name: 'list.csv', create: 1, skipped: 0 },
+    },
   }),
   bankImportPreview: async (w) => {
     const folder = await bankFolder(w);

@@ -1,3 +1,4 @@
+import { candidatesEn } from './candidates.en.js';
 import { consoleEn } from './console.en.js';
 import { detailsEn } from './details.en.js';
 import { proctorEn } from './proctor.en.js';
@@ -7,6 +8,7 @@ import type { Dictionary } from './zh.js';
 /** English strings. */
 export const en: Dictionary = {
   ...consoleEn,
+  ...candidatesEn,
   ...questionsEn,
   ...detailsEn,
   ...proctorEn,
@@ -157,7 +159,8 @@ export const en: Dictionary = {
     'Create and publish exams, set length, mode, proctoring rules and permissions, and invite candidates in bulk.',
   'admin.area.questions':
     'Keep the question bank for all 11 question types; import from Excel/CSV, Moodle XML, GIFT and QTI.',
-  'admin.area.candidates': 'See invited candidates, their invitation state and progress, and grant extra time.',
+  'admin.area.candidates':
+    "The candidates your team recruits: add them one by one or import a list; each exam's Candidates tab shows their status live.",
   'admin.area.proctoring':
     'Watch candidates live with risk events and evidence, warn, end an attempt, and decide every flag in person.',
   'admin.area.grading': 'Score Q&A and programming Q&A answers, review code similarity, export scores and rankings.',
@@ -741,6 +744,8 @@ export const en: Dictionary = {
   'error.import_refused': 'The file cannot be read as a question file',
   'error.import_has_errors': 'Some questions of the file cannot be read; fix them, or import only the valid ones',
   'error.import_file_changed': 'The file is not the one previewed; preview it again',
+  'error.candidate_phone_taken': 'Another candidate has this phone number',
+  'error.candidate_import_refused': 'The file cannot be read as a candidate list',
   'error.format_unknown': 'No such question file format',
   'error.internal_error': 'Server error',
   'error.sms_delivery_failed': 'The verification code could not be sent',

@@ -1,3 +1,4 @@
+import { candidatesZh } from './candidates.zh.js';
 import { consoleZh } from './console.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
@@ -6,6 +7,7 @@ import { questionsZh } from './questions.zh.js';
 /** Chinese strings, the default language. Every key here must exist in en.ts too. */
 export const zh = {
   ...consoleZh,
+  ...candidatesZh,
   ...questionsZh,
   ...detailsZh,
   ...proctorZh,
@@ -149,7 +151,7 @@ export const zh = {
   'admin.menu.jobs': '后台任务',
   'admin.area.exams': '创建和发布笔试，设置时长、模式、监考规则与权限，并批量邀请考生。',
   'admin.area.questions': '维护全部 11 种题型的题库，支持从 Excel/CSV、Moodle XML、GIFT 和 QTI 导入试题。',
-  'admin.area.candidates': '查看受邀考生、邀请状态与答题进度，为个别考生延长作答时间。',
+  'admin.area.candidates': '本团队的考生名单：逐个添加或批量导入；每场考试的“考生”页实时显示他们的状态。',
   'admin.area.proctoring': '实时查看考生画面与风险事件及证据，发出警告、终止作答，并对每一条标记作出人工判定。',
   'admin.area.grading': '为问答题和编程问答题评分，查看代码相似度，并导出成绩与排名。',
   'admin.area.audit': '记录谁在何时做了什么，便于追溯每一次操作。',
@@ -709,6 +711,8 @@ export const zh = {
   'error.import_refused': '无法将该文件读取为题目文件',
   'error.import_has_errors': '文件中有无法读取的题目；请修正，或只导入有效的题目',
   'error.import_file_changed': '该文件与预览时的文件不同，请重新预览',
+  'error.candidate_phone_taken': '已有其他考生使用该手机号',
+  'error.candidate_import_refused': '无法将该文件读取为考生名单',
   'error.format_unknown': '没有这种题目文件格式',
   'error.internal_error': '服务器错误',
   'error.sms_delivery_failed': '验证码发送失败',

@@ -10,11 +10,11 @@ import { headerRow, questionRows } from './write.js';
  * Cells Excel would run as formulas; the exporter writes them after a `'`, which the reader takes off again (a
  * cell that already starts with quotes before such a character gets one more, so that it survives).
  */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
-const GUARDED = /^'+[=+\-@\t\r]/;
+export const FORMULA_START = /^'*[=+\-@\t\r]/;
+export const GUARDED = /^'+[=+\-@\t\r]/;
 
 /** The delimiter of the first line: comma, tab or semicolon, whichever it has most of outside quotes. */
-function delimiterOf(text: string): string {
+export function delimiterOf(text: string): string {
   const line = (text.split(/\r?\n/, 1)[0] ?? '').replace(/"[^"]*"/g, '');
   const counts = [',', '\t', ';'].map((d) => [d, line.split(d).length - 1] as const);
   return counts.reduce((best, c) => (c[1] > best[1] ? c : best))[0];

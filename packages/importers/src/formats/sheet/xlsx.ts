@@ -26,7 +26,7 @@ function countTags(xml: Uint8Array): { rows: number; cells: number } {
 }
 
 /** A cell's value as text: rich text joined, formulas by their result, dates as ISO dates. */
-function cellText(v: ExcelJS.CellValue): string {
+export function cellText(v: ExcelJS.CellValue): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -43,7 +43,7 @@ const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
  * Counts each worksheet's rows while inflating it in a stream, keeping nothing: a sheet with a million rows is
  * refused when the count passes the limit, before the rest of it is inflated or anything is parsed.
  */
-function countRowsStreaming(bytes: Uint8Array, limits: ImportLimits, where: Where): void {
+export function countRowsStreaming(bytes: Uint8Array, limits: ImportLimits, where: Where): void {
   let over: { path: string; rows: number } | null = null;
   let inflated = 0;
   const unzip = new Unzip((file) => {

@@ -41,7 +41,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     key: 'candidates',
     label: 'admin.menu.candidates',
     description: 'admin.area.candidates',
-    permission: 'exam.read',
+    permission: 'candidate.read',
     icon: <TeamOutlined />,
   },
   {

@@ -2,8 +2,8 @@
 import { api, type ImportCommitData, type ImportPreviewData, type JobView } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchFile, request, saveFile, upload } from '../../../api/client.js';
+import { followJob } from '../../../api/jobs.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { followJob } from '../jobs/jobQueries.js';
 import { BANK_KEY, invalidateBank } from './queries.js';
 
 /** Query key of the format list. */
@@ -59,9 +59,8 @@ export function useImport(onProgress?: (job: JobView) => void) {
         only_valid: input.onlyValid ? '1' : '0',
         sha256: input.sha256,
       });
-      const job = await followJob(job_id, onProgress);
-      if (job.state !== 'done') throw new Error(job.error?.message ?? job.state);
-      return job.result as ImportCommitData;
+      // The import runs as a job on the server: its result is what was stored.
+      return (await followJob(job_id, onProgress ?? (() => undefined))) as ImportCommitData;
     },
     onSuccess: () => invalidateBank(queryClient),
   });

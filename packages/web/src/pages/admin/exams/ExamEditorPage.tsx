@@ -14,6 +14,7 @@ import { Forbidden, LoadError } from '../shared/PageTitle.js';
 import { BasicsPanel } from './BasicsPanel.js';
 import { countUnder, examTotals } from './draft.js';
 import { ArchiveButton, CopyExamModal } from './ExamsPage.js';
+import { ExamCandidatesPanel } from './ExamCandidatesPanel.js';
 import { InvitePanel } from './InvitePanel.js';
 import { STATUS_COLOR } from './labels.js';
 import { LivePanel } from './LivePanel.js';
@@ -131,6 +132,11 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
               key: 'schedule',
               label: t('console.exams.tab.schedule'),
               children: <SchedulePanel examId={detail.id} readOnly={readOnly} />,
+            },
+            {
+              key: 'candidates',
+              label: t('exam.cand.tab'),
+              children: <ExamCandidatesPanel examId={detail.id} />,
             },
             {
               key: 'staff',

@@ -11,7 +11,7 @@ import { PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 import { useListState } from '../shared/useListState.js';
 import { JobProgress } from './JobProgress.js';
-import { jobEnded } from './jobQueries.js';
+import { jobEnded } from '../../../api/jobs.js';
 
 const DEFAULT_SORT = { sort: 'created', order: 'desc' } as const;
 /** How often the list is read again while a job on it is in progress, ms. */

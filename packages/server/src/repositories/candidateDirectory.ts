@@ -1,0 +1,214 @@
+import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { CandidateTable, Database } from '../db/schema.js';
+import { containsPattern } from './bank.js';
+
+/** A candidate row with the directory's fields. */
+export type DirectoryRow = Selectable<CandidateTable>;
+
+/** A candidate as the directory lists it: the row, its teams and how many exams invited it. */
+export interface DirectoryEntry extends DirectoryRow {
+  team_ids: number[];
+  invitations: number;
+}
+
+/** The fields staff write. */
+export interface CandidateFieldsRow {
+  area_code: string;
+  phone: string;
+  name: string | null;
+  email: string;
+  school: string | null;
+  major: string | null;
+  degree: string | null;
+  graduation_year: number | null;
+  /** JSON object. */
+  custom: string;
+}
+
+/** Which candidates a list may show: every one (null) or those linked to a team. */
+export type TeamReach = number | null;
+
+/** Filters of the directory list. */
+export interface DirectoryFilter {
+  reach: TeamReach;
+  /** Admins narrowing to one team. */
+  teamId?: number | undefined;
+  q?: string | undefined;
+  school?: string | undefined;
+  login?: 'yes' | 'no' | undefined;
+}
+
+/** The sort columns of the directory. */
+export type DirectorySort = 'name' | 'phone' | 'school' | 'graduation_year' | 'created_at' | 'last_login_at';
+
+/** A condition: the candidate is linked to the team. */
+function linkedTo(teamId: number) {
+  return (eb: ExpressionBuilder<Database, 'candidates'>): Expression<SqlBool> =>
+    eb.exists(
+      eb
+        .selectFrom('candidate_team as ct')
+        .select('ct.candidate_id')
+        .whereRef('ct.candidate_id', '=', 'candidates.id')
+        .where('ct.team_id', '=', teamId),
+    );
+}
+
+/** The key candidates are unique by. */
+export const phoneKey = (areaCode: string, phone: string) => `${areaCode} ${phone}`;
+
+/** The staff side of candidates: the directory list, one candidate, writes and the team links. */
+export class CandidateDirectoryRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The filters that every list query shares (all but `login`, which the counts split by). */
+  private filtered(f: DirectoryFilter) {
+    let q = this.db.selectFrom('candidates');
+    if (f.reach !== null) q = q.where(linkedTo(f.reach));
+    if (f.teamId !== undefined) q = q.where(linkedTo(f.teamId));
+    if (f.q) {
+      const p = containsPattern(f.q.toLowerCase());
+      q = q.where((eb) =>
+        eb.or([
+          sql<SqlBool>`lower(coalesce(candidates.name, '')) like ${p} escape '!'`,
+          sql<SqlBool>`candidates.phone like ${p} escape '!'`,
+          sql<SqlBool>`lower(candidates.email) like ${p} escape '!'`,
+        ]),
+      );
+    }
+    if (f.school) {
+      q = q.where(
+        sql<SqlBool>`lower(coalesce(candidates.school, '')) like ${containsPattern(f.school.toLowerCase())} escape '!'`,
+      );
+    }
+    return q;
+  }
+
+  /** One page of the directory, the number matching, and the login counts (one query for the counts). */
+  async list(
+    f: DirectoryFilter,
+    page: { sort: DirectorySort; order: 'asc' | 'desc'; offset: number; limit: number },
+  ): Promise<{ rows: DirectoryEntry[]; total: number; all: number; loggedIn: number }> {
+    const counts = await this.filtered(f)
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        sql<number>`coalesce(sum(case when candidates.last_login_at is not null then 1 else 0 end), 0)`.as('logged_in'),
+      ])
+      .executeTakeFirstOrThrow();
+    let q = this.filtered(f);
+    if (f.login === 'yes') q = q.where('candidates.last_login_at', 'is not', null);
+    if (f.login === 'no') q = q.where('candidates.last_login_at', 'is', null);
+    const total =
+      f.login === undefined
+        ? Number(counts.all)
+        : Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = await q
+      .selectAll('candidates')
+      .orderBy(sql.ref(`candidates.${page.sort}`), (ob) =>
+        page.order === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast(),
+      )
+      .orderBy('candidates.id', page.order)
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return {
+      rows: await this.withLinks(rows),
+      total,
+      all: Number(counts.all),
+      loggedIn: Number(counts.logged_in),
+    };
+  }
+
+  /** Adds each row's teams and invitation count (two queries for the page). */
+  async withLinks(rows: DirectoryRow[]): Promise<DirectoryEntry[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const links = await this.db
+      .selectFrom('candidate_team')
+      .select(['candidate_id', 'team_id'])
+      .where('candidate_id', 'in', ids)
+      .orderBy('team_id')
+      .execute();
+    const invites = await this.db
+      .selectFrom('invitations as i')
+      .innerJoin('candidates as c', (j) => j.onRef('c.area_code', '=', 'i.area_code').onRef('c.phone', '=', 'i.phone'))
+      .select(['c.id', (eb) => eb.fn.count<number>('i.exam_id').distinct().as('n')])
+      .where('c.id', 'in', ids)
+      .where('i.preview', '=', 0)
+      .groupBy('c.id')
+      .execute();
+    const invited = new Map(invites.map((r) => [r.id, Number(r.n)]));
+    return rows.map((r) => ({
+      ...r,
+      team_ids: links.filter((l) => l.candidate_id === r.id).map((l) => l.team_id),
+      invitations: invited.get(r.id) ?? 0,
+    }));
+  }
+
+  /** One candidate with its links, if it exists. */
+  async byId(id: number): Promise<DirectoryEntry | undefined> {
+    const row = await this.db.selectFrom('candidates').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? (await this.withLinks([row]))[0] : undefined;
+  }
+
+  /** The candidates with these phones, by `phoneKey`, with whether each is linked to `teamId`. */
+  async byPhones(
+    phones: readonly { area_code: string; phone: string }[],
+    teamId: number | null,
+  ): Promise<Map<string, { row: DirectoryRow; linked: boolean }>> {
+    const found = new Map<string, { row: DirectoryRow; linked: boolean }>();
+    if (phones.length === 0) return found;
+    const rows = await this.db
+      .selectFrom('candidates')
+      .selectAll()
+      .where('phone', 'in', [...new Set(phones.map((p) => p.phone))])
+      .execute();
+    const wanted = new Set(phones.map((p) => phoneKey(p.area_code, p.phone)));
+    const hits = rows.filter((r) => wanted.has(phoneKey(r.area_code, r.phone)));
+    const linked =
+      teamId === null || hits.length === 0
+        ? new Set<number>()
+        : new Set(
+            (
+              await this.db
+                .selectFrom('candidate_team')
+                .select('candidate_id')
+                .where('team_id', '=', teamId)
+                .where(
+                  'candidate_id',
+                  'in',
+                  hits.map((h) => h.id),
+                )
+                .execute()
+            ).map((r) => r.candidate_id),
+          );
+    for (const r of hits) found.set(phoneKey(r.area_code, r.phone), { row: r, linked: linked.has(r.id) });
+    return found;
+  }
+
+  /** Creates candidates; answers their ids in order. */
+  async create(rows: readonly CandidateFieldsRow[], now: number): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const out = await this.db
+      .insertInto('candidates')
+      .values(rows.map((r) => ({ ...r, created_at: now, last_login_at: null })))
+      .returning('id')
+      .execute();
+    return out.map((r) => r.id);
+  }
+
+  /** Writes a candidate's fields. */
+  async update(id: number, fields: CandidateFieldsRow): Promise<void> {
+    await this.db.updateTable('candidates').set(fields).where('id', '=', id).execute();
+  }
+
+  /** Links candidates to a team (links already there stay as they were). */
+  async link(candidateIds: readonly number[], teamId: number, staffId: number | null, now: number): Promise<void> {
+    if (candidateIds.length === 0) return;
+    await this.db
+      .insertInto('candidate_team')
+      .values(candidateIds.map((id) => ({ team_id: teamId, candidate_id: id, added_by: staffId, added_at: now })))
+      .onConflict((oc) => oc.columns(['team_id', 'candidate_id']).doNothing())
+      .execute();
+  }
+}

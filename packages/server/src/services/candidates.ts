@@ -1,0 +1,492 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  CANDIDATE_HEADERS,
+  CANDIDATE_LIMITS,
+  CANDIDATE_COLUMNS,
+  type api,
+  type CandidateImportPreviewData,
+  type CandidateImportResult,
+  type CandidateImportRow,
+  type CandidateListData,
+  type CandidateView,
+  type JobStartedData,
+  type ParsedBody,
+  type ParsedQuery,
+} from '@examhall/contract';
+import { readTable, writeTable } from '@examhall/importers';
+import type { Db } from '../db/database.js';
+import type { Download } from '../http/route.js';
+import { fail } from '../http/errors.js';
+import {
+  CandidateDirectoryRepository,
+  phoneKey,
+  type CandidateFieldsRow,
+  type DirectoryEntry,
+  type DirectoryRow,
+} from '../repositories/candidateDirectory.js';
+import type { JobContext, Json } from '../jobs/types.js';
+import type { ObjectStore } from '../storage/objectStore.js';
+import type { AccessService, StaffActor } from './access.js';
+import type { AuditService } from './audit.js';
+import { headerRefusal, readCandidateRows, type SheetCandidate, type SheetRead } from './candidateSheet.js';
+import type { JobService } from './jobs.js';
+import type { Upload } from './profile.js';
+
+/** Where files wait for their import job in object storage. */
+const IMPORT_FILES = 'jobs/candidates';
+
+/** Columns a row of a sheet is read to (known ones plus the custom limit, with room for ignored ones). */
+const MAX_COLUMNS = 100;
+
+/** What a candidate import job carries. */
+export interface CandidateImportPayload {
+  [key: string]: Json;
+  title: string;
+  team_id: number | null;
+  only_valid: boolean;
+  sha256: string;
+  file_key: string;
+  file_name: string;
+}
+
+/** How far an import job got: batches committed and what they did (the checkpoint's cursor). */
+interface ImportCursor {
+  [key: string]: Json;
+  batches: number;
+  created: number;
+  updated: number;
+}
+
+/** A custom-fields column's JSON as an object of strings (anything else reads as none). */
+function customOf(text: string): Record<string, string> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    }
+  } catch {
+    // a broken value reads as no custom fields
+  }
+  return {};
+}
+
+/** A directory entry as the console shows it. */
+function toView(e: DirectoryEntry): CandidateView {
+  return {
+    id: e.id,
+    area_code: e.area_code,
+    phone: e.phone,
+    name: e.name ?? '',
+    email: e.email,
+    school: e.school ?? '',
+    major: e.major ?? '',
+    degree: e.degree ?? '',
+    graduation_year: e.graduation_year,
+    custom: customOf(e.custom),
+    team_ids: e.team_ids,
+    invitations: e.invitations,
+    created_at: e.created_at,
+    last_login_at: e.last_login_at,
+  };
+}
+
+/** Fields as stored from what a staff member wrote. */
+function fieldsOf(v: SheetCandidate): CandidateFieldsRow {
+  return {
+    area_code: v.area_code,
+    phone: v.phone,
+    name: v.name,
+    email: v.email,
+    school: v.school,
+    major: v.major,
+    degree: v.degree,
+    graduation_year: v.graduation_year,
+    custom: JSON.stringify(v.custom),
+  };
+}
+
+/**
+ * What an import writes over an existing candidate: a candidate the team already has takes the file's non-empty
+ * values (custom fields merged); one the team does not have yet only has its empty fields filled, so a team
+ * never overwrites what another team (or the candidate's own profile) recorded.
+ */
+function importedOver(old: DirectoryRow, v: SheetCandidate, overwrite: boolean): CandidateFieldsRow {
+  const pick = (was: string | null, now: string) =>
+    overwrite ? (now !== '' ? now : (was ?? '')) : was !== null && was !== '' ? was : now;
+  const oldCustom = customOf(old.custom);
+  return {
+    area_code: old.area_code,
+    phone: old.phone,
+    name: pick(old.name, v.name),
+    email: pick(old.email, v.email),
+    school: pick(old.school, v.school),
+    major: pick(old.major, v.major),
+    degree: pick(old.degree, v.degree),
+    graduation_year: overwrite
+      ? (v.graduation_year ?? old.graduation_year)
+      : (old.graduation_year ?? v.graduation_year),
+    custom: JSON.stringify(overwrite ? { ...oldCustom, ...v.custom } : { ...v.custom, ...oldCustom }),
+  };
+}
+
+type ListQuery = ParsedQuery<typeof api.candidateList>;
+type CreateBody = ParsedBody<typeof api.candidateCreate>;
+type UpdateBody = ParsedBody<typeof api.candidateUpdate>;
+
+/** A file read for a team: the sheet's candidates, each with what an import would do with it. */
+interface PlannedFile {
+  sha256: string;
+  sheet: SheetRead;
+  rows: CandidateImportRow[];
+}
+
+/**
+ * The candidate directory: staff add, edit, list and import candidates; a candidate is seen by the teams linked
+ * to it (an admin sees all). Imports follow the question imports: a preview reads the file and stores nothing,
+ * the commit sends the file again (checked by its SHA-256) and runs as a job (`runImport`) that writes the
+ * candidates in batches, each batch in one transaction with the job's checkpoint, upserting by phone.
+ */
+export class CandidateService {
+  private readonly repo: CandidateDirectoryRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly access: AccessService,
+    private readonly audit: AuditService,
+    private readonly store: ObjectStore,
+    private readonly jobs: JobService,
+    private readonly clock: () => number,
+  ) {
+    this.repo = new CandidateDirectoryRepository(db);
+  }
+
+  /** The team a staff member's writes go to: their own, or (an admin, or anyone naming their own) the one named. */
+  private async teamFor(actor: StaffActor, teamId: number | undefined): Promise<number | null> {
+    if (teamId === undefined) {
+      if (actor.role !== 'admin' && actor.teamId === null) {
+        throw fail('forbidden', 'you belong to no team: an admin must add you to one first');
+      }
+      return actor.teamId;
+    }
+    await this.access.require(actor, 'candidate.manage', 'team', teamId);
+    return teamId;
+  }
+
+  /** One page of the candidates the actor may see. */
+  async list(actor: StaffActor, q: ListQuery): Promise<CandidateListData> {
+    const reach = this.access.teamFilter(actor);
+    const { rows, total, all, loggedIn } = await this.repo.list(
+      { reach, teamId: q.team_id, q: q.q, school: q.school, login: q.login },
+      { sort: q.sort, order: q.order, offset: (q.page - 1) * q.page_size, limit: q.page_size },
+    );
+    return { list: rows.map(toView), total, counts: { all, logged_in: loggedIn, never: all - loggedIn } };
+  }
+
+  /** One candidate the actor may see. */
+  async detail(actor: StaffActor, id: number): Promise<CandidateView> {
+    await this.access.require(actor, 'candidate.read', 'candidate', id);
+    const found = await this.repo.byId(id);
+    if (!found) throw fail('not_found', `no such candidate ${id}`);
+    return toView(found);
+  }
+
+  /**
+   * Adds a candidate to the actor's team. A phone already in the directory (another team's candidate, or one
+   * who logged in before being added) is that candidate: it joins the team, its empty fields filled.
+   */
+  async create(actor: StaffActor, body: CreateBody): Promise<CandidateView> {
+    const teamId = await this.teamFor(actor, body.team_id);
+    const now = this.clock();
+    const id = await this.db.transaction().execute(async (trx) => {
+      const repo = new CandidateDirectoryRepository(trx);
+      const existing = (await repo.byPhones([body], teamId)).get(phoneKey(body.area_code, body.phone));
+      let candidateId: number;
+      if (existing) {
+        candidateId = existing.row.id;
+        const overwrite = existing.linked || actor.role === 'admin';
+        await repo.update(candidateId, importedOver(existing.row, body, overwrite));
+      } else {
+        [candidateId] = (await repo.create([fieldsOf(body)], now)) as [number];
+      }
+      if (teamId !== null) await repo.link([candidateId], teamId, actor.id, now);
+      await this.audit.with(trx).record(actor, 'candidate.create', { kind: 'candidate', id: candidateId }, null, {
+        ...body,
+        team_id: teamId,
+        existed: existing !== undefined,
+      });
+      return candidateId;
+    });
+    return toView((await this.repo.byId(id))!);
+  }
+
+  /** Edits a candidate the actor may manage; another candidate's phone is `candidate_phone_taken`. */
+  async update(actor: StaffActor, body: UpdateBody): Promise<CandidateView> {
+    await this.access.require(actor, 'candidate.manage', 'candidate', body.candidate_id);
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new CandidateDirectoryRepository(trx);
+      const before = await repo.byId(body.candidate_id);
+      if (!before) throw fail('not_found', `no such candidate ${body.candidate_id}`);
+      const holder = (await repo.byPhones([body], null)).get(phoneKey(body.area_code, body.phone));
+      if (holder && holder.row.id !== body.candidate_id) {
+        throw fail('candidate_phone_taken', `phone: +${body.area_code} ${body.phone} is candidate ${holder.row.id}'s`);
+      }
+      const fields = fieldsOf(body);
+      await repo.update(body.candidate_id, fields);
+      await this.audit
+        .with(trx)
+        .record(actor, 'candidate.update', { kind: 'candidate', id: body.candidate_id }, toView(before), {
+          ...fields,
+          custom: body.custom,
+        });
+    });
+    return this.detail(actor, body.candidate_id);
+  }
+
+  /** Reads a file and plans it for a team: what each candidate would become. */
+  private async plan(file: Upload, teamId: number | null, actor: StaffActor): Promise<PlannedFile> {
+    const table = await readTable(file.fileName, file.data, {
+      fileBytes: CANDIDATE_LIMITS.fileBytes,
+      rows: CANDIDATE_LIMITS.importRows,
+      columns: MAX_COLUMNS,
+    });
+    if (table.refused) throw fail('candidate_import_refused', table.problem.message);
+    const refusal = headerRefusal(table.header);
+    if (refusal) throw fail('candidate_import_refused', `${file.fileName}: ${refusal}`);
+    const sheet = readCandidateRows(table.header, table.rows);
+    const valid = sheet.entries.filter((e) => e.valid).map((e) => e.values);
+    const existing = new Map<string, { row: DirectoryRow; linked: boolean }>();
+    for (let i = 0; i < valid.length; i += CANDIDATE_LIMITS.batchRows) {
+      const found = await this.repo.byPhones(valid.slice(i, i + CANDIDATE_LIMITS.batchRows), teamId);
+      for (const [k, v] of found) existing.set(k, v);
+    }
+    const seesAll = actor.role === 'admin';
+    const rows = sheet.entries.map((e): CandidateImportRow => {
+      const hit = e.valid ? existing.get(phoneKey(e.values.area_code, e.values.phone)) : undefined;
+      // A candidate of another team is new to this one: the preview does not reveal that it exists.
+      const known = hit !== undefined && (hit.linked || seesAll);
+      return {
+        row: e.row,
+        rows: e.rows,
+        ...e.values,
+        action: !e.valid ? 'invalid' : known ? 'update' : 'create',
+        candidate_id: known ? hit.row.id : null,
+      };
+    });
+    return { sha256: createHash('sha256').update(file.data).digest('hex'), sheet, rows };
+  }
+
+  /** Reads a candidate file for the actor's team: every candidate as it would be stored, and every problem. */
+  async preview(actor: StaffActor, file: Upload, teamIdAsked: number | undefined): Promise<CandidateImportPreviewData> {
+    const teamId = await this.teamFor(actor, teamIdAsked);
+    const { sha256, sheet, rows } = await this.plan(file, teamId, actor);
+    const count = (a: CandidateImportRow['action']) => rows.filter((r) => r.action === a).length;
+    await this.audit.record(actor, 'candidate.import.preview', { kind: 'team', id: teamId }, null, {
+      file_name: file.fileName.slice(0, 200),
+      sha256,
+      size: file.data.length,
+      rows: sheet.rowsRead,
+      create: count('create'),
+      update: count('update'),
+      invalid: count('invalid'),
+    });
+    return {
+      file_name: file.fileName,
+      sha256,
+      columns: sheet.columns,
+      custom_columns: sheet.customColumns,
+      rows,
+      problems: sheet.problems,
+      counts: {
+        rows: sheet.rowsRead,
+        candidates: rows.length,
+        create: count('create'),
+        update: count('update'),
+        invalid: count('invalid'),
+        merged: sheet.merged,
+        errors: sheet.problems.filter((p) => p.severity === 'error').length,
+        warnings: sheet.problems.filter((p) => p.severity === 'warning').length,
+      },
+    };
+  }
+
+  /** The rows an import writes, or the error that refuses the file. */
+  private chosen(planned: PlannedFile, input: { sha256?: string | undefined; only_valid: boolean }) {
+    if (input.sha256 && input.sha256 !== planned.sha256) {
+      throw fail('import_file_changed', `sha256: the file's is ${planned.sha256}, not ${input.sha256}`);
+    }
+    const invalid = planned.rows.filter((r) => r.action === 'invalid');
+    if (invalid.length > 0 && !input.only_valid) {
+      const first = planned.sheet.problems.find((p) => p.severity === 'error');
+      throw fail('import_has_errors', `${invalid.length} row(s) with errors, the first: ${first?.message ?? ''}`);
+    }
+    const rows = planned.rows.filter((r) => r.action !== 'invalid');
+    if (rows.length === 0) throw fail('import_has_errors', 'the file holds no candidate that can be imported');
+    return { rows, skipped: invalid.length };
+  }
+
+  /**
+   * Starts importing a previewed file as a job; answers the job's id. The file is read and checked at once (a
+   * file with errors imports nothing unless `only_valid`; another file than the one previewed is refused) and
+   * kept in object storage for the job, so any process may run it and a runner that takes over reads it again.
+   */
+  async commit(
+    actor: StaffActor,
+    file: Upload,
+    input: ParsedBody<typeof api.candidateImport>,
+  ): Promise<JobStartedData> {
+    const teamId = await this.teamFor(actor, input.team_id);
+    const planned = await this.plan(file, teamId, actor);
+    const { rows, skipped } = this.chosen(planned, input);
+    const fileKey = `${IMPORT_FILES}/${randomUUID()}`;
+    await this.store.put(fileKey, file.data);
+    const payload: CandidateImportPayload = {
+      title: file.fileName.slice(0, 200),
+      team_id: teamId,
+      only_valid: input.only_valid,
+      sha256: input.sha256 ?? '',
+      file_key: fileKey,
+      file_name: file.fileName.slice(0, 200),
+    };
+    const jobId = await this.jobs.start(actor, 'candidate_import', payload, teamId);
+    // The entry is made when the import is started (what it will write); the job's result says what it wrote.
+    await this.audit.record(actor, 'candidate.import', { kind: 'team', id: teamId }, null, {
+      file_name: payload.file_name,
+      sha256: planned.sha256,
+      job_id: jobId,
+      create: rows.filter((r) => r.action === 'create').length,
+      update: rows.filter((r) => r.action === 'update').length,
+      skipped,
+    });
+    return { job_id: jobId };
+  }
+
+  /**
+   * The import job: reads the kept file, then writes its candidates in order, in batches; each batch (creates,
+   * updates by phone, team links) commits in one transaction with the job's checkpoint, so a resumed job goes on
+   * after the last batch committed and every row is written once. Runs as the staff member who started it.
+   */
+  async runImport(
+    ctx: JobContext<CandidateImportPayload>,
+    accountOf: (id: number) => Promise<StaffActor | null>,
+  ): Promise<CandidateImportResult> {
+    const p = ctx.payload;
+    const actor = ctx.owner.staffId === null ? null : await accountOf(ctx.owner.staffId);
+    if (!actor) throw fail('forbidden', 'the account that started this import is disabled or gone');
+    await ctx.progress(0, 1, 'read');
+    const data = await this.store.get(p.file_key);
+    if (!data) throw fail('candidate_import_refused', `${p.file_name}: the file kept for this import is gone`);
+    const planned = await this.plan(
+      { fileName: p.file_name, mime: 'application/octet-stream', data },
+      p.team_id,
+      actor,
+    );
+    const { rows, skipped } = this.chosen(planned, { sha256: p.sha256 || undefined, only_valid: p.only_valid });
+    const result = await importCandidates(this.db, ctx, {
+      rows,
+      teamId: p.team_id,
+      actor,
+      overwriteAll: actor.role === 'admin',
+      now: this.clock,
+    });
+    await this.store.delete(p.file_key).catch(() => undefined);
+    return { ...result, skipped, total: result.created + result.updated };
+  }
+
+  /** The Excel template: the known headers in a language, one example row, and an example custom column. */
+  async template(lang: 'zh' | 'en'): Promise<Download> {
+    const custom = lang === 'zh' ? '意向岗位' : 'preferred role';
+    const header = [...CANDIDATE_COLUMNS.map((c) => CANDIDATE_HEADERS[c][lang]), custom];
+    const example =
+      lang === 'zh'
+        ? [
+            '86',
+            '13800138000',
+            '张三',
+            'zhangsan@example.com',
+            '清华大学',
+            '计算机科学与技术',
+            '本科',
+            2026,
+            '后端开发',
+          ]
+        : [
+            '86',
+            '13800138000',
+            'Zhang San',
+            'zhangsan@example.com',
+            'Tsinghua University',
+            'Computer Science',
+            'Bachelor',
+            2026,
+            'Backend developer',
+          ];
+    const bytes = await writeTable('xlsx', header, [example], lang === 'zh' ? '考生' : 'Candidates');
+    return {
+      bytes: Buffer.from(bytes),
+      mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      fileName: lang === 'zh' ? '考生导入模板.xlsx' : 'candidate-template.xlsx',
+    };
+  }
+}
+
+/** What `importCandidates` writes and for whom. */
+export interface CandidateImportPlan {
+  rows: readonly CandidateImportRow[];
+  teamId: number | null;
+  actor: StaffActor;
+  /** True when the importer sees every candidate (an admin): existing ones take the file's values. */
+  overwriteAll: boolean;
+  now: () => number;
+}
+
+/**
+ * Writes candidates in order, `CANDIDATE_LIMITS.batchRows` at a time, each batch in one transaction together
+ * with the job's checkpoint (batches done, created and updated so far), reporting progress by rows. Upserts by
+ * phone, so a batch that runs twice (a runner died between its effect and the next) writes the same rows.
+ */
+export async function importCandidates(
+  db: Db,
+  ctx: Pick<JobContext, 'cursor' | 'checkpoint' | 'progress' | 'signal'>,
+  plan: CandidateImportPlan,
+): Promise<{ created: number; updated: number }> {
+  const size = CANDIDATE_LIMITS.batchRows;
+  const total = plan.rows.length;
+  const c = ctx.cursor as Partial<ImportCursor> | null;
+  let at: ImportCursor = {
+    batches: Number(c?.batches ?? 0),
+    created: Number(c?.created ?? 0),
+    updated: Number(c?.updated ?? 0),
+  };
+  await ctx.progress(Math.min(at.batches * size, total), total, 'candidates');
+  for (let b = at.batches; b * size < total; b++) {
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
+    const batch = plan.rows.slice(b * size, (b + 1) * size);
+    const done = Math.min((b + 1) * size, total);
+    at = await ctx.checkpoint(
+      (out: ImportCursor): Json => out,
+      async (trx) => {
+        const repo = new CandidateDirectoryRepository(trx);
+        const now = plan.now();
+        const existing = await repo.byPhones(batch, plan.teamId);
+        const fresh: CandidateFieldsRow[] = [];
+        const ids: number[] = [];
+        // Counted as the preview shows them: a candidate the team did not have yet is one it gains.
+        let updated = 0;
+        for (const r of batch) {
+          const hit = existing.get(phoneKey(r.area_code, r.phone));
+          if (hit) {
+            const known = hit.linked || plan.overwriteAll;
+            await repo.update(hit.row.id, importedOver(hit.row, r, known));
+            ids.push(hit.row.id);
+            if (known) updated++;
+          } else fresh.push(fieldsOf(r));
+        }
+        ids.push(...(await repo.create(fresh, now)));
+        if (plan.teamId !== null) await repo.link(ids, plan.teamId, plan.actor.id, now);
+        return { batches: b + 1, created: at.created + batch.length - updated, updated: at.updated + updated };
+      },
+      { done, total },
+    );
+  }
+  return { created: at.created, updated: at.updated };
+}

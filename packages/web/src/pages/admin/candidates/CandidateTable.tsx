@@ -1,0 +1,89 @@
+import type { CANDIDATE_SORTS } from '@examhall/contract';
+import { type CandidateListData, type CandidateView } from '@examhall/contract';
+import { Button, Empty, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { useI18n } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+
+/** A sort column of the directory. */
+type Sort = (typeof CANDIDATE_SORTS)[number];
+
+/** One page of the directory: sorted and paged on the server; each row can be edited. */
+export function CandidateTable(props: {
+  data: CandidateListData | undefined;
+  loading: boolean;
+  paging: ListPaging<Sort>;
+  filtered: boolean;
+  canManage: boolean;
+  onEdit: (c: CandidateView) => void;
+  onChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | readonly TableSort[]) => void;
+}) {
+  const { t } = useI18n();
+  const sorted = (key: Sort) => ({
+    key,
+    sorter: true,
+    sortOrder: tableOrder(props.paging, key, { sort: 'created_at', order: 'desc' }),
+  });
+  const columns: TableColumnsType<CandidateView> = [
+    { title: t('cand.col.name'), dataIndex: 'name', ...sorted('name') },
+    { title: t('cand.col.phone'), render: (_, c) => `+${c.area_code} ${c.phone}`, ...sorted('phone') },
+    { title: t('cand.col.school'), dataIndex: 'school', ...sorted('school') },
+    { title: t('cand.col.major'), dataIndex: 'major' },
+    { title: t('cand.col.degree'), dataIndex: 'degree' },
+    { title: t('cand.col.year'), dataIndex: 'graduation_year', ...sorted('graduation_year') },
+    { title: t('cand.col.email'), dataIndex: 'email' },
+    {
+      title: t('cand.col.custom'),
+      dataIndex: 'custom',
+      render: (custom: Record<string, string>) => (
+        <Space size={[4, 4]} wrap>
+          {Object.entries(custom).map(([k, v]) => (
+            <Tag key={k}>
+              {k}: {v}
+            </Tag>
+          ))}
+        </Space>
+      ),
+    },
+    { title: t('cand.col.invitations'), dataIndex: 'invitations' },
+    {
+      title: t('cand.col.lastLogin'),
+      dataIndex: 'last_login_at',
+      render: (ms: number | null) => (ms === null ? '—' : serverTime(ms)),
+      ...sorted('last_login_at'),
+    },
+    ...(props.canManage
+      ? [
+          {
+            title: t('console.common.actions'),
+            key: 'actions',
+            render: (_: unknown, c: CandidateView) => (
+              <Button size="small" onClick={() => props.onEdit(c)} data-testid={`candidate-edit-${c.id}`}>
+                {t('console.common.edit')}
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <Table<CandidateView>
+      rowKey="id"
+      columns={columns}
+      dataSource={props.data?.list ?? []}
+      loading={props.loading}
+      scroll={{ x: true }}
+      onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
+      pagination={{
+        current: props.paging.page,
+        pageSize: props.paging.page_size,
+        total: props.data?.total ?? 0,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZES.map(String),
+        showTotal: (total) => t('console.common.total', { n: total }),
+      }}
+      locale={{ emptyText: <Empty description={props.filtered ? t('console.common.noMatch') : t('cand.empty')} /> }}
+      data-testid="candidate-table"
+    />
+  );
+}

@@ -1,0 +1,70 @@
+/** The candidate directory's server data: the list, add and edit, the import (preview, job) and the template. */
+import {
+  api,
+  type CandidateCreateBody,
+  type CandidateImportPreviewData,
+  type CandidateImportResult,
+  type CandidateListQuery,
+  type CandidateUpdateBody,
+  type JobView,
+} from '@examhall/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { fetchFile, request, saveFile, upload } from '../../../api/client.js';
+import { followJob } from '../../../api/jobs.js';
+import { can, useStaffMe } from '../../../session/staff.js';
+
+/** Query key of the directory. */
+export const CANDIDATES_KEY = ['admin', 'candidates'] as const;
+
+/** One page of the directory (sorted, filtered and paged on the server). */
+export function useCandidates(query: CandidateListQuery) {
+  const me = useStaffMe();
+  return useQuery({
+    queryKey: [...CANDIDATES_KEY, query],
+    queryFn: ({ signal }) => request(api.candidateList, { query, signal }),
+    enabled: can(me.data, 'candidate.read'),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Adds or edits a candidate; the directory is refetched. */
+export function useSaveCandidate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number | null; body: CandidateCreateBody }) =>
+      input.id === null
+        ? request(api.candidateCreate, { body: input.body })
+        : request(api.candidateUpdate, { body: { ...input.body, candidate_id: input.id } as CandidateUpdateBody }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: CANDIDATES_KEY }),
+  });
+}
+
+/** Reads a file on the server: the candidates it holds and every problem; nothing is stored. */
+export function useImportPreview() {
+  return useMutation({
+    mutationFn: (file: File): Promise<CandidateImportPreviewData> => upload(api.candidateImportPreview, { file }),
+  });
+}
+
+/** Imports a previewed file as a job, reporting its progress; answers the job's result. */
+export function useImportCommit(onProgress: (job: JobView) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { file: File; sha256: string; onlyValid: boolean }) => {
+      const { job_id } = await upload(api.candidateImport, {
+        file: input.file,
+        sha256: input.sha256,
+        only_valid: input.onlyValid ? '1' : '0',
+      });
+      return (await followJob(job_id, onProgress)) as CandidateImportResult;
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: CANDIDATES_KEY }),
+  });
+}
+
+/** Downloads the Excel template in a language. */
+export function useCandidateTemplate() {
+  return useMutation({
+    mutationFn: async (lang: 'zh' | 'en') => saveFile(await fetchFile(api.candidateImportTemplate, { lang })),
+  });
+}

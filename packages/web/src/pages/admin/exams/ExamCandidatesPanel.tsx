@@ -1,0 +1,190 @@
+import {
+  api,
+  CANDIDATE_STATUSES,
+  EXAM_CANDIDATE_SORTS,
+  type CandidateStatus,
+  type ExamCandidateRow,
+  type ExamCandidatesData,
+  type ExamCandidatesQuery,
+} from '@examhall/contract';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Dropdown, Empty, Flex, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { fetchFile, request, saveFile } from '../../../api/client.js';
+import { useI18n } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { LoadError } from '../shared/PageTitle.js';
+import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
+
+/** How often the list is asked for again, so statuses change on screen as candidates move on. */
+export const CANDIDATES_REFRESH_MS = 5000;
+
+/** Each status's colour, on the bar and the tags. */
+export const STATUS_COLORS: Record<CandidateStatus, string> = {
+  invited: '#8c8c8c',
+  logged_in: '#1677ff',
+  checks_passed: '#13c2c2',
+  in_progress: '#fa8c16',
+  submitted: '#52c41a',
+  ended_by_proctor: '#cf1322',
+  absent: '#595959',
+};
+
+/** The counts per status as one stacked bar and clickable tags that filter the table. */
+function StatusBar(props: {
+  data: ExamCandidatesData;
+  status: CandidateStatus | undefined;
+  onPick: (s: CandidateStatus | undefined) => void;
+}) {
+  const { t } = useI18n();
+  const { counts, all } = props.data;
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <div
+        role="img"
+        aria-label={CANDIDATE_STATUSES.map((s) => `${t(`exam.cand.status.${s}`)} ${counts[s]}`).join(', ')}
+        style={{ display: 'flex', height: 12, borderRadius: 6, overflow: 'hidden', background: '#f0f0f0' }}
+      >
+        {CANDIDATE_STATUSES.map((s) =>
+          counts[s] > 0 ? <div key={s} style={{ flex: counts[s], background: STATUS_COLORS[s] }} /> : null,
+        )}
+      </div>
+      <Flex wrap gap={8}>
+        <Tag.CheckableTag
+          checked={props.status === undefined}
+          onChange={() => props.onPick(undefined)}
+          data-testid="exam-cand-all"
+        >
+          {t('exam.cand.all', { n: all })}
+        </Tag.CheckableTag>
+        {CANDIDATE_STATUSES.map((s) => (
+          <Tag.CheckableTag
+            key={s}
+            checked={props.status === s}
+            onChange={(on) => props.onPick(on ? s : undefined)}
+            data-testid={`exam-cand-count-${s}`}
+          >
+            <span style={{ color: props.status === s ? undefined : STATUS_COLORS[s] }}>●</span>{' '}
+            {t(`exam.cand.status.${s}`)} {counts[s]}
+          </Tag.CheckableTag>
+        ))}
+      </Flex>
+    </Space>
+  );
+}
+
+/** The list's query as the panel keeps it (page and size always set). */
+type Query = Omit<ExamCandidatesQuery, 'page' | 'page_size'> & { page: number; page_size: number };
+
+/** The table's columns. */
+function useColumns(): TableColumnsType<ExamCandidateRow> {
+  const { t } = useI18n();
+  const time = (ms: number | null) => (ms === null ? '—' : serverTime(ms));
+  return [
+    { title: t('cand.col.name'), dataIndex: 'name', key: 'name', sorter: true },
+    { title: t('cand.col.phone'), key: 'phone', sorter: true, render: (_, r) => `+${r.area_code} ${r.phone}` },
+    { title: t('cand.col.school'), dataIndex: 'school', key: 'school', sorter: true },
+    {
+      title: t('exam.cand.status'),
+      dataIndex: 'status',
+      key: 'status',
+      sorter: true,
+      render: (s: CandidateStatus) => <Tag color={STATUS_COLORS[s]}>{t(`exam.cand.status.${s}`)}</Tag>,
+    },
+    {
+      title: t('exam.cand.sms'),
+      dataIndex: 'sms',
+      render: (s: ExamCandidateRow['sms']) => (s ? t(`exam.cand.sms.${s}`) : t('exam.cand.smsNone')),
+    },
+    { title: t('exam.cand.invitedAt'), dataIndex: 'invited_at', key: 'invited_at', sorter: true, render: time },
+    { title: t('cand.col.lastLogin'), dataIndex: 'last_login_at', render: time },
+    { title: t('exam.cand.startedAt'), dataIndex: 'started_at', key: 'started_at', sorter: true, render: time },
+    { title: t('exam.cand.finishedAt'), dataIndex: 'finished_at', render: time },
+  ];
+}
+
+/** An exam's invited candidates with their status: counts, filters, the server-paged table, export; refreshed live. */
+export function ExamCandidatesPanel({ examId }: { examId: number }) {
+  const { t, lang } = useI18n();
+  const [query, setQuery] = useState<Query>({
+    exam_id: examId,
+    page: 1,
+    page_size: 20,
+  });
+  const list = useQuery({
+    queryKey: ['admin', 'exam-candidates', query],
+    queryFn: ({ signal }) => request(api.examCandidates, { query, signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: CANDIDATES_REFRESH_MS,
+  });
+  const exporter = useMutation({
+    mutationFn: async (format: 'csv' | 'xlsx') =>
+      saveFile(
+        await fetchFile(api.examCandidatesExport, {
+          exam_id: examId,
+          status: query.status,
+          q: query.q,
+          format,
+          lang: lang === 'zh-CN' ? 'zh' : 'en',
+        }),
+      ),
+  });
+  const columns = useColumns();
+  const set = (patch: Partial<Query>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
+  return (
+    <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="exam-candidates">
+      <Flex justify="space-between" wrap gap={8}>
+        <Input.Search
+          allowClear
+          placeholder={t('cand.search')}
+          aria-label={t('cand.search')}
+          onSearch={(q) => set({ q: q || undefined })}
+          style={{ width: 260 }}
+        />
+        <Space>
+          <Typography.Text type="secondary">{t('exam.cand.live', { s: CANDIDATES_REFRESH_MS / 1000 })}</Typography.Text>
+          <Dropdown
+            menu={{
+              items: [
+                { key: 'xlsx', label: 'Excel (.xlsx)' },
+                { key: 'csv', label: 'CSV' },
+              ],
+              onClick: ({ key }) => exporter.mutate(key as 'csv' | 'xlsx'),
+            }}
+          >
+            <Button loading={exporter.isPending} data-testid="exam-cand-export">
+              {t('exam.cand.export')}
+            </Button>
+          </Dropdown>
+        </Space>
+      </Flex>
+      {list.data && <StatusBar data={list.data} status={query.status} onPick={(status) => set({ status })} />}
+      <LoadError error={list.error ?? exporter.error} />
+      <Table<ExamCandidateRow>
+        rowKey="invitation_id"
+        size="small"
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        loading={list.isLoading}
+        scroll={{ x: true }}
+        onChange={(p, _f, sorter) => {
+          const { sort, order } = sortFromTable(sorter, EXAM_CANDIDATE_SORTS);
+          setQuery((q) => ({ ...q, sort, order, page: p.current ?? 1, page_size: p.pageSize ?? q.page_size }));
+        }}
+        pagination={{
+          current: query.page,
+          pageSize: query.page_size,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showTotal: (n) => t('console.common.total', { n }),
+        }}
+        locale={{
+          emptyText: (
+            <Empty description={query.q || query.status ? t('console.common.noMatch') : t('exam.cand.empty')} />
+          ),
+        }}
+      />
+    </Space>
+  );
+}
