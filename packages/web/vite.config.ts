@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { weightReport } from './build/weightReport.js';
 
 /** Files of `public/` the shell needs besides the bundle. */
 const PUBLIC_SHELL_FILES = ['/favicon.svg'];
@@ -32,18 +33,18 @@ function serviceWorker(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
+  plugins: [react(), serviceWorker(), weightReport()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    manifest: true,
     sourcemap: true,
     rollupOptions: {
       output: {
-        // antd and React change rarely; a separate chunk stays cached across releases.
+        // React changes rarely; a separate chunk stays cached across releases.
         manualChunks: (id) => {
           if (!id.includes('node_modules')) return undefined;
           if (/[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/.test(id)) return 'react';
-          if (/[\\/]node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/.test(id)) return 'antd';
           return undefined;
         },
       },

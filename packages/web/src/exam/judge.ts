@@ -5,7 +5,7 @@
  */
 import { api, type JudgeData, type JudgeLatestData, type LanguageId, type Verdict } from '@examhall/contract';
 import { ApiError, isApiError, request } from '../api/client.js';
-import type { MessageKey } from '../i18n/zh.js';
+import type { BaseMessageKey as MessageKey } from '../i18n/zh.js';
 
 /** How often a job's status is asked for while it runs. */
 export const POLL_INTERVAL_MS = 500;
