@@ -104,7 +104,10 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
   if (config.apiPrefix === '' || !fs.existsSync(indexFile)) {
     return { served: false, sendPage: () => Promise.reject(new Error('no web app')) as never };
   }
-  const page = rendered(renderIndexHtml(fs.readFileSync(indexFile, 'utf8'), config.assetBaseUrl), 'text/html; charset=utf-8');
+  const page = rendered(
+    renderIndexHtml(fs.readFileSync(indexFile, 'utf8'), config.assetBaseUrl),
+    'text/html; charset=utf-8',
+  );
   const swFile = path.join(config.webDist, 'sw.js');
   if (fs.existsSync(swFile)) {
     const sw = rendered(
