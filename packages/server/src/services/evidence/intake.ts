@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  api} from '@examhall/contract';
+import type { api } from '@examhall/contract';
 import {
   detail,
   riskCategoryOf,
