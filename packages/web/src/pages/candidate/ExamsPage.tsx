@@ -1,4 +1,4 @@
-import { api, ExamMode, type ExamListItem } from '@examhall/contract';
+import { ExamMode, type ExamListItem, examCalls } from '@examhall/contract';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd';
@@ -47,7 +47,7 @@ export default function ExamsPage() {
   const logout = useLogout();
   const exams = useQuery({
     queryKey: ['exams', 'index'],
-    queryFn: ({ signal }) => request(api.examIndex, { query: { page: 1, page_size: 100 }, signal }),
+    queryFn: ({ signal }) => request(examCalls.examIndex, { query: { page: 1, page_size: 100 }, signal }),
     enabled: user.isSuccess,
   });
 

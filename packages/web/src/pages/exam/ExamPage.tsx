@@ -1,4 +1,4 @@
-import { answerState, api, ExamPhase, type AttemptView, type ExamDetail } from '@examhall/contract';
+import { answerState, ExamPhase, type AttemptView, type ExamDetail, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Skeleton } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
@@ -38,7 +38,7 @@ const JUDGE_SAVE_WAIT_MS = 8_000;
 /** The attempt: resumed from the server, or the copy kept in this browser when there is no network. */
 async function loadAttempt(examId: number, anid: number): Promise<AttemptView> {
   try {
-    const data = await request(api.startExam, { body: { exam_id: examId, anid } });
+    const data = await request(monitorCalls.startExam, { body: { exam_id: examId, anid } });
     await remember(`attempt:${examId}`, data.attempt);
     return data.attempt;
   } catch (e) {

@@ -1,4 +1,4 @@
-import { api } from '@examhall/contract';
+import { examEditorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Switch, Typography } from 'antd';
 import { errorText, request } from '../../api/client.js';
@@ -34,7 +34,10 @@ export default function KeyPanel({
   const keys = useQuery({
     queryKey: ['preview-keys', marker.exam_id, marker.version_id],
     queryFn: ({ signal }) =>
-      request(api.examEditorPreviewKeys, { query: { exam_id: marker.exam_id, version_id: marker.version_id }, signal }),
+      request(examEditorCalls.examEditorPreviewKeys, {
+        query: { exam_id: marker.exam_id, version_id: marker.version_id },
+        signal,
+      }),
     enabled: marker.show_keys,
     staleTime: Infinity,
   });
