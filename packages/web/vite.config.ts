@@ -1,49 +1,32 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-
-/** Files of `public/` the shell needs besides the bundle. */
-const PUBLIC_SHELL_FILES = ['/favicon.svg'];
-
-/**
- * Emits sw.js with the list of every built file, so the service worker can keep them all (the
- * exam page's lazy chunks included) before the candidate ever goes offline.
- */
-function serviceWorker(): Plugin {
-  return {
-    name: 'examhall-service-worker',
-    apply: 'build',
-    generateBundle(_options, bundle) {
-      const files = Object.keys(bundle)
-        .filter((f) => !f.endsWith('.map') && f !== 'index.html')
-        .sort();
-      const assets = ['/', ...files.map((f) => `/${f}`), ...PUBLIC_SHELL_FILES];
-      const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
-      const template = readFileSync(fileURLToPath(new URL('./sw.template.js', import.meta.url)), 'utf8');
-      this.emitFile({
-        type: 'asset',
-        fileName: 'sw.js',
-        source: template.replace('__VERSION__', version).replace('/* ASSETS */ []', JSON.stringify(assets)),
-      });
-    },
-  };
-}
+import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.js';
+import { serviceWorker } from './build/serviceWorker.js';
+import { weightReport } from './build/weightReport.js';
 
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
+  // Relative: chunks load each other relative to where they are served, so the server can point index.html at a
+  // CDN (ASSET_BASE_URL) without a rebuild; the server writes the page's own asset addresses when it serves it.
+  base: './',
+  plugins: [
+    react(),
+    serviceWorker(fileURLToPath(new URL('./sw.template.js', import.meta.url))),
+    weightReport(),
+    precompress(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The page-weight test and report read what each page loads from it.
+    manifest: true,
     sourcemap: true,
     rollupOptions: {
       output: {
-        // antd and React change rarely; a separate chunk stays cached across releases.
+        // React changes rarely; a separate chunk stays cached across releases.
         manualChunks: (id) => {
           if (!id.includes('node_modules')) return undefined;
           if (/[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/.test(id)) return 'react';
-          if (/[\\/]node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/.test(id)) return 'antd';
           return undefined;
         },
       },

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { isWebPage, type CallDef } from '@examhall/contract';
@@ -18,6 +15,7 @@ import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.j
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
 import { docsCsp, securityHeaders } from './http/headers.js';
+import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
@@ -198,24 +196,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.store instanceof LocalObjectStore)
     await storageGateway(app, opts.store, config.storageMaxObjectBytes, new StorageUsageRepository(opts.db));
 
-  const indexHtml = path.join(config.webDist, 'index.html');
-  const serveWeb = config.apiPrefix !== '' && fs.existsSync(indexHtml);
-  if (serveWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
-  }
+  const web = await registerWebApp(app, config);
   app.setNotFoundHandler((request, reply) => {
     const pathOnly = request.url.split('?')[0] ?? '';
     const isApi =
       config.apiPrefix === '' || pathOnly === config.apiPrefix || pathOnly.startsWith(`${config.apiPrefix}/`);
     const isAsset = /\.[A-Za-z0-9]+$/.test(pathOnly);
-    if (isApi || isAsset || !serveWeb || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (isApi || isAsset || !web.served || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(reply, 404, 'not_found', `no such path: ${request.method} ${pathOnly}`);
     }
     // The web app routes on the client and shows its own 404 page for unknown paths; the status says so too.
-    return reply
-      .code(isWebPage(pathOnly) ? 200 : 404)
-      .type('text/html; charset=utf-8')
-      .sendFile('index.html');
+    return web.sendPage(request, reply.code(isWebPage(pathOnly) ? 200 : 404));
   });
 
   // Judge jobs started here finish and have their outcome recorded before the database goes.

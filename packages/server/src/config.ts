@@ -57,6 +57,14 @@ const EnvSchema = z
     ADMIN_PASSWORD: optionalText,
     DEMO_PHONE: z.string().trim().default('13800138000'),
     WEB_DIST: z.string().default(path.resolve(here, '../../web/dist')),
+    /** Where browsers fetch the built files (a CDN holding a copy of WEB_DIST's files); empty: this server. */
+    ASSET_BASE_URL: optionalText.pipe(
+      z
+        .url()
+        .regex(/^https?:\/\/[^?#]+$/, 'must be an http(s) address with no query or fragment')
+        .transform((v) => v.replace(/\/+$/, ''))
+        .optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ERROR_REPORT_URL: z.string().trim().default(''),
     /** Face-check worker threads; 0 means one per core. */
@@ -143,6 +151,8 @@ export interface Config {
   admin: { phone: string; password: string } | null;
   demoPhone: string;
   webDist: string;
+  /** Where browsers fetch the built files (no trailing slash), or '' for this server. */
+  assetBaseUrl: string;
   logLevel: string;
   errorReportUrl: string;
   analyticsUrl: string;
@@ -208,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.ADMIN_PHONE && e.ADMIN_PASSWORD ? { phone: e.ADMIN_PHONE, password: e.ADMIN_PASSWORD } : null,
     demoPhone: e.DEMO_PHONE,
     webDist: path.resolve(e.WEB_DIST),
+    assetBaseUrl: e.ASSET_BASE_URL ?? '',
     logLevel: e.LOG_LEVEL,
     errorReportUrl: e.ERROR_REPORT_URL,
     analyticsUrl: e.ANALYTICS_URL,

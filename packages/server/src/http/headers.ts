@@ -38,20 +38,23 @@ export function cspDirectives(config: Config): Record<string, string[]> {
     (o): o is string => o !== undefined,
   );
   const https = config.publicUrl.startsWith('https:');
+  // Built files served from a CDN (ASSET_BASE_URL): its scripts, styles, fonts and pictures, and the service
+  // worker's fetches of them.
+  const assets = [originOf(config.assetBaseUrl)].filter((o): o is string => o !== undefined);
   return {
     'default-src': ["'self'"],
-    // The built app is module scripts from its own origin only: no inline script, no eval.
-    'script-src': ["'self'"],
+    // The built app is module scripts from its own origin (or its CDN) only: no inline script, no eval.
+    'script-src': ["'self'", ...assets],
     'script-src-attr': ["'none'"],
     // Ant Design writes its styles at run time (CSS-in-JS) and React sets style attributes.
-    'style-src': ["'self'", "'unsafe-inline'"],
+    'style-src': ["'self'", "'unsafe-inline'", ...assets],
     // QR codes are data: URLs; previews of captures and offline pictures are blob: URLs.
-    'img-src': ["'self'", 'data:', 'blob:', ...storage],
+    'img-src': ["'self'", 'data:', 'blob:', ...assets, ...storage],
     // Listening audio comes from storage; an author previews an audio file as a blob: URL.
     'media-src': ["'self'", 'blob:', ...storage],
     // API calls and server-sent events are same-origin; pictures upload straight to storage.
-    'connect-src': ["'self'", ...storage, ...reporting],
-    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...assets, ...storage, ...reporting],
+    'font-src': ["'self'", 'data:', ...assets],
     // The service worker (/sw.js).
     'worker-src': ["'self'"],
     'manifest-src': ["'self'"],

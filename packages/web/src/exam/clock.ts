@@ -3,7 +3,7 @@
  * forward on the monotonic performance clock, so a browser whose wall clock is hours off (or is
  * changed during the exam) still counts down the server's time.
  */
-import { api, CLOCK_TICK_MS } from '@examhall/contract';
+import { CLOCK_TICK_MS, userCalls } from '@examhall/contract';
 import { useEffect, useState } from 'react';
 import { request } from '../api/client.js';
 
@@ -45,7 +45,7 @@ export function clockAligned(): boolean {
 /** Aligns the clock with the server (once per page load is enough; later calls refresh it). */
 export async function alignClock(): Promise<ServerClock> {
   const sentAt = performance.now();
-  const data = await request(api.timeTable);
+  const data = await request(userCalls.timeTable);
   current = alignFrom(data.timestamp, sentAt, performance.now());
   return current;
 }

@@ -3,9 +3,9 @@
  * done, and keep the last outcome per question so it is still there when the candidate comes back
  * (after a reload, the server's newest run or submit stands in for it).
  */
-import { api, type JudgeData, type JudgeLatestData, type LanguageId, type Verdict } from '@examhall/contract';
+import { type JudgeData, type JudgeLatestData, type LanguageId, type Verdict, subjectCalls } from '@examhall/contract';
 import { ApiError, isApiError, request } from '../api/client.js';
-import type { MessageKey } from '../i18n/zh.js';
+import type { BaseMessageKey as MessageKey } from '../i18n/zh.js';
 
 /** How often a job's status is asked for while it runs. */
 export const POLL_INTERVAL_MS = 500;
@@ -52,7 +52,7 @@ function abortable(ms: number, signal?: AbortSignal): Promise<void> {
 
 export const browserJudgeDeps: JudgeDeps = {
   start: (req, clientId) =>
-    request(api.judge, {
+    request(subjectCalls.judge, {
       body: {
         exam_id: req.examId,
         subject_id: req.subjectId,
@@ -63,8 +63,9 @@ export const browserJudgeDeps: JudgeDeps = {
         client_id: clientId,
       },
     }),
-  status: (examId, jobId) => request(api.judgeStatus, { query: { exam_id: examId, job_id: jobId } }),
-  latest: (examId, subjectId) => request(api.judgeLatest, { query: { exam_id: examId, subject_id: subjectId } }),
+  status: (examId, jobId) => request(subjectCalls.judgeStatus, { query: { exam_id: examId, job_id: jobId } }),
+  latest: (examId, subjectId) =>
+    request(subjectCalls.judgeLatest, { query: { exam_id: examId, subject_id: subjectId } }),
   sleep: abortable,
   newId: () => crypto.randomUUID(),
 };

@@ -1,5 +1,5 @@
 /** Queries the exam pages share; the ones the exam page needs offline keep a copy in this browser. */
-import { api, ExamPhase, type AttemptView, type ExamDetail } from '@examhall/contract';
+import { ExamPhase, type AttemptView, type ExamDetail, examCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { request } from '../api/client.js';
@@ -19,7 +19,7 @@ export function useExamDetail(examId: number, anid: number) {
   return useQuery<ExamDetail>({
     queryKey: examDetailKey(examId, anid),
     queryFn: ({ signal }) =>
-      cached(`exam:${examId}:${anid}`, () => request(api.examShow, { query: { id: examId, anid }, signal })),
+      cached(`exam:${examId}:${anid}`, () => request(examCalls.examShow, { query: { id: examId, anid }, signal })),
     enabled: Number.isInteger(examId) && examId > 0 && Number.isInteger(anid) && anid > 0,
   });
 }

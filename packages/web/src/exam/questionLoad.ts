@@ -1,5 +1,5 @@
 /** Loading one question of the exam page, kept in this browser so moving on works without a network. */
-import { api, shapeOf, type AnswerShape } from '@examhall/contract';
+import { shapeOf, type AnswerShape, subjectCalls, cepingCalls } from '@examhall/contract';
 import { request, requestWithMessage } from '../api/client.js';
 import { parseStored } from './answers.js';
 import type { CardItem } from './card.js';
@@ -8,8 +8,8 @@ import { cached } from './offlineCache.js';
 
 /** Loaded question data of either kind. */
 export type Loaded =
-  | { kind: 'subject'; data: Awaited<ReturnType<typeof request<typeof api.showNew>>> }
-  | { kind: 'ceping'; data: Awaited<ReturnType<typeof request<typeof api.cepingShowNew>>> };
+  | { kind: 'subject'; data: Awaited<ReturnType<typeof request<typeof subjectCalls.showNew>>> }
+  | { kind: 'ceping'; data: Awaited<ReturnType<typeof request<typeof cepingCalls.cepingShowNew>>> };
 
 /**
  * A load that is not used: a success envelope with a message means the question is not to be shown; the page
@@ -25,12 +25,12 @@ export const questionQueryKey = (examId: number, item: Pick<CardItem, 'kind' | '
 export async function loadQuestion(examId: number, item: Pick<CardItem, 'kind' | 'id'>): Promise<Loaded> {
   if (item.kind === 'ceping') {
     const data = await cached(`ceping:${examId}:${item.id}`, () =>
-      request(api.cepingShowNew, { query: { exam_id: examId, subject_id: item.id } }),
+      request(cepingCalls.cepingShowNew, { query: { exam_id: examId, subject_id: item.id } }),
     );
     return { kind: 'ceping', data };
   }
   const data = await cached(`subject:${examId}:${item.id}`, async () => {
-    const res = await requestWithMessage(api.showNew, { query: { subject_id: item.id, exam_id: examId } });
+    const res = await requestWithMessage(subjectCalls.showNew, { query: { subject_id: item.id, exam_id: examId } });
     if (res.msg) throw new SubjectWarning(res.msg);
     return res.data;
   });

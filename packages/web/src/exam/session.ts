@@ -1,5 +1,5 @@
 /** Wires the framework-free outbox to the API client and the browser. */
-import { api, type RecordRiskData } from '@examhall/contract';
+import { type RecordRiskData, subjectCalls, cepingCalls, monitorCalls } from '@examhall/contract';
 import { isApiError, request } from '../api/client.js';
 import { serverNow } from './clock.js';
 import { Outbox, type FailureKind, type OutboxEntry, type Receipt } from './outbox.js';
@@ -29,7 +29,7 @@ export function onRiskRecorded(listener: RiskListener): () => void {
 export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
   switch (entry.channel) {
     case 'answer':
-      return request(api.answer, {
+      return request(subjectCalls.answer, {
         body: {
           exam_id: entry.exam_id,
           subject_id: entry.subject_id,
@@ -41,7 +41,7 @@ export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
         },
       });
     case 'ceping':
-      return request(api.cepingAnswer, {
+      return request(cepingCalls.cepingAnswer, {
         body: {
           exam_id: entry.exam_id,
           subject_id: entry.subject_id,
@@ -52,7 +52,7 @@ export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
         },
       });
     case 'risk': {
-      const data = await request(api.recordRisk, {
+      const data = await request(monitorCalls.recordRisk, {
         body: {
           exam_id: entry.exam_id,
           risk: entry.risk ?? 0,

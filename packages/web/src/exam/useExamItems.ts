@@ -1,5 +1,5 @@
 /** The exam page's questions: the order lists, every question loaded up front, and each one's shape. */
-import { api, type AnswerShape } from '@examhall/contract';
+import { type AnswerShape, subjectCalls, cepingCalls } from '@examhall/contract';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { request } from '../api/client.js';
@@ -13,12 +13,14 @@ export function useExamItems(examId: number, hasEvaluation: boolean) {
   const order = useQuery({
     queryKey: ['order-list', examId],
     queryFn: ({ signal }) =>
-      cached(`order:${examId}`, () => request(api.orderList, { query: { exam_id: examId }, signal })),
+      cached(`order:${examId}`, () => request(subjectCalls.orderList, { query: { exam_id: examId }, signal })),
   });
   const card = useQuery({
     queryKey: ['ceping-card', examId],
     queryFn: ({ signal }) =>
-      cached(`ceping-card:${examId}`, () => request(api.cepingLineOrder, { query: { exam_id: examId }, signal })),
+      cached(`ceping-card:${examId}`, () =>
+        request(cepingCalls.cepingLineOrder, { query: { exam_id: examId }, signal }),
+      ),
     enabled: hasEvaluation,
   });
   const items = useMemo(() => cardItems(order.data?.subject_order, card.data?.data), [order.data, card.data]);

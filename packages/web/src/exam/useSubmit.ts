@@ -1,5 +1,5 @@
 /** Submitting the attempt: every change reaches the server, then the evaluation is scored, then the attempt ends. */
-import { AnswerEvent, api, ExamPhase, type AttemptView } from '@examhall/contract';
+import { AnswerEvent, ExamPhase, type AttemptView, cepingCalls, monitorCalls } from '@examhall/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -55,12 +55,14 @@ export function useSubmit(p: {
         }
         if (hasEvaluation) {
           await unlessFinished(async () => {
-            const dims = await request(api.cepingFinish, { body: { exam_id: examId } });
+            const dims = await request(cepingCalls.cepingFinish, { body: { exam_id: examId } });
             queryClient.setQueryData(dimensionsKey(examId), dims);
           });
         }
         await unlessFinished(async () => {
-          const result = await request(api.finishExam, { body: { exam_id: examId, client_id: finishId.current } });
+          const result = await request(monitorCalls.finishExam, {
+            body: { exam_id: examId, client_id: finishId.current },
+          });
           queryClient.setQueryData(resultKey(examId), result);
         });
         await remember(`attempt:${examId}`, { ...attempt, phase: ExamPhase.submit });

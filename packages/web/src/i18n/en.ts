@@ -1,14 +1,10 @@
-import { candidatesEn } from './candidates.en.js';
-import { consoleEn } from './console.en.js';
 import { detailsEn } from './details.en.js';
 import { proctorEn } from './proctor.en.js';
 import { questionsEn } from './questions.en.js';
 import type { Dictionary } from './zh.js';
 
-/** English strings. */
+/** English strings of the candidate pages and the shell (the console's are in console.en.ts). */
 export const en: Dictionary = {
-  ...consoleEn,
-  ...candidatesEn,
   ...questionsEn,
   ...detailsEn,
   ...proctorEn,

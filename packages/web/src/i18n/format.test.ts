@@ -1,22 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@examhall/contract';
+import { consoleEn } from './console.en.js';
+import { consoleZh } from './console.zh.js';
 import { en } from './en.js';
 import { errorKey, toLanguage, translate } from './format.js';
 import { zh } from './zh.js';
 
 describe('dictionaries', () => {
-  it('have the same keys and no empty strings', () => {
-    expect(Object.keys(en).sort()).toEqual(Object.keys(zh).sort());
-    for (const text of [...Object.values(zh), ...Object.values(en)]) expect(text.trim()).not.toBe('');
+  const pairs = [
+    { name: 'base', zh: zh as Record<string, string>, en: en as Record<string, string> },
+    { name: 'console', zh: consoleZh as Record<string, string>, en: consoleEn as Record<string, string> },
+  ];
+
+  it.each(pairs)('$name: have the same keys and no empty strings', (pair) => {
+    expect(Object.keys(pair.en).sort()).toEqual(Object.keys(pair.zh).sort());
+    for (const text of [...Object.values(pair.zh), ...Object.values(pair.en)]) expect(text.trim()).not.toBe('');
   });
 
-  it('use the same placeholders in both languages', () => {
+  it.each(pairs)('$name: use the same placeholders in both languages', (pair) => {
     const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
-    for (const key of Object.keys(zh) as (keyof typeof zh)[]) expect(holes(en[key])).toEqual(holes(zh[key]));
+    for (const key of Object.keys(pair.zh)) expect(holes(pair.en[key]!)).toEqual(holes(pair.zh[key]!));
+  });
+
+  it('keep the console apart from the base texts', () => {
+    expect(Object.keys(zh).filter((k) => k in consoleZh)).toEqual([]);
   });
 });
 
 describe('translate', () => {
+  it("shows a console key as itself until the console's texts load, and their text after", async () => {
+    expect(translate('en-US', 'console.common.save')).toBe('console.common.save');
+    await import('./console.js');
+    expect(translate('en-US', 'console.common.save')).toBe(consoleEn['console.common.save']);
+    expect(translate('zh-CN', 'console.common.save')).toBe(consoleZh['console.common.save']);
+  });
+
   it('fills placeholders and leaves unknown ones', () => {
     expect(translate('en-US', 'common.minutes', { n: 60 })).toBe('60 min');
     expect(translate('zh-CN', 'common.minutes')).toBe('{n} 分钟');

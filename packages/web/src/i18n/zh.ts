@@ -1,13 +1,14 @@
-import { candidatesZh } from './candidates.zh.js';
-import { consoleZh } from './console.zh.js';
+import type { candidatesZh } from './candidates.zh.js';
+import type { consoleZh } from './console.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import { questionsZh } from './questions.zh.js';
 
-/** Chinese strings, the default language. Every key here must exist in en.ts too. */
+/**
+ * Chinese strings of the candidate pages and the shell, the default language. Every key here must exist in en.ts
+ * too. The console's strings (console.zh.ts) load with the console (console.ts), so candidates never download them.
+ */
 export const zh = {
-  ...consoleZh,
-  ...candidatesZh,
   ...questionsZh,
   ...detailsZh,
   ...proctorZh,
@@ -724,7 +725,9 @@ export const zh = {
   'error.http_error': '请求失败',
 };
 
-/** A dictionary key. */
-export type MessageKey = keyof typeof zh;
-/** A complete dictionary. */
-export type Dictionary = Record<MessageKey, string>;
+/** A dictionary key of the candidate pages and the shell (always loaded). */
+export type BaseMessageKey = keyof typeof zh;
+/** A dictionary key, the console's included. */
+export type MessageKey = BaseMessageKey | keyof typeof consoleZh | keyof typeof candidatesZh;
+/** The always-loaded dictionary of a language. */
+export type Dictionary = Record<BaseMessageKey, string>;

@@ -1,4 +1,4 @@
-import { api, type MonitorStepKey } from '@examhall/contract';
+import { type MonitorStepKey, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Space } from 'antd';
 import { useState } from 'react';
@@ -33,8 +33,8 @@ export function DeviceReconnect({ examId }: { examId: number }) {
   const [opening, setOpening] = useState<keyof ProctorStreams | null>(null);
   const [problem, setProblem] = useState<{ step: MonitorStepKey; error: DeviceError } | null>(null);
   const state = useQuery({
-    queryKey: queryKey(api.monitorState, { exam_id: examId }),
-    queryFn: ({ signal }) => request(api.monitorState, { query: { exam_id: examId }, signal }),
+    queryKey: queryKey(monitorCalls.monitorState, { exam_id: examId }),
+    queryFn: ({ signal }) => request(monitorCalls.monitorState, { query: { exam_id: examId }, signal }),
     staleTime: Infinity,
   });
   const passed = new Set((state.data?.checks ?? []).filter((c) => c.result === 'passed').map((c) => c.step));

@@ -8,7 +8,7 @@
  * (shown and logged), since a proctor without frames cannot watch, while failed pertinent and byte
  * uploads are only logged: they add to the record but the exam goes on without them.
  */
-import { api, CLIENT_MESSAGES } from '@examhall/contract';
+import { CLIENT_MESSAGES, monitorCalls, subjectCalls } from '@examhall/contract';
 import { isApiError, isSessionGone, request } from '../api/client.js';
 import { serverNow } from '../exam/clock.js';
 import { examCredentials } from './credentials.js';
@@ -137,7 +137,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
 
   async function record(image: Omit<OfflineImage, 'blob'>, blob: Blob, offline: boolean): Promise<void> {
     const { key, sha256 } = await putObject(credentials, image.name, blob, 'image/jpeg');
-    await request(api.capture, {
+    await request(monitorCalls.capture, {
       body: {
         exam_id: examId,
         kind: image.kind,
@@ -284,7 +284,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
         blob,
         blob.type,
       );
-      await request(api.byte, { body: { exam_id: examId, key, sha256, time, duration_ms } });
+      await request(subjectCalls.byte, { body: { exam_id: examId, key, sha256, time, duration_ms } });
     } catch (e) {
       // Failed byte uploads are only logged; sound heard once storage answers again is recorded soon.
       log('byte upload failed', e);
@@ -300,7 +300,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
   async function begin(): Promise<void> {
     let intervalS = DEFAULT_CAPTURE_INTERVAL_S;
     try {
-      intervalS = (await request(api.monitorState, { query: { exam_id: examId } })).capture_interval;
+      intervalS = (await request(monitorCalls.monitorState, { query: { exam_id: examId } })).capture_interval;
     } catch (e) {
       log('capture interval unknown, using the default', e);
     }
@@ -336,7 +336,7 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
           blob,
           'image/jpeg',
         );
-        await request(api.pertinentMoment, {
+        await request(subjectCalls.pertinentMoment, {
           body: { exam_id: examId, key, sha256, time, ...(riskRecordId ? { risk_id: riskRecordId } : {}) },
         });
         return key;

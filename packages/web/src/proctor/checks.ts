@@ -1,5 +1,5 @@
 /** The monitor page's server calls: a step's outcome, the first picture with its face check, the signature. */
-import { api, type FaceRecognizeData, type MonitorStepKey } from '@examhall/contract';
+import { type FaceRecognizeData, type MonitorStepKey, monitorCalls } from '@examhall/contract';
 import { isApiError, request, upload } from '../api/client.js';
 import { serverNow } from '../exam/clock.js';
 import { examCredentials } from './credentials.js';
@@ -22,7 +22,7 @@ export async function recordCheck(
   result: 'passed' | 'skipped',
   device?: string,
 ): Promise<void> {
-  await request(api.check, {
+  await request(monitorCalls.check, {
     body: {
       exam_id: examId,
       step: STEP_IDS[step],
@@ -56,7 +56,7 @@ export async function takeFirstPicture(examId: number, camera: MediaStream): Pro
     blob,
     'image/jpeg',
   );
-  await request(api.firstPicture, { body: { exam_id: examId, key, sha256, trigger_time } });
+  await request(monitorCalls.firstPicture, { body: { exam_id: examId, key, sha256, trigger_time } });
   const checked = await checkFace(examId, blob);
   return { key, ...checked };
 }
@@ -71,7 +71,7 @@ export async function checkFace(
 ): Promise<{ face: FaceRecognizeData | null; faceError: string | null }> {
   for (let tryNo = 1; ; tryNo++) {
     try {
-      const face = await upload(api.faceRecognize, {
+      const face = await upload(monitorCalls.faceRecognize, {
         exam_id: examId,
         face_img: new File([picture], 'first-picture.jpg', { type: 'image/jpeg' }),
       });
@@ -88,7 +88,7 @@ export async function checkFace(
 export async function saveSignature(examId: number, png: Blob): Promise<string> {
   const trigger_time = serverNow();
   const { key, sha256 } = await putObject(examCredentials(examId), `signature-${trigger_time}.png`, png, 'image/png');
-  await request(api.capture, {
+  await request(monitorCalls.capture, {
     body: { exam_id: examId, kind: 'signature', key, sha256, trigger_time, client_id: crypto.randomUUID() },
   });
   return key;

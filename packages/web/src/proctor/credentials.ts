@@ -3,7 +3,7 @@
  * Expiration. A small margin before Expiration counts as expired, so an upload never starts
  * with credentials that run out on its way.
  */
-import { api, type StsData } from '@examhall/contract';
+import { type StsData, monitorCalls } from '@examhall/contract';
 import { request } from '../api/client.js';
 import { serverNow } from '../exam/clock.js';
 
@@ -53,7 +53,7 @@ const byExam = new Map<number, CredentialCache>();
 export function examCredentials(examId: number): CredentialCache {
   let cache = byExam.get(examId);
   if (!cache) {
-    cache = new CredentialCache(() => request(api.stsToken, { query: { exam_id: examId } }), serverNow);
+    cache = new CredentialCache(() => request(monitorCalls.stsToken, { query: { exam_id: examId } }), serverNow);
     byExam.set(examId, cache);
   }
   return cache;
@@ -63,6 +63,6 @@ let phoneCache: CredentialCache | null = null;
 
 /** The phone page's credentials (its token is the phone token); `now` is the phone's server-aligned clock. */
 export function phoneCredentials(now: () => number = Date.now): CredentialCache {
-  phoneCache ??= new CredentialCache(() => request(api.phoneStsToken), now);
+  phoneCache ??= new CredentialCache(() => request(monitorCalls.phoneStsToken), now);
   return phoneCache;
 }

@@ -9,7 +9,6 @@
  * The detectors are plain functions that answer their cleanup; `useRiskDetectors` wires them to the page.
  */
 import {
-  api,
   detail,
   ExamPhase,
   RISK_EVENTS,
@@ -17,6 +16,8 @@ import {
   type RecordRiskBody,
   type RecordRiskData,
   type RiskEventKey,
+  userCalls,
+  monitorCalls,
 } from '@examhall/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { encodeBody, isApiError, readResponse, request, urlFor } from '../api/client.js';
@@ -388,7 +389,7 @@ export function watchAccount(startPhone: string, onChanged: (phone: string) => v
     if (busy || document.visibilityState !== 'visible') return;
     busy = true;
     try {
-      const info = await request(api.getInfo);
+      const info = await request(userCalls.getInfo);
       const phone = `${info.area_code} ${info.phone}`.trim();
       if (!seen.has(phone)) {
         seen.add(phone);
@@ -419,7 +420,7 @@ function riskBody(examId: number, risk: number, triggerTime: number, detail: str
 /** Sends record bodies with sendBeacon to /monitor/fast-record-risk (the token in the address): for a page going away. */
 export function beaconRisks(bodies: readonly RecordRiskBody[], auth: string | null = currentAuth()): number {
   if (typeof navigator.sendBeacon !== 'function' || !auth) return 0;
-  const url = urlFor(api.fastRecordRisk, undefined, auth);
+  const url = urlFor(monitorCalls.fastRecordRisk, undefined, auth);
   let sent = 0;
   for (const body of bodies) {
     const encoded = encodeBody('form', body);
@@ -434,11 +435,11 @@ export function beaconRisks(bodies: readonly RecordRiskBody[], auth: string | nu
  * (the client id makes that safe), then left to a beacon.
  */
 export async function recordRiskAs(auth: string, body: RecordRiskBody): Promise<RecordRiskData | null> {
-  const call: CallDef = api.recordRisk;
+  const call: CallDef = monitorCalls.recordRisk;
   const encoded = encodeBody('form', body);
   for (let tryNo = 0; tryNo < 3; tryNo++) {
     try {
-      const res = await fetch(urlFor(api.recordRisk, undefined, auth), {
+      const res = await fetch(urlFor(monitorCalls.recordRisk, undefined, auth), {
         method: 'POST',
         headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
         body: encoded?.body ?? null,
@@ -523,7 +524,7 @@ export function useRiskDetectors(options: RiskOptions): {
     const startAuth = currentAuth();
     let startPhone: string | null = null;
     let stopAccount: Stop = () => undefined;
-    void request(api.getInfo).then(
+    void request(userCalls.getInfo).then(
       (info) => {
         startPhone = `${info.area_code} ${info.phone}`.trim();
         stopAccount = watchAccount(startPhone, (phone) => {

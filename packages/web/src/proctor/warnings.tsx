@@ -4,7 +4,7 @@
  * candidate must acknowledge, the prompt to return to fullscreen and the screen-switch notice.
  */
 import { ExclamationCircleFilled, FullscreenOutlined } from '@ant-design/icons';
-import { api, CandidateEvent, type WarningView } from '@examhall/contract';
+import { CandidateEvent, type WarningView, monitorCalls } from '@examhall/contract';
 import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { request, urlFor } from '../api/client.js';
@@ -56,7 +56,7 @@ export function useCandidateEvents(examId: number, handlers: CandidateEventHandl
 
     const connect = () => {
       if (stopped) return;
-      source = new EventSource(urlFor(api.candidateEvents, { exam_id: examId }));
+      source = new EventSource(urlFor(monitorCalls.candidateEvents, { exam_id: examId }));
       source.onopen = () => {
         failures = 0;
         setConnected(true);
@@ -115,7 +115,7 @@ export function useWarnings(examId: number): {
       setWarnings((list) => list.filter((w) => w.id !== id));
       // The receipt is idempotent (the first read counts), so the client's retries are safe; when it fails for
       // good the candidate has still read the warning, and nothing on their page waits for the receipt.
-      request(api.warningRead, { body: { exam_id: examId, warning_id: id } }).catch(() => undefined);
+      request(monitorCalls.warningRead, { body: { exam_id: examId, warning_id: id } }).catch(() => undefined);
     },
     [examId],
   );

@@ -1,20 +1,20 @@
 /** The bank's uploads the editors make: pictures, listening audio, and zips of hidden cases. */
-import { api, BANK_LIMITS } from '@examhall/contract';
+import { BANK_LIMITS, bankCalls } from '@examhall/contract';
 import { upload, type UploadProgress } from '../api/client.js';
 
 /** Stores a picture for a stem, an option or a passage; answers where it is served. */
 export function uploadImage(file: File, onProgress?: UploadProgress) {
-  return upload(api.bankUploadImage, { file }, onProgress);
+  return upload(bankCalls.bankUploadImage, { file }, onProgress);
 }
 
 /** Stores listening audio; the server answers its length. */
 export function uploadAudio(file: File, onProgress?: UploadProgress) {
-  return upload(api.bankUploadAudio, { file }, onProgress);
+  return upload(bankCalls.bankUploadAudio, { file }, onProgress);
 }
 
 /** Reads the hidden cases of a zip of `.in`/`.out` pairs; nothing is stored until the question is saved. */
 export function uploadCases(file: File, onProgress?: UploadProgress) {
-  return upload(api.bankUploadCases, { file }, onProgress);
+  return upload(bankCalls.bankUploadCases, { file }, onProgress);
 }
 
 /** Largest file of each upload, bytes (the server refuses larger ones). */

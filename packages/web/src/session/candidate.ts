@@ -1,5 +1,5 @@
 /** The candidate's session: who is logged in, logging in and out. */
-import { api, type GetInfoData, type LoginBody, type LoginData } from '@examhall/contract';
+import { type GetInfoData, type LoginBody, type LoginData, userCalls } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError, request } from '../api/client.js';
 import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
@@ -15,7 +15,7 @@ export const USER_INFO_KEY = ['user-info'] as const;
  */
 export async function fetchUserInfo({ signal }: { signal: AbortSignal }): Promise<GetInfoData> {
   try {
-    return await request(api.getInfo, { signal });
+    return await request(userCalls.getInfo, { signal });
   } catch (e) {
     if (isApiError(e) && e.status !== 0) clearAuth(await ensureCookieDomain());
     throw e;
@@ -39,7 +39,7 @@ export function useUserInfo() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody) => request(api.login, { body }),
+    mutationFn: (body: LoginBody) => request(userCalls.login, { body }),
     onSuccess: (data: LoginData) => {
       const domain = getCookieDomain();
       if (currentAuth() !== data.auth) storeAuth(data.auth, domain);
@@ -58,7 +58,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => {
       try {
-        await request(api.logout);
+        await request(userCalls.logout);
       } finally {
         clearAuth(getCookieDomain());
         judgeRuns.clear();

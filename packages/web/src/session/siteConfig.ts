@@ -1,5 +1,5 @@
 /** Site settings every page may need: maintenance window, support phone, cookie domain, hooks. */
-import { api, type SiteConfigData } from '@examhall/contract';
+import { type SiteConfigData, userCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../api/client.js';
 import { queryClient } from '../queryClient.js';
@@ -15,7 +15,7 @@ export function getCookieDomain(): string {
 export const SITE_CONFIG_KEY = ['site-config'] as const;
 
 async function fetchSiteConfig({ signal }: { signal: AbortSignal }): Promise<SiteConfigData> {
-  const data = await request(api.siteConfig, { signal });
+  const data = await request(userCalls.siteConfig, { signal });
   cookieDomain = data.cookie_domain;
   return data;
 }

@@ -1,5 +1,5 @@
 /** The staff session: the logged-in account and its permissions. */
-import { api, type Permission, type StaffLoginBody, type StaffView } from '@examhall/contract';
+import { type Permission, type StaffLoginBody, type StaffView, staffCalls } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { request } from '../api/client.js';
@@ -11,7 +11,7 @@ export const STAFF_ME_KEY = ['staff-me'] as const;
 export function useStaffMe() {
   return useQuery({
     queryKey: STAFF_ME_KEY,
-    queryFn: ({ signal }) => request(api.staffMe, { signal }),
+    queryFn: ({ signal }) => request(staffCalls.staffMe, { signal }),
     staleTime: 60_000,
   });
 }
@@ -25,7 +25,7 @@ export function can(staff: StaffView | undefined, permission: Permission): boole
 export function useStaffLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StaffLoginBody) => request(api.staffLogin, { body }),
+    mutationFn: (body: StaffLoginBody) => request(staffCalls.staffLogin, { body }),
     onSuccess: (data) => queryClient.setQueryData(STAFF_ME_KEY, data.staff),
   });
 }
@@ -40,7 +40,7 @@ export function useStaffLogout() {
   return useMutation({
     mutationFn: async () => {
       try {
-        await request(api.staffLogout);
+        await request(staffCalls.staffLogout);
       } finally {
         await navigate('/admin/login', { replace: true });
         queryClient.clear();

@@ -1,5 +1,5 @@
 import { SoundOutlined } from '@ant-design/icons';
-import { api } from '@examhall/contract';
+import { subjectCalls } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -13,7 +13,7 @@ export function ListeningPlayer({ examId, subjectId }: { examId: number; subject
   const key = ['audio-info', examId, subjectId];
   const info = useQuery({
     queryKey: key,
-    queryFn: () => request(api.audioInfo, { body: { exam_id: examId, subject_id: subjectId } }),
+    queryFn: () => request(subjectCalls.audioInfo, { body: { exam_id: examId, subject_id: subjectId } }),
     staleTime: 0,
   });
   const [playing, setPlaying] = useState(false);
@@ -22,7 +22,7 @@ export function ListeningPlayer({ examId, subjectId }: { examId: number; subject
   useEffect(() => () => audio.current?.pause(), []);
 
   const play = useMutation({
-    mutationFn: () => request(api.audioPlay, { body: { exam_id: examId, subject_id: subjectId } }),
+    mutationFn: () => request(subjectCalls.audioPlay, { body: { exam_id: examId, subject_id: subjectId } }),
     onSuccess: async (data) => {
       queryClient.setQueryData(key, data);
       if (!data.url) return;

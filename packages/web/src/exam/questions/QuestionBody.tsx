@@ -1,4 +1,6 @@
 import { kindOfStored, type AnswerValue, type Subject } from '@examhall/contract';
+import { Spin } from 'antd';
+import { Suspense } from 'react';
 import { WEB_QUESTION_REGISTRY } from '../../questions/registry.js';
 import type { QuestionContext } from '../../questions/render/types.js';
 
@@ -17,5 +19,10 @@ export function QuestionBody({ subject, value, onChange, ctx }: Props) {
   const kind = kindOfStored(subject.type, subject.section) ?? kindOfStored(subject.type, 'major');
   if (!kind) return null;
   const { Renderer } = WEB_QUESTION_REGISTRY[kind];
-  return <Renderer subject={subject} value={value} onChange={onChange} ctx={ctx} />;
+  // Renderers with an editor load on first use.
+  return (
+    <Suspense fallback={<Spin />}>
+      <Renderer subject={subject} value={value} onChange={onChange} ctx={ctx} />
+    </Suspense>
+  );
 }

@@ -3,6 +3,8 @@ import { Button, Layout, Menu, Modal, Space, Spin, Tag, Typography } from 'antd'
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useI18n } from '../../i18n/index.js';
+// The console's texts load with the console.
+import '../../i18n/console.js';
 import { can, useStaffLogout, useStaffMe } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
 import { TotpPanel } from './account/TotpPanel.js';

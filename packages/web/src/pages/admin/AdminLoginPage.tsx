@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorText, isApiError } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
+// The console's texts load with the console.
+import '../../i18n/console.js';
 import { safeRedirect } from '../../session/redirect.js';
 import { useStaffLogin } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';

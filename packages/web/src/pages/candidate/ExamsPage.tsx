@@ -1,4 +1,4 @@
-import { api, type ExamListItem } from '@examhall/contract';
+import { type ExamListItem, examCalls } from '@examhall/contract';
 import { LogoutOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Flex, Skeleton, Space, Typography } from 'antd';
@@ -22,7 +22,7 @@ export default function ExamsPage() {
   const logout = useLogout();
   const exams = useQuery({
     queryKey: ['exams', 'index'],
-    queryFn: ({ signal }) => request(api.examIndex, { query: { page: 1, page_size: 100 }, signal }),
+    queryFn: ({ signal }) => request(examCalls.examIndex, { query: { page: 1, page_size: 100 }, signal }),
     enabled: user.isSuccess,
   });
 

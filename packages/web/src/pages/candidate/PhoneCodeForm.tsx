@@ -1,4 +1,11 @@
-import { api, AREA_CODES, DEFAULT_AREA_CODE, isValidPhone, SMS_RULES, type SendMsgQuery } from '@examhall/contract';
+import {
+  AREA_CODES,
+  DEFAULT_AREA_CODE,
+  isValidPhone,
+  SMS_RULES,
+  type SendMsgQuery,
+  userCalls,
+} from '@examhall/contract';
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Form, Input, Select } from 'antd';
@@ -32,7 +39,7 @@ export function PhoneCodeForm(p: { initial?: { area_code: string; phone: string 
 
   const areaCodes = useQuery({
     queryKey: ['area-codes'],
-    queryFn: ({ signal }) => request(api.areaCodeList, { signal }),
+    queryFn: ({ signal }) => request(userCalls.areaCodeList, { signal }),
     staleTime: Infinity,
   });
   // Until the list arrives, the contract's own list keeps the form usable.
@@ -42,7 +49,7 @@ export function PhoneCodeForm(p: { initial?: { area_code: string; phone: string 
   }));
 
   const sendCode = useMutation({
-    mutationFn: (query: SendMsgQuery) => request(api.sendMsg, { query }),
+    mutationFn: (query: SendMsgQuery) => request(userCalls.sendMsg, { query }),
     onSuccess: (data) => {
       setError(null);
       countdown.start(data.resend_after > 0 ? data.resend_after : SMS_RULES.resendIntervalMs / 1000);

@@ -1,4 +1,11 @@
-import { api, DEGREES, RESUME_MAX_BYTES, RESUME_TYPES, type MyInfoBody, type ResumeFile } from '@examhall/contract';
+import {
+  DEGREES,
+  RESUME_MAX_BYTES,
+  RESUME_TYPES,
+  type MyInfoBody,
+  type ResumeFile,
+  examCalls,
+} from '@examhall/contract';
 import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -54,15 +61,15 @@ export default function ProfilePage() {
   const [schoolKeyword, setSchoolKeyword] = useState('');
   const keyword = useDeferredValue(schoolKeyword.trim());
 
-  const info = useQuery({ queryKey: MY_INFO_KEY, queryFn: ({ signal }) => request(api.myInfo, { signal }) });
+  const info = useQuery({ queryKey: MY_INFO_KEY, queryFn: ({ signal }) => request(examCalls.myInfo, { signal }) });
   const majors = useQuery({
     queryKey: ['majors'],
-    queryFn: ({ signal }) => request(api.majors, { signal }),
+    queryFn: ({ signal }) => request(examCalls.majors, { signal }),
     staleTime: Infinity,
   });
   const colleges = useQuery({
     queryKey: ['colleges', keyword],
-    queryFn: ({ signal }) => request(api.colleges, { query: { type: 'college', keyword }, signal }),
+    queryFn: ({ signal }) => request(examCalls.colleges, { query: { type: 'college', keyword }, signal }),
     staleTime: 5 * 60_000,
     placeholderData: (prev) => prev,
   });
@@ -80,7 +87,7 @@ export default function ProfilePage() {
   }, [info.data, form]);
 
   const save = useMutation({
-    mutationFn: (body: MyInfoBody) => request(api.saveMyInfo, { body }),
+    mutationFn: (body: MyInfoBody) => request(examCalls.saveMyInfo, { body }),
     onSuccess: async (data) => {
       queryClient.setQueryData(MY_INFO_KEY, data);
       // The entry page decides on `info`; a stale copy saying 'incomplete' would send the candidate back here.
@@ -219,7 +226,7 @@ function ResumeField({ initial }: { initial: ResumeFile | null }) {
     if (file.size > RESUME_MAX_BYTES) return setUploadError(t('profile.resumeTooLarge', { mb: MAX_MB }));
     setProgress(0);
     try {
-      const data = await upload(api.uploadResume, { file }, (f) => setProgress(Math.round(f * 100)));
+      const data = await upload(examCalls.uploadResume, { file }, (f) => setProgress(Math.round(f * 100)));
       setResume(data.resume);
       void message.success(t('profile.resumeUploaded'));
     } catch (e) {

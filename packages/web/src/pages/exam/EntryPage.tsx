@@ -1,4 +1,4 @@
-import { api, ExamMode, ExamPhase, SECTIONS, type ExamDetail } from '@examhall/contract';
+import { ExamMode, ExamPhase, SECTIONS, type ExamDetail, examCalls, monitorCalls } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Card, Flex, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -35,10 +35,10 @@ export default function EntryPage() {
   useDocumentTitle(detail.data?.name ?? t('entry.pageTitle'));
   const invitation = useQuery({
     queryKey: ['anid-info', anid],
-    queryFn: ({ signal }) => request(api.anidInfo, { query: { anid }, signal }),
+    queryFn: ({ signal }) => request(examCalls.anidInfo, { query: { anid }, signal }),
   });
   const start = useMutation({
-    mutationFn: () => request(api.startExam, { body: { exam_id: examId, anid } }),
+    mutationFn: () => request(monitorCalls.startExam, { body: { exam_id: examId, anid } }),
     onSuccess: (data) => void navigate(pathForPhase(examId, anid, data.attempt.phase)),
   });
 

@@ -1,7 +1,7 @@
-import { answerState, api, ExamPhase, type AttemptView, type ExamDetail } from '@examhall/contract';
+import { answerState, ExamPhase, type AttemptView, type ExamDetail, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Skeleton } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { App, Button, Flex, Skeleton } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
@@ -25,9 +25,12 @@ import { AnswerCard, type CellStatus } from './room/AnswerCard.js';
 import { ExamBanners } from './room/ExamBanners.js';
 import { ExamHeader, NarrowNotice } from './room/ExamHeader.js';
 import { QuestionPanel } from './room/QuestionPanel.js';
-import { SessionExpired, useSessionKeeper } from './room/SessionExpired.js';
+import { useSessionKeeper } from './room/sessionKeeper.js';
 import { SubmitSummary } from './room/SubmitSummary.js';
 import { useProctoring } from './room/useProctoring.js';
+
+/** The notice and login form of a lost session, loaded only when a session is lost. */
+const SessionExpired = lazy(() => import('./room/SessionExpired.js'));
 
 /** How long a run or submit waits for the code answer to be saved; the judge call carries the code anyway. */
 const JUDGE_SAVE_WAIT_MS = 8_000;
@@ -35,7 +38,7 @@ const JUDGE_SAVE_WAIT_MS = 8_000;
 /** The attempt: resumed from the server, or the copy kept in this browser when there is no network. */
 async function loadAttempt(examId: number, anid: number): Promise<AttemptView> {
   try {
-    const data = await request(api.startExam, { body: { exam_id: examId, anid } });
+    const data = await request(monitorCalls.startExam, { body: { exam_id: examId, anid } });
     await remember(`attempt:${examId}`, data.attempt);
     return data.attempt;
   } catch (e) {
@@ -87,9 +90,10 @@ export default function ExamPage() {
   if (!detail.data || !attempt.data || !clock.data) {
     return (
       <div className="page-body">
-        <Card>
+        {/* Drawn like antd's Card, without loading Card (and the tabs it brings) on the exam page. */}
+        <div className="plain-card">
           <Skeleton active />
-        </Card>
+        </div>
       </div>
     );
   }
@@ -182,14 +186,18 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
         onSubmit={confirmSubmit}
       />
       <NarrowNotice />
-      <SessionExpired
-        open={session.expired}
-        onRenewed={() => {
-          session.renewed();
-          // Changes waiting for the new session go now rather than at the next retry.
-          box?.retryNow();
-        }}
-      />
+      {session.expired && (
+        <Suspense fallback={null}>
+          <SessionExpired
+            open
+            onRenewed={() => {
+              session.renewed();
+              // Changes waiting for the new session go now rather than at the next retry.
+              box?.retryNow();
+            }}
+          />
+        </Suspense>
+      )}
       <ExamBanners
         examId={examId}
         items={items}

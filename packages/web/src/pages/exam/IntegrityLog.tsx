@@ -1,4 +1,4 @@
-import { api, type CandidateIntegrityRecord } from '@examhall/contract';
+import { type CandidateIntegrityRecord, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Collapse, Empty, Image, Skeleton, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -30,7 +30,7 @@ export function IntegrityLog({ examId }: { examId: number }) {
   const [open, setOpen] = useState(false);
   const log = useQuery({
     queryKey: ['integrity-log', examId],
-    queryFn: ({ signal }) => request(api.integrityLog, { query: { exam_id: examId }, signal }),
+    queryFn: ({ signal }) => request(monitorCalls.integrityLog, { query: { exam_id: examId }, signal }),
     enabled: open,
   });
   const risks = (log.data?.records ?? []).filter((r) => r.kind === 'risk');

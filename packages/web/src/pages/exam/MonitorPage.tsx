@@ -1,4 +1,4 @@
-import { api, ExamMode, ExamPhase } from '@examhall/contract';
+import { ExamMode, ExamPhase, monitorCalls } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Skeleton, Steps, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -59,7 +59,7 @@ export default function MonitorPage() {
 
   // Creates the attempt when the candidate arrives here directly, and learns its phase.
   const resume = useMutation({
-    mutationFn: () => request(api.startExam, { body: { exam_id: examId, anid } }),
+    mutationFn: () => request(monitorCalls.startExam, { body: { exam_id: examId, anid } }),
     onSuccess: (data) => {
       // Captures and upload signatures use the server's time, not a browser clock that may be off.
       alignIfUnset(data.server_time);
@@ -72,14 +72,14 @@ export default function MonitorPage() {
 
   // What the server already holds (checks passed before a reload); read once the attempt exists.
   const state = useQuery({
-    queryKey: queryKey(api.monitorState, { exam_id: examId }),
-    queryFn: ({ signal }) => request(api.monitorState, { query: { exam_id: examId }, signal }),
+    queryKey: queryKey(monitorCalls.monitorState, { exam_id: examId }),
+    queryFn: ({ signal }) => request(monitorCalls.monitorState, { query: { exam_id: examId }, signal }),
     enabled: resume.isSuccess,
     staleTime: Infinity,
   });
 
   const start = useMutation({
-    mutationFn: () => request(api.startExam, { body: { exam_id: examId, anid, phase: 2 } }),
+    mutationFn: () => request(monitorCalls.startExam, { body: { exam_id: examId, anid, phase: 2 } }),
     onSuccess: async (data) => {
       alignIfUnset(data.server_time);
       await remember(`attempt:${examId}`, data.attempt);

@@ -1,4 +1,4 @@
-import { api, dimensionName, type CepingFinishData, type ExamResult } from '@examhall/contract';
+import { dimensionName, type CepingFinishData, type ExamResult, examCalls } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Form, Input, Radio, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useRef } from 'react';
@@ -25,7 +25,7 @@ export default function ResultPage() {
   const reason = told && told !== 'submit' ? told : null;
   const result = useQuery<ExamResult>({
     queryKey: resultKey(examId),
-    queryFn: ({ signal }) => request(api.examResult, { query: { exam_id: examId }, signal }),
+    queryFn: ({ signal }) => request(examCalls.examResult, { query: { exam_id: examId }, signal }),
   });
   const dimensions = useQuery<CepingFinishData>({
     queryKey: dimensionsKey(examId),
@@ -180,7 +180,7 @@ function Positions({ examId }: { examId: number }) {
   const { t } = useI18n();
   const positions = useQuery({
     queryKey: ['recommend', examId],
-    queryFn: ({ signal }) => request(api.recommendInfo, { query: { exam_id: examId }, signal }),
+    queryFn: ({ signal }) => request(examCalls.recommendInfo, { query: { exam_id: examId }, signal }),
   });
   return (
     <Card style={{ marginTop: 16 }}>
@@ -219,7 +219,7 @@ function Feedback({ examId }: { examId: number }) {
   const clientId = useRef(crypto.randomUUID());
   const send = useMutation({
     mutationFn: (v: { rating: number; content?: string }) =>
-      request(api.feedback, {
+      request(examCalls.feedback, {
         body: { exam_id: examId, rating: v.rating, content: v.content ?? '', client_id: clientId.current },
       }),
   });

@@ -1,4 +1,4 @@
-import { api, ExamPhase, type PhoneSessionData } from '@examhall/contract';
+import { ExamPhase, type PhoneSessionData, monitorCalls } from '@examhall/contract';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState, type RefObject } from 'react';
@@ -57,7 +57,7 @@ export default function PhonePage() {
     queryKey: ['phone-session', token],
     queryFn: async ({ signal }) => {
       const sentAt = Date.now();
-      const data = await request(api.phoneSession, { signal });
+      const data = await request(monitorCalls.phoneSession, { signal });
       // Pictures carry server-aligned times; the phone's clock may be off.
       return { data, offset: data.server_time - Math.round((sentAt + Date.now()) / 2) };
     },
@@ -246,7 +246,7 @@ function usePhonePictures(stream: MediaStream | null, interval: number, offsetRe
           blob,
           'image/jpeg',
         );
-        await request(api.phonePicture, { body: { key, sha256, trigger_time, client_id } });
+        await request(monitorCalls.phonePicture, { body: { key, sha256, trigger_time, client_id } });
         if (cancelled) return;
         setSent((n) => n + 1);
         setLastSent(Date.now());

@@ -1,5 +1,5 @@
 /** The phone as second camera: the QR code of the phone page and its live status. */
-import { api } from '@examhall/contract';
+import { examCalls, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Flex, Tag, Typography } from 'antd';
 import { errorText, request } from '../../api/client.js';
@@ -13,8 +13,9 @@ export function MobileStep(props: StepProps) {
   const { t } = useI18n();
   const record = useRecordCheck(props, 'mobileDevice');
   const qr = useQuery({
-    queryKey: queryKey(api.miniQrcode, { exam_id: props.examId, anid: props.anid }),
-    queryFn: ({ signal }) => request(api.miniQrcode, { query: { exam_id: props.examId, anid: props.anid }, signal }),
+    queryKey: queryKey(examCalls.miniQrcode, { exam_id: props.examId, anid: props.anid }),
+    queryFn: ({ signal }) =>
+      request(examCalls.miniQrcode, { query: { exam_id: props.examId, anid: props.anid }, signal }),
     // The link is short-lived: fetch a new one shortly before it runs out.
     refetchInterval: (query) => {
       const expires = query.state.data?.expires_at;
@@ -22,8 +23,8 @@ export function MobileStep(props: StepProps) {
     },
   });
   const state = useQuery({
-    queryKey: queryKey(api.monitorState, { exam_id: props.examId }),
-    queryFn: ({ signal }) => request(api.monitorState, { query: { exam_id: props.examId }, signal }),
+    queryKey: queryKey(monitorCalls.monitorState, { exam_id: props.examId }),
+    queryFn: ({ signal }) => request(monitorCalls.monitorState, { query: { exam_id: props.examId }, signal }),
     refetchInterval: 2_000,
   });
   const connected = state.data?.mobileDeviceStatus === 1;

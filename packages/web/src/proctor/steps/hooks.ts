@@ -1,5 +1,5 @@
 /** What every device step shares: its props, opening its device, and recording its outcome through TanStack Query. */
-import { api, type MonitorStepKey } from '@examhall/contract';
+import { type MonitorStepKey, monitorCalls } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../api/client.js';
@@ -37,7 +37,7 @@ export function useRecordCheck(props: StepProps, step: MonitorStepKey) {
       return result;
     },
     onSuccess: async (result) => {
-      await client.invalidateQueries({ queryKey: queryKey(api.monitorState, { exam_id: props.examId }) });
+      await client.invalidateQueries({ queryKey: queryKey(monitorCalls.monitorState, { exam_id: props.examId }) });
       props.onDone(result);
     },
   });

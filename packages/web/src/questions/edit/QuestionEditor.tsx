@@ -5,8 +5,9 @@ import { errorText } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { bodyOf, convertDraft, metaOf, type BodyDrafts, type QuestionDraft } from '../drafts.js';
 import { changedPaths, shownProblems, validateDraft, type DraftPath } from '../problems.js';
-import { kindLabel, WEB_QUESTION_REGISTRY } from '../registry.js';
+import { kindLabel } from '../registry.js';
 import { UPLOAD_LIMITS, uploadImage } from '../uploads.js';
+import { QUESTION_EDITORS } from './editors.js';
 import { MetaFields } from './MetaFields.js';
 import { ProblemSummary } from './ProblemSummary.js';
 import { ReadOnly } from './scope.js';
@@ -157,7 +158,7 @@ function BodyEditor({
   onBody: (body: BodyDrafts[QuestionKind]) => void;
 } & Omit<BodyEditorProps<QuestionKind>, 'value' | 'onChange'>) {
   // The registry gives each kind the editor of that kind's body, and the draft is of that kind (one cast, here).
-  const Editor = WEB_QUESTION_REGISTRY[draft.kind].Editor as unknown as ComponentType<BodyEditorProps<QuestionKind>>;
+  const Editor = QUESTION_EDITORS[draft.kind] as unknown as ComponentType<BodyEditorProps<QuestionKind>>;
   const body = bodyOf(draft);
   return (
     <Editor value={{ content: body.content, key: body.key } as BodyDrafts[QuestionKind]} onChange={onBody} {...rest} />

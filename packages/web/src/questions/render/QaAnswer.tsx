@@ -1,5 +1,5 @@
 import { PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
-import { api, ANSWER_FILE_MAX_BYTES } from '@examhall/contract';
+import { ANSWER_FILE_MAX_BYTES, subjectCalls } from '@examhall/contract';
 import { Alert, Button, Spin, Typography } from 'antd';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { errorText, upload } from '../../api/client.js';
@@ -28,8 +28,10 @@ export function QaAnswer({ subject, value, onChange, ctx }: Props) {
     }
     setProgress(0);
     try {
-      const data = await upload(api.uploadAnswerFile, { exam_id: ctx.examId, subject_id: subject.id, file }, (f) =>
-        setProgress(Math.round(f * 100)),
+      const data = await upload(
+        subjectCalls.uploadAnswerFile,
+        { exam_id: ctx.examId, subject_id: subject.id, file },
+        (f) => setProgress(Math.round(f * 100)),
       );
       setNames((n) => ({ ...n, [data.key]: data.file_name }));
       onChange({ ...latest.current, files: [...latest.current.files, data.key] });

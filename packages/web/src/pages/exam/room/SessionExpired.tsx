@@ -1,26 +1,13 @@
 import { Alert, Card, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { keepSessionHere } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { lastLoginPhone } from '../../../session/candidate.js';
 import { PhoneCodeForm } from '../../candidate/PhoneCodeForm.js';
 
 /**
- * While the exam page is open, a session that expires or is revoked keeps the candidate where they are: every
- * change waits in this browser (the outbox and the offline pictures keep it), and `expired` turns true until
- * they log in again.
- */
-export function useSessionKeeper() {
-  const [expired, setExpired] = useState(false);
-  useEffect(() => keepSessionHere(() => setExpired(true)), []);
-  return { expired, renewed: () => setExpired(false) };
-}
-
-/**
  * The notice in place of the lost session, above the questions: nothing is lost, the exam can go on, and the
- * candidate logs in again here with the phone filled in.
+ * candidate logs in again here with the phone filled in. Loaded only when a session is lost.
  */
-export function SessionExpired({ open, onRenewed }: { open: boolean; onRenewed: () => void }) {
+export default function SessionExpired({ open, onRenewed }: { open: boolean; onRenewed: () => void }) {
   const { t } = useI18n();
   if (!open) return null;
   return (

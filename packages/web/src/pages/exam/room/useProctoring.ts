@@ -2,7 +2,7 @@
  * Proctoring through the exam: captures on the exam's interval and a picture at every risk event, the risk
  * detectors, warnings, the live stream, and the phone's status read now and then while the stream is down.
  */
-import { api, type AttemptView, type ExamDetail } from '@examhall/contract';
+import { type AttemptView, type ExamDetail, monitorCalls } from '@examhall/contract';
 import { App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../../../api/client.js';
@@ -53,7 +53,7 @@ export function useProctoring(detail: ExamDetail, attempt: AttemptView, box: Out
   useEffect(() => {
     if (live || !phoneWatched) return;
     const read = () =>
-      void request(api.monitorState, { query: { exam_id: examId } }).then(
+      void request(monitorCalls.monitorState, { query: { exam_id: examId } }).then(
         (s) => phoneStatus(s.mobileDeviceStatus),
         () => undefined,
       );

@@ -1,0 +1,99 @@
+/**
+ * Reads the production build (npm run build, which `npm test` runs before these journeys): what the exam page loads
+ * before an editor, that it carries none of the console's code, what the service worker keeps offline, and the
+ * compressed copies the server sends.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  bundledSources,
+  dynamicImportsOf,
+  EDITOR_SRCS,
+  entryKey,
+  EXAM_PAGE_SRC,
+  examPageWeight,
+  readManifest,
+  staticClosure,
+} from '../packages/web/build/pageWeight.js';
+import { COMPRESSIBLE, MIN_COMPRESS_BYTES } from '../packages/web/build/precompress.js';
+
+const dist = fileURLToPath(new URL('../packages/web/dist/', import.meta.url));
+
+/**
+ * The exam page's JavaScript before an editor, gzipped. The goal is 200 KB; React with the router (about 97 KB) and
+ * Ant Design's core (styles engine, motion, popups: about 110 KB with the components the page uses) already pass it,
+ * so this ratchet holds what was won until the page sheds antd's core; lower it with every saving.
+ */
+const EXAM_PAGE_BUDGET_GZIP = 400_000;
+
+/** Source modules that belong to the staff console only. */
+const CONSOLE_ONLY = [/\/src\/pages\/admin\//, /\/src\/questions\/edit\//, /\/src\/i18n\/console\./];
+
+/** The offline list the build wrote into sw.js. */
+function offlineList(): string[] {
+  const sw = fs.readFileSync(path.join(dist, 'sw.js'), 'utf8');
+  const match = /const ASSETS = (\[[^\]]*\]);/.exec(sw);
+  if (!match?.[1]) throw new Error('sw.js has no ASSETS list');
+  return JSON.parse(match[1]) as string[];
+}
+
+describe('the built web app', () => {
+  it('is built (run npm run build first)', () => {
+    expect(fs.existsSync(path.join(dist, '.vite', 'manifest.json'))).toBe(true);
+  });
+
+  it(`loads at most ${EXAM_PAGE_BUDGET_GZIP / 1000} KB gzipped of JavaScript on the exam page before an editor`, () => {
+    const weight = examPageWeight(dist);
+    expect(weight.files.length).toBeGreaterThan(1);
+    expect(weight.gzipBytes).toBeLessThanOrEqual(EXAM_PAGE_BUDGET_GZIP);
+  });
+
+  it('loads the code and rich-text editors only on demand, not with the exam page', () => {
+    const manifest = readManifest(dist);
+    const page = staticClosure(manifest, [entryKey(manifest), EXAM_PAGE_SRC]);
+    for (const editor of EDITOR_SRCS) {
+      expect(manifest[editor], editor).toBeDefined();
+      expect(page, editor).not.toContain(editor);
+    }
+    // What the exam page may load later is the editors' side and the other candidate pages, never the console's.
+    const later = dynamicImportsOf(manifest, page);
+    expect(later.filter((k) => EDITOR_SRCS.includes(k) || /CodeAnswer|QaAnswer/.test(k)).length).toBeGreaterThan(0);
+  });
+
+  it("carries none of the console's code on the exam page", () => {
+    const weight = examPageWeight(dist);
+    const sources = bundledSources(dist, weight.files);
+    expect(sources.length).toBeGreaterThan(50);
+    expect(sources.some((s) => s.endsWith('src/pages/exam/ExamPage.tsx'))).toBe(true);
+    const consoleCode = sources.filter((s) => CONSOLE_ONLY.some((re) => re.test(s)));
+    expect(consoleCode).toEqual([]);
+  });
+
+  it("keeps the candidate's exam offline (its page, the editors) and not the console", () => {
+    const manifest = readManifest(dist);
+    const kept = new Set(offlineList());
+    expect(kept.has(manifest[entryKey(manifest)]!.file)).toBe(true);
+    expect(kept.has(manifest[EXAM_PAGE_SRC]!.file)).toBe(true);
+    for (const editor of EDITOR_SRCS) expect(kept.has(manifest[editor]!.file), editor).toBe(true);
+    const consolePages = Object.keys(manifest).filter((k) => k.startsWith('src/pages/admin/'));
+    expect(consolePages.length).toBeGreaterThan(5);
+    for (const key of consolePages) expect(kept.has(manifest[key]!.file), key).toBe(false);
+    const built = fs.readdirSync(path.join(dist, 'assets')).filter((f) => !/\.(map|br|gz)$/.test(f));
+    expect(kept.size).toBeLessThan(built.length);
+  });
+
+  it('has brotli and gzip copies beside every compressible file', () => {
+    const files = [
+      'index.html',
+      'sw.js',
+      ...fs.readdirSync(path.join(dist, 'assets')).map((f) => `assets/${f}`),
+    ].filter((f) => COMPRESSIBLE.test(f) && fs.statSync(path.join(dist, f)).size >= MIN_COMPRESS_BYTES);
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) {
+      expect(fs.existsSync(path.join(dist, `${f}.br`)), `${f}.br`).toBe(true);
+      expect(fs.existsSync(path.join(dist, `${f}.gz`)), `${f}.gz`).toBe(true);
+    }
+  });
+});

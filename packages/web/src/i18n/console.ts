@@ -1,0 +1,11 @@
+/**
+ * The console's texts, added to the dictionaries when this module loads: the console's pages (and the preview's
+ * key panel) import it, so candidate pages never download them.
+ */
+import { candidatesEn } from './candidates.en.js';
+import { consoleEn } from './console.en.js';
+import { candidatesZh } from './candidates.zh.js';
+import { consoleZh } from './console.zh.js';
+import { addMessages } from './format.js';
+
+addMessages({ 'zh-CN': { ...consoleZh, ...candidatesZh }, 'en-US': { ...consoleEn, ...candidatesEn } });
