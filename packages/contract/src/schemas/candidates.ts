@@ -369,7 +369,6 @@ export const CANDIDATE_STATUSES = [
 /** An invited candidate's status in an exam. */
 export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
 
-
 /** One invited candidate of an exam with their status. */
 export const ExamCandidateRow = z.object({
   /** The invitation (the candidate's anid for this exam). */
