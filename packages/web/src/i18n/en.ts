@@ -1,4 +1,5 @@
 import { consoleEn } from './console.en.js';
+import { invitationsEn } from './invitations.en.js';
 import { detailsEn } from './details.en.js';
 import { proctorEn } from './proctor.en.js';
 import { questionsEn } from './questions.en.js';
@@ -7,6 +8,7 @@ import type { Dictionary } from './zh.js';
 /** English strings. */
 export const en: Dictionary = {
   ...consoleEn,
+  ...invitationsEn,
   ...questionsEn,
   ...detailsEn,
   ...proctorEn,

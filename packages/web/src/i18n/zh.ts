@@ -1,4 +1,5 @@
 import { consoleZh } from './console.zh.js';
+import { invitationsZh } from './invitations.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import { questionsZh } from './questions.zh.js';
@@ -6,6 +7,7 @@ import { questionsZh } from './questions.zh.js';
 /** Chinese strings, the default language. Every key here must exist in en.ts too. */
 export const zh = {
   ...consoleZh,
+  ...invitationsZh,
   ...questionsZh,
   ...detailsZh,
   ...proctorZh,

@@ -14,7 +14,7 @@ import { Forbidden, LoadError } from '../shared/PageTitle.js';
 import { BasicsPanel } from './BasicsPanel.js';
 import { countUnder, examTotals } from './draft.js';
 import { ArchiveButton, CopyExamModal } from './ExamsPage.js';
-import { InvitePanel } from './InvitePanel.js';
+import { InvitationsPanel } from './InvitationsPanel.js';
 import { STATUS_COLOR } from './labels.js';
 import { LivePanel } from './LivePanel.js';
 import { OutcomePanel } from './OutcomePanel.js';
@@ -123,9 +123,7 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
             {
               key: 'invite',
               label: t('console.exams.tab.invite'),
-              children: (
-                <InvitePanel examId={detail.id} published={detail.published_version_id !== null} readOnly={readOnly} />
-              ),
+              children: <InvitationsPanel detail={detail} readOnly={readOnly} />,
             },
             {
               key: 'schedule',
