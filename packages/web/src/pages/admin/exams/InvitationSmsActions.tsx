@@ -114,7 +114,7 @@ function RevokeModal({
       onOk={submit}
       okText={t('console.invitations.revoke')}
       cancelText={t('console.common.cancel')}
-      okButtonProps={{ danger: true, disabled: !valid, loading: revoke.isPending }}
+      okButtonProps={{ danger: true, disabled: !valid, loading: revoke.isPending, 'data-testid': 'revoke-ok' }}
     >
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('console.invitations.revokeHint')}</Typography.Text>
