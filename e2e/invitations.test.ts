@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { describeViolations, scanA11y } from './support/a11y.js';
 import { browserAvailable, newPage } from './support/browser.js';
 import { completeProfile } from './support/candidate.js';
 import { staffLogin } from './support/console.js';
@@ -22,6 +23,14 @@ async function textTo(server: TestServer, phone: string, purpose: string, count 
   const of = () => server.sms.texts().filter((m) => m.phone === phone && m.purpose === purpose);
   await expect.poll(() => of().length, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(count);
   return of().at(-1)!;
+}
+
+/** Fails on any WCAG A/AA violation axe finds on the page. */
+async function expectAccessible(page: Page, where: string): Promise<void> {
+  // The pointer rests where nothing is hovered: the scan judges colours at rest.
+  await page.mouse.move(0, 0);
+  const violations = await scanA11y(page);
+  expect(violations, describeViolations(where, violations)).toEqual([]);
 }
 
 /** The console's toast (antd message) showing `text`. */
@@ -52,6 +61,7 @@ describe.runIf(browserAvailable())('invitations journey', () => {
     await phones.fill(`${FOLLOWS}\nnot-a-phone\n+852 ${REVOKED}`);
     await page.getByTestId('bulk-invalid').getByText('第 2 行：not-a-phone').waitFor();
     expect(await page.getByTestId('bulk-submit').isDisabled()).toBe(true);
+    await expectAccessible(page, 'invitations tab with a bad line');
     await phones.fill(`${FOLLOWS}\n${RESENT}\n+852 ${REVOKED}`);
     await page.getByTestId('bulk-summary').getByText('有效 3 个，无效 0 行').waitFor();
     await page.getByTestId('bulk-submit').click();
@@ -75,6 +85,7 @@ describe.runIf(browserAvailable())('invitations journey', () => {
     expect(server.sms.texts().find((m) => m.phone === REVOKED)?.area_code).toBe('852');
     // The texts table follows their delivery.
     await page.getByTestId('sms-counts').getByText('已发送 3').waitFor({ timeout: 20_000 });
+    await expectAccessible(page, 'invitations tab after the job');
 
     // The candidate follows the link: login by SMS code, the profile once, then the exam's detail.
     const cand = await newPage(j.browser, server.baseUrl);
@@ -97,25 +108,33 @@ describe.runIf(browserAvailable())('invitations journey', () => {
     const table = page.getByTestId('schedule-invitations');
     await table
       .getByRole('row', { name: new RegExp(RESENT) })
-      .getByTestId('invitations-resend')
+      .getByTestId('row-resend')
       .click();
     await toast(page, /已安排重发 1 条短信/).waitFor();
     const resent = await textTo(server, RESENT, 'resend');
     expect(resent.text).toContain(links.get(RESENT)!);
 
     const revokeRow = table.getByRole('row', { name: new RegExp(REVOKED) });
-    await revokeRow.getByTestId('invitations-revoke').click();
+    await revokeRow.getByTestId('row-revoke').click();
     const ok = page.getByTestId('revoke-ok');
     expect(await ok.isDisabled()).toBe(true);
     await page.getByTestId('revoke-reason').fill('应聘者已撤回申请');
     await ok.click();
     await toast(page, '已撤销 1 个邀请').waitFor();
-    // Revoked already: a second revoke leaves it as it was and says so.
+    await revokeRow.getByTestId('invitation-revoked').waitFor();
+    expect(await revokeRow.getByTestId('row-revoke').count()).toBe(0);
+    // Both selected for a resend: the revoked one is skipped, and named.
     const anid = links.get(REVOKED)!.split('/').at(-1)!;
-    await revokeRow.getByTestId('invitations-revoke').click();
-    await page.getByTestId('revoke-reason').fill('再次撤销');
-    await ok.click();
+    await revokeRow.getByRole('checkbox').check();
+    await table
+      .getByRole('row', { name: new RegExp(RESENT) })
+      .getByRole('checkbox')
+      .check();
+    await page.getByTestId('invitations-resend').click();
     await page.getByTestId('invitations-skipped').getByText(`#${anid}`).waitFor();
+    await textTo(server, RESENT, 'resend', 2);
+    expect(server.sms.texts().filter((m) => m.phone === REVOKED)).toHaveLength(1);
+    await expectAccessible(page, 'schedule tab with the skipped invitations');
     expect(staff.consoleErrors).toEqual([]);
     await staff.context.close();
   }, 240_000);

@@ -32,6 +32,7 @@ export const invitationsEn: Record<keyof typeof invitationsZh, string> = {
     'Invitations already started are not revoked. A revoked candidate can no longer enter this exam, and texts not yet sent are cancelled.',
   'console.invitations.revokeReason': 'Reason (kept in the audit log)',
   'console.invitations.reasonTooLong': 'The reason takes at most 500 characters',
+  'console.invitations.revokedTag': 'revoked',
   'console.invitations.revoked': '{n} invitation(s) revoked',
   'console.invitations.skippedTitle':
     '{n} invitation(s) left as they were (started already, revoked before, or not this exam’s)',

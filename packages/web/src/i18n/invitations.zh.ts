@@ -29,6 +29,7 @@ export const invitationsZh = {
   'console.invitations.revokeHint': '已开始作答的邀请不会被撤销；撤销后考生无法再进入本场笔试，未发出的短信也会取消。',
   'console.invitations.revokeReason': '原因（记入审计日志）',
   'console.invitations.reasonTooLong': '原因最多 500 个字',
+  'console.invitations.revokedTag': '已撤销',
   'console.invitations.revoked': '已撤销 {n} 个邀请',
   'console.invitations.skippedTitle': '{n} 个邀请未处理（已开始作答、之前已撤销或不属于本场笔试）',
   'console.sms.settings': '短信设置',

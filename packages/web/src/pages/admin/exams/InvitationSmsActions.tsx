@@ -13,11 +13,14 @@ export function InvitationSmsActions({
   examId,
   anids,
   size,
+  testId = 'invitations',
   onDone,
 }: {
   examId: number;
   anids: number[];
   size?: 'small';
+  /** Prefix of the buttons' test ids (a row's differ from the bulk bar's). */
+  testId?: string;
   onDone?: () => void;
 }) {
   const { t } = useI18n();
@@ -50,7 +53,7 @@ export function InvitationSmsActions({
         disabled={anids.length === 0}
         loading={resend.isPending}
         onClick={doResend}
-        data-testid="invitations-resend"
+        data-testid={`${testId}-resend`}
       >
         {t('console.invitations.resend')}
       </Button>
@@ -59,7 +62,7 @@ export function InvitationSmsActions({
         danger
         disabled={anids.length === 0}
         onClick={() => setRevoking(true)}
-        data-testid="invitations-revoke"
+        data-testid={`${testId}-revoke`}
       >
         {t('console.invitations.revoke')}
       </Button>

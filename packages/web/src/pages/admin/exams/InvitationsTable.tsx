@@ -45,7 +45,22 @@ export function InvitationsTable({
     return s ? s.label || serverTime(s.start_at) : '—';
   };
   const columns: TableColumnsType<InvitationView> = [
-    { title: t('console.schedule.col.phone'), dataIndex: 'phone', key: 'phone', sorter: true },
+    {
+      title: t('console.schedule.col.phone'),
+      dataIndex: 'phone',
+      key: 'phone',
+      sorter: true,
+      render: (_, i) => (
+        <>
+          {i.phone}
+          {i.revoked_at !== null && (
+            <Tag color="red" style={{ marginLeft: 4 }} data-testid="invitation-revoked">
+              {t('console.invitations.revokedTag')}
+            </Tag>
+          )}
+        </>
+      ),
+    },
     { title: t('console.schedule.col.slot'), key: 'slot', sorter: true, render: (_, i) => slotName(i.slot_id) },
     {
       title: t('console.schedule.col.extra'),
@@ -87,11 +102,12 @@ export function InvitationsTable({
     columns.push({
       title: t('console.common.actions'),
       key: 'actions',
-      render: (_, i) => (
-        <Space size={4}>
-          <InvitationSmsActions examId={examId} anids={[i.id]} size="small" />
-        </Space>
-      ),
+      render: (_, i) =>
+        i.revoked_at === null && (
+          <Space size={4}>
+            <InvitationSmsActions examId={examId} anids={[i.id]} size="small" testId="row" />
+          </Space>
+        ),
     });
   if (list.isError) return <LoadError error={list.error} />;
   return (
