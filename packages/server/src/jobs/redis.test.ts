@@ -3,52 +3,19 @@
  * duplicates nothing (a second worker finishes it from the checkpoint), on both dialects; and periodic tasks of
  * two schedulers with their own Redis connections (two API processes) run once per period.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobRepository } from '../repositories/jobs.js';
 import { testedDialects } from '../test/db.js';
 import { effectCounts, sharedDb, testHandlers, type SharedDb, type TestKind } from '../test/jobKinds.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
+import { startScript, until } from '../test/processes.js';
 import { BullJobQueue } from './bullmq.js';
 import { LocalScheduler, RedisScheduler } from './periodic.js';
 import type { PeriodicScheduler } from './types.js';
 
 const redisHere = await requirePart('redis');
-const here = path.dirname(fileURLToPath(import.meta.url));
-const workerScript = path.resolve(here, '../test/jobWorker.ts');
-// The worker runs as one node process with tsx's loader (tsx's own command would put a second process between).
-const tsxLoader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
 const owner = { staffId: null, teamId: null };
-
-async function until<T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** Starts the worker script as its own process; resolves once it takes jobs. */
-function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, workerScript], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('ready')) resolve(child);
-    });
-    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${out}`)));
-  });
-}
 
 describe.runIf(redisHere).each(await testedDialects())('jobs on Redis (BullMQ) with %s', (dialect) => {
   let shared: SharedDb;
@@ -68,7 +35,7 @@ describe.runIf(redisHere).each(await testedDialects())('jobs on Redis (BullMQ) w
   it('a worker process killed mid-job loses and duplicates nothing: a second worker finishes from the checkpoint', async () => {
     const leaseMs = 1_000;
     const env = { ...shared.env, JOB_REDIS: TEST_REDIS_URL, JOB_PREFIX: prefix, JOB_LEASE_MS: String(leaseMs) };
-    const child = await startWorker(env);
+    const child = await startScript('jobWorker.ts', env);
     closers.push(async () => void child.kill('SIGKILL'));
     // This side only enqueues, as an API process does.
     const api = new BullJobQueue<TestKind>(shared.open(), testHandlers(), TEST_REDIS_URL, { prefix, work: false });

@@ -68,6 +68,8 @@ export class InvitationService {
       jobs: JobService;
       publicUrl: string;
       clock: () => number;
+      /** Phones a bulk invitation handles per step (default BULK_STEP). */
+      bulkStep?: number;
     },
   ) {}
 
@@ -170,7 +172,7 @@ export class InvitationService {
     };
     await ctx.progress(tally.done, phones.length, 'invitations');
     while (tally.done < phones.length) {
-      const step = phones.slice(tally.done, tally.done + BULK_STEP);
+      const step = phones.slice(tally.done, tally.done + (this.deps.bulkStep ?? BULK_STEP));
       // The tally after the step is the cursor, stored by the step's own commit.
       const next = await ctx.checkpoint(
         (after: typeof tally) => ({ ...after }),
@@ -192,6 +194,7 @@ export class InvitationService {
             queued: tally.queued + queued,
           };
         },
+        { done: tally.done + step.length, total: phones.length },
       );
       Object.assign(tally, next);
       await ctx.progress(tally.done, phones.length, 'invitations');

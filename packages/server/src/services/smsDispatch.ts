@@ -23,19 +23,15 @@ export class SmsDispatcher {
     private readonly db: Db,
     private readonly sender: SmsSender,
     private readonly invitations: InvitationService,
-    private readonly opts: {
-      rate: number;
-      clock: () => number;
-      log: ServiceLog;
-      sleep?: (ms: number) => Promise<void>;
-    },
+    private readonly opts: { rate: number; clock: () => number; log: ServiceLog; leaseMs?: number },
   ) {}
 
   /** Sends what is due, at most `rate` a second over `periodMs`; answers how many were delivered. */
   async dispatch(periodMs: number): Promise<number> {
     const now = this.opts.clock();
     const budget = Math.max(1, Math.floor((this.opts.rate * periodMs) / 1000));
-    const texts = await new InvitationRepository(this.db).claimDue(now, budget, now + SEND_LEASE_MS);
+    const lease = this.opts.leaseMs ?? SEND_LEASE_MS;
+    const texts = await new InvitationRepository(this.db).claimDue(now, budget, now + lease);
     let delivered = 0;
     for (const text of texts) if (await this.sendOne(text)) delivered++;
     return delivered;

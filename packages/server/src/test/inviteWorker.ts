@@ -1,0 +1,59 @@
+/**
+ * A process that runs bulk invitations and sends their texts, for the crash test (run with tsx's loader): the
+ * job runner (BullMQ when JOB_REDIS is set, else the in-process runner on the table, as the embedded default
+ * runs) with the real invitation handler, and the SMS dispatcher every 50 ms, sending to SMS_WEBHOOK_URL.
+ * Prints "ready" once it takes jobs; the test kills it with SIGKILL.
+ *
+ * Environment: JOB_DB, JOB_DB_SCHEMA, JOB_REDIS, JOB_PREFIX, JOB_LEASE_MS (see jobWorker.ts), SMS_WEBHOOK_URL,
+ * INVITE_STEP (phones per step).
+ */
+import pino from 'pino';
+import type { JobKind } from '@examhall/contract';
+import { openDb } from '../db/database.js';
+import { openJobQueue, type JobHandlers } from '../jobs/index.js';
+import { AccessService } from '../services/access.js';
+import { AuditService } from '../services/audit.js';
+import { InvitationService } from '../services/invitations.js';
+import { JobService } from '../services/jobs.js';
+import { SmsDispatcher } from '../services/smsDispatch.js';
+import { WebhookSmsSender } from '../sms/sender.js';
+
+const target = process.env.JOB_DB ?? '';
+const db = (
+  target.startsWith('postgres')
+    ? openDb({ databaseUrl: target, searchPath: process.env.JOB_DB_SCHEMA })
+    : openDb({ sqliteFile: target })
+).db;
+const leaseMs = Number(process.env.JOB_LEASE_MS ?? 1000);
+const log = pino({ level: 'warn' });
+const handlers = {} as JobHandlers<JobKind>;
+const queue = openJobQueue(db, handlers, {
+  redisUrl: process.env.JOB_REDIS || undefined,
+  prefix: process.env.JOB_PREFIX,
+  leaseMs,
+  pollMs: 50,
+});
+const access = new AccessService(db);
+const audit = new AuditService(db, Date.now);
+const invitations = new InvitationService(db, {
+  access,
+  audit,
+  jobs: new JobService(db, queue, access, audit),
+  publicUrl: 'http://exam.example',
+  clock: Date.now,
+  bulkStep: Number(process.env.INVITE_STEP ?? 250),
+});
+Object.assign(handlers, { invitation_bulk: (ctx) => invitations.runBulk(ctx) } satisfies Partial<JobHandlers<JobKind>>);
+const dispatcher = new SmsDispatcher(db, new WebhookSmsSender(process.env.SMS_WEBHOOK_URL ?? ''), invitations, {
+  rate: 10_000,
+  clock: Date.now,
+  log,
+  leaseMs,
+});
+await queue.start();
+const send = async (): Promise<void> => {
+  await dispatcher.dispatch(50).catch((err: unknown) => log.warn({ err }, 'dispatch failed'));
+  setTimeout(() => void send(), 50);
+};
+void send();
+process.stdout.write('ready\n');

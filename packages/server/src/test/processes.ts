@@ -1,0 +1,40 @@
+/** Helpers for tests that run parts of the server as processes of their own and kill them. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+// A script runs as one node process with tsx's loader (tsx's own command would put a second process between).
+const tsxLoader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
+
+/** Polls `check` until it answers something (not undefined or false); throws after `timeoutMs`. */
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 25,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** Starts a script of test/ (e.g. 'jobWorker.ts') as its own process; resolves once it prints "ready". */
+export function startScript(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', tsxLoader, path.resolve(here, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('ready')) resolve(child);
+    });
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}):\n${out}`)));
+  });
+}
