@@ -42,7 +42,10 @@ export function BulkInvitePanel({ examId, readOnly }: { examId: number; readOnly
   };
   const start = () => {
     setJob(null);
-    bulk.mutate({ exam_id: examId, phones: parsed.valid, candidate_ids: [], send_sms: sendSms });
+    bulk.mutate(
+      { exam_id: examId, phones: parsed.valid, candidate_ids: [], send_sms: sendSms },
+      { onSuccess: () => setText('') },
+    );
   };
   const failure = bulk.isError ? errorWithDetail(bulk.error) : null;
   const hasLines = parsed.valid.length + parsed.invalid.length > 0;

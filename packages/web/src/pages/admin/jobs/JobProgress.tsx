@@ -25,6 +25,7 @@ const PHASES: Record<string, MessageKey> = {
   read: 'console.jobs.phase.read',
   pictures: 'console.jobs.phase.pictures',
   questions: 'console.jobs.phase.questions',
+  invitations: 'console.jobs.phase.invitations',
 };
 
 function phaseLabel(t: (key: MessageKey) => string, phase: string | null): string {
