@@ -467,7 +467,7 @@ describe.runIf(browserAvailable())('the console journey: from an empty team to a
     expect(shown).toBe(true);
     await preview.close();
 
-    await editorTab(page, '邀请');
+    await editorTab(page, '邀请与短信');
     await page.getByTestId('invite-phones').fill(CANDIDATE_PHONE);
     await page.getByTestId('invite-submit').click();
     await page.getByTestId('invite-result').getByText(CANDIDATE_PHONE).waitFor();

@@ -1,6 +1,6 @@
 import { startRecorder } from './recorder.js';
 
-/** One SMS the server asked the webhook to deliver. */
+/** One login code the server asked the webhook to deliver. */
 export interface RecordedSms {
   phone: string;
   area_code: string;
@@ -8,10 +8,21 @@ export interface RecordedSms {
   purpose: string;
 }
 
+/** One text to an invited candidate (invitation, reminder or resend) the server asked the webhook to deliver. */
+export interface RecordedText {
+  phone: string;
+  area_code: string;
+  purpose: string;
+  text: string;
+  message_id: string;
+}
+
 /** A stand-in SMS gateway: it records what the server's webhook provider posts. */
 export interface SmsRecorder {
   url: string;
   messages: () => RecordedSms[];
+  /** The invitation texts received so far, oldest first. */
+  texts: () => RecordedText[];
   /** The latest code sent to `phone`, waiting up to `timeoutMs` for it to arrive. */
   waitForCode: (phone: string, timeoutMs?: number) => Promise<string>;
   close: () => Promise<void>;
@@ -22,6 +33,11 @@ function isSms(body: unknown): body is RecordedSms {
   return typeof b === 'object' && b !== null && typeof b.phone === 'string' && typeof b.code === 'string';
 }
 
+function isText(body: unknown): body is RecordedText {
+  const b = body as Partial<RecordedText> | null;
+  return typeof b === 'object' && b !== null && typeof b.phone === 'string' && typeof b.text === 'string';
+}
+
 /** Starts the SMS recorder on a free local port. */
 export async function startSmsRecorder(): Promise<SmsRecorder> {
   const recorder = await startRecorder('/sms');
@@ -29,6 +45,7 @@ export async function startSmsRecorder(): Promise<SmsRecorder> {
   return {
     url: recorder.url,
     messages,
+    texts: () => recorder.bodies.filter(isText),
     async waitForCode(phone, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

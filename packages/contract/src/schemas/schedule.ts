@@ -158,6 +158,8 @@ export const InvitationView = z.object({
   effective_start: EpochMs,
   /** Its end. */
   effective_end: EpochMs,
+  /** When it was revoked (epoch ms), or null while it stands. */
+  revoked_at: EpochMs.nullable(),
   /** The latest attempt, or null. */
   attempt: z
     .object({

@@ -176,6 +176,12 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
       .where('action', '=', 'exam.invite_revoke')
       .executeTakeFirstOrThrow();
     expect(audit.detail).toBe('重复报名');
+    // The console's invitation list shows which are revoked.
+    const listed = (await call(api.scheduleInvitations, { exam_id: examId, phone: '1370000400' })).data as {
+      list: { id: number; revoked_at: number | null }[];
+    };
+    expect(listed.list.find((i) => i.id === a)?.revoked_at).toBe(t.now());
+    expect(listed.list.find((i) => i.id === b)?.revoked_at).toBeNull();
   });
 
   it("keeps each exam's texts: defaults, checked templates, and the saved one used for the next text", async () => {

@@ -254,6 +254,7 @@ export class ScheduleService {
           window_end: i.window_end,
           effective_start: window.start_at,
           effective_end: window.end_at,
+          revoked_at: i.revoked_at,
           attempt: a ? { id: a.id, phase: a.phase, end_at: a.end_at, finish_reason: a.finish_reason } : null,
         };
       }),

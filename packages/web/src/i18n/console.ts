@@ -4,8 +4,13 @@
  */
 import { candidatesEn } from './candidates.en.js';
 import { consoleEn } from './console.en.js';
+import { invitationsEn } from './invitations.en.js';
 import { candidatesZh } from './candidates.zh.js';
 import { consoleZh } from './console.zh.js';
+import { invitationsZh } from './invitations.zh.js';
 import { addMessages } from './format.js';
 
-addMessages({ 'zh-CN': { ...consoleZh, ...candidatesZh }, 'en-US': { ...consoleEn, ...candidatesEn } });
+addMessages({
+  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh },
+  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn },
+});

@@ -1,5 +1,6 @@
 import type { candidatesZh } from './candidates.zh.js';
 import type { consoleZh } from './console.zh.js';
+import type { invitationsZh } from './invitations.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import { questionsZh } from './questions.zh.js';
@@ -728,6 +729,7 @@ export const zh = {
 /** A dictionary key of the candidate pages and the shell (always loaded). */
 export type BaseMessageKey = keyof typeof zh;
 /** A dictionary key, the console's included. */
-export type MessageKey = BaseMessageKey | keyof typeof consoleZh | keyof typeof candidatesZh;
+export type MessageKey =
+  BaseMessageKey | keyof typeof consoleZh | keyof typeof candidatesZh | keyof typeof invitationsZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

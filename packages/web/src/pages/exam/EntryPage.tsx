@@ -26,6 +26,14 @@ export const MODE_KEYS: Record<ExamDetail['mode'], MessageKey> = {
  * to the profile first; an attempt already under way goes straight to its phase.
  */
 export default function EntryPage() {
+  const location = useLocation();
+  // Asked nothing before logging in: a link opened from a text lands here signed out.
+  if (currentAuth() === null)
+    return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  return <Entry />;
+}
+
+function Entry() {
   const { t } = useI18n();
   const location = useLocation();
   const navigate = useNavigate();
@@ -43,7 +51,6 @@ export default function EntryPage() {
   });
 
   const here = location.pathname + location.search;
-  if (currentAuth() === null) return <Navigate to={`/login?redirect=${encodeURIComponent(here)}`} replace />;
   if (user.data?.info === 0) return <Navigate to={`/profile?redirect=${encodeURIComponent(here)}`} replace />;
   const phase = detail.data?.userData.phase ?? null;
   // A practice run may be taken again after its result; everything else resumes where it stands.

@@ -15,7 +15,7 @@ import { BasicsPanel } from './BasicsPanel.js';
 import { countUnder, examTotals } from './draft.js';
 import { ArchiveButton, CopyExamModal } from './ExamsPage.js';
 import { ExamCandidatesPanel } from './ExamCandidatesPanel.js';
-import { InvitePanel } from './InvitePanel.js';
+import { InvitationsPanel } from './InvitationsPanel.js';
 import { STATUS_COLOR } from './labels.js';
 import { LivePanel } from './LivePanel.js';
 import { OutcomePanel } from './OutcomePanel.js';
@@ -124,9 +124,7 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
             {
               key: 'invite',
               label: t('console.exams.tab.invite'),
-              children: (
-                <InvitePanel examId={detail.id} published={detail.published_version_id !== null} readOnly={readOnly} />
-              ),
+              children: <InvitationsPanel detail={detail} readOnly={readOnly} />,
             },
             {
               key: 'schedule',

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/MaintenanceModal.js';
 import { LoadError } from '../shared/PageTitle.js';
+import { InvitationSmsActions } from './InvitationSmsActions.js';
 import { BulkModal, ReopenModal, type BulkKind } from './ScheduleModals.js';
 import { useInvitations } from './scheduleQueries.js';
 
@@ -20,8 +21,8 @@ interface ListQuery extends InvitationListQuery {
 
 /**
  * An exam's invitations, paged, sorted and filtered on the server, with each one's slot, extra time, own window
- * and latest attempt; selected rows get a slot, extra time or a personal window, a finished attempt can be
- * reopened.
+ * and latest attempt; selected rows get a slot, extra time or a personal window, their link texted again, or are
+ * revoked; a finished attempt can be reopened.
  */
 export function InvitationsTable({
   examId,
@@ -44,7 +45,22 @@ export function InvitationsTable({
     return s ? s.label || serverTime(s.start_at) : '—';
   };
   const columns: TableColumnsType<InvitationView> = [
-    { title: t('console.schedule.col.phone'), dataIndex: 'phone', key: 'phone', sorter: true },
+    {
+      title: t('console.schedule.col.phone'),
+      dataIndex: 'phone',
+      key: 'phone',
+      sorter: true,
+      render: (_, i) => (
+        <>
+          {i.phone}
+          {i.revoked_at !== null && (
+            <Tag color="red" style={{ marginLeft: 4 }} data-testid="invitation-revoked">
+              {t('console.invitations.revokedTag')}
+            </Tag>
+          )}
+        </>
+      ),
+    },
     { title: t('console.schedule.col.slot'), key: 'slot', sorter: true, render: (_, i) => slotName(i.slot_id) },
     {
       title: t('console.schedule.col.extra'),
@@ -82,6 +98,17 @@ export function InvitationsTable({
         ),
     },
   ];
+  if (!readOnly)
+    columns.push({
+      title: t('console.common.actions'),
+      key: 'actions',
+      render: (_, i) =>
+        i.revoked_at === null && (
+          <Space size={4}>
+            <InvitationSmsActions examId={examId} anids={[i.id]} size="small" testId="row" />
+          </Space>
+        ),
+    });
   if (list.isError) return <LoadError error={list.error} />;
   return (
     <Space orientation="vertical" style={{ width: '100%' }} data-testid="schedule-invitations">
@@ -126,6 +153,7 @@ export function InvitationsTable({
               {t(BULK_LABEL[kind])}
             </Button>
           ))}
+          <InvitationSmsActions examId={examId} anids={selected} onDone={() => setSelected([])} />
         </Space>
       )}
       <Table

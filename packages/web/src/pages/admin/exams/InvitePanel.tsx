@@ -8,7 +8,7 @@ import {
   type InviteData,
 } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, InputNumber, List, Select, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, List, Select, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
@@ -17,24 +17,17 @@ import { firstProblem } from '../shared/zodRule.js';
 import { parsePhones } from './draft.js';
 import { useInvalidateExams } from './queries.js';
 
-/** Invites a few phones to the published exam (bulk invitations have their own page later). */
-export function InvitePanel({
-  examId,
-  published,
-  readOnly,
-}: {
-  examId: number;
-  published: boolean;
-  readOnly: boolean;
-}) {
+/** Invites a few phones to the exam, each with its text unless staff turn it off (many at once: BulkInvitePanel). */
+export function InvitePanel({ examId, readOnly }: { examId: number; readOnly: boolean }) {
   const { t, lang } = useI18n();
   const invalidate = useInvalidateExams();
   const [text, setText] = useState('');
   const [area, setArea] = useState(DEFAULT_AREA_CODE);
   const [extra, setExtra] = useState(0);
+  const [sendSms, setSendSms] = useState(true);
   const [result, setResult] = useState<InviteData | null>(null);
   const phones = parsePhones(text, area);
-  const body = { exam_id: examId, phones, extra_minutes: extra };
+  const body = { exam_id: examId, phones, extra_minutes: extra, send_sms: sendSms };
   const invalid = phones.filter((p) => !InvitePhone.safeParse(p).success);
   const problem =
     invalid.length > 0
@@ -53,9 +46,6 @@ export function InvitePanel({
   const failure = invite.isError ? errorWithDetail(invite.error) : null;
   return (
     <div style={{ maxWidth: 640 }} data-testid="exam-invite">
-      {!published && (
-        <Alert type="info" showIcon title={t('console.exams.inviteUnpublished')} style={{ marginBottom: 16 }} />
-      )}
       <Form layout="vertical" disabled={readOnly} onFinish={() => invite.mutate()}>
         <Form.Item label={t('staff.create.areaCode')} htmlFor="invite-area" extra={t('console.exams.inviteAreaHint')}>
           <Select
@@ -96,6 +86,9 @@ export function InvitePanel({
             onChange={(v) => setExtra(v ?? 0)}
             suffix={t('console.exams.minutesUnit')}
           />
+        </Form.Item>
+        <Form.Item label={t('console.invitations.sendSms')} htmlFor="invite-sms">
+          <Switch id="invite-sms" checked={sendSms} onChange={setSendSms} data-testid="invite-sms" />
         </Form.Item>
         {failure && (
           <Alert type="error" showIcon title={failure.text} description={failure.detail} style={{ marginBottom: 16 }} />

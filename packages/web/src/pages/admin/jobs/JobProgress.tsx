@@ -10,7 +10,7 @@ export function JobProgress({ job }: { job: Pick<JobView, 'progress' | 'state'> 
   const status = job.state === 'failed' ? 'exception' : job.state === 'done' ? 'success' : 'active';
   return (
     <Space orientation="vertical" size={0} style={{ width: '100%', minWidth: 160 }} data-testid="job-progress">
-      <Progress percent={percent} size="small" status={status} />
+      <Progress percent={percent} size="small" status={status} aria-label={t('console.jobs.progress')} />
       {job.state === 'running' && (
         <Typography.Text type="secondary">
           {phaseLabel(t, phase)} {total > 0 ? `${done} / ${total}` : ''}
@@ -25,6 +25,7 @@ const PHASES: Record<string, MessageKey> = {
   read: 'console.jobs.phase.read',
   pictures: 'console.jobs.phase.pictures',
   questions: 'console.jobs.phase.questions',
+  invitations: 'console.jobs.phase.invitations',
 };
 
 function phaseLabel(t: (key: MessageKey) => string, phase: string | null): string {

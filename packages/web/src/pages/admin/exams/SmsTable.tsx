@@ -1,0 +1,147 @@
+import { SMS_STATES, type SmsEntry, type SmsState } from '@examhall/contract';
+import { App, Button, Empty, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { errorText } from '../../../api/client.js';
+import { useI18n } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { LoadError } from '../shared/PageTitle.js';
+import { useResend, useSmsList } from './invitationQueries.js';
+
+/** Each state's tag colour. */
+const STATE_COLOR: Record<SmsState, string> = {
+  queued: 'blue',
+  sending: 'processing',
+  sent: 'green',
+  failed: 'red',
+  cancelled: 'default',
+};
+
+interface Query {
+  exam_id: number;
+  page: number;
+  page_size: number;
+  state?: SmsState | undefined;
+  phone?: string | undefined;
+}
+
+/**
+ * The exam's texts, newest first, paged and filtered on the server, with how many are in each state; selected
+ * texts' invitations get their link again.
+ */
+export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boolean }) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const [query, setQuery] = useState<Query>({ exam_id: examId, page: 1, page_size: 20 });
+  const [phone, setPhone] = useState('');
+  const [selected, setSelected] = useState<SmsEntry[]>([]);
+  const list = useSmsList(query);
+  const resend = useResend();
+  const setState = (state: SmsState | undefined) => setQuery((q) => ({ ...q, state, page: 1 }));
+  const resendSelected = () => {
+    const anids = [...new Set(selected.map((s) => s.anid))];
+    resend.mutate(
+      { exam_id: examId, anids },
+      {
+        onSuccess: (r) => {
+          void message.success(t('console.invitations.resent', { n: r.queued, skipped: r.skipped.length }));
+          setSelected([]);
+        },
+        onError: (e) => void message.error(errorText(e)),
+      },
+    );
+  };
+  const columns: TableColumnsType<SmsEntry> = [
+    { title: t('console.sms.col.phone'), key: 'phone', render: (_, s) => `+${s.area_code} ${s.phone}` },
+    { title: t('console.sms.col.purpose'), key: 'purpose', render: (_, s) => t(`console.sms.purpose.${s.purpose}`) },
+    {
+      title: t('console.sms.col.state'),
+      key: 'state',
+      render: (_, s) => <Tag color={STATE_COLOR[s.state]}>{t(`console.sms.state.${s.state}`)}</Tag>,
+    },
+    { title: t('console.sms.col.tries'), dataIndex: 'tries', key: 'tries' },
+    {
+      title: t('console.sms.col.when'),
+      key: 'when',
+      render: (_, s) =>
+        s.sent_at !== null
+          ? t('console.sms.sentAt', { time: serverTime(s.sent_at) })
+          : s.state === 'queued' || s.state === 'sending'
+            ? t('console.sms.nextTry', { time: serverTime(s.next_try_at) })
+            : serverTime(s.created_at),
+    },
+    {
+      title: t('console.sms.col.error'),
+      key: 'error',
+      render: (_, s) => (s.last_error ? <Typography.Text type="danger">{s.last_error}</Typography.Text> : '—'),
+    },
+  ];
+  if (list.isError) return <LoadError error={list.error} />;
+  const counts = list.data?.counts;
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }} data-testid="sms-table">
+      <Space wrap data-testid="sms-counts">
+        {SMS_STATES.map((s) => (
+          <Tag.CheckableTag key={s} checked={query.state === s} onChange={(on) => setState(on ? s : undefined)}>
+            {t(`console.sms.state.${s}`)} {counts?.[s] ?? 0}
+          </Tag.CheckableTag>
+        ))}
+      </Space>
+      <Space wrap>
+        <Input.Search
+          allowClear
+          placeholder={t('console.sms.col.phone')}
+          aria-label={t('console.sms.col.phone')}
+          value={phone}
+          onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
+          onSearch={(v) => setQuery((q) => ({ ...q, phone: v || undefined, page: 1 }))}
+          style={{ width: 200 }}
+          data-testid="sms-phone"
+        />
+        <Select
+          style={{ width: 160 }}
+          aria-label={t('console.sms.col.state')}
+          value={query.state ?? ''}
+          onChange={(v: SmsState | '') => setState(v === '' ? undefined : v)}
+          options={[
+            { value: '', label: t('console.sms.anyState') },
+            ...SMS_STATES.map((s) => ({ value: s, label: t(`console.sms.state.${s}`) })),
+          ]}
+        />
+        {!readOnly && (
+          <Button
+            disabled={selected.length === 0}
+            loading={resend.isPending}
+            onClick={resendSelected}
+            data-testid="sms-resend"
+          >
+            {t('console.invitations.resendSelected', { n: selected.length })}
+          </Button>
+        )}
+      </Space>
+      <Table
+        rowKey="id"
+        size="small"
+        loading={list.isFetching && !list.data}
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        rowSelection={
+          readOnly
+            ? undefined
+            : { selectedRowKeys: selected.map((s) => s.id), onChange: (_k, rows) => setSelected(rows) }
+        }
+        pagination={{
+          current: query.page,
+          pageSize: query.page_size,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+        }}
+        onChange={(p) => setQuery((q) => ({ ...q, page: p.current ?? 1, page_size: p.pageSize ?? 20 }))}
+        locale={{
+          emptyText: (
+            <Empty description={query.state || query.phone ? t('console.sms.noneMatch') : t('console.sms.none')} />
+          ),
+        }}
+      />
+    </Space>
+  );
+}
