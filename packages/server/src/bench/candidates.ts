@@ -4,11 +4,11 @@
  * write every candidate (followed through the job's detail), and the server process's resident memory idle and
  * at its peak during them.
  */
-import type { CandidateImportPreviewData, JobView, StaffLoginData } from '@examhall/contract';
+import type { CandidateImportPreviewData, StaffLoginData } from '@examhall/contract';
 import { CANDIDATE_LIMITS } from '@examhall/contract';
 import { readTable, writeTable } from '@examhall/importers';
 import { readCandidateRows } from '../services/candidateSheet.js';
-import { call, freshDb, procMb, rssSampler, startServer } from './harness.js';
+import { call, freshDb, jobResultOverHttp, procMb, rssSampler, startServer } from './harness.js';
 
 const ROWS = Number(process.env.BENCH_CANDIDATES ?? 10_000);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite')
@@ -90,18 +90,9 @@ async function overHttp(dialect: 'sqlite' | 'postgres', bytes: Uint8Array) {
       { sha256: preview.data.sha256 },
       bytes,
     );
-    let job: JobView;
-    for (;;) {
-      job = await call<JobView>(server.base, 'GET', `/admin/jobs/detail?job_id=${data.job_id}`, undefined, {
-        authorization: `Bearer ${token}`,
-      });
-      if (job.state !== 'queued' && job.state !== 'running') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const result = await jobResultOverHttp<{ created: number }>(server.base, token, data.job_id);
     const commitMs = performance.now() - started;
     const peakMb = sampler.stop();
-    if (job.state !== 'done') throw new Error(`import job ${job.state}: ${job.error?.message ?? ''}`);
-    const result = job.result as { created: number };
     if (result.created !== ROWS) throw new Error(`import: ${result.created} created of ${ROWS}`);
     return { previewMs: preview.ms, commitMs, idleMb, peakMb };
   } finally {

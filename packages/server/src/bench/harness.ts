@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requiredSteps, stepSkippable, type ExamDetail, type StsData } from '@examhall/contract';
+import { requiredSteps, stepSkippable, type ExamDetail, type JobView, type StsData } from '@examhall/contract';
 import { AwsClient } from 'aws4fetch';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../db/database.js';
@@ -176,6 +176,20 @@ export async function call<T>(
   const env = (await res.json()) as { status: string; msg: string; data: T };
   if (env.status !== 'success') throw new Error(`${method} ${url}: ${res.status} ${env.msg}`);
   return env.data;
+}
+
+/** Follows a job through /admin/jobs/detail until it ends; answers its result, or throws when it did not finish. */
+export async function jobResultOverHttp<T>(base: string, token: string, jobId: number): Promise<T> {
+  for (;;) {
+    const job = await call<JobView>(base, 'GET', `/admin/jobs/detail?job_id=${jobId}`, undefined, {
+      authorization: `Bearer ${token}`,
+    });
+    if (job.state === 'done') return job.result as T;
+    if (job.state !== 'queued' && job.state !== 'running') {
+      throw new Error(`job ${jobId} ${job.state}: ${job.error?.message ?? ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /**
