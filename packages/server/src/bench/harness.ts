@@ -75,21 +75,53 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Receives the codes the webhook SMS provider posts. */
-export async function smsInbox(): Promise<{ url: string; codes: Map<string, string>; close(): void }> {
+/**
+ * A loopback SMS gateway: keeps the last login code per phone, and the candidates' texts by message id (a
+ * repeat of an id counts once, as a gateway treats it).
+ */
+export async function smsInbox(): Promise<{
+  url: string;
+  codes: Map<string, string>;
+  texts: Map<string, { phone: string; text: string }>;
+  close(): void;
+}> {
   const codes = new Map<string, string>();
+  const texts = new Map<string, { phone: string; text: string }>();
   const server = http.createServer((req, res) => {
-    let text = '';
-    req.on('data', (c: Buffer) => (text += c.toString()));
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const m = JSON.parse(text) as { phone: string; code: string };
-      codes.set(m.phone, m.code);
+      const m = JSON.parse(body) as { phone: string; code?: string; text?: string; message_id?: string };
+      if (m.code !== undefined) codes.set(m.phone, m.code);
+      if (m.message_id !== undefined) texts.set(m.message_id, { phone: m.phone, text: m.text ?? '' });
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/sms`, codes, close: () => server.close() };
+  return { url: `http://127.0.0.1:${port}/sms`, codes, texts, close: () => server.close() };
+}
+
+/** Posts a file as a browser would (multipart, field `file`); answers `data` and the milliseconds taken. */
+export async function uploadOverHttp<T>(
+  base: string,
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  file: { name: string; bytes: Uint8Array },
+): Promise<{ data: T; ms: number }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([file.bytes]), file.name);
+  const started = performance.now();
+  const res = await fetch(`${base}/api${url}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const env = (await res.json()) as { status: string; msg: string; data: T };
+  if (env.status !== 'success') throw new Error(`POST ${url}: ${res.status} ${env.msg}`);
+  return { data: env.data, ms: performance.now() - started };
 }
 
 /**

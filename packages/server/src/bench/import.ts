@@ -13,7 +13,7 @@ import type {
   StaffLoginData,
 } from '@examhall/contract';
 import { exportQuestions, importFile, TRUE_FALSE_OPTIONS, type Draft } from '@examhall/importers';
-import { call, freshDb, jobResultOverHttp, procMb, rssSampler, startServer } from './harness.js';
+import { call, freshDb, jobResultOverHttp, procMb, uploadOverHttp, rssSampler, startServer } from './harness.js';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 10_000);
 const PARSE_RUNS = Number(process.env.BENCH_PARSE_RUNS ?? 5);
@@ -96,27 +96,6 @@ function drafts(count: number): Draft[] {
   }));
 }
 
-/** Posts the workbook with form fields as a browser would (multipart), returning `data` and the milliseconds taken. */
-async function upload<T>(base: string, url: string, token: string, fields: Record<string, string>, bytes: Uint8Array) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append(
-    'file',
-    new Blob([bytes], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }),
-    FILE_NAME,
-  );
-  const started = performance.now();
-  const res = await fetch(`${base}/api${url}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const env = (await res.json()) as { status: string; msg: string; data: T };
-  const ms = performance.now() - started;
-  if (env.status !== 'success') throw new Error(`POST ${url}: ${res.status} ${env.msg}`);
-  return { data: env.data, ms };
-}
-
 /** Reads the workbook in this process a few times; min and median in ms. */
 async function parseTimes(bytes: Uint8Array): Promise<{ min: number; median: number }> {
   const times: number[] = [];
@@ -156,12 +135,12 @@ async function overHttp(dialect: 'sqlite' | 'postgres', bytes: Uint8Array) {
     const sampler = rssSampler(pid);
     let peakMb = idleMb;
     try {
-      const preview = await upload<ImportPreviewData>(
+      const preview = await uploadOverHttp<ImportPreviewData>(
         server.base,
         '/admin/bank/imports/preview',
         token,
         { folder_id: String(folder.id) },
-        bytes,
+        { name: FILE_NAME, bytes },
       );
       if (preview.data.counts.valid !== QUESTIONS || preview.data.counts.errors > 0) {
         throw new Error(
@@ -172,12 +151,12 @@ async function overHttp(dialect: 'sqlite' | 'postgres', bytes: Uint8Array) {
       if (preview.data.sha256 !== sha256) throw new Error(`preview: sha256 ${preview.data.sha256} is not ${sha256}`);
       // The import runs as a job: its time is from the upload to the job's end.
       const started = performance.now();
-      const { data: job } = await upload<{ job_id: number }>(
+      const { data: job } = await uploadOverHttp<{ job_id: number }>(
         server.base,
         '/admin/bank/imports',
         token,
         { folder_id: String(folder.id), sha256 },
-        bytes,
+        { name: FILE_NAME, bytes },
       );
       const commit = { data: await jobResultOverHttp<ImportCommitData>(server.base, token, job.job_id), ms: 0 };
       commit.ms = performance.now() - started;
