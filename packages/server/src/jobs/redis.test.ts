@@ -4,6 +4,7 @@
  * two schedulers with their own Redis connections (two API processes) run once per period.
  */
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobRepository } from '../repositories/jobs.js';
 import { testedDialects } from '../test/db.js';
@@ -95,7 +96,7 @@ describe.runIf(redisHere)('periodic tasks', () => {
     return runs;
   }
 
-  it('two API processes on Redis run each periodic task once per period between them', async () => {
+  it('two schedulers on their own Redis connections run each periodic task once per period between them', async () => {
     const prefix = `examhall-test-${randomUUID()}:periodic:`;
     const periodMs = 250;
     const runs = await count(() => new RedisScheduler(TEST_REDIS_URL, prefix), 2, periodMs, 12);
@@ -103,6 +104,29 @@ describe.runIf(redisHere)('periodic tasks', () => {
     // 12 periods pass: the slots that started in them ran once each (not once per process, which would be ~24).
     expect(total).toBeGreaterThanOrEqual(10);
     expect(total).toBeLessThanOrEqual(12);
+  });
+
+  it('two processes of their own on Redis run a periodic task once per period between them', async () => {
+    const prefix = `examhall-test-${randomUUID()}:`;
+    // Long enough that a busy machine does not delay a timer past a whole period.
+    const periodMs = 1_000;
+    const env = { JOB_REDIS: TEST_REDIS_URL, JOB_PREFIX: prefix, PERIOD_MS: String(periodMs) };
+    const workers = await Promise.all(['a', 'b'].map((w) => startScript('periodicWorker.ts', { ...env, WORKER: w })));
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, periodMs * 9));
+      for (const w of workers) w.kill('SIGKILL');
+      const runs = await redis.lrange(`${prefix}runs`, 0, -1);
+      const slots = runs.map((r) => Number(r.split(':')[1]));
+      // Each slot ran in one process only, and no period in between was left out.
+      expect(new Set(slots).size).toBe(slots.length);
+      expect(slots.length).toBeGreaterThanOrEqual(7);
+      expect(Math.max(...slots) - Math.min(...slots) + 1).toBe(slots.length);
+    } finally {
+      for (const w of workers) w.kill('SIGKILL');
+      await redis.del(`${prefix}runs`);
+      await redis.quit();
+    }
   });
 
   it('without the lock each process would run every period (what the Redis lock prevents)', async () => {
