@@ -19,15 +19,15 @@ import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
 /** How often the list is asked for again, so statuses change on screen as candidates move on. */
 export const CANDIDATES_REFRESH_MS = 5000;
 
-/** Each status's colour, on the bar and the tags. */
+/** Each status's colour, on the bar and the tags: dark enough for white text on a tag (WCAG AA, 4.5:1). */
 export const STATUS_COLORS: Record<CandidateStatus, string> = {
-  invited: '#8c8c8c',
-  logged_in: '#1677ff',
-  checks_passed: '#13c2c2',
-  in_progress: '#fa8c16',
-  submitted: '#52c41a',
-  ended_by_proctor: '#cf1322',
-  absent: '#595959',
+  invited: '#595959',
+  logged_in: '#0958d9',
+  checks_passed: '#006d75',
+  in_progress: '#ad4e00',
+  submitted: '#237804',
+  ended_by_proctor: '#a8071a',
+  absent: '#262626',
 };
 
 /** The counts per status as one stacked bar and clickable tags that filter the table. */

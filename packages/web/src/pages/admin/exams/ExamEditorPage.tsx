@@ -29,7 +29,18 @@ import { StaffPanel } from './StaffPanel.js';
 import { useDraftEditor, type DraftEditor } from './useDraftEditor.js';
 import { VersionsPanel } from './VersionsPanel.js';
 
-const TABS = ['basics', 'sections', 'settings', 'outcome', 'versions', 'live', 'invite', 'schedule', 'staff'] as const;
+const TABS = [
+  'basics',
+  'sections',
+  'settings',
+  'outcome',
+  'versions',
+  'live',
+  'invite',
+  'schedule',
+  'candidates',
+  'staff',
+] as const;
 type TabKey = (typeof TABS)[number];
 
 /** Which draft fields each tab edits, for the count of problems on its label. */
