@@ -112,7 +112,7 @@ export async function uploadOverHttp<T>(
 ): Promise<{ data: T; ms: number }> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  form.append('file', new Blob([file.bytes]), file.name);
+  form.append('file', new Blob([new Uint8Array(file.bytes)]), file.name);
   const started = performance.now();
   const res = await fetch(`${base}/api${url}`, {
     method: 'POST',
