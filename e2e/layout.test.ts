@@ -70,7 +70,8 @@ describe.runIf(browserAvailable())("the candidate's pages at common sizes", () =
     await page.setViewportSize(SIZES[0]);
     await page.getByTestId('exam-submit').click();
     await page.getByTestId('submit-confirm').click();
-    await page.waitForURL(/\/result$/);
+    // The submit first sends what the outbox holds; on a loaded machine that takes longer than a page load.
+    await page.waitForURL(/\/result$/, { timeout: 45_000 });
     await page.getByTestId('result').waitFor();
     await atEachSize(page, 'result');
 
