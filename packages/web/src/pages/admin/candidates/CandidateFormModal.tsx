@@ -1,5 +1,4 @@
 import {
-  AREA_CODES,
   CandidateCreateBody,
   DEFAULT_AREA_CODE,
   EmailField,
@@ -9,13 +8,14 @@ import {
   type CandidateView,
 } from '@examhall/contract';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { App, Button, Form, Input, InputNumber, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { FormError } from '../../../shell/FormError.js';
 import { zodRule } from '../shared/zodRule.js';
 import { useSaveCandidate } from './queries.js';
+import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
 
 /** The form's fields (custom fields as rows, so that a column can be renamed). */
 interface CandidateForm {
@@ -81,7 +81,7 @@ function CustomFields() {
 
 /** Adds a candidate (`candidate` null) or edits one; every field is checked by the contract's rules as typed. */
 export function CandidateFormModal(props: { open: boolean; candidate: CandidateView | null; onClose: () => void }) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { message } = App.useApp();
   const [form] = Form.useForm<CandidateForm>();
   const [error, setError] = useState<string | null>(null);
@@ -129,13 +129,7 @@ export function CandidateFormModal(props: { open: boolean; candidate: CandidateV
       >
         <Space.Compact style={{ width: '100%' }}>
           <Form.Item name="area_code" label={t('cand.form.areaCode')} style={{ width: 180 }}>
-            <Select
-              showSearch={{ optionFilterProp: 'label' }}
-              options={AREA_CODES.map((a) => ({
-                value: a.code,
-                label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}`,
-              }))}
-            />
+            <AreaCodeSelect />
           </Form.Item>
           <Form.Item
             name="phone"

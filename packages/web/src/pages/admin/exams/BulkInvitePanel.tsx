@@ -1,17 +1,12 @@
-import {
-  AREA_CODES,
-  BULK_INVITE_MAX,
-  DEFAULT_AREA_CODE,
-  type BulkInviteResult,
-  type JobView,
-} from '@examhall/contract';
-import { Alert, Button, Descriptions, Form, Input, Select, Space, Switch, Typography, Upload } from 'antd';
+import { BULK_INVITE_MAX, DEFAULT_AREA_CODE, type BulkInviteResult, type JobView } from '@examhall/contract';
+import { Alert, Button, Descriptions, Form, Input, Space, Switch, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { JobProgress } from '../jobs/JobProgress.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
 import { useBulkInvite } from './invitationQueries.js';
 import { parseBulkPhones, type BadLine } from './invitationText.js';
+import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
 
 /** Bad lines shown at once; the rest are counted. */
 const BAD_SHOWN = 20;
@@ -23,7 +18,7 @@ const FILE_MAX = 2 * 1024 * 1024;
  * sent as a job whose progress shows until it ends with what it made.
  */
 export function BulkInvitePanel({ examId, readOnly }: { examId: number; readOnly: boolean }) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const [text, setText] = useState('');
   const [area, setArea] = useState(DEFAULT_AREA_CODE);
   const [sendSms, setSendSms] = useState(true);
@@ -52,17 +47,7 @@ export function BulkInvitePanel({ examId, readOnly }: { examId: number; readOnly
   return (
     <Form layout="vertical" disabled={readOnly} style={{ maxWidth: 720 }} data-testid="bulk-invite" onFinish={start}>
       <Form.Item label={t('staff.create.areaCode')} htmlFor="bulk-area" extra={t('console.invitations.areaHint')}>
-        <Select
-          id="bulk-area"
-          value={area}
-          onChange={setArea}
-          showSearch={{ optionFilterProp: 'label' }}
-          style={{ width: 240 }}
-          options={AREA_CODES.map((a) => ({
-            value: a.code,
-            label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}`,
-          }))}
-        />
+        <AreaCodeSelect id="bulk-area" value={area} onChange={setArea} style={{ width: 240 }} />
       </Form.Item>
       <Form.Item
         label={t('console.invitations.bulkPhones')}

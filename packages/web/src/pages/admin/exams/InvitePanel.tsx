@@ -1,14 +1,6 @@
-import {
-  api,
-  AREA_CODES,
-  DEFAULT_AREA_CODE,
-  EXAM_MINUTES_MAX,
-  InviteBody,
-  InvitePhone,
-  type InviteData,
-} from '@examhall/contract';
+import { api, DEFAULT_AREA_CODE, EXAM_MINUTES_MAX, InviteBody, InvitePhone, type InviteData } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, InputNumber, List, Select, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, List, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
@@ -16,10 +8,11 @@ import { errorWithDetail } from '../shared/errorDetail.js';
 import { firstProblem } from '../shared/zodRule.js';
 import { parsePhones } from './draft.js';
 import { useInvalidateExams } from './queries.js';
+import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
 
 /** Invites a few phones to the exam, each with its text unless staff turn it off (many at once: BulkInvitePanel). */
 export function InvitePanel({ examId, readOnly }: { examId: number; readOnly: boolean }) {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const invalidate = useInvalidateExams();
   const [text, setText] = useState('');
   const [area, setArea] = useState(DEFAULT_AREA_CODE);
@@ -48,17 +41,7 @@ export function InvitePanel({ examId, readOnly }: { examId: number; readOnly: bo
     <div style={{ maxWidth: 640 }} data-testid="exam-invite">
       <Form layout="vertical" disabled={readOnly} onFinish={() => invite.mutate()}>
         <Form.Item label={t('staff.create.areaCode')} htmlFor="invite-area" extra={t('console.exams.inviteAreaHint')}>
-          <Select
-            id="invite-area"
-            value={area}
-            onChange={setArea}
-            showSearch={{ optionFilterProp: 'label' }}
-            style={{ width: 240 }}
-            options={AREA_CODES.map((a) => ({
-              value: a.code,
-              label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}`,
-            }))}
-          />
+          <AreaCodeSelect id="invite-area" value={area} onChange={setArea} style={{ width: 240 }} />
         </Form.Item>
         <Form.Item
           label={t('console.exams.invitePhones')}

@@ -1,6 +1,5 @@
 import {
   api,
-  AREA_CODES,
   CreateStaffBody,
   DEFAULT_AREA_CODE,
   STAFF_PASSWORD_MIN,
@@ -16,6 +15,7 @@ import { FormError } from '../../../shell/FormError.js';
 import { zodRule } from '../shared/zodRule.js';
 import { TeamSelect } from './TeamSelect.js';
 import { STAFF_LIST_KEY, TEAMS_KEY } from './queries.js';
+import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
 
 /** The create form's fields. */
 interface CreateForm {
@@ -29,7 +29,7 @@ interface CreateForm {
 
 /** Creates a staff account with its role and team. */
 export function CreateStaffForm() {
-  const { t, lang } = useI18n();
+  const { t } = useI18n();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<CreateForm>();
@@ -69,13 +69,7 @@ export function CreateStaffForm() {
           <Input maxLength={60} data-testid="staff-create-name" />
         </Form.Item>
         <Form.Item name="area_code" label={t('staff.create.areaCode')}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            options={AREA_CODES.map((a) => ({
-              value: a.code,
-              label: `+${a.code} ${lang === 'zh-CN' ? a.name_zh : a.name_en}`,
-            }))}
-          />
+          <AreaCodeSelect />
         </Form.Item>
         <Form.Item
           name="phone"
