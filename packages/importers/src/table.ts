@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { zipSync } from 'fflate';
 import { problem, Refusal, refuse } from './problems.js';
 import { decodeText } from './text.js';
 import type { Problem, Where } from './types.js';
@@ -34,6 +35,18 @@ export interface TableLimits {
   columns: number;
 }
 
+/**
+ * The workbook's parts as a zip listing the worksheets last. exceljs's streaming reader reads a sheet it meets
+ * once it knows the shared strings and relationships, and fails when xl/workbook.xml comes after that sheet; a
+ * zip's order is the writer's choice (exceljs's own writer varies it), so a valid workbook would be refused now
+ * and then. The parts are stored uncompressed: this copy lives only while it is read.
+ */
+function sheetsLast(entries: Map<string, Uint8Array>): Uint8Array {
+  const rank = (path: string) => (path.startsWith('xl/worksheets/') ? 1 : 0);
+  const paths = [...entries.keys()].sort((a, b) => rank(a) - rank(b));
+  return zipSync(Object.fromEntries(paths.map((p) => [p, [entries.get(p)!, { level: 0 }]])));
+}
+
 /** Reads a workbook's first worksheet with exceljs's streaming reader: rows are handed over one by one. */
 async function xlsxRows(bytes: Uint8Array, limits: TableLimits, where: Where): Promise<TableRow[]> {
   const zipLimits = { ...DEFAULT_LIMITS, sheetRows: limits.rows + 1 };
@@ -41,9 +54,10 @@ async function xlsxRows(bytes: Uint8Array, limits: TableLimits, where: Where): P
   // The zip's own checks (entries, ratio, paths) before anything is parsed.
   const entries = unzipSafely(bytes, { ...zipLimits, zipEntryBytes: zipLimits.zipTotalBytes }, where);
   if (!entries.has('xl/workbook.xml')) refuse(where, 'xlsx_invalid', { detail: 'no xl/workbook.xml' });
+  const ordered = sheetsLast(entries);
   entries.clear();
   const rows: TableRow[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(ordered)]), {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',
