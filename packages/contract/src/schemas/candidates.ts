@@ -1,7 +1,7 @@
 /** The candidate directory (staff side): candidates, their bulk import, and each invited candidate's status in an exam. */
 import { z } from 'zod';
 import { isValidPhone } from '../areaCodes.js';
-import { EpochMs, PageQuery } from './common.js';
+import { EpochMs, FormFlag, PageQuery } from './common.js';
 import { Id, IdParam } from './ids.js';
 import { SMS_STATES } from './invitations.js';
 import { AreaCodeField, PhoneField } from './user.js';
@@ -217,11 +217,6 @@ export const CandidateDetailQuery = z.object({
 /** GET /admin/candidates/detail query. */
 export type CandidateDetailQuery = z.input<typeof CandidateDetailQuery>;
 
-const FormFlag = z
-  .enum(['1', '0', 'true', 'false'])
-  .default('0')
-  .transform((v) => v === '1' || v === 'true');
-
 /** POST /admin/candidates/import/preview fields (multipart, the file in field `file`). */
 export const CandidateImportPreviewBody = z.object({
   /** The team the candidates join (an admin's choice; others: their own team). */
@@ -239,6 +234,10 @@ export const CandidateImportBody = CandidateImportPreviewBody.extend({
     .string()
     .regex(/^[0-9a-f]{64}$/, 'the SHA-256 of the previewed file, hex')
     .optional(),
+  /** Invite the imported candidates to this exam once they are stored (a bulk invitation job of its own). */
+  invite_exam_id: IdParam.optional(),
+  /** With `invite_exam_id`: text each new invitation its link. */
+  send_sms: FormFlag,
 });
 /** POST /admin/candidates/import fields. */
 export type CandidateImportBody = z.input<typeof CandidateImportBody>;
@@ -340,6 +339,8 @@ export const CandidateImportResult = z.object({
   skipped: z.number().int(),
   /** Candidates written in all. */
   total: z.number().int(),
+  /** The bulk invitation job started for them when the import named an exam. */
+  invitation_job_id: Id.optional(),
 });
 /** The result of a finished candidate import job. */
 export type CandidateImportResult = z.infer<typeof CandidateImportResult>;

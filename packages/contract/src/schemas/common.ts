@@ -6,6 +6,12 @@ export { Id, IdParam } from './ids.js';
 /** A flag as the candidate client reads it: 0 or 1, not a boolean. */
 export const Flag = z.union([z.literal(0), z.literal(1)]);
 
+/** A yes/no field of a multipart form: '1' or 'true' is yes; absent is no. */
+export const FormFlag = z
+  .enum(['1', '0', 'true', 'false'])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+
 /** Epoch milliseconds. */
 export const EpochMs = z.number().int();
 

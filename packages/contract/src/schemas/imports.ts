@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { QuestionBody, QuestionKindField } from '../questions/index.js';
 import { BANK_LIMITS, BankTag } from './bank.js';
-import { IdParam } from './common.js';
+import { FormFlag, IdParam } from './common.js';
 import { Subject } from './subject.js';
 
 /** Bounds of an import the server enforces (the importers package applies the same). */
@@ -164,11 +164,6 @@ const TagLines = z
   .pipe(z.array(BankTag).max(BANK_LIMITS.tags, `at most ${BANK_LIMITS.tags} tags`));
 
 /** A yes/no form field ('1'/'true' or '0'/'false'). */
-const FormFlag = z
-  .enum(['1', '0', 'true', 'false'])
-  .default('0')
-  .transform((v) => v === '1' || v === 'true');
-
 /** POST /admin/bank/imports/preview fields (multipart, with the file in field `file`). */
 export const ImportPreviewBody = z.object({
   /** The folder the questions would go into: duplicates are looked for in its team's bank. */

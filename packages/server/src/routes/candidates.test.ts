@@ -11,6 +11,7 @@ import { readTable, writeTable } from '@examhall/importers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { enterExam, passChecks } from '../test/checks.js';
+import { authoredExam } from '../test/callFixtures.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 import { multipart } from '../test/multipart.js';
@@ -438,5 +439,64 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     const byPhone = Object.fromEntries(table.rows.map((r) => [r.cells[2], r.cells[statusCol]]));
     expect(byPhone[phones.ended_by_proctor]).toBe('被监考结束');
     expect(byPhone[phones.submitted]).toBe('已交卷');
+  }, 60_000);
+
+  it('imports a file and invites its candidates to an exam, texting each once; another team’s exam is refused first', async () => {
+    const { examId } = await authoredExam(t, authorA, true);
+    const phones = ['13866660001', '13866660002', '13866660003'];
+    const file = Buffer.from(
+      await writeTable(
+        'xlsx',
+        ['手机号', '姓名'],
+        phones.map((p, i) => [p, `受邀${i}`]),
+      ),
+    );
+    // Another team's author cannot name this exam: refused before anything is stored.
+    const otherAuthor = (await t.services.staff.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+    const preview = await upload<CandidateImportPreviewData>(
+      api.candidateImportPreview,
+      {},
+      'invite.xlsx',
+      file,
+      otherAuthor,
+    );
+    expect(preview.http, preview.msg).toBe(200);
+    const refused = await upload(
+      api.candidateImport,
+      { sha256: preview.data.sha256, invite_exam_id: String(examId), send_sms: '1' },
+      'invite.xlsx',
+      file,
+      otherAuthor,
+    );
+    expect([refused.http, refused.code]).toEqual([404, 'not_found']);
+    const stored = await t.db.handle.db.selectFrom('candidates').select('id').where('phone', 'in', phones).execute();
+    expect(stored).toEqual([]);
+
+    const { result } = await importFile('invite.xlsx', file, { invite_exam_id: String(examId), send_sms: '1' });
+    expect(result).toMatchObject({ created: 3, updated: 0, skipped: 0, total: 3 });
+    expect(result.invitation_job_id).toEqual(expect.any(Number));
+    const invited = await waitForJob(t, authorA, result.invitation_job_id!, 30_000);
+    expect(invited.kind).toBe('invitation_bulk');
+    expect(invited.result).toMatchObject({ created: 3, existing: 0, queued: 3 });
+    const texts = await t.db.handle.db
+      .selectFrom('sms_messages')
+      .select(['phone', 'purpose'])
+      .where('exam_id', '=', examId)
+      .where('phone', 'in', phones)
+      .execute();
+    expect(texts.map((m) => m.phone).sort()).toEqual(phones);
+    expect(new Set(texts.map((m) => m.purpose))).toEqual(new Set(['invitation']));
+
+    // The same file again: the candidates are updated, nobody is invited or texted twice.
+    const again = await importFile('invite.xlsx', file, { invite_exam_id: String(examId), send_sms: '1' });
+    const second = await waitForJob(t, authorA, again.result.invitation_job_id!, 30_000);
+    expect(second.result).toMatchObject({ created: 0, existing: 3, queued: 0 });
+    const count = await t.db.handle.db
+      .selectFrom('sms_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('exam_id', '=', examId)
+      .where('phone', 'in', phones)
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(3);
   }, 60_000);
 });

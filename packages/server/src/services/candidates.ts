@@ -29,6 +29,7 @@ import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import { headerRefusal, readCandidateRows, type SheetCandidate, type SheetRead } from './candidateSheet.js';
+import type { InvitationService } from './invitations.js';
 import type { JobService } from './jobs.js';
 import type { Upload } from './profile.js';
 
@@ -47,6 +48,8 @@ export interface CandidateImportPayload {
   sha256: string;
   file_key: string;
   file_name: string;
+  /** The exam the imported candidates are invited to, and whether each new invitation is texted. */
+  invite: { [key: string]: Json; exam_id: number; send_sms: boolean } | null;
 }
 
 /** How far an import job got: batches committed and what they did (the checkpoint's cursor). */
@@ -156,6 +159,7 @@ export class CandidateService {
     private readonly store: ObjectStore,
     private readonly jobs: JobService,
     private readonly clock: () => number,
+    private readonly invitations: InvitationService,
   ) {
     this.repo = new CandidateDirectoryRepository(db);
   }
@@ -337,6 +341,8 @@ export class CandidateService {
     const teamId = await this.teamFor(actor, input.team_id);
     const planned = await this.plan(file, teamId, actor);
     const { rows, skipped } = this.chosen(planned, input);
+    // An exam to invite to is checked now, so that a file is not imported for an invitation that would be refused.
+    if (input.invite_exam_id !== undefined) await this.invitations.checkBulk(actor, input.invite_exam_id);
     const fileKey = `${IMPORT_FILES}/${randomUUID()}`;
     await this.store.put(fileKey, file.data);
     const payload: CandidateImportPayload = {
@@ -346,6 +352,7 @@ export class CandidateService {
       sha256: input.sha256 ?? '',
       file_key: fileKey,
       file_name: file.fileName.slice(0, 200),
+      invite: input.invite_exam_id === undefined ? null : { exam_id: input.invite_exam_id, send_sms: input.send_sms },
     };
     const jobId = await this.jobs.start(actor, 'candidate_import', payload, teamId);
     // The entry is made when the import is started (what it will write); the job's result says what it wrote.
@@ -388,8 +395,23 @@ export class CandidateService {
       overwriteAll: actor.role === 'admin',
       now: this.clock,
     });
+    // Invitations are made once per candidate and exam and texted once per invitation, so a job resumed after
+    // this point starts a second invitation job that finds everyone invited and texts nobody again.
+    const invited = p.invite
+      ? await this.invitations.startBulk(actor, {
+          exam_id: p.invite.exam_id,
+          phones: rows.map((r) => ({ area_code: r.area_code, phone: r.phone })),
+          candidate_ids: [],
+          send_sms: p.invite.send_sms,
+        })
+      : null;
     await this.store.delete(p.file_key).catch(() => undefined);
-    return { ...result, skipped, total: result.created + result.updated };
+    return {
+      ...result,
+      skipped,
+      total: result.created + result.updated,
+      ...(invited ? { invitation_job_id: invited.job_id } : {}),
+    };
   }
 
   /** The Excel template: the known headers in a language, one example row, and an example custom column. */

@@ -163,7 +163,7 @@ export function createServices(deps: ServiceDeps): Services {
     publicUrl: deps.config.publicUrl,
     clock,
   });
-  const candidates = new CandidateService(db, access, audit, store, jobs, clock);
+  const candidates = new CandidateService(db, access, audit, store, jobs, clock, invitations);
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
     invitation_bulk: (ctx) => invitations.runBulk(ctx),

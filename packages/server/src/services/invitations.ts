@@ -128,10 +128,16 @@ export class InvitationService {
 
   // ---- bulk invitations ----
 
+  /** The exam a bulk invitation names, when `actor` may invite to it and it still takes invitations. */
+  async checkBulk(actor: StaffActor, examId: number): Promise<ExamRow> {
+    const exam = await this.exam(actor, api.invitationsBulk, examId);
+    if (exam.status === 'archived') throw fail('exam_archived');
+    return exam;
+  }
+
   /** POST /admin/exam/invitations/bulk: starts the job and answers its id. */
   async startBulk(actor: StaffActor, body: ParsedBody<typeof api.invitationsBulk>): Promise<StartedJobData> {
-    const exam = await this.exam(actor, api.invitationsBulk, body.exam_id);
-    if (exam.status === 'archived') throw fail('exam_archived');
+    const exam = await this.checkBulk(actor, body.exam_id);
     const payload: BulkInvitePayload = {
       title: exam.name,
       exam_id: exam.id,

@@ -232,8 +232,16 @@ export async function buildWorld(t: TestApp): Promise<CallWorld> {
  * bank question of team A, open now for a day; published when asked. Answers its id and draft revision.
  */
 export async function newTeamExam(w: CallWorld, publish = false): Promise<{ examId: number; revision: number }> {
-  const author = w.tokens.authorA;
-  const question = await inject(w.t, author, 'POST', '/admin/bank/questions', {
+  return authoredExam(w.t, w.tokens.authorA, publish);
+}
+
+/** An exam `author` writes in their team: one single-choice question, open now; published when asked. */
+export async function authoredExam(
+  t: TestApp,
+  author: string,
+  publish = false,
+): Promise<{ examId: number; revision: number }> {
+  const question = await inject(t, author, 'POST', '/admin/bank/questions', {
     question: {
       kind: 'single',
       content: {
@@ -247,10 +255,10 @@ export async function newTeamExam(w: CallWorld, publish = false): Promise<{ exam
     },
     default_score: 5,
   });
-  const created = await inject(w.t, author, 'POST', '/admin/exam/create', { name: `Exam ${randomUUID().slice(0, 6)}` });
+  const created = await inject(t, author, 'POST', '/admin/exam/create', { name: `Exam ${randomUUID().slice(0, 6)}` });
   const examId = created.exam_id as number;
-  const now = w.t.now();
-  const saved = await inject(w.t, author, 'POST', '/admin/exam/save-draft', {
+  const now = t.now();
+  const saved = await inject(t, author, 'POST', '/admin/exam/save-draft', {
     exam_id: examId,
     revision: 0,
     draft: {
@@ -264,7 +272,7 @@ export async function newTeamExam(w: CallWorld, publish = false): Promise<{ exam
     },
   });
   const revision = saved.revision as number;
-  if (publish) await inject(w.t, author, 'POST', '/admin/exam/publish', { exam_id: examId, revision });
+  if (publish) await inject(t, author, 'POST', '/admin/exam/publish', { exam_id: examId, revision });
   return { examId, revision };
 }
 

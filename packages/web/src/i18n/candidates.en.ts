@@ -52,6 +52,10 @@ export const candidatesEn: Record<keyof typeof candidatesZh, string> = {
   'cand.import.hasErrors':
     '{n} rows have errors and will not be imported. Fix the file and upload it again, or import only the valid rows.',
   'cand.import.onlyValid': 'Import only the valid rows',
+  'cand.import.inviteTitle': 'Import candidates and invite them to “{exam}”',
+  'cand.import.inviteSms': 'Text each new invitation its exam link',
+  'cand.import.startInvite': 'Import and invite',
+  'cand.import.inviting': 'Inviting the imported candidates…',
   'cand.import.start': 'Import',
   'cand.import.again': 'Choose another file',
   'cand.import.progress': '{done} of {total} written',

@@ -3,6 +3,10 @@ import type { invitationsZh } from './invitations.zh.js';
 /** English texts of the exam editor's invitations tab: inviting few or many phones, the texts and their delivery. */
 export const invitationsEn: Record<keyof typeof invitationsZh, string> = {
   'console.invitations.few': 'Invite a few phones',
+  'console.invitations.fromList': 'From a candidate list',
+  'console.invitations.fromListHint':
+    'Upload an xlsx or CSV list (phone, name, email, school, major, degree, graduation year…), check its preview and fix the rows with problems; the candidates go into the directory and are invited to this exam.',
+  'console.invitations.fromListOpen': 'Import a list and invite…',
   'console.invitations.bulk': 'Invite in bulk',
   'console.invitations.sendSms': 'Text the invitation',
   'console.invitations.areaHint': 'Lines without a "+code" use this calling code.',

@@ -1,6 +1,10 @@
 /** Chinese texts of the exam editor's invitations tab: inviting few or many phones, the texts and their delivery. */
 export const invitationsZh = {
   'console.invitations.few': '邀请少量手机号',
+  'console.invitations.fromList': '从考生名单导入',
+  'console.invitations.fromListHint':
+    '上传 xlsx 或 CSV 名单（手机号、姓名、邮箱、学校、专业、学历、毕业年份等），预览并修正有问题的行，考生存入考生库后邀请到本场考试。',
+  'console.invitations.fromListOpen': '导入名单并邀请…',
   'console.invitations.bulk': '批量邀请',
   'console.invitations.sendSms': '发送邀请短信',
   'console.invitations.areaHint': '没有写“+区号”的行按此区号处理。',

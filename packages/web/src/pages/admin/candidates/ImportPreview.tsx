@@ -69,7 +69,12 @@ export function ImportPreview({ preview }: { preview: CandidateImportPreviewData
         <Alert key={i} type="warning" showIcon title={lang === 'zh-CN' ? p.message_zh : p.message} />
       ))}
       <Space>
-        <Switch checked={problemsOnly} onChange={setProblemsOnly} data-testid="candidate-import-problems-only" />
+        <Switch
+          checked={problemsOnly}
+          onChange={setProblemsOnly}
+          aria-label={t('cand.import.problemsOnly')}
+          data-testid="candidate-import-problems-only"
+        />
         {t('cand.import.problemsOnly')}
       </Space>
       <Table<CandidateImportRow>

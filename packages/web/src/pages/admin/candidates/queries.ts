@@ -1,6 +1,7 @@
 /** The candidate directory's server data: the list, add and edit, the import (preview, job) and the template. */
 import {
   api,
+  type BulkInviteResult,
   type CandidateCreateBody,
   type CandidateImportPreviewData,
   type CandidateImportResult,
@@ -46,17 +47,37 @@ export function useImportPreview() {
   });
 }
 
-/** Imports a previewed file as a job, reporting its progress; answers the job's result. */
-export function useImportCommit(onProgress: (job: JobView) => void) {
+/** What an import followed by an invitation made: the candidates, then their invitations. */
+export interface ImportOutcome {
+  imported: CandidateImportResult;
+  invited: BulkInviteResult | null;
+}
+
+/**
+ * Imports a previewed file as a job, reporting its progress; with an exam to invite to, follows the invitation
+ * job the import starts too (its progress reported by `onInviteProgress`). Answers what both made.
+ */
+export function useImportCommit(onProgress: (job: JobView) => void, onInviteProgress?: (job: JobView) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { file: File; sha256: string; onlyValid: boolean }) => {
+    mutationFn: async (input: {
+      file: File;
+      sha256: string;
+      onlyValid: boolean;
+      invite: { examId: number; sendSms: boolean } | null;
+    }): Promise<ImportOutcome> => {
       const { job_id } = await upload(api.candidateImport, {
         file: input.file,
         sha256: input.sha256,
         only_valid: input.onlyValid ? '1' : '0',
+        ...(input.invite
+          ? { invite_exam_id: String(input.invite.examId), send_sms: input.invite.sendSms ? '1' : '0' }
+          : {}),
       });
-      return (await followJob(job_id, onProgress)) as CandidateImportResult;
+      const imported = (await followJob(job_id, onProgress)) as CandidateImportResult;
+      const next = imported.invitation_job_id;
+      const invited = next ? ((await followJob(next, onInviteProgress ?? (() => {}))) as BulkInviteResult) : null;
+      return { imported, invited };
     },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: CANDIDATES_KEY }),
   });

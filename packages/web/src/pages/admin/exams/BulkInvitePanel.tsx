@@ -125,7 +125,7 @@ function LineSummary({ valid, invalid, duplicates }: { valid: number; invalid: B
 }
 
 /** What the job made: invitations new and existing, texts queued, candidate ids that named nobody. */
-function BulkResult({ result }: { result: BulkInviteResult }) {
+export function BulkResult({ result }: { result: BulkInviteResult }) {
   const { t } = useI18n();
   return (
     <Descriptions

@@ -89,7 +89,11 @@ function useColumns(): TableColumnsType<ExamCandidateRow> {
       dataIndex: 'status',
       key: 'status',
       sorter: true,
-      render: (s: CandidateStatus) => <Tag color={STATUS_COLORS[s]}>{t(`exam.cand.status.${s}`)}</Tag>,
+      render: (s: CandidateStatus) => (
+        <Tag color={STATUS_COLORS[s]} data-testid="exam-cand-status" data-status={s}>
+          {t(`exam.cand.status.${s}`)}
+        </Tag>
+      ),
     },
     {
       title: t('exam.cand.sms'),

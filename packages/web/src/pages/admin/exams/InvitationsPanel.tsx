@@ -1,7 +1,9 @@
 import type { EditorExamDetail } from '@examhall/contract';
-import { Alert, Divider, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Alert, Button, Divider, Typography } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
+import { ImportDrawer } from '../candidates/ImportDrawer.js';
+import { useInvalidateExams } from './queries.js';
 import { BulkInvitePanel } from './BulkInvitePanel.js';
 import { InvitePanel } from './InvitePanel.js';
 import { SmsSettingsPanel } from './SmsSettingsPanel.js';
@@ -32,6 +34,10 @@ export function InvitationsPanel({ detail, readOnly }: { detail: EditorExamDetai
         <BulkInvitePanel examId={detail.id} readOnly={readOnly} />
       </Section>
       <Divider />
+      <Section title={t('console.invitations.fromList')}>
+        <ListImport examId={detail.id} examName={detail.draft.name} readOnly={readOnly} />
+      </Section>
+      <Divider />
       <Section title={t('console.sms.settings')}>
         <SmsSettingsPanel exam={exam} readOnly={readOnly} />
       </Section>
@@ -40,6 +46,31 @@ export function InvitationsPanel({ detail, readOnly }: { detail: EditorExamDetai
         <SmsTable examId={detail.id} readOnly={readOnly} />
       </Section>
     </div>
+  );
+}
+
+/** Opens the candidate import for this exam: the list's candidates are imported, then invited. */
+function ListImport(props: { examId: number; examName: string; readOnly: boolean }) {
+  const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  const invalidate = useInvalidateExams();
+  return (
+    <>
+      <Typography.Paragraph type="secondary" style={{ maxWidth: 720 }}>
+        {t('console.invitations.fromListHint')}
+      </Typography.Paragraph>
+      <Button disabled={props.readOnly} onClick={() => setOpen(true)} data-testid="invite-from-list">
+        {t('console.invitations.fromListOpen')}
+      </Button>
+      <ImportDrawer
+        open={open}
+        onClose={() => {
+          setOpen(false);
+          invalidate();
+        }}
+        invite={{ examId: props.examId, examName: props.examName }}
+      />
+    </>
   );
 }
 
