@@ -108,6 +108,12 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
   it('completes the profile, passes the checks, answers every type, submits and sees the result', async () => {
     const { context, page, consoleErrors } = await newPage(j.browser, j.server.baseUrl);
     await loginAs(page, j.server);
+    // The questions load a section at a time: one call per section, none per question.
+    const questionCalls: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/subject/show-section' || path === '/api/subject/show-new') questionCalls.push(path);
+    });
     await enterDemoExam(page);
     const { examId } = examIdsOf(page);
     const auth = await authOf(context);
@@ -131,6 +137,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     );
     expect(await page.getByTestId('exam-timer').textContent()).toMatch(/^(01:00:00|59:\d\d)$/);
     await page.getByTestId('shortcuts').filter({ hasText: 'Alt+→' }).waitFor();
+    expect(questionCalls.sort()).toEqual(['/api/subject/show-section', '/api/subject/show-section']);
 
     // The keyboard shortcut moves on, and back.
     const firstId = await page.getByTestId('question').getAttribute('data-id');

@@ -24,6 +24,15 @@ export const subjectCalls = {
     data: S.ShowNewData,
     auth: 'candidate',
   }),
+  showSection: call({
+    method: 'GET',
+    path: '/subject/show-section',
+    summary: "A section's questions with the candidate's answers, in one call",
+    query: S.ShowSectionQuery,
+    body: undefined,
+    data: S.ShowSectionData,
+    auth: 'candidate',
+  }),
   audioInfo: call({
     method: 'POST',
     path: '/subject/get-audio-info',

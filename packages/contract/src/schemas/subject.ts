@@ -134,6 +134,26 @@ export const ShowNewData = z.object({
 /** GET /subject/show-new data. */
 export type ShowNewData = z.infer<typeof ShowNewData>;
 
+/** GET /subject/show-section query (our extension): a section's questions in one call. */
+export const ShowSectionQuery = z.object({
+  /** Exam id. */
+  exam_id: IdParam,
+  /** The section: linetest or major (evaluation items come from /ceping/show-new). */
+  section: z.enum(['linetest', 'major']),
+});
+/** GET /subject/show-section query. */
+export type ShowSectionQuery = z.input<typeof ShowSectionQuery>;
+
+/** GET /subject/show-section data. */
+export const ShowSectionData = z.object({
+  /** Each question of the section in display order, as /subject/show-new answers it. */
+  list: z.array(ShowNewData),
+  /** Questions of the section whose stored row no longer parses: /subject/show-new names the problem. */
+  invalid: z.array(z.number().int()),
+});
+/** GET /subject/show-section data. */
+export type ShowSectionData = z.infer<typeof ShowSectionData>;
+
 /** POST /subject/get-audio-info and /subject/audio-play body. */
 export const AudioBody = z.object({
   /** Exam id. */

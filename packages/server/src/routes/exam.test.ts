@@ -155,6 +155,38 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     }
   });
 
+  it("answers a section's questions in one call exactly as show-new answers each, with the candidate's answers", async () => {
+    await start(2);
+    const list = await order();
+    const single = list.find((q) => q.type === QuestionType.single)!;
+    expect((await save(single.id, { kind: 'choice', option: 'B' }, 1)).statusCode).toBe(200);
+    for (const section of ['linetest', 'major'] as const) {
+      const res = await get(`/subject/show-section?exam_id=${examId}&section=${section}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const data = body<{ list: unknown[]; invalid: number[] }>(res).data;
+      expect(data.invalid).toEqual([]);
+      const ids = list.filter((q) => q.section === section).map((q) => q.id);
+      expect(data.list.map((d) => (d as { subject: { id: number } }).subject.id)).toEqual(ids);
+      for (const [i, id] of ids.entries()) {
+        const one = body(await get(`/subject/show-new?exam_id=${examId}&subject_id=${id}`)).data;
+        expect(data.list[i]).toEqual(one);
+      }
+      for (const secret of ['answer_key', '"key"', '"scores"', '"cases"', '"rubric"', '"dimension"'])
+        expect(res.body, `${section} leaks ${secret}`).not.toContain(secret);
+    }
+    const linetest = body<{ list: { subject: { id: number }; answer: { value: unknown } | null }[] }>(
+      await get(`/subject/show-section?exam_id=${examId}&section=${single.section}`),
+    ).data.list;
+    expect(linetest.find((d) => d.subject.id === single.id)!.answer?.value).toEqual({ kind: 'choice', option: 'B' });
+    // Evaluation items have their own calls; a section that is none is refused, and so is a stranger.
+    const evaluation = await get(`/subject/show-section?exam_id=${examId}&section=evaluation`);
+    expect([evaluation.statusCode, body(evaluation).code]).toEqual([422, 'validation_error']);
+    const stranger = await t.loginCandidate('13700137999');
+    const refused = await get(`/subject/show-section?exam_id=${examId}&section=major`, stranger);
+    const direct = await get(`/subject/show-new?exam_id=${examId}&subject_id=${single.id}`, stranger);
+    expect([refused.statusCode, body(refused).code]).toEqual([direct.statusCode, body(direct).code]);
+  });
+
   it('saves answers with receipts: idempotent by client id, newer seq wins, every change in the event log', async () => {
     await start(2);
     const q = (await order()).find((x) => x.type === QuestionType.single)!;

@@ -75,6 +75,14 @@ describe.each(await testedDialects())('a stored question that no longer parses, 
     expect(body(saved)).toMatchObject({ code: 'question_invalid' });
     expect(body(saved).msg).toContain(`question ${broken.id} `);
 
+    // The section call leaves it out and names it; the rest of the section is served.
+    const section = body<{ list: { subject: { id: number } }[]; invalid: number[] }>(
+      await get(`/subject/show-section?exam_id=${examId}&section=linetest`, tok),
+    ).data;
+    expect(section.invalid).toEqual([broken.id]);
+    expect(section.list.map((d) => d.subject.id)).toContain(fine.id);
+    expect(section.list.map((d) => d.subject.id)).not.toContain(broken.id);
+
     // One broken question takes nothing else down.
     expect((await get(`/subject/show-new?exam_id=${examId}&subject_id=${fine.id}`, tok)).statusCode).toBe(200);
     expect((await save(tok, fine.id, { kind: 'multi', options: ['A', 'C'] })).statusCode).toBe(200);

@@ -17,6 +17,9 @@ export function subjectRoutes(app: FastifyInstance, s: Services, config: Config)
   route(app, s, api.showNew, async ({ query, candidate }) =>
     s.answers.showNew(candidate, query.exam_id, query.subject_id),
   );
+  route(app, s, api.showSection, async ({ query, candidate }) =>
+    s.answers.showSection(candidate, query.exam_id, query.section),
+  );
 
   route(app, s, api.audioInfo, async ({ body, candidate }): Promise<AudioData> => {
     const { q, plays } = await s.answers.audioInfo(candidate, body.exam_id, body.subject_id);

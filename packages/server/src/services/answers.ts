@@ -16,6 +16,7 @@ import {
   type CepingShowData,
   type OrderListData,
   type ShowNewData,
+  type ShowSectionData,
   type Subject,
 } from '@examhall/contract';
 import type { z } from 'zod';
@@ -23,7 +24,7 @@ import type { Db } from '../db/database.js';
 import { GroupCommit } from '../db/groupCommit.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
-import { AttemptRepository } from '../repositories/attempts.js';
+import { AttemptRepository, type AnswerRow } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';
 import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
@@ -107,12 +108,33 @@ export class AnswerService {
     const { attempt, bundle } = await this.attempts.writable(c, examId);
     const index = bundle.ordered.findIndex((q) => q.id === subjectId);
     if (index < 0) throw fail('not_found', 'no such question in this exam');
-    const stored = await this.repo.answer(attempt.id, subjectId);
+    return this.shown(attempt.id, bundle, index, await this.repo.answer(attempt.id, subjectId));
+  }
+
+  /**
+   * A section's questions as {@link showNew} answers each, with one read of the attempt's answers: the exam
+   * page loads a section in one call. A question whose stored row no longer parses is left out and named.
+   */
+  async showSection(c: Candidate, examId: number, section: 'linetest' | 'major'): Promise<ShowSectionData> {
+    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const answers = new Map((await this.repo.answers(attempt.id)).map((a) => [a.question_id, a]));
+    const list: ShowNewData[] = [];
+    const invalid: number[] = [];
+    bundle.ordered.forEach((q, index) => {
+      if (q.section !== section) return;
+      if (!q.body) invalid.push(q.id);
+      else list.push(this.shown(attempt.id, bundle, index, answers.get(q.id)));
+    });
+    return { list, invalid };
+  }
+
+  /** The question at `index` of the attempt's order as the candidate sees it, with their stored answer. */
+  private shown(attemptId: number, bundle: ExamBundle, index: number, stored: AnswerRow | undefined): ShowNewData {
     const q = bundle.ordered[index]!;
     const subject = publicSubject(q, index + 1);
     // An exam that shuffles options shows each candidate their own order (ids unchanged: answers are not).
     if (bundle.version.definition?.shuffle_options && subject.options && q.kind && SHUFFLED_OPTION_KINDS.has(q.kind))
-      subject.options = optionOrder(subject.options, `${attempt.id}:${q.id}`);
+      subject.options = optionOrder(subject.options, `${attemptId}:${q.id}`);
     return {
       subject,
       answer: stored

@@ -1,5 +1,12 @@
 /** Loading one question of the exam page, kept in this browser so moving on works without a network. */
-import { shapeOf, type AnswerShape, subjectCalls, cepingCalls } from '@examhall/contract';
+import {
+  shapeOf,
+  type AnswerShape,
+  type Section,
+  type ShowNewData,
+  subjectCalls,
+  cepingCalls,
+} from '@examhall/contract';
 import { request, requestWithMessage } from '../api/client.js';
 import { parseStored } from './answers.js';
 import type { CardItem } from './card.js';
@@ -21,8 +28,37 @@ export class SubjectWarning extends Error {}
 export const questionQueryKey = (examId: number, item: Pick<CardItem, 'kind' | 'id'>) =>
   ['question', examId, item.kind, item.id] as const;
 
+/** How long a section's answer waits for the loads of its questions. */
+const SECTION_KEPT_MS = 30_000;
+
+/** Section loads by exam and section: each question it brought is handed to one load, within SECTION_KEPT_MS. */
+const sections = new Map<string, Promise<Map<number, ShowNewData> | null>>();
+
+/**
+ * A question out of its section's one call (the page loads every question up front: one call a section instead
+ * of one a question); undefined when the section call failed or did not bring it (a question that no longer
+ * parses, or one loaded again later), so that it is loaded by itself.
+ */
+async function fromSection(examId: number, section: Section, id: number): Promise<ShowNewData | undefined> {
+  if (section === 'evaluation') return undefined;
+  const key = `${examId}:${section}`;
+  let batch = sections.get(key);
+  if (!batch) {
+    batch = request(subjectCalls.showSection, { query: { exam_id: examId, section } }).then(
+      (d) => new Map(d.list.map((q) => [q.subject.id, q])),
+      () => null,
+    );
+    sections.set(key, batch);
+    setTimeout(() => sections.delete(key), SECTION_KEPT_MS);
+  }
+  const questions = await batch;
+  const found = questions?.get(id);
+  questions?.delete(id);
+  return found;
+}
+
 /** Loads a question, from the server or the copy kept in this browser. */
-export async function loadQuestion(examId: number, item: Pick<CardItem, 'kind' | 'id'>): Promise<Loaded> {
+export async function loadQuestion(examId: number, item: Pick<CardItem, 'kind' | 'id' | 'section'>): Promise<Loaded> {
   if (item.kind === 'ceping') {
     const data = await cached(`ceping:${examId}:${item.id}`, () =>
       request(cepingCalls.cepingShowNew, { query: { exam_id: examId, subject_id: item.id } }),
@@ -30,6 +66,8 @@ export async function loadQuestion(examId: number, item: Pick<CardItem, 'kind' |
     return { kind: 'ceping', data };
   }
   const data = await cached(`subject:${examId}:${item.id}`, async () => {
+    const batched = await fromSection(examId, item.section, item.id);
+    if (batched) return batched;
     const res = await requestWithMessage(subjectCalls.showNew, { query: { subject_id: item.id, exam_id: examId } });
     if (res.msg) throw new SubjectWarning(res.msg);
     return res.data;
