@@ -49,6 +49,28 @@ describe('configuration', () => {
     for (const field of ['PORT', 'DATABASE_URL', 'MAINTENANCE_FROM', 'REDIS_URL']) expect(message).toContain(field);
   });
 
+  it('refuses a cluster on any part of one machine: SQLite, in-process sharing, the local store', () => {
+    const message = problems({ CLUSTER: 'true' });
+    expect(message).toContain('DATABASE_URL: is required with CLUSTER=true');
+    expect(message).toContain('REDIS_URL: is required with CLUSTER=true');
+    expect(message).toContain('S3_ENDPOINT: an S3-compatible store is required with CLUSTER=true');
+    const shared = {
+      CLUSTER: 'true',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/examhall',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'examhall',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_ROLE_ARN: 'arn:aws:iam::000000000000:role/upload',
+    };
+    expect(loadConfig(shared).cluster).toBe(true);
+    const localStore = Object.fromEntries(Object.entries(shared).filter(([k]) => !k.startsWith('S3_')));
+    expect(problems(localStore)).toContain('an S3-compatible store is required with CLUSTER=true');
+    expect(loadConfig({}).cluster).toBe(false);
+  });
+
   it('checks variables that go together', () => {
     expect(problems({ SMS_PROVIDER: 'webhook' })).toContain('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
     expect(problems({ ADMIN_PHONE: '13900000000' })).toContain('ADMIN_PASSWORD');

@@ -91,6 +91,7 @@ const EnvSchema = z
     STAFF_LOGIN_IP_LIMIT: z.coerce.number().int().min(1).default(50),
     SSE_MAX_PER_TOKEN: z.coerce.number().int().min(1).default(8),
     SSE_MAX_PER_IP: z.coerce.number().int().min(1).default(1000),
+    CLUSTER: z.enum(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -108,6 +109,30 @@ const EnvSchema = z
         message:
           'S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and S3_ROLE_ARN go together',
       });
+    }
+    if (env.CLUSTER === 'true') {
+      // Each part another process needs must be shared: nothing of one machine's own.
+      if (!env.DATABASE_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATABASE_URL'],
+          message:
+            'is required with CLUSTER=true: every process works on one PostgreSQL (SQLite is one machine’s file)',
+        });
+      if (!env.REDIS_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['REDIS_URL'],
+          message:
+            'is required with CLUSTER=true: rate limits, live changes, queues and periodic work are shared through Redis',
+        });
+      if (s3.some((v) => v === undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['S3_ENDPOINT'],
+          message:
+            'an S3-compatible store is required with CLUSTER=true: the local store (DATA_DIR/objects) is one machine’s disk, which the other processes cannot read',
+        });
     }
     if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
@@ -163,6 +188,8 @@ export interface Config {
   storageQuotaCeiling: { maxBytes: number; maxObjects: number };
   /** Face-check worker threads (each loads its own models); 0 means one per core. */
   faceWorkers: number;
+  /** True when several processes serve together: every part is shared (PostgreSQL, Redis, an S3-compatible store). */
+  cluster: boolean;
   /** S3-compatible storage; null for the embedded local store. */
   s3: S3Config | null;
   /** Whether admin accounts must log in with a second factor (TOTP); they are led to enrol first. */
@@ -229,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffTotpRequiredForAdmins: e.STAFF_TOTP_REQUIRED_FOR_ADMINS === 'true',
     staffLoginIpLimit: e.STAFF_LOGIN_IP_LIMIT,
     sseLimits: { perToken: e.SSE_MAX_PER_TOKEN, perIp: e.SSE_MAX_PER_IP },
+    cluster: e.CLUSTER === 'true',
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {
