@@ -7,12 +7,11 @@
  * extra minutes on the Schedule tab and sees the longer length and clock.
  */
 import ExcelJS from 'exceljs';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, scanA11y } from './support/a11y.js';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, completeProfile, enterByApi, loginAs } from './support/candidate.js';
-import { inputOf, staffLogin, type StaffAccount } from './support/console.js';
+import { inputOf, publishOneQuestionExam, staffCall, staffLogin, type StaffAccount } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { passMonitorChecks } from './support/monitor.js';
 import { ADMIN, type TestServer } from './support/server.js';
@@ -24,54 +23,6 @@ const EXTRA = '13700137502';
 const ONLY_INVITED = '13700137503';
 const MINUTE = 60_000;
 const EXAM_MINUTES = 30;
-
-/** Calls the API as the staff member signed in on `page` (the cookie signs it; the server wants the origin). */
-async function staffCall<T>(page: Page, path: string, data: unknown): Promise<T> {
-  const res = await page.request.post(`/api${path}`, {
-    headers: { origin: new URL(page.url()).origin },
-    data: data as Record<string, unknown>,
-  });
-  const body = (await res.json()) as { status: string; msg: string; data: T };
-  expect(body.status, `${path}: ${body.msg}`).toBe('success');
-  return body.data;
-}
-
-/** The author's exam: one single-choice question, open since an hour, no device checks but the pledge. */
-async function publishExam(page: Page): Promise<{ examId: number; name: string }> {
-  const question = await staffCall<{ id: number }>(page, '/admin/bank/questions', {
-    question: {
-      kind: 'single',
-      content: {
-        stem: '<p>校招笔试：2 + 3 = ?</p>',
-        options: [
-          { id: 'A', content: '5' },
-          { id: 'B', content: '6' },
-        ],
-      },
-      key: { option: 'A' },
-    },
-    default_score: 10,
-  });
-  const name = '2027 校园招聘笔试';
-  const { exam_id: examId } = await staffCall<{ exam_id: number }>(page, '/admin/exam/create', { name });
-  const now = Date.now();
-  const saved = await staffCall<{ revision: number }>(page, '/admin/exam/save-draft', {
-    exam_id: examId,
-    revision: 0,
-    draft: {
-      name,
-      mode: 1,
-      time_minutes: EXAM_MINUTES,
-      start_at: now - 60 * MINUTE,
-      end_at: now + 24 * 60 * MINUTE,
-      settings: { is_close_camera: 1, is_close_microphone: 1, is_close_screen: 1, is_close_phone: 1 },
-      pledge: '我承诺独立完成本次考试。',
-      sections: [{ kind: 'linetest', title: '', items: [{ question_id: question.id, points: 10 }] }],
-    },
-  });
-  await staffCall(page, '/admin/exam/publish', { exam_id: examId, revision: saved.revision });
-  return { examId, name };
-}
 
 /** The candidate list as an xlsx with the template's Chinese headers; `bad` puts a phone that is none in row 3. */
 async function candidateList(bad: boolean): Promise<Buffer> {
@@ -116,7 +67,12 @@ describe.runIf(browserAvailable())('campus invitation journey', () => {
     const staff = await newPage(j.browser, server.baseUrl);
     const page = staff.page;
     await staffLogin(page, AUTHOR, '/admin/exams');
-    const exam = await publishExam(page);
+    const exam = { name: '2027 校园招聘笔试', examId: 0 };
+    exam.examId = await publishOneQuestionExam(page, {
+      name: exam.name,
+      opensAt: Date.now() - 60 * MINUTE,
+      minutes: EXAM_MINUTES,
+    });
     await page.goto(`/admin/exams/${exam.examId}?tab=invite`);
     await page.getByTestId('invite-from-list').click();
     const drawer = page.locator('.ant-drawer');

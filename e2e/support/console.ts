@@ -55,3 +55,55 @@ export async function addTags(page: Page, select: Locator, values: readonly stri
   await page.keyboard.press('Escape');
   await expect.poll(() => select.locator('.ant-select-selection-item').allTextContents()).toEqual(values);
 }
+
+/** Calls the API as the staff member signed in on `page` (the cookie signs it; the server wants the origin). */
+export async function staffCall<T>(page: Page, path: string, data: unknown): Promise<T> {
+  const res = await page.request.post(`/api${path}`, {
+    headers: { origin: new URL(page.url()).origin },
+    data: data as Record<string, unknown>,
+  });
+  const body = (await res.json()) as { status: string; msg: string; data: T };
+  expect(body.status, `${path}: ${body.msg}`).toBe('success');
+  return body.data;
+}
+
+/**
+ * Publishes an exam of one single-choice question (key A) as the staff member on `page`: `minutes` long, open from
+ * `opensAt` for a day, no device checks but the pledge.
+ */
+export async function publishOneQuestionExam(
+  page: Page,
+  exam: { name: string; opensAt: number; minutes: number },
+): Promise<number> {
+  const question = await staffCall<{ id: number }>(page, '/admin/bank/questions', {
+    question: {
+      kind: 'single',
+      content: {
+        stem: '<p>校招笔试：2 + 3 = ?</p>',
+        options: [
+          { id: 'A', content: '5' },
+          { id: 'B', content: '6' },
+        ],
+      },
+      key: { option: 'A' },
+    },
+    default_score: 10,
+  });
+  const { exam_id: examId } = await staffCall<{ exam_id: number }>(page, '/admin/exam/create', { name: exam.name });
+  const saved = await staffCall<{ revision: number }>(page, '/admin/exam/save-draft', {
+    exam_id: examId,
+    revision: 0,
+    draft: {
+      name: exam.name,
+      mode: 1,
+      time_minutes: exam.minutes,
+      start_at: exam.opensAt,
+      end_at: exam.opensAt + 24 * 3_600_000,
+      settings: { is_close_camera: 1, is_close_microphone: 1, is_close_screen: 1, is_close_phone: 1 },
+      pledge: '我承诺独立完成本次考试。',
+      sections: [{ kind: 'linetest', title: '', items: [{ question_id: question.id, points: 10 }] }],
+    },
+  });
+  await staffCall(page, '/admin/exam/publish', { exam_id: examId, revision: saved.revision });
+  return examId;
+}

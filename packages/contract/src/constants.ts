@@ -3,6 +3,12 @@
 /** A request that takes longer than this fails with 'response timeout, please retry'. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * How long before their window opens candidates may start the device checks (our extension): a campus exam's
+ * thousands check in over this stretch, so that at the opening they only press start.
+ */
+export const CHECK_IN_MINUTES = 30;
+
 /** How long the server waits for the judge to verify a reference solution on every case. */
 export const JUDGE_VERIFY_MS = 10 * 60_000;
 

@@ -32,6 +32,10 @@ export const ERRORS = {
   conflict: { status: 409, msg: 'conflict' },
   exam_finished: { status: 409, msg: 'the exam has finished' },
   exam_not_open: { status: 409, msg: 'the exam is not open now' },
+  admission_queue: {
+    status: 429,
+    msg: 'many candidates are starting at once: you are in the queue, your turn comes shortly',
+  },
   slot_full: { status: 409, msg: 'this time slot has no seat left' },
   slot_locked: { status: 409, msg: 'the time slot cannot be chosen or changed now' },
   attempt_not_reopenable: { status: 409, msg: 'this attempt cannot be reopened' },

@@ -92,6 +92,7 @@ const EnvSchema = z
     SSE_MAX_PER_TOKEN: z.coerce.number().int().min(1).default(8),
     SSE_MAX_PER_IP: z.coerce.number().int().min(1).default(1000),
     CLUSTER: z.enum(['true', 'false']).default('false'),
+    ADMISSION_RATE: z.coerce.number().int().min(0).default(300),
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -190,6 +191,8 @@ export interface Config {
   faceWorkers: number;
   /** True when several processes serve together: every part is shared (PostgreSQL, Redis, an S3-compatible store). */
   cluster: boolean;
+  /** Candidates entering the exam a second, across every process, when many press start at once (0: no pacing). */
+  admissionRate: number;
   /** S3-compatible storage; null for the embedded local store. */
   s3: S3Config | null;
   /** Whether admin accounts must log in with a second factor (TOTP); they are led to enrol first. */
@@ -257,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffLoginIpLimit: e.STAFF_LOGIN_IP_LIMIT,
     sseLimits: { perToken: e.SSE_MAX_PER_TOKEN, perIp: e.SSE_MAX_PER_IP },
     cluster: e.CLUSTER === 'true',
+    admissionRate: e.ADMISSION_RATE,
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {

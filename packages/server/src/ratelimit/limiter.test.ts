@@ -30,6 +30,21 @@ function contract(name: string, make: () => { limiter: RateLimiter; wait: (ms: n
       expect(await limiter.count(key)).toBe(0);
     });
 
+    it('gives evenly paced turns in a queue, keeps a member its turn, and never gives a turn in the past', async () => {
+      const { limiter } = make();
+      const q = `q-${randomBytes(4).toString('hex')}`;
+      const now = 1_000_000;
+      expect(await limiter.turn(q, 'a', 100, 60_000, now)).toBe(now);
+      expect(await limiter.turn(q, 'b', 100, 60_000, now)).toBe(now + 100);
+      expect(await limiter.turn(q, 'c', 100, 60_000, now + 10)).toBe(now + 200);
+      // Asking again keeps one's place, whenever one asks.
+      expect(await limiter.turn(q, 'b', 100, 60_000, now + 150)).toBe(now + 100);
+      // Another queue is paced on its own.
+      expect(await limiter.turn(`${q}-other`, 'a', 100, 60_000, now)).toBe(now);
+      // Long after the last turn, the next member goes at once.
+      expect(await limiter.turn(q, 'd', 100, 60_000, now + 5_000)).toBe(now + 5_000);
+    });
+
     it('leases places under every key, all or none; release frees one, renewal keeps one, an unrenewed one lapses', async () => {
       const { limiter, wait } = make();
       const k = `k-${randomBytes(4).toString('hex')}`;

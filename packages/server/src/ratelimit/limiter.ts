@@ -41,6 +41,12 @@ export interface RateLimiter {
    * lapses `ttlMs` after it was taken or last renewed, so a process that dies does not hold it for ever.
    */
   lease(keys: readonly LeaseKey[], ttlMs: number): Promise<Lease | null>;
+  /**
+   * A turn in an evenly paced queue (`queue`): when `member` may go (epoch ms). A member's first call takes the
+   * next turn, `intervalMs` after the last one given and never before `now`; later calls answer the same turn,
+   * so a member keeps their place while they wait. Turns are forgotten `ttlMs` after they were given.
+   */
+  turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number): Promise<number>;
   /** Releases connections. */
   close(): Promise<void>;
 }
@@ -50,6 +56,8 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   /** Per key: lease id -> when it lapses. */
   private readonly places = new Map<string, Map<string, number>>();
+  /** Queues' last turns and members' turns, with when each is forgotten. */
+  private readonly turns = new Map<string, { at: number; until: number }>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -98,9 +106,22 @@ export class MemoryRateLimiter implements RateLimiter {
     };
   }
 
+  async turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number): Promise<number> {
+    const key = `${queue}:${member}`;
+    const mine = this.turns.get(key);
+    if (mine && mine.until > now) return mine.at;
+    const last = this.turns.get(queue);
+    const at = Math.max(now, last && last.until > now ? last.at + intervalMs : now);
+    this.turns.set(queue, { at, until: now + ttlMs });
+    this.turns.set(key, { at, until: now + ttlMs });
+    if (this.turns.size > 10_000) for (const [k, v] of this.turns) if (v.until <= now) this.turns.delete(k);
+    return at;
+  }
+
   async close(): Promise<void> {
     this.windows.clear();
     this.places.clear();
+    this.turns.clear();
   }
 
   // Drops expired windows now and then so the map does not grow without bound.
@@ -174,6 +195,31 @@ return 1`;
         for (const name of names) await this.redis.zrem(name, id);
       },
     };
+  }
+
+  /** The member's turn if it has one, else the queue's next, stored for both, in one script. */
+  private static readonly TURN = `
+local mine = redis.call('GET', KEYS[2])
+if mine then return mine end
+local now = tonumber(ARGV[1])
+local last = redis.call('GET', KEYS[1])
+local at = now
+if last then at = math.max(now, tonumber(last) + tonumber(ARGV[2])) end
+redis.call('SET', KEYS[1], at, 'PX', ARGV[3])
+redis.call('SET', KEYS[2], at, 'PX', ARGV[3])
+return tostring(at)`;
+
+  async turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number): Promise<number> {
+    const at = await this.redis.eval(
+      RedisRateLimiter.TURN,
+      2,
+      `${this.prefix}turn:${queue}`,
+      `${this.prefix}turn:${queue}:${member}`,
+      now,
+      intervalMs,
+      Math.ceil(ttlMs),
+    );
+    return Number(at);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import {
+  CHECK_IN_MINUTES,
   ExamMode,
   ExamPhase,
   formatServerTime,
@@ -7,6 +8,7 @@ import {
   type AttemptView,
   type ExamResult,
 } from '@examhall/contract';
+import type { AdmissionService } from './admission.js';
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
@@ -55,6 +57,7 @@ export class AttemptService {
     private readonly catalog: ExamCatalog,
     private readonly clock: () => number,
     private readonly log: ServiceLog,
+    private readonly admission: AdmissionService,
     /** Hears every change of an attempt's phase (the proctor console, the candidate's live stream). */
     private readonly notifier?: ProctorNotifier,
   ) {
@@ -201,8 +204,12 @@ export class AttemptService {
     const { exam } = opened;
     const now = this.clock();
     const window = await this.windowOf(inv, exam);
-    if (now < window.start_at)
-      throw fail('exam_not_open', `the exam opens at ${formatServerTime(window.start_at)} (UTC+8)`);
+    // The device checks may be done from CHECK_IN_MINUTES before the opening; the exam itself starts at it.
+    if (now < window.start_at - CHECK_IN_MINUTES * 60_000)
+      throw fail('exam_not_open', `the exam opens at ${formatServerTime(window.start_at)} (UTC+8)`, {
+        opens_at: window.start_at,
+        check_in_at: window.start_at - CHECK_IN_MINUTES * 60_000,
+      });
 
     let attempt = await this.current(c, examId);
     const retake = attempt?.phase === ExamPhase.submit && exam.mode === ExamMode.simulate;
@@ -226,11 +233,17 @@ export class AttemptService {
     }
     if (enterExam && attempt.phase === ExamPhase.monitor) {
       if (now >= window.end_at) throw fail('exam_not_open', 'the exam has closed');
+      if (now < window.start_at)
+        throw fail('exam_not_open', `the exam opens at ${formatServerTime(window.start_at)} (UTC+8)`, {
+          opens_at: window.start_at,
+        });
       const runsOn = await this.bundleOf(attempt);
       // The rule of the version the attempt runs on, against the invitation as stored now.
       if (this.idPhotoMissing(inv, runsOn.version)) throw fail('id_photo_missing');
       const missing = missingChecks(runsOn.settings, await this.checks.results(attempt.id));
       if (missing.length > 0) throw fail('checks_incomplete', `these checks have not passed: ${missing.join(', ')}`);
+      // Paced when many enter at once: the candidate is told their place and asks again (keeping it).
+      await this.admission.admit(attempt.id);
       const endAt = attemptEnd(exam.mode, exam.time_minutes, inv, window, now);
       await this.attempts.updateInPhase(attempt.id, ExamPhase.monitor, {
         phase: ExamPhase.exam,

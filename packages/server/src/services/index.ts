@@ -7,6 +7,7 @@ import { openJobQueue, type JobHandlers, type JobQueue, type JobsSetup } from '.
 import { FacePool } from '../proctoring/face/pool.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
+import { AdmissionService } from './admission.js';
 import { StreamAdmission } from '../ratelimit/streams.js';
 import type { SmsSender } from '../sms/sender.js';
 import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
@@ -133,6 +134,9 @@ function uploadIssuer(deps: ServiceDeps): UploadCredentialIssuer | null {
 }
 
 /** Wires the services. */
+/** Entries this far ahead of their turn go at once: a second's worth of a start wave needs no queue. */
+const ADMISSION_BURST_MS = 1000;
+
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock, store } = deps;
   const tokens = new TokenService(db, clock);
@@ -171,7 +175,12 @@ export function createServices(deps: ServiceDeps): Services {
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
-  const attempts = new AttemptService(db, catalog, clock, deps.log, deps.notifier);
+  const admission = new AdmissionService(deps.limiter, {
+    rate: deps.config.admissionRate,
+    burstMs: ADMISSION_BURST_MS,
+    clock,
+  });
+  const attempts = new AttemptService(db, catalog, clock, deps.log, admission, deps.notifier);
   const risk = new RiskService(db, attempts, clock, deps.notifier);
   const evidence = new EvidenceIntakeService(
     db,

@@ -115,6 +115,8 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     STAFF_LOGIN_IP_LIMIT: '1000000',
     SSE_MAX_PER_TOKEN: '1000',
     SSE_MAX_PER_IP: '1000000',
+    // The clock stands still in tests, so a paced entry would wait for ever: admission has its own tests.
+    ADMISSION_RATE: '0',
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);

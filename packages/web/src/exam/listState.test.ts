@@ -1,3 +1,4 @@
+import { CHECK_IN_MINUTES } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { countdownParts, groupExams, groupOf, listView, opensIn, type Groupable } from './listState.js';
 
@@ -5,10 +6,11 @@ const exam = { start_at: 1_000, end_at: 2_000 };
 
 describe('the exam list', () => {
   it("tells the window apart from the candidate's own state, and offers the result once handed in", () => {
+    // Within the check-in before the opening: the device checks may be done now.
     expect(listView({ ...exam, state: 'not_started' }, 500)).toEqual({
       window: 'upcoming',
       own: 'not_taken',
-      action: null,
+      action: 'checkIn',
     });
     expect(listView({ ...exam, state: 'open' }, 1_500)).toEqual({ window: 'open', own: 'not_taken', action: 'enter' });
     expect(listView({ ...exam, state: 'in_progress' }, 1_500)).toEqual({
@@ -33,6 +35,18 @@ describe('the exam list', () => {
       action: 'result',
     });
     expect(listView({ ...exam, state: 'closed' }, 2_500)).toEqual({ window: 'ended', own: 'absent', action: null });
+  });
+});
+
+describe('the check-in before the opening', () => {
+  it('offers the device checks from CHECK_IN_MINUTES before the opening, and nothing earlier', () => {
+    const opens = 10 * 3_600_000;
+    const window = { start_at: opens, end_at: opens + 3_600_000, state: 'not_started' as const };
+    const checkIn = opens - CHECK_IN_MINUTES * 60_000;
+    expect(listView(window, checkIn - 1).action).toBeNull();
+    expect(listView(window, checkIn)).toEqual({ window: 'upcoming', own: 'not_taken', action: 'checkIn' });
+    expect(listView(window, opens).action).toBe('enter');
+    expect(listView(window, opens + 3_600_000)).toEqual({ window: 'ended', own: 'not_taken', action: null });
   });
 });
 

@@ -1,12 +1,12 @@
 /** How the exam list tells an exam's window apart from where the candidate stands with it. */
-import type { ExamListItem } from '@examhall/contract';
+import { CHECK_IN_MINUTES, type ExamListItem } from '@examhall/contract';
 
 /** The exam's window: not open yet, open now, or closed. */
 export type WindowState = 'upcoming' | 'open' | 'ended';
 /** The candidate's own state: not started, answering, handed in, or absent (the window closed first). */
 export type OwnState = 'not_taken' | 'in_progress' | 'submitted' | 'absent';
-/** What the list offers: enter, carry on, see the result, or nothing. */
-export type ListAction = 'enter' | 'continue' | 'result' | null;
+/** What the list offers: check the devices before the opening, enter, carry on, see the result, or nothing. */
+export type ListAction = 'checkIn' | 'enter' | 'continue' | 'result' | null;
 
 /** The window, the candidate's own state and the action of one exam in the list at `now` (server time). */
 export function listView(
@@ -23,9 +23,13 @@ export function listView(
       return { window: 'ended', own: 'absent', action: null };
     case 'not_started':
       // The list was read before the window opened; once it has, the candidate may enter without a reload.
-      return now >= exam.start_at && now < exam.end_at
-        ? { window: 'open', own: 'not_taken', action: 'enter' }
-        : { window: 'upcoming', own: 'not_taken', action: null };
+      if (now >= exam.start_at && now < exam.end_at) return { window: 'open', own: 'not_taken', action: 'enter' };
+      // The device checks may be done before the opening (CHECK_IN_MINUTES), so that at it only start is left.
+      return {
+        window: now >= exam.end_at ? 'ended' : 'upcoming',
+        own: 'not_taken',
+        action: now < exam.start_at && now >= exam.start_at - CHECK_IN_MINUTES * 60_000 ? 'checkIn' : null,
+      };
     case 'open':
       return { window: 'open', own: 'not_taken', action: 'enter' };
   }

@@ -188,6 +188,7 @@ export const en: Dictionary = {
 
   'common.profile': 'My profile',
   'common.back': 'Back',
+  'exams.checkIn': 'Check your devices now',
   'exams.enter': 'Enter exam',
   'exams.profileLink': 'My profile',
   'profile.pageTitle': 'My profile',
@@ -266,6 +267,10 @@ export const en: Dictionary = {
   'monitor.pledgeText':
     'I promise to take this exam on my own: I will not ask anyone for help, use materials or tools that are not allowed, or copy or share the questions, and I accept proctoring during the exam. If I break this pledge, I accept the consequences, including the cancellation of my result.',
   'monitor.promise': 'I promise to keep this pledge',
+  'monitor.waitOpening':
+    'Your devices are checked. The exam opens at {time} and this page enters it by itself: keep it open',
+  'monitor.waitQueue': 'Many candidates are starting at once: you are in the queue, about {place} ahead of you',
+  'monitor.waitAuto': 'Entering by itself in {left}',
   'monitor.startExam': 'Start the exam',
   'monitor.startHint': 'The clock starts when you press Start the exam and cannot be paused.',
   'monitor.pledgeNeeded': 'Tick the pledge first',
@@ -688,6 +693,7 @@ export const en: Dictionary = {
   'error.conflict': 'Conflict; reload and try again',
   'error.exam_finished': 'The exam has finished',
   'error.exam_not_open': 'The exam is not open now',
+  'error.admission_queue': 'Many candidates are starting at once: you are in the queue and your turn comes shortly',
   'error.exam_not_started': 'The exam has not started yet; finish the device checks first',
   'error.exam_not_finished': 'The exam has not been submitted yet',
   'error.play_limit_reached': 'The audio has been played as often as allowed',

@@ -184,6 +184,7 @@ export const zh = {
 
   'common.profile': '个人信息',
   'common.back': '返回',
+  'exams.checkIn': '提前检测设备',
   'exams.enter': '进入考试',
   'exams.profileLink': '个人信息',
   'profile.pageTitle': '个人信息',
@@ -262,6 +263,9 @@ export const zh = {
   'monitor.pledgeText':
     '我承诺独立完成本次考试：不向他人求助，不使用未经允许的资料或工具，不复制、传播试题，并接受考试期间的监考。如有违反，愿意承担取消成绩等后果。',
   'monitor.promise': '我承诺遵守以上诚信承诺',
+  'monitor.waitOpening': '设备检测已完成。考试将于 {time} 开始，到时会自动进入，请保持本页打开',
+  'monitor.waitQueue': '很多考生正在同时进入考试，您正在排队，前面约 {place} 人',
+  'monitor.waitAuto': '{left} 后自动进入',
   'monitor.startExam': '开始考试',
   'monitor.startHint': '点击“开始考试”后开始计时，计时不可暂停。',
   'monitor.pledgeNeeded': '请先勾选诚信承诺',
@@ -664,6 +668,7 @@ export const zh = {
   'error.conflict': '操作冲突，请刷新后重试',
   'error.exam_finished': '考试已结束',
   'error.exam_not_open': '考试当前不在开放时间内',
+  'error.admission_queue': '很多考生正在同时进入考试，您正在排队，马上就轮到您',
   'error.exam_not_started': '考试尚未开始，请先完成设备检测',
   'error.exam_not_finished': '考试尚未交卷',
   'error.play_limit_reached': '音频播放次数已用完',

@@ -6,7 +6,8 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { errorText, isApiError, request } from '../../api/client.js';
 import { queryKey } from '../../api/queryKeys.js';
 import { currentAuth } from '../../api/cookies.js';
-import { alignIfUnset } from '../../exam/clock.js';
+import { alignIfUnset, serverNow } from '../../exam/clock.js';
+import { useStartWave } from '../../exam/startWave.js';
 import { ownPledge } from '../../exam/outcome.js';
 import { remember } from '../../exam/offlineCache.js';
 import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.js';
@@ -27,6 +28,7 @@ import { getStreams, isLive, useStreams, type ProctorStreams } from '../../proct
 import { MonitorStepList } from './MonitorStepList.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { StartAttempt } from './StartAttempt.js';
+import { StartWaitNotice } from './StartWaitNotice.js';
 
 /** The stream a device step keeps open for the exam. */
 const STREAM_OF: Partial<Record<ExamStep['key'], keyof ProctorStreams>> = {
@@ -93,6 +95,8 @@ export default function MonitorPage() {
     },
   });
   const refused = start.isError && isApiError(start.error) && start.error.code === 'checks_incomplete';
+  // Before the opening, or in the queue of a start wave: the page waits and presses again by itself.
+  const wait = useStartWave(start, serverNow);
 
   if (currentAuth() === null) {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
@@ -213,7 +217,13 @@ export default function MonitorPage() {
               <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
                 {t('monitor.startHint')}
               </Typography.Paragraph>
-              <StartAttempt start={start} label={t('monitor.startExam')} testId="start-exam" autoFocus />
+              {wait && <StartWaitNotice wait={wait} />}
+              <StartAttempt
+                start={{ ...start, isError: start.isError && !wait && !refused }}
+                label={t('monitor.startExam')}
+                testId="start-exam"
+                autoFocus
+              />
             </section>
           )}
         </Card>

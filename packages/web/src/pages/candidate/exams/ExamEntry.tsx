@@ -29,6 +29,7 @@ const OWN_COLORS: Record<OwnState, string> = {
   absent: 'red',
 };
 const ACTION_KEYS: Record<NonNullable<ListAction>, MessageKey> = {
+  checkIn: 'exams.checkIn',
   enter: 'exams.enter',
   continue: 'exams.continue',
   result: 'exams.viewResult',
