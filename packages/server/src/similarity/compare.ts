@@ -135,8 +135,8 @@ export interface Fragment {
 /**
  * The matched fragments of a pair, in the order they stand in `a`. Each shared fingerprint is a seed; a seed
  * whose k-grams are really equal grows both ways while the normalized tokens stay equal and outside the
- * starter code. Longest stretches are taken first and a stretch overlapping one taken on either side is
- * left out, so every token of either side belongs to at most one fragment.
+ * starter code. Longest stretches are taken first; of a later stretch only the parts not taken on either side
+ * are kept (each at least K tokens), so every token of either side belongs to at most one fragment.
  */
 export function fragments(a: Fingerprinted, b: Fingerprinted): Fragment[] {
   const ta = a.tokens;
@@ -169,10 +169,20 @@ export function fragments(a: Fingerprinted, b: Fingerprinted): Fragment[] {
   const usedB = new Uint8Array(tb.length);
   const taken: typeof found = [];
   for (const f of found) {
-    if (usedA.subarray(f.a0, f.a1 + 1).includes(1) || usedB.subarray(f.b0, f.b1 + 1).includes(1)) continue;
-    usedA.fill(1, f.a0, f.a1 + 1);
-    usedB.fill(1, f.b0, f.b1 + 1);
-    taken.push(f);
+    // The parts of the stretch not taken on either side, each kept when still K tokens long.
+    let start = -1;
+    for (let o = 0; o <= f.a1 - f.a0 + 1; o++) {
+      const free = o <= f.a1 - f.a0 && !usedA[f.a0 + o] && !usedB[f.b0 + o];
+      if (free && start < 0) start = o;
+      if (!free && start >= 0) {
+        if (o - start >= K) {
+          usedA.fill(1, f.a0 + start, f.a0 + o);
+          usedB.fill(1, f.b0 + start, f.b0 + o);
+          taken.push({ a0: f.a0 + start, a1: f.a0 + o - 1, b0: f.b0 + start, b1: f.b0 + o - 1 });
+        }
+        start = -1;
+      }
+    }
   }
   const range = (tokens: typeof ta, from: number, to: number): SourceRange => ({
     start_line: tokens[from]!.line,
