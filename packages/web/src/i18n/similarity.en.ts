@@ -47,6 +47,5 @@ export const similarityEn: Record<keyof typeof similarityZh, string> = {
   'sim.decide.noteTooLong': 'At most 500 characters',
   'sim.decide.save': 'Save decision',
   'sim.decide.saved': 'Decision saved',
-  'sim.decide.reopen': 'Open again',
   'sim.decidedBy': 'Decided by {name} at {at}',
 };

@@ -42,6 +42,5 @@ export const similarityZh = {
   'sim.decide.noteTooLong': '说明最多 500 个字符',
   'sim.decide.save': '保存结论',
   'sim.decide.saved': '结论已保存',
-  'sim.decide.reopen': '重新待处理',
   'sim.decidedBy': '{name} 于 {at} 处理',
 };

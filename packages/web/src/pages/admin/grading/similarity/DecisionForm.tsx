@@ -31,7 +31,7 @@ export function DecisionForm(props: { examId: number; pair: SimilarityPairView; 
           options={[
             { value: 'confirmed', label: t('sim.status.confirmed') },
             { value: 'dismissed', label: t('sim.status.dismissed') },
-            { value: 'open', label: t('sim.decide.reopen') },
+            { value: 'open', label: t('sim.status.open') },
           ]}
         />
       </Form.Item>
