@@ -24,6 +24,7 @@ export const WEB_PAGES = [
   '/admin/proctoring/:examId',
   '/admin/jobs',
   '/admin/candidates',
+  '/admin/grading/similarity',
   '/admin/:area',
 ] as const;
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BankFolderName, type VerifyEvidenceData } from '@examhall/contract';
+import { BankFolderName, LANGUAGES, type LanguageId, type VerifyEvidenceData } from '@examhall/contract';
 import { FORMATS } from '@examhall/importers';
 import { runWorker } from '@examhall/judge';
 import pino from 'pino';
@@ -14,6 +14,7 @@ import { AppError } from './http/errors.js';
 import type { ReadFile } from './services/imports.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender } from './sms/sender.js';
+import { compareSources, groups } from './similarity/index.js';
 
 const USAGE = `Usage: examhall <command> [options]
 
@@ -33,6 +34,11 @@ Commands:
                  {"questions": [...], "problems": [...]}
                  (exit 0: clean, 1: the file has problems (nothing imported when one is an
                  error), 2: refused or usage)
+  similarity --language L DIR [--starter FILE] [--json]
+                 compare every pair of files in the folder DIR written in L (${LANGUAGES.map((l) => l.id).join(', ')}),
+                 leaving out what they share with the starter code FILE; --json prints
+                 {"pairs": [{"a": FILE, "b": FILE, "score": 0..1}, ...]}, every pair, highest score first
+                 (score: the share of the smaller file's fingerprints the other holds too; exit 0, 2: usage)
 
 The database is the one the environment configures (DATABASE_URL, or SQLite in DATA_DIR).`;
 
@@ -48,6 +54,8 @@ export async function runCli(
     out(`${USAGE}\n`);
     return command ? 0 : 2;
   }
+  // Needs no database: files in, pairs out.
+  if (command === 'similarity') return similarity(rest, out, err);
   const config = loadConfig(env);
   if (command === 'judge-worker') {
     if (!config.redisUrl) {
@@ -242,6 +250,82 @@ async function importQuestions(
   if (imported) err(`${imported}\n`);
   else if (!values['dry-run']) err('Nothing imported: the file has errors.\n');
   return read.problems.length > 0 ? 1 : 0;
+}
+
+/** `similarity`: every pair of files in a folder with its score, highest first. */
+function similarity(args: string[], out: (text: string) => void, err: (text: string) => void): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { language: { type: 'string' }, starter: { type: 'string' }, json: { type: 'boolean' } },
+    });
+  } catch (e) {
+    err(`${(e as Error).message}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [dir, ...extra] = positionals;
+  if (!dir || extra.length > 0 || !values.language) {
+    err('similarity needs a language and one folder: examhall similarity --language L DIR [--starter FILE] [--json]\n');
+    return 2;
+  }
+  const wanted = values.language.toLowerCase();
+  const language = LANGUAGES.find((l) => l.id === wanted || l.name.toLowerCase() === wanted)?.id as
+    LanguageId | undefined;
+  if (!language) {
+    err(`Unknown language ${values.language}: one of ${LANGUAGES.map((l) => l.id).join(', ')}\n`);
+    return 2;
+  }
+  let starter: string | undefined;
+  let starterPath: string | undefined;
+  if (values.starter) {
+    try {
+      starter = fs.readFileSync(values.starter, 'utf8');
+      starterPath = fs.realpathSync(values.starter);
+    } catch (e) {
+      err(`--starter ${values.starter}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  let names: string[];
+  try {
+    if (!fs.statSync(dir).isDirectory()) throw new Error('not a folder');
+    names = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isFile() && !d.name.startsWith('.'))
+      .map((d) => d.name)
+      .filter((name) => fs.realpathSync(nodePath.join(dir, name)) !== starterPath)
+      .sort();
+  } catch (e) {
+    err(`${dir}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const sources = names.map((name) => fs.readFileSync(nodePath.join(dir, name), 'utf8'));
+  const { pairs: found } = compareSources(sources, language, starter);
+  const scores = new Map(found.map((p) => [`${p.a}:${p.b}`, p.score]));
+  const pairs: { a: string; b: string; score: number }[] = [];
+  for (let a = 0; a < names.length; a++) {
+    for (let b = a + 1; b < names.length; b++) {
+      const score = Math.round((scores.get(`${a}:${b}`) ?? 0) * 10_000) / 10_000;
+      pairs.push({ a: names[a]!, b: names[b]!, score });
+    }
+  }
+  pairs.sort((x, y) => y.score - x.score || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
+  if (values.json) {
+    out(`${JSON.stringify({ pairs })}\n`);
+    return 0;
+  }
+  const width = Math.max(1, ...names.map((n) => n.length));
+  out(`${names.length} file(s), ${pairs.length} pair(s)\n`);
+  for (const p of pairs.filter((q) => q.score > 0)) {
+    out(`  ${p.score.toFixed(2)}  ${p.a.padEnd(width)}  ${p.b}\n`);
+  }
+  const none = pairs.filter((p) => p.score === 0).length;
+  if (none > 0) out(`  (${none} pair(s) share nothing)\n`);
+  for (const g of groups(found)) out(`Group of ${g.members.length}: ${g.members.map((m) => names[m]).join(', ')}\n`);
+  return 0;
 }
 
 /** The verification report as a person reads it. */

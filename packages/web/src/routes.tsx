@@ -46,6 +46,10 @@ export const routes: RouteObject[] = [
           { path: 'exams/:examId', lazy: page(() => import('./pages/admin/exams/ExamEditorPage.js')) },
           { path: 'proctoring', lazy: page(() => import('./pages/admin/proctoring/ProctorExamsPage.js')) },
           { path: 'proctoring/:examId', lazy: page(() => import('./pages/admin/proctoring/ProctorGridPage.js')) },
+          {
+            path: 'grading/similarity',
+            lazy: page(() => import('./pages/admin/grading/similarity/SimilarityPage.js')),
+          },
           { path: ':area', lazy: page(() => import('./pages/admin/AreaPage.js')) },
         ],
       },

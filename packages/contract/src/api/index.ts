@@ -13,6 +13,7 @@ import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
 import { scheduleCalls } from './schedule.js';
+import { similarityCalls } from './similarity.js';
 import { staffCalls } from './staff.js';
 import { subjectCalls } from './subject.js';
 import { teamCalls } from './teams.js';
@@ -29,6 +30,7 @@ export {
   importCalls,
   monitorCalls,
   proctorCalls,
+  similarityCalls,
   staffCalls,
   subjectCalls,
   teamCalls,
@@ -53,6 +55,7 @@ export const api = {
   ...jobCalls,
   ...scheduleCalls,
   ...candidateCalls,
+  ...similarityCalls,
 } as const;
 
 /** A call's name. */

@@ -549,6 +549,8 @@ export interface Database {
   bank_questions: BankQuestionTable;
   bank_question_tags: BankQuestionTagTable;
   job: JobTable;
+  similarity_runs: SimilarityRunTable;
+  similarity_pairs: SimilarityPairTable;
 }
 
 /** A long or background job: its state, progress and result; the lease of the runner that holds it. */
@@ -580,4 +582,37 @@ export interface JobTable {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+}
+
+/** The last code-similarity computation of a programming question. */
+export interface SimilarityRunTable {
+  question_id: number;
+  exam_id: number;
+  job_id: number | null;
+  /** Attempts whose code was compared. */
+  submissions: number;
+  /** JSON array of groups of three or more: `[{attempt_ids, pairs, max_score}]`. */
+  groups: string;
+  computed_at: number;
+}
+
+/** A pair of attempts whose code for one question is alike, with the flag a grader decides. */
+export interface SimilarityPairTable {
+  id: Generated<number>;
+  exam_id: number;
+  question_id: number;
+  /** The smaller attempt id. */
+  attempt_a: number;
+  attempt_b: number;
+  language: string;
+  score: number;
+  share_a: number;
+  share_b: number;
+  matched: number;
+  /** 'open', 'confirmed' or 'dismissed'. */
+  status: Generated<string>;
+  note: Generated<string>;
+  decided_by: number | null;
+  decided_at: number | null;
+  computed_at: number;
 }

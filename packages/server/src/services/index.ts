@@ -39,6 +39,7 @@ import { ProctorService } from './proctor.js';
 import { ProfileService } from './profile.js';
 import { RiskService } from './risk.js';
 import { ScheduleService } from './schedule.js';
+import { SimilarityService } from './similarity.js';
 import { SiteService } from './site.js';
 import { StaffService } from './staff.js';
 import { TeamService } from './teams.js';
@@ -86,6 +87,8 @@ export interface Services {
   jobQueue: JobQueue<JobKind>;
   /** The candidate directory: add, edit, list, import (a job: `candidate_import`). */
   candidates: CandidateService;
+  /** Code similarity per programming question: the job (`code_similarity`), pairs, one pair, decisions. */
+  similarity: SimilarityService;
   /** An exam's invited candidates with their status, counts and export. */
   examCandidates: ExamCandidateService;
   /** Teams and the proctors and graders assigned to exams. */
@@ -168,10 +171,12 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
   });
   const candidates = new CandidateService(db, access, audit, store, jobs, clock, invitations);
+  const similarity = new SimilarityService(db, access, audit, jobs, clock);
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
     invitation_bulk: (ctx) => invitations.runBulk(ctx),
     candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
+    code_similarity: (ctx) => similarity.run(ctx),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
@@ -219,6 +224,7 @@ export function createServices(deps: ServiceDeps): Services {
     smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { rate: deps.config.sms.rate, clock, log: deps.log }),
     jobQueue,
     candidates,
+    similarity,
     examCandidates: new ExamCandidateService(db, access, clock),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),

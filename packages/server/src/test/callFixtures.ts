@@ -389,6 +389,59 @@ async function finishedAttempt(w: CallWorld): Promise<number> {
   return attemptId;
 }
 
+/** A program long enough to leave fingerprints, for the similarity fixtures. */
+const SIMILAR_CODE =
+  'import sys\n\ndef solve(values):\n    best = 0\n    for i, v in enumerate(values):\n' +
+  '        if v > best and i % 2 == 0:\n            best = v\n    return best\n\n' +
+  'print(solve(list(map(int, sys.stdin.read().split()))))\n';
+
+/** The programming question of team A's exam (the demo exam has one). */
+export async function programmingQuestion(w: CallWorld): Promise<number> {
+  const row = await w.t.db.handle.db
+    .selectFrom('questions')
+    .select('id')
+    .where('exam_id', '=', w.examId)
+    .where('kind', '=', 'programming')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Two new candidates at team A's exam who answered its programming question with the same code, compared by
+ * the similarity job: answers the question and the pair it stored.
+ */
+export async function similarPair(w: CallWorld): Promise<{ questionId: number; pairId: number }> {
+  const questionId = await programmingQuestion(w);
+  const attempts = [(await w.newAttempt()).attemptId, (await w.newAttempt()).attemptId];
+  for (const attemptId of attempts) {
+    await w.t.db.handle.db
+      .insertInto('answers')
+      .values({
+        attempt_id: attemptId,
+        question_id: questionId,
+        value: JSON.stringify({ kind: 'code', language: 'python', code: SIMILAR_CODE }),
+        version: 1,
+        seq: 1,
+        saved_at: w.t.now(),
+      })
+      .execute();
+  }
+  const started = await inject(w.t, w.tokens.admin, 'POST', '/admin/grading/similarity/run', {
+    exam_id: w.examId,
+    question_id: questionId,
+  });
+  const job = await waitForJob(w.t, w.tokens.admin, started.job_id as number);
+  expect(job.state, JSON.stringify(job.error)).toBe('done');
+  const pair = await w.t.db.handle.db
+    .selectFrom('similarity_pairs')
+    .select('id')
+    .where('attempt_a', '=', Math.min(...attempts))
+    .where('attempt_b', '=', Math.max(...attempts))
+    .executeTakeFirstOrThrow();
+  return { questionId, pairId: pair.id };
+}
+
 /** Inputs of every scoped staff call (routes/access.test.ts). */
 export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   jobDetail: async (w) => ({ query: { job_id: await heldJob(w) } }),
@@ -512,6 +565,13 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   }),
   examCandidates: (w) => ({ query: { exam_id: w.examId } }),
   examCandidatesExport: (w) => ({ query: { exam_id: w.examId, format: 'csv' } }),
+  similarityQuestions: (w) => ({ query: { exam_id: w.examId } }),
+  similarityRun: async (w) => ({ body: { exam_id: w.examId, question_id: await programmingQuestion(w) } }),
+  similarityPairs: async (w) => ({ query: { exam_id: w.examId, question_id: await programmingQuestion(w) } }),
+  similarityPair: async (w) => ({ query: { exam_id: w.examId, pair_id: (await similarPair(w)).pairId } }),
+  similarityDecide: async (w) => ({
+    body: { exam_id: w.examId, pair_id: (await similarPair(w)).pairId, status: 'dismissed', note: '' },
+  }),
 };
 
 /** What a change's audit entry must say: its action and object, and what before and after contain. */
@@ -1245,6 +1305,33 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
         id: attemptId,
         before: { phase: 3, finish_reason: 'submit' },
         after: { phase: 2, end_at: w.t.now() + 15 * 60_000, minutes: 15, reason: 'Power cut in the hall' },
+      },
+    };
+  },
+  similarityRun: async (w) => {
+    const questionId = await programmingQuestion(w);
+    return {
+      input: { body: { exam_id: w.examId, question_id: questionId } },
+      expect: {
+        action: 'similarity.run',
+        kind: 'exam',
+        id: w.examId,
+        before: null,
+        after: { question_id: questionId, job_id: expect.any(Number) },
+      },
+      settle: async (data) => void (await waitForJob(w.t, w.tokens.admin, data.job_id as number)),
+    };
+  },
+  similarityDecide: async (w) => {
+    const { pairId } = await similarPair(w);
+    return {
+      input: { body: { exam_id: w.examId, pair_id: pairId, status: 'confirmed', note: 'same code, same comments' } },
+      expect: {
+        action: 'similarity.decide',
+        kind: 'similarity_pair',
+        id: pairId,
+        before: { status: 'open', note: '', score: 1 },
+        after: { status: 'confirmed', note: 'same code, same comments', score: 1 },
       },
     };
   },

@@ -529,6 +529,7 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.jobs.kind': 'Kind',
   'console.jobs.kind.bank_import': 'Question import',
   'console.jobs.kind.invitation_bulk': 'Bulk invitation',
+  'console.jobs.kind.code_similarity': 'Code similarity',
   'console.jobs.state': 'State',
   'console.jobs.state.queued': 'Queued',
   'console.jobs.state.running': 'Running',

@@ -8,9 +8,11 @@ import { invitationsEn } from './invitations.en.js';
 import { candidatesZh } from './candidates.zh.js';
 import { consoleZh } from './console.zh.js';
 import { invitationsZh } from './invitations.zh.js';
+import { similarityEn } from './similarity.en.js';
+import { similarityZh } from './similarity.zh.js';
 import { addMessages } from './format.js';
 
 addMessages({
-  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh },
-  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn },
+  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh, ...similarityZh },
+  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn, ...similarityEn },
 });

@@ -508,6 +508,7 @@ export const consoleZh = {
   'console.jobs.kind': '类型',
   'console.jobs.kind.bank_import': '题目导入',
   'console.jobs.kind.invitation_bulk': '批量邀请',
+  'console.jobs.kind.code_similarity': '代码相似度',
   'console.jobs.state': '状态',
   'console.jobs.state.queued': '排队中',
   'console.jobs.state.running': '进行中',

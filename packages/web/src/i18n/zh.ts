@@ -1,6 +1,7 @@
 import type { candidatesZh } from './candidates.zh.js';
 import type { consoleZh } from './console.zh.js';
 import type { invitationsZh } from './invitations.zh.js';
+import type { similarityZh } from './similarity.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import { questionsZh } from './questions.zh.js';
@@ -735,6 +736,10 @@ export const zh = {
 export type BaseMessageKey = keyof typeof zh;
 /** A dictionary key, the console's included. */
 export type MessageKey =
-  BaseMessageKey | keyof typeof consoleZh | keyof typeof candidatesZh | keyof typeof invitationsZh;
+  | BaseMessageKey
+  | keyof typeof consoleZh
+  | keyof typeof candidatesZh
+  | keyof typeof invitationsZh
+  | keyof typeof similarityZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

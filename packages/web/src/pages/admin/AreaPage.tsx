@@ -1,5 +1,5 @@
 import { Card, Empty, Typography } from 'antd';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useI18n } from '../../i18n/index.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import NotFound from '../NotFound.js';
@@ -21,9 +21,12 @@ export default function AreaPage() {
         <Empty
           data-testid={`area-${def.key}`}
           description={
-            <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
-              {t(def.description)}
-            </Typography.Paragraph>
+            <>
+              <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
+                {t(def.description)}
+              </Typography.Paragraph>
+              {def.key === 'grading' && <Link to="/admin/grading/similarity">{t('sim.link')}</Link>}
+            </>
           }
         />
       </Card>

@@ -1,0 +1,222 @@
+/**
+ * Code similarity over HTTP on both dialects: candidates' final code for the programming question compared by
+ * the `code_similarity` job, the ranked pairs and groups, one pair side by side with its fragments, a grader's
+ * decision (kept when the pairs are computed again), and clear refusals of bad input.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import {
+  api,
+  type CallDef,
+  type JobStartedData,
+  type SimilarityPairDetail,
+  type SimilarityPairsData,
+  type SimilarityPairView,
+  type SimilarityQuestionsData,
+} from '@examhall/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { enterExam } from '../test/checks.js';
+import { testedDialects } from '../test/db.js';
+import { waitForJob } from '../test/jobs.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'similarity', 'fixtures', 'python');
+const sample = (file: string) => fs.readFileSync(path.join(FIXTURES, file), 'utf8');
+
+describe.each(await testedDialects())('code similarity on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let grader: string;
+  let examId: number;
+  let questionId: number;
+  let phoneNo = 0;
+  /** Attempt ids by the sample each candidate answered with. */
+  const attempts: Record<string, number> = {};
+
+  async function call<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin) {
+    const res = await t.app.inject({
+      method: c.method,
+      url: `/api${c.path}`,
+      headers: { authorization: `Bearer ${token}` },
+      ...(c.method === 'GET'
+        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
+        : { payload: input }),
+    });
+    return { ...body<T>(res), http: res.statusCode };
+  }
+
+  async function ok<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin): Promise<T> {
+    const res = await call<T>(c, input, token);
+    expect(res.http, `${c.path}: ${res.msg}`).toBe(200);
+    return res.data;
+  }
+
+  /** A new candidate who enters the exam and answers the programming question with `code`. */
+  async function candidateAnswers(code: string): Promise<number> {
+    phoneNo += 1;
+    const phone = `1390077${String(phoneNo).padStart(4, '0')}`;
+    const anid = await t.invite(examId, phone);
+    const token = await t.loginCandidate(phone);
+    const entered = await enterExam(t, token, examId, anid);
+    expect(entered.statusCode, entered.body).toBe(200);
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/answer/answer?auth=${token}`,
+      payload: {
+        exam_id: examId,
+        subject_id: questionId,
+        answer: { kind: 'code', language: 'python', code },
+        client_id: randomUUID(),
+        seq: 1,
+        changed_at: t.now(),
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const row = await t.db.handle.db
+      .selectFrom('answers')
+      .select('attempt_id')
+      .where('question_id', '=', questionId)
+      .orderBy('attempt_id', 'desc')
+      .executeTakeFirstOrThrow();
+    return row.attempt_id;
+  }
+
+  async function compute(): Promise<void> {
+    const { job_id } = await ok<JobStartedData>(
+      api.similarityRun,
+      { exam_id: examId, question_id: questionId },
+      grader,
+    );
+    const job = await waitForJob(t, grader, job_id);
+    expect(job, JSON.stringify(job.error)).toMatchObject({ state: 'done', kind: 'code_similarity' });
+  }
+
+  const pairOf = (list: SimilarityPairView[], a: string, b: string) =>
+    list.find(
+      (p) =>
+        (p.a.attempt_id === attempts[a] && p.b.attempt_id === attempts[b]) ||
+        (p.a.attempt_id === attempts[b] && p.b.attempt_id === attempts[a]),
+    );
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.loginStaff('admin');
+    ({ examId } = await t.seed('13800138000'));
+    grader = await t.loginStaff('grader', { examId });
+    const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: examId }, grader);
+    const programming = await t.db.handle.db
+      .selectFrom('questions')
+      .select('id')
+      .where('exam_id', '=', examId)
+      .where('kind', '=', 'programming')
+      .executeTakeFirstOrThrow();
+    questionId = programming.id;
+    expect(questions.list.map((q) => q.question_id)).toContain(questionId);
+    for (const file of ['original.py', 'copied.py', 'independent.py', 'same_idea.py']) {
+      attempts[file] = await candidateAnswers(sample(file));
+    }
+  });
+  afterAll(async () => t.close());
+
+  it('ranks the disguised copy first and leaves independent work out of the list', async () => {
+    await compute();
+    const data = await ok<SimilarityPairsData>(
+      api.similarityPairs,
+      { exam_id: examId, question_id: questionId },
+      grader,
+    );
+    expect(data.run).toMatchObject({ submissions: 4, groups: [] });
+    const top = data.list[0]!;
+    expect(pairOf([top], 'original.py', 'copied.py')).toBeDefined();
+    expect(top).toMatchObject({ language: 'python', status: 'open', decided_by: '', decided_at: null });
+    expect(top.score).toBeGreaterThanOrEqual(0.8);
+    expect(top.a.attempt_id).toBeLessThan(top.b.attempt_id);
+    expect(top.a.phone).toMatch(/^\d{3}\*{4}\d{4}$/);
+    expect(pairOf(data.list, 'original.py', 'independent.py')).toBeUndefined();
+    expect(data.list.every((p) => p.score >= 0.3)).toBe(true);
+    expect(data.total).toBe(data.list.length);
+    const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: examId }, grader);
+    expect(questions.list.find((q) => q.question_id === questionId)).toMatchObject({
+      submissions: 4,
+      computed_at: expect.any(Number),
+    });
+  });
+
+  it('shows one pair side by side with the matched fragments on both sides', async () => {
+    const data = await ok<SimilarityPairsData>(
+      api.similarityPairs,
+      { exam_id: examId, question_id: questionId },
+      grader,
+    );
+    const top = data.list[0]!;
+    const detail = await ok<SimilarityPairDetail>(api.similarityPair, { exam_id: examId, pair_id: top.id }, grader);
+    expect([detail.code_a, detail.code_b].sort()).toEqual([sample('original.py'), sample('copied.py')].sort());
+    expect(detail.fragments.length).toBeGreaterThan(2);
+    const linesA = detail.code_a.split('\n').length;
+    const linesB = detail.code_b.split('\n').length;
+    for (const f of detail.fragments) {
+      expect(f.a.start_line).toBeLessThanOrEqual(f.a.end_line);
+      expect(f.a.end_line).toBeLessThanOrEqual(linesA);
+      expect(f.b.end_line).toBeLessThanOrEqual(linesB);
+      expect(f.tokens).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('records a decision, filters by it, keeps it when computed again, and finds a group of three', async () => {
+    const list = (q: Record<string, unknown> = {}) =>
+      ok<SimilarityPairsData>(api.similarityPairs, { exam_id: examId, question_id: questionId, ...q }, grader);
+    const top = (await list()).list[0]!;
+    const decided = await ok<SimilarityPairView>(
+      api.similarityDecide,
+      { exam_id: examId, pair_id: top.id, status: 'confirmed', note: 'same structure, renamed' },
+      grader,
+    );
+    expect(decided).toMatchObject({ status: 'confirmed', note: 'same structure, renamed', decided_by: 'grader' });
+    expect((await list({ status: 'confirmed' })).list.map((p) => p.id)).toEqual([top.id]);
+    expect((await list({ status: 'dismissed' })).total).toBe(0);
+
+    attempts['again.py'] = await candidateAnswers(sample('original.py').replace(/\bgrid\b/g, 'board'));
+    await compute();
+    const after = await list();
+    expect(after.list.find((p) => p.id === top.id)).toMatchObject({ status: 'confirmed' });
+    expect(after.run?.groups).toHaveLength(1);
+    expect(after.run!.groups[0]!.members.map((m) => m.attempt_id).sort((x, y) => x - y)).toEqual(
+      [attempts['original.py']!, attempts['copied.py']!, attempts['again.py']!].sort((x, y) => x - y),
+    );
+    const paged = await list({ page: 2, page_size: 1 });
+    expect(paged.list).toHaveLength(1);
+    expect(paged.list[0]!.id).toBe(after.list[1]!.id);
+
+    const reopened = await ok<SimilarityPairView>(
+      api.similarityDecide,
+      { exam_id: examId, pair_id: top.id, status: 'open' },
+      grader,
+    );
+    expect(reopened).toMatchObject({ status: 'open', decided_by: '', decided_at: null });
+  });
+
+  it('refuses bad input with stable codes, and a pair or question of another exam with 404', async () => {
+    const top = (
+      await ok<SimilarityPairsData>(api.similarityPairs, { exam_id: examId, question_id: questionId }, grader)
+    ).list[0]!;
+    const bad = await call(api.similarityDecide, { exam_id: examId, pair_id: top.id, status: 'guilty' }, grader);
+    expect([bad.http, bad.code]).toEqual([422, 'validation_error']);
+    const score = await call(api.similarityPairs, { exam_id: examId, question_id: questionId, min_score: 2 }, grader);
+    expect([score.http, score.code]).toEqual([422, 'validation_error']);
+    const single = await t.db.handle.db
+      .selectFrom('questions')
+      .select('id')
+      .where('exam_id', '=', examId)
+      .where('kind', '=', 'single')
+      .executeTakeFirstOrThrow();
+    const notCode = await call(api.similarityRun, { exam_id: examId, question_id: single.id }, grader);
+    expect([notCode.http, notCode.code]).toEqual([404, 'not_found']);
+    const otherExam = (await ok<{ exam_id: number }>(api.examEditorCreate, { name: 'Another exam' })).exam_id;
+    const foreign = await call(api.similarityPair, { exam_id: otherExam, pair_id: top.id });
+    expect([foreign.http, foreign.code]).toEqual([404, 'not_found']);
+    const missing = await call(api.similarityDecide, { exam_id: examId, pair_id: 999_999, status: 'dismissed' });
+    expect([missing.http, missing.code]).toEqual([404, 'not_found']);
+  });
+});

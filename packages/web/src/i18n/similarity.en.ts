@@ -1,0 +1,51 @@
+import type { similarityZh } from './similarity.zh.js';
+
+/** English strings of the code similarity page (grading area); spread into the console's dictionaries. */
+export const similarityEn: Record<keyof typeof similarityZh, string> = {
+  'sim.title': 'Code similarity',
+  'sim.description':
+    "Compares candidates' final code per programming question: renamed identifiers, reformatting, reordered functions, comments and dead code do not hide a match, and the starter code does not count. A high score is a reason to look; a grader confirms or dismisses it.",
+  'sim.link': 'Code similarity',
+  'sim.exam': 'Exam',
+  'sim.exam.placeholder': 'Choose an exam',
+  'sim.question': 'Programming question',
+  'sim.question.placeholder': 'Choose a programming question',
+  'sim.question.option': '{title} ({n} with code)',
+  'sim.run': 'Compute similarity',
+  'sim.rerun': 'Compute again',
+  'sim.running': 'Comparing…',
+  'sim.computedAt': '{n} submissions, computed {at}',
+  'sim.empty.noExam': 'Choose an exam, then one of its programming questions.',
+  'sim.empty.noQuestion': 'This exam has no programming question.',
+  'sim.empty.notRun':
+    "This question's code has not been compared yet: press “Compute similarity” to compare every candidate's code.",
+  'sim.empty.noPairs':
+    'No pair scores {min} or more: lower the minimum score, or compute again once more candidates have submitted.',
+  'sim.groups': 'Groups of three or more',
+  'sim.group': '{n} candidates, {pairs} close pairs, best {max}',
+  'sim.col.pair': 'Candidates',
+  'sim.col.language': 'Language',
+  'sim.col.score': 'Similarity',
+  'sim.col.shares': 'Share of each',
+  'sim.col.status': 'Decision',
+  'sim.col.decidedBy': 'Decided by',
+  'sim.view': 'Compare',
+  'sim.minScore': 'Minimum similarity',
+  'sim.status.any': 'All',
+  'sim.status.open': 'Open',
+  'sim.status.confirmed': 'Confirmed',
+  'sim.status.dismissed': 'Dismissed',
+  'sim.flag': 'Look at this',
+  'sim.drawer.title': '{a} and {b}',
+  'sim.drawer.summary':
+    'Similarity {score}: {fragments} matching fragments (highlighted; one colour per pair of fragments); starter code does not count.',
+  'sim.drawer.noCode': '(no code)',
+  'sim.fragment': 'Fragment {n}: lines {a1}–{a2} ↔ lines {b1}–{b2}',
+  'sim.decide': 'Decision',
+  'sim.decide.note': 'Note',
+  'sim.decide.notePlaceholder': 'Why it is confirmed or dismissed (other graders see it)',
+  'sim.decide.noteTooLong': 'At most 500 characters',
+  'sim.decide.save': 'Save decision',
+  'sim.decide.saved': 'Decision saved',
+  'sim.decidedBy': 'Decided by {name} at {at}',
+};

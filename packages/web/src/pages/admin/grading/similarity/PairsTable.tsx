@@ -1,0 +1,81 @@
+import {
+  SIMILARITY_FLAG_SCORE,
+  type SIMILARITY_SORTS,
+  type SimilarityPairsData,
+  type SimilarityPairView,
+  type SimilarityStatus,
+} from '@examhall/contract';
+import { Button, Empty, Table, Tag, type TableColumnsType } from 'antd';
+import { useI18n } from '../../../../i18n/index.js';
+import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../../shared/listParams.js';
+import { sideName } from './PairDrawer.js';
+
+/** A sort column of the pair list. */
+type Sort = (typeof SIMILARITY_SORTS)[number];
+
+const STATUS_COLOURS: Record<SimilarityStatus, string> = { open: 'gold', confirmed: 'red', dismissed: 'default' };
+
+/** One page of pairs, ranked on the server; each opens side by side. */
+export function PairsTable(props: {
+  data: SimilarityPairsData | undefined;
+  loading: boolean;
+  paging: ListPaging<Sort>;
+  minScore: number;
+  onOpen: (pair: SimilarityPairView) => void;
+  onChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | readonly TableSort[]) => void;
+}) {
+  const { t } = useI18n();
+  const sorted = (key: Sort) => ({
+    key,
+    sorter: true,
+    sortOrder: tableOrder(props.paging, key, { sort: 'score', order: 'desc' }),
+  });
+  const columns: TableColumnsType<SimilarityPairView> = [
+    { title: t('sim.col.pair'), render: (_, p) => `${sideName(p.a)} ↔ ${sideName(p.b)}` },
+    { title: t('sim.col.language'), dataIndex: 'language' },
+    {
+      title: t('sim.col.score'),
+      render: (_, p) => (
+        <>
+          {p.score.toFixed(2)}{' '}
+          {p.score >= SIMILARITY_FLAG_SCORE && p.status === 'open' && <Tag color="orange">{t('sim.flag')}</Tag>}
+        </>
+      ),
+      ...sorted('score'),
+    },
+    { title: t('sim.col.shares'), render: (_, p) => `${p.share_a.toFixed(2)} / ${p.share_b.toFixed(2)}` },
+    {
+      title: t('sim.col.status'),
+      render: (_, p) => <Tag color={STATUS_COLOURS[p.status]}>{t(`sim.status.${p.status}`)}</Tag>,
+      ...sorted('status'),
+    },
+    { title: t('sim.col.decidedBy'), dataIndex: 'decided_by' },
+    {
+      title: t('console.common.actions'),
+      key: 'actions',
+      render: (_, p) => (
+        <Button size="small" onClick={() => props.onOpen(p)} data-testid={`similarity-open-${p.id}`}>
+          {t('sim.view')}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <Table<SimilarityPairView>
+      rowKey="id"
+      columns={columns}
+      dataSource={props.data?.list ?? []}
+      loading={props.loading}
+      scroll={{ x: true }}
+      onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
+      pagination={{
+        current: props.paging.page,
+        pageSize: props.paging.page_size,
+        total: props.data?.total ?? 0,
+        pageSizeOptions: PAGE_SIZES.map(String),
+        showSizeChanger: true,
+      }}
+      locale={{ emptyText: <Empty description={t('sim.empty.noPairs', { min: props.minScore.toFixed(2) })} /> }}
+    />
+  );
+}
