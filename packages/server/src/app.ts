@@ -17,6 +17,10 @@ import { installRequestGuards } from './http/guards.js';
 import { docsCsp, securityHeaders } from './http/headers.js';
 import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
+import { enterRequest, markBound, REQUEST_ID_HEADER, requestIdMixin, requestIdOf } from './ops/context.js';
+import { databaseProbe, redisProbe, storageProbe, type Probe } from './ops/health.js';
+import { Metrics, type PoolStats } from './ops/metrics.js';
+import { opsRoutes } from './ops/routes.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
@@ -41,6 +45,7 @@ import { userRoutes } from './routes/user.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
 import { storageGateway } from './storage/gateway.js';
+import { JobRepository } from './repositories/jobs.js';
 import { StorageUsageRepository } from './repositories/storageUsage.js';
 import { LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
 
@@ -64,6 +69,8 @@ export interface AppOptions {
   sms?: SmsSender;
   /** Where log lines go (default stdout). */
   logStream?: Writable;
+  /** The database pool's connections now, for metrics (the dialect kit's `pool`). */
+  poolStats?: () => PoolStats;
 }
 
 /** A registered route; `call` is its catalogue entry when it has one. */
@@ -78,6 +85,10 @@ export interface App {
   app: FastifyInstance;
   services: Services;
   routes: RegisteredRoute[];
+  /** This app's metrics. */
+  metrics: Metrics;
+  /** Marks the app as stopping: /readyz answers 503 from now on, so balancers send no more work. */
+  drain(): void;
 }
 
 /** How often queued texts go out (each run sends a period's worth at the configured rate). */
@@ -94,8 +105,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Errors before routing and before Fastify sees the request keep the envelope too.
     frameworkErrors,
     clientErrorHandler,
+    // Every request gets an id (a well-formed X-Request-Id from the caller, else a new one); see ops/context.ts.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    // The request's own logger has the id bound; the mixin adds it to every other line written during it.
+    childLoggerFactory: (logger, bindings, childOpts) => markBound(logger.child(bindings, childOpts)),
     logger: {
       level: config.logLevel,
+      mixin: requestIdMixin,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
       // Tokens travel in the query string, cookies and the Authorization header: none of them reach a log line.
       redact: {
@@ -110,6 +127,19 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         }),
       },
     },
+  });
+  // First of all hooks: everything after runs under the request's id, and the answer names it.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    enterRequest(request, done);
+  });
+  const metrics = new Metrics();
+  let draining = false;
+  app.addHook('onResponse', (request, reply, done) => {
+    const call = (request.routeOptions.config as { call?: CallDef } | undefined)?.call;
+    const label = call?.path ?? request.routeOptions.url ?? 'unmatched';
+    metrics.request(label, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -151,7 +181,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     (config.sms.provider === 'webhook' && config.sms.webhookUrl
       ? new WebhookSmsSender(config.sms.webhookUrl)
       : new ConsoleSmsSender(app.log));
-  const jobsSetup: JobsSetup = { redisUrl: config.redisUrl, ...opts.jobs, log: app.log };
+  const jobsSetup: JobsSetup = { redisUrl: config.redisUrl, ...opts.jobs, log: app.log, metrics };
   const services = createServices({
     config,
     db: opts.db,
@@ -164,7 +194,20 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     judgeQueue: opts.judgeQueue,
     notifier: opts.notifier ?? new InProcessNotifier(),
     jobs: jobsSetup,
+    metrics,
   });
+  const jobRepo = new JobRepository(opts.db);
+  metrics.readFrom({
+    jobDepths: () => jobRepo.depths(),
+    judgeWaiting: () => services.judge.waiting,
+    pool: opts.poolStats ?? (() => ({ total: 0 })),
+  });
+
+  // Operations endpoints at the root, outside the API prefix (load balancers and Prometheus call them).
+  const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined;
+  const probes: Probe[] = [databaseProbe(opts.db), ...(redis ? [redis] : []), storageProbe(opts.store)];
+  if (redis) app.addHook('onClose', async () => redis.close());
+  opsRoutes(app, { metrics, probes, metricsToken: config.metricsToken, draining: () => draining });
 
   await app.register(
     async (api) => {
@@ -245,5 +288,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     });
   }
 
-  return { app, services, routes };
+  return {
+    app,
+    services,
+    routes,
+    metrics,
+    drain: () => {
+      draining = true;
+    },
+  };
 }

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     groupCommit: runtime.handle.kit.groupCommit,
     judgeQueue: runtime.judgeQueue,
     notifier: runtime.notifier,
+    poolStats: runtime.handle.kit.pool,
   });
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;

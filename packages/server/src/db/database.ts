@@ -21,6 +21,7 @@ import { jobs } from './migrations/015_jobs.js';
 import { schedules } from './migrations/016_schedules.js';
 import { invitationSms } from './migrations/018_invitation_sms.js';
 import { candidates } from './migrations/017_candidates.js';
+import { jobRequestId } from './migrations/019_job_request_id.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -80,6 +81,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '016_schedules': schedules(kit),
     '018_invitation_sms': invitationSms(kit),
     '017_candidates': candidates(),
+    '019_job_request_id': jobRequestId(),
   };
 }
 
