@@ -142,14 +142,19 @@ export class JobExecutor<K extends string> {
     const { id } = row;
     const started = performance.now();
     this.options.log?.info({ job: id, kind: row.kind, attempt: row.attempts }, 'job started');
-    const outcome = await this.supervise(row, handler, controller);
+    const [outcome, ended] = await this.supervise(row, handler, controller);
     const seconds = secondsSince(started);
-    (this.options.metrics ?? NO_INSTRUMENTS).jobFinished(row.kind, outcome, seconds);
-    this.options.log?.info({ job: id, kind: row.kind, outcome, ms: Math.round(seconds * 1000) }, 'job ended');
+    (this.options.metrics ?? NO_INSTRUMENTS).jobFinished(row.kind, ended, seconds);
+    this.options.log?.info({ job: id, kind: row.kind, outcome: ended, ms: Math.round(seconds * 1000) }, 'job ended');
     return outcome;
   }
 
-  private async supervise(row: JobRow, handler: JobHandler, controller: AbortController): Promise<RunOutcome> {
+  /** Runs the handler; answers the outcome and how the run ended (the job's final state, or `released`). */
+  private async supervise(
+    row: JobRow,
+    handler: JobHandler,
+    controller: AbortController,
+  ): Promise<[RunOutcome, 'done' | 'failed' | 'cancelled' | 'released']> {
     const { id } = row;
     const heartbeat = setInterval(
       () => {
@@ -174,22 +179,22 @@ export class JobExecutor<K extends string> {
         { state: 'done', result: JSON.stringify(result) },
         this.clock(),
       );
-      return ok ? 'finished' : 'released';
+      return ok ? ['finished', 'done'] : ['released', 'released'];
     } catch (err) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
-      if (reason === LOST || err instanceof JobLeaseLost) return 'released';
+      if (reason === LOST || err instanceof JobLeaseLost) return ['released', 'released'];
       if (reason === SHUTDOWN) {
         await this.repo.release(id, this.runnerId);
-        return 'released';
+        return ['released', 'released'];
       }
       if (reason === CANCELLED) {
         await this.repo.finish(id, this.runnerId, { state: 'cancelled' }, this.clock());
-        return 'finished';
+        return ['finished', 'cancelled'];
       }
       const error = jobError(err);
       if (error.code === 'internal_error') this.options.log?.error({ err, job: id, kind: row.kind }, 'job failed');
       await this.repo.finish(id, this.runnerId, { state: 'failed', error }, this.clock());
-      return 'finished';
+      return ['finished', 'failed'];
     } finally {
       clearInterval(heartbeat);
     }

@@ -112,7 +112,7 @@ describe.each(await testedDialects())('metrics on %s', (dialect) => {
 
     expect(value(after, 'examhall_answer_saves_total')).toBe(1);
     expect(after.get('examhall_job_duration_seconds')?.type).toBe('HISTOGRAM');
-    const jobLine = /^examhall_job_duration_seconds_count\{kind="bank_import",outcome="finished"\} (\d+)$/m;
+    const jobLine = /^examhall_job_duration_seconds_count\{kind="bank_import",outcome="done"\} (\d+)$/m;
     expect(Number(jobLine.exec((await t.app.inject('/metrics')).body)?.[1])).toBe(1);
     expect(after.get('examhall_jobs')?.type).toBe('GAUGE');
     expect(after.has('examhall_judge_duration_seconds')).toBe(true);

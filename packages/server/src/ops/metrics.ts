@@ -11,7 +11,7 @@ export interface Instruments {
   request(call: string, method: string, status: number, seconds: number): void;
   /** An answer save was committed. */
   answerSaved(): void;
-  /** A job ended (`outcome`: the executor's word, e.g. finished or released). */
+  /** A job run ended (`outcome`: done, failed, cancelled, or released to another runner). */
   jobFinished(kind: string, outcome: string, seconds: number): void;
   /** A judge job this process submitted ended, `seconds` after it was submitted. */
   judged(mode: string, verdict: string, seconds: number): void;
