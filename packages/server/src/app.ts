@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
-import { openScheduler, type JobsSetup } from './jobs/index.js';
+import { openScheduler, type JobsSetup, type PeriodicTask } from './jobs/index.js';
 import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
@@ -19,7 +19,7 @@ import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
 import { enterRequest, markBound, REQUEST_ID_HEADER, requestIdMixin, requestIdOf } from './ops/context.js';
 import { databaseProbe, redisProbe, storageProbe, type Probe } from './ops/health.js';
-import { Metrics, type PoolStats } from './ops/metrics.js';
+import { Metrics, timedTask, type PoolStats } from './ops/metrics.js';
 import { opsRoutes } from './ops/routes.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
@@ -276,12 +276,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
     app.addHook('onReady', async () => {
-      scheduler.start([
+      const tasks: PeriodicTask[] = [
         { name: 'attempts.sweep-overdue', periodMs: sweepEvery, run: () => services.attempts.sweepOverdue() },
         { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
         { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
-      ]);
+      ];
+      scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });
     app.addHook('onClose', async () => {
       await scheduler.close();

@@ -128,6 +128,16 @@ describe.each(await testedDialects())('metrics on %s', (dialect) => {
     await until(async () => value(await scrape(t), 'examhall_event_streams_open', { call: '/monitor/events' }) === 0);
   });
 
+  it('times periodic tasks this process runs', async () => {
+    t = await createTestApp(dialect, { sweepIntervalMs: 20 });
+    const line =
+      /^examhall_periodic_task_duration_seconds_count\{task="attempts.sweep-overdue",outcome="done"\} (\d+)$/m;
+    await until(async () => Number(line.exec((await t.app.inject('/metrics')).body)?.[1] ?? 0) >= 2, 10_000);
+    expect(parsePrometheusTextFormat((await t.app.inject('/metrics')).body).map((f) => f.name)).toContain(
+      'examhall_periodic_task_duration_seconds',
+    );
+  });
+
   it('shows queued jobs by kind while they wait', async () => {
     t = await createTestApp(dialect);
     await t.db.handle.db

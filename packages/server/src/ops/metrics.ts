@@ -19,6 +19,8 @@ export interface Instruments {
   faceChecked(outcome: 'ok' | 'error', seconds: number): void;
   /** An event stream of `call` opened (+1) or closed (-1). */
   streamOpen(call: string, delta: 1 | -1): void;
+  /** A periodic task ran in this process (the one that held its period). */
+  periodicRan(task: string, outcome: 'done' | 'failed', seconds: number): void;
 }
 
 /** Reports nothing: for code built without an app (command line, test workers). */
@@ -29,6 +31,7 @@ export const NO_INSTRUMENTS: Instruments = {
   judged: () => undefined,
   faceChecked: () => undefined,
   streamOpen: () => undefined,
+  periodicRan: () => undefined,
 };
 
 /** Connections of the database pool (SQLite has one connection and no pool: only `total`). */
@@ -63,6 +66,7 @@ export class Metrics implements Instruments {
   private readonly judge: Histogram<'mode' | 'verdict'>;
   private readonly face: Histogram<'outcome'>;
   private readonly streams: Gauge<'call'>;
+  private readonly periodic: Histogram<'task' | 'outcome'>;
   private gauges: Gauges | undefined;
 
   constructor() {
@@ -107,6 +111,13 @@ export class Metrics implements Instruments {
       name: 'examhall_event_streams_open',
       help: 'Server-sent event streams open now, by call',
       labelNames: ['call'],
+      registers,
+    });
+    this.periodic = new Histogram({
+      name: 'examhall_periodic_task_duration_seconds',
+      help: 'Periodic task runs (sweeps, SMS dispatch) in this process, by task and outcome',
+      labelNames: ['task', 'outcome'],
+      buckets: WORK_BUCKETS,
       registers,
     });
     const gauges = () => this.gauges;
@@ -179,6 +190,28 @@ export class Metrics implements Instruments {
   streamOpen(call: string, delta: 1 | -1): void {
     this.streams.inc({ call }, delta);
   }
+
+  periodicRan(task: string, outcome: 'done' | 'failed', seconds: number): void {
+    this.periodic.observe({ task, outcome }, seconds);
+  }
+}
+
+/** `task` with each run's duration reported. */
+export function timedTask<T extends { name: string; run(): Promise<unknown> }>(task: T, metrics: Instruments): T {
+  return {
+    ...task,
+    run: async () => {
+      const started = performance.now();
+      try {
+        const out = await task.run();
+        metrics.periodicRan(task.name, 'done', secondsSince(started));
+        return out;
+      } catch (err) {
+        metrics.periodicRan(task.name, 'failed', secondsSince(started));
+        throw err;
+      }
+    },
+  };
 }
 
 /** Seconds since `started` (a `performance.now()` reading). */
