@@ -46,6 +46,10 @@ describe.each(await testedDialects())('health and readiness on %s', (dialect) =>
       // Not the web app's page, and not under the API prefix.
       expect(ready.headers['content-type']).toContain('application/json');
       expect((await t.app.inject('/api/readyz')).statusCode).toBe(404);
+      // Not in the API's OpenAPI document either.
+      const paths = Object.keys((t.app.swagger() as { paths: Record<string, unknown> }).paths);
+      expect(paths.length).toBeGreaterThan(50);
+      expect(paths.filter((p) => ['/healthz', '/readyz', '/metrics'].includes(p))).toEqual([]);
 
       t.drain();
       const draining = await t.app.inject('/readyz');

@@ -44,9 +44,11 @@ function mayScrape(request: FastifyRequest, token: string | undefined): boolean 
 /** Registers /healthz, /readyz and /metrics on the root of `app`. */
 export function opsRoutes(app: FastifyInstance, opts: OpsOptions): void {
   const noStore = { 'cache-control': 'no-store' };
-  app.get(OPS_PATHS.health, async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }));
+  // Not part of the API: kept out of the OpenAPI document.
+  const hidden = { schema: { hide: true } };
+  app.get(OPS_PATHS.health, hidden, async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }));
 
-  app.get(OPS_PATHS.ready, async (_request, reply) => {
+  app.get(OPS_PATHS.ready, hidden, async (_request, reply) => {
     if (opts.draining()) return reply.code(503).headers(noStore).send({ status: 'draining', failing: [], parts: {} });
     const { ready, parts } = await readiness(opts.probes);
     const failing = Object.entries(parts)
@@ -58,7 +60,7 @@ export function opsRoutes(app: FastifyInstance, opts: OpsOptions): void {
       .send({ status: ready ? 'ready' : 'not_ready', failing, parts });
   });
 
-  app.get(OPS_PATHS.metrics, async (request, reply) => {
+  app.get(OPS_PATHS.metrics, hidden, async (request, reply) => {
     if (!mayScrape(request, opts.metricsToken)) {
       return opts.metricsToken
         ? sendError(reply, 401, 'not_logged_in', 'metrics need Authorization: Bearer METRICS_TOKEN')
