@@ -10,13 +10,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
-import { openScheduler, type JobsSetup } from './jobs/index.js';
+import { openScheduler, type JobsSetup, type PeriodicTask } from './jobs/index.js';
 import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
 import { docsCsp, securityHeaders } from './http/headers.js';
 import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
+import { enterRequest, markBound, REQUEST_ID_HEADER, requestIdMixin, requestIdOf } from './ops/context.js';
+import { databaseProbe, redisProbe, storageProbe, type Probe } from './ops/health.js';
+import { Metrics, timedTask, type PoolStats } from './ops/metrics.js';
+import { opsRoutes } from './ops/routes.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
 import { answerRoutes } from './routes/answer.js';
@@ -42,6 +46,7 @@ import { userRoutes } from './routes/user.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
 import { storageGateway } from './storage/gateway.js';
+import { JobRepository } from './repositories/jobs.js';
 import { StorageUsageRepository } from './repositories/storageUsage.js';
 import { LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
 
@@ -65,6 +70,8 @@ export interface AppOptions {
   sms?: SmsSender;
   /** Where log lines go (default stdout). */
   logStream?: Writable;
+  /** The database pool's connections now, for metrics (the dialect kit's `pool`). */
+  poolStats?: () => PoolStats;
 }
 
 /** A registered route; `call` is its catalogue entry when it has one. */
@@ -79,6 +86,10 @@ export interface App {
   app: FastifyInstance;
   services: Services;
   routes: RegisteredRoute[];
+  /** This app's metrics. */
+  metrics: Metrics;
+  /** Marks the app as stopping: /readyz answers 503 from now on, so balancers send no more work. */
+  drain(): void;
 }
 
 /** How often queued texts go out (each run sends a period's worth at the configured rate). */
@@ -95,8 +106,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Errors before routing and before Fastify sees the request keep the envelope too.
     frameworkErrors,
     clientErrorHandler,
+    // Every request gets an id (a well-formed X-Request-Id from the caller, else a new one); see ops/context.ts.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    // The request's own logger has the id bound; the mixin adds it to every other line written during it.
+    childLoggerFactory: (logger, bindings, childOpts) => markBound(logger.child(bindings, childOpts)),
     logger: {
       level: config.logLevel,
+      mixin: requestIdMixin,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
       // Tokens travel in the query string, cookies and the Authorization header: none of them reach a log line.
       redact: {
@@ -111,6 +128,19 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         }),
       },
     },
+  });
+  // First of all hooks: everything after runs under the request's id, and the answer names it.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+    enterRequest(request, done);
+  });
+  const metrics = new Metrics();
+  let draining = false;
+  app.addHook('onResponse', (request, reply, done) => {
+    const call = (request.routeOptions.config as { call?: CallDef } | undefined)?.call;
+    const label = call?.path ?? request.routeOptions.url ?? 'unmatched';
+    metrics.request(label, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -152,7 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     (config.sms.provider === 'webhook' && config.sms.webhookUrl
       ? new WebhookSmsSender(config.sms.webhookUrl)
       : new ConsoleSmsSender(app.log));
-  const jobsSetup: JobsSetup = { redisUrl: config.redisUrl, ...opts.jobs, log: app.log };
+  const jobsSetup: JobsSetup = { redisUrl: config.redisUrl, ...opts.jobs, log: app.log, metrics };
   const services = createServices({
     config,
     db: opts.db,
@@ -165,7 +195,20 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     judgeQueue: opts.judgeQueue,
     notifier: opts.notifier ?? new InProcessNotifier(),
     jobs: jobsSetup,
+    metrics,
   });
+  const jobRepo = new JobRepository(opts.db);
+  metrics.readFrom({
+    jobDepths: () => jobRepo.depths(),
+    judgeWaiting: () => services.judge.waiting,
+    pool: opts.poolStats ?? (() => ({ total: 0 })),
+  });
+
+  // Operations endpoints at the root, outside the API prefix (load balancers and Prometheus call them).
+  const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined;
+  const probes: Probe[] = [databaseProbe(opts.db), ...(redis ? [redis] : []), storageProbe(opts.store)];
+  if (redis) app.addHook('onClose', async () => redis.close());
+  opsRoutes(app, { metrics, probes, metricsToken: config.metricsToken, draining: () => draining });
 
   await app.register(
     async (api) => {
@@ -235,17 +278,26 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
     app.addHook('onReady', async () => {
-      scheduler.start([
+      const tasks: PeriodicTask[] = [
         { name: 'attempts.sweep-overdue', periodMs: sweepEvery, run: () => services.attempts.sweepOverdue() },
         { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
         { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
-      ]);
+      ];
+      scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });
     app.addHook('onClose', async () => {
       await scheduler.close();
     });
   }
 
-  return { app, services, routes };
+  return {
+    app,
+    services,
+    routes,
+    metrics,
+    drain: () => {
+      draining = true;
+    },
+  };
 }

@@ -16,7 +16,17 @@ describe('configuration', () => {
       admin: null,
       demoPhone: '13800138000',
       publicUrl: 'http://localhost:3000',
+      metricsToken: undefined,
+      shutdownGraceMs: 25_000,
     });
+  });
+
+  it('takes a metrics token of 16 characters or more and a shutdown grace period', () => {
+    const c = loadConfig({ METRICS_TOKEN: 'sixteen-chars-ok', SHUTDOWN_GRACE_MS: '5000' });
+    expect(c).toMatchObject({ metricsToken: 'sixteen-chars-ok', shutdownGraceMs: 5000 });
+    const message = problems({ METRICS_TOKEN: 'short', SHUTDOWN_GRACE_MS: '-1' });
+    expect(message).toContain('METRICS_TOKEN: must be at least 16 characters');
+    expect(message).toContain('SHUTDOWN_GRACE_MS');
   });
 
   it('reads the maintenance window in UTC+8', () => {

@@ -93,6 +93,8 @@ const EnvSchema = z
     SSE_MAX_PER_IP: z.coerce.number().int().min(1).default(1000),
     CLUSTER: z.enum(['true', 'false']).default('false'),
     ADMISSION_RATE: z.coerce.number().int().min(0).default(300),
+    METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -201,6 +203,10 @@ export interface Config {
   staffLoginIpLimit: number;
   /** Event streams open at once: per token, and per client address. */
   sseLimits: { perToken: number; perIp: number };
+  /** Bearer token /metrics asks for; without one it answers loopback callers only. */
+  metricsToken: string | undefined;
+  /** How long a stopping process lets requests in flight finish before it cuts them off, ms. */
+  shutdownGraceMs: number;
 }
 
 /** S3-compatible storage settings. */
@@ -261,6 +267,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sseLimits: { perToken: e.SSE_MAX_PER_TOKEN, perIp: e.SSE_MAX_PER_IP },
     cluster: e.CLUSTER === 'true',
     admissionRate: e.ADMISSION_RATE,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { shutdownOnSignals } from './ops/shutdown.js';
 import { openRuntime } from './runtime.js';
 import { DEMO_EXAM_NAME, seedDemo } from './services/demoSeed.js';
 
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const runtime = await openRuntime(config);
-  const { app, services } = await buildApp({
+  const { app, services, drain } = await buildApp({
     config,
     db: runtime.handle.db,
     limiter: runtime.limiter,
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     groupCommit: runtime.handle.kit.groupCommit,
     judgeQueue: runtime.judgeQueue,
     notifier: runtime.notifier,
+    poolStats: runtime.handle.kit.pool,
   });
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
@@ -55,14 +57,7 @@ async function main(): Promise<void> {
   // The first face check of a cold process would wait for the models; load them while candidates log in.
   services.faceCheck.warm().catch((err: unknown) => app.log.error({ err }, 'the face engine failed to start'));
 
-  const shutdown = async (signal: string) => {
-    app.log.info(`${signal} received, shutting down`);
-    await app.close();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  shutdownOnSignals({ app, drain, closeRuntime: () => runtime.close(), graceMs: config.shutdownGraceMs });
 }
 
 main().catch((err: unknown) => {

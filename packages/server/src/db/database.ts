@@ -22,6 +22,7 @@ import { schedules } from './migrations/016_schedules.js';
 import { invitationSms } from './migrations/018_invitation_sms.js';
 import { codeSimilarity } from './migrations/019_code_similarity.js';
 import { candidates } from './migrations/017_candidates.js';
+import { jobRequestId } from './migrations/020_job_request_id.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -82,6 +83,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '018_invitation_sms': invitationSms(kit),
     '017_candidates': candidates(),
     '019_code_similarity': codeSimilarity(kit),
+    '020_job_request_id': jobRequestId(),
   };
 }
 

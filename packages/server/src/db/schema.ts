@@ -579,6 +579,8 @@ export interface JobTable {
   locked_by: string | null;
   /** Until when (ms) that runner holds it; after that another runner may take it over. */
   lease_until: number | null;
+  /** The id of the request that created it (its log lines carry it); null for the system's own. */
+  request_id: string | null;
   created_at: number;
   started_at: number | null;
   finished_at: number | null;

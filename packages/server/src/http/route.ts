@@ -9,7 +9,7 @@ import { authorize, type StaffActor } from '../services/access.js';
 import type { Upload } from '../services/profile.js';
 import { fail } from './errors.js';
 import { firstProblem, readUpload } from './multipart.js';
-import { openStreams, startSse, type StreamOpener } from './sse.js';
+import { openStreams, startSse, type StreamOpener, type StreamStart } from './sse.js';
 import { candidateCredential, phoneToken, staffCredential } from './tokens.js';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -248,7 +248,16 @@ export function streamRoute<C extends CallDef>(
         await lease.release();
         throw err;
       }
-      startSse(request, reply, streams, start, lease);
+      // Counted open from when it starts sending until it closes, whichever side ends it.
+      const counted: StreamStart<C> = (stream) => {
+        const cleanup = start(stream);
+        services.metrics.streamOpen(call.path, 1);
+        return () => {
+          services.metrics.streamOpen(call.path, -1);
+          cleanup?.();
+        };
+      };
+      startSse(request, reply, streams, counted, lease);
       return reply;
     },
   });

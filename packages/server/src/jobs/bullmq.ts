@@ -67,6 +67,7 @@ export class BullJobQueue<K extends string> implements JobQueue<K> {
       owner_staff_id: job.owner.staffId,
       team_id: job.owner.teamId,
       created_at: this.clock(),
+      request_id: job.requestId ?? null,
     });
     await this.queue.add('job', { id }, { jobId: `job-${id}` });
     return id;

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../db/database.js';
 import { AppError } from '../http/errors.js';
+import { runWithRequestId } from '../ops/context.js';
+import { NO_INSTRUMENTS, secondsSince, type Instruments } from '../ops/metrics.js';
 import { JobRepository, type JobRow } from '../repositories/jobs.js';
 import type { ServiceLog } from '../services/log.js';
 import {
@@ -22,6 +24,8 @@ export interface ExecutorOptions {
   runnerId?: string;
   clock?: () => number;
   log?: ServiceLog;
+  /** Where job durations are reported. */
+  metrics?: Instruments;
 }
 
 /** Progress is written at most this often (ms); the final value of a phase always lands. */
@@ -129,6 +133,29 @@ export class JobExecutor<K extends string> {
       );
       return 'finished';
     }
+    // The job runs under the id of the request that created it: its log lines carry that id.
+    return runWithRequestId(row.request_id, () => this.runClaimed(row, handler as JobHandler, controller));
+  }
+
+  /** Runs a claimed job's handler with its lease kept alive, and records how it ended. */
+  private async runClaimed(row: JobRow, handler: JobHandler, controller: AbortController): Promise<RunOutcome> {
+    const { id } = row;
+    const started = performance.now();
+    this.options.log?.info({ job: id, kind: row.kind, attempt: row.attempts }, 'job started');
+    const [outcome, ended] = await this.supervise(row, handler, controller);
+    const seconds = secondsSince(started);
+    (this.options.metrics ?? NO_INSTRUMENTS).jobFinished(row.kind, ended, seconds);
+    this.options.log?.info({ job: id, kind: row.kind, outcome: ended, ms: Math.round(seconds * 1000) }, 'job ended');
+    return outcome;
+  }
+
+  /** Runs the handler; answers the outcome and how the run ended (the job's final state, or `released`). */
+  private async supervise(
+    row: JobRow,
+    handler: JobHandler,
+    controller: AbortController,
+  ): Promise<[RunOutcome, 'done' | 'failed' | 'cancelled' | 'released']> {
+    const { id } = row;
     const heartbeat = setInterval(
       () => {
         this.repo
@@ -144,7 +171,7 @@ export class JobExecutor<K extends string> {
     heartbeat.unref();
     try {
       if (row.cancel_requested === 1) controller.abort(CANCELLED);
-      const result = await (handler as JobHandler)(this.context(row, controller.signal));
+      const result = await handler(this.context(row, controller.signal));
       if (controller.signal.aborted) throw controller.signal.reason;
       const ok = await this.repo.finish(
         id,
@@ -152,22 +179,22 @@ export class JobExecutor<K extends string> {
         { state: 'done', result: JSON.stringify(result) },
         this.clock(),
       );
-      return ok ? 'finished' : 'released';
+      return ok ? ['finished', 'done'] : ['released', 'released'];
     } catch (err) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
-      if (reason === LOST || err instanceof JobLeaseLost) return 'released';
+      if (reason === LOST || err instanceof JobLeaseLost) return ['released', 'released'];
       if (reason === SHUTDOWN) {
         await this.repo.release(id, this.runnerId);
-        return 'released';
+        return ['released', 'released'];
       }
       if (reason === CANCELLED) {
         await this.repo.finish(id, this.runnerId, { state: 'cancelled' }, this.clock());
-        return 'finished';
+        return ['finished', 'cancelled'];
       }
       const error = jobError(err);
       if (error.code === 'internal_error') this.options.log?.error({ err, job: id, kind: row.kind }, 'job failed');
       await this.repo.finish(id, this.runnerId, { state: 'failed', error }, this.clock());
-      return 'finished';
+      return ['finished', 'failed'];
     } finally {
       clearInterval(heartbeat);
     }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import type { Instruments } from '../ops/metrics.js';
 import type { ServiceLog } from '../services/log.js';
 import { BullJobQueue } from './bullmq.js';
 import { LocalJobQueue } from './local.js';
@@ -18,6 +19,8 @@ export interface JobsSetup {
   /** How often the in-process runner looks at the table, ms. */
   pollMs?: number | undefined;
   log?: ServiceLog | undefined;
+  /** Where job durations are reported. */
+  metrics?: Instruments | undefined;
 }
 
 /** The configured job queue: BullMQ on Redis, else the in-process runner on the table. */
@@ -25,6 +28,7 @@ export function openJobQueue<K extends string>(db: Db, handlers: JobHandlers<K>,
   const common = {
     ...(setup.leaseMs !== undefined ? { leaseMs: setup.leaseMs } : {}),
     ...(setup.log ? { log: setup.log } : {}),
+    ...(setup.metrics ? { metrics: setup.metrics } : {}),
   };
   if (setup.redisUrl) {
     return new BullJobQueue(db, handlers, setup.redisUrl, {

@@ -43,6 +43,7 @@ export class LocalJobQueue<K extends string> implements JobQueue<K> {
       owner_staff_id: job.owner.staffId,
       team_id: job.owner.teamId,
       created_at: this.clock(),
+      request_id: job.requestId ?? null,
     });
     this.wake();
     return id;

@@ -97,6 +97,8 @@ export interface NewJob<K extends string> {
   kind: K;
   payload: Json;
   owner: JobOwner;
+  /** The request that created it (its log lines carry the id). */
+  requestId?: string | undefined;
 }
 
 /**

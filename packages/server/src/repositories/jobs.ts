@@ -33,11 +33,13 @@ export class JobRepository {
     owner_staff_id: number | null;
     team_id: number | null;
     created_at: number;
+    request_id?: string | null;
   }): Promise<number> {
     const { id } = await this.db
       .insertInto('job')
       .values({
         ...row,
+        request_id: row.request_id ?? null,
         state: 'queued',
         progress_phase: null,
         cursor: null,
@@ -60,6 +62,17 @@ export class JobRepository {
   }
 
   /** Ids of jobs a runner may take: queued, or running with a lease that ran out (its runner died); oldest first. */
+  /** How many jobs are queued and running, by kind and state. */
+  async depths(): Promise<{ kind: string; state: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('job')
+      .select(['kind', 'state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('state', 'in', ['queued', 'running'])
+      .groupBy(['kind', 'state'])
+      .execute();
+    return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.n) }));
+  }
+
   async claimable(now: number, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('job')

@@ -36,6 +36,7 @@ import type { Upload } from './profile.js';
 import { sanitizeRichText } from './richText.js';
 import { storedAnswer } from './scoring.js';
 import { bodyOf } from './storedQuestion.js';
+import { NO_INSTRUMENTS, type Instruments } from '../ops/metrics.js';
 
 type SaveInput = z.output<typeof AnswerBody>;
 
@@ -78,6 +79,7 @@ export class AnswerService {
     private readonly store: ObjectStore,
     private readonly clock: () => number,
     groupCommit: boolean,
+    private readonly metrics: Instruments = NO_INSTRUMENTS,
   ) {
     this.repo = new AttemptRepository(db);
     this.commits = new GroupCommit(db, groupCommit);
@@ -145,7 +147,9 @@ export class AnswerService {
 
   /** Saves an answer of the linetest or major sections and/or records an answer event (of any section). */
   async save(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
-    return (await this.saveFast(c, body)) ?? this.saveChecked(c, body);
+    const receipt = (await this.saveFast(c, body)) ?? (await this.saveChecked(c, body));
+    this.metrics.answerSaved();
+    return receipt;
   }
 
   /**

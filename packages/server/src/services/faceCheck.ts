@@ -27,6 +27,7 @@ import type { AuditService } from './audit.js';
 import type { AttemptService } from './attempts.js';
 import type { EvidenceIntakeService } from './evidence/intake.js';
 import type { RiskService } from './risk.js';
+import { NO_INSTRUMENTS, secondsSince, type Instruments } from '../ops/metrics.js';
 
 /** Similarity below which a face is taken for someone else (the contract's rule, shared with the web app). */
 export { FACE_MATCH_THRESHOLD };
@@ -105,6 +106,7 @@ export class FaceCheckService {
     private readonly pool: FacePool,
     private readonly clock: () => number,
     private readonly log: ServiceLog,
+    private readonly metrics: Instruments = NO_INSTRUMENTS,
   ) {
     this.exams = new ExamRepository(db);
   }
@@ -206,9 +208,13 @@ export class FaceCheckService {
     if (picture.length > FACE_IMG_MAX_BYTES) throw fail('payload_too_large', `${field}: too large`);
     // Cheap refusal on the event loop: a picture that is no JPEG/PNG never reaches a worker.
     if (sniffImage(picture) === null) throw fail('image_unreadable', `${field}: not a JPEG or PNG picture`);
+    const started = performance.now();
     try {
-      return await this.pool.analyze(picture);
+      const seen = await this.pool.analyze(picture);
+      this.metrics.faceChecked('ok', secondsSince(started));
+      return seen;
     } catch (err) {
+      this.metrics.faceChecked('error', secondsSince(started));
       if (err instanceof ImageUnreadableError) throw fail('image_unreadable', `${field}: ${err.message}`);
       if (err instanceof FaceBusyError) throw fail('rate_limited', 'face checks are busy; try again in a moment');
       throw err;

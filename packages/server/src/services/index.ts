@@ -1,5 +1,6 @@
 import type { JobKind } from '@examhall/contract';
 import type { JudgeQueue } from '@examhall/judge';
+import { NO_INSTRUMENTS, type Instruments } from '../ops/metrics.js';
 import type { ServiceLog } from './log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -62,6 +63,8 @@ export interface ServiceDeps {
   notifier: ProctorNotifier;
   /** Where jobs run (Redis or this process) and how (default: this process; the command line starts no runner). */
   jobs?: JobsSetup;
+  /** Where saves, judge runs, face checks and event streams are reported (default: nowhere). */
+  metrics?: Instruments;
 }
 
 /** The services, built once per app. */
@@ -69,6 +72,8 @@ export interface Services {
   clock: () => number;
   store: ObjectStore;
   notifier: ProctorNotifier;
+  /** Where instrumented work is reported (metrics). */
+  metrics: Instruments;
   /** Access per resource: `access.require(actor, permission, kind, ids)`, `teamFilter`, `examFilter`. */
   access: AccessService;
   /** The audit log: `audit.record(actor, action, { kind, id }, before, after)`, `audit.with(trx)`. */
@@ -142,6 +147,7 @@ const ADMISSION_BURST_MS = 1000;
 
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock, store } = deps;
+  const metrics = deps.metrics ?? NO_INSTRUMENTS;
   const tokens = new TokenService(db, clock);
   const access = new AccessService(db);
   const audit = new AuditService(db, clock);
@@ -159,7 +165,7 @@ export function createServices(deps: ServiceDeps): Services {
   );
   // Handlers are filled in below, once the services that do the work exist.
   const handlers = {} as JobHandlers<JobKind>;
-  const jobQueue = openJobQueue(db, handlers, deps.jobs ?? {});
+  const jobQueue = openJobQueue(db, handlers, { metrics, ...deps.jobs });
   const jobs = new JobService(db, jobQueue, access, audit);
   const staff = new StaffService({ ...deps, tokens, access, audit });
   const imports = new ImportService(db, access, audit, bank, store, jobs, (id) => staff.actorById(id));
@@ -210,11 +216,13 @@ export function createServices(deps: ServiceDeps): Services {
     new FacePool({ size: deps.config.faceWorkers || undefined }),
     clock,
     deps.log,
+    metrics,
   );
   return {
     clock,
     store,
     notifier: deps.notifier,
+    metrics,
     access,
     audit,
     bank,
@@ -245,14 +253,14 @@ export function createServices(deps: ServiceDeps): Services {
       clock,
     }),
     attempts,
-    answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
+    answers: new AnswerService(db, attempts, store, clock, deps.groupCommit, metrics),
     risk,
     evidence,
     phone,
     verification,
     faceCheck,
     checks: new DeviceCheckService(db, attempts, risk, faceCheck, clock),
-    judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log),
+    judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log, metrics),
     profile: new ProfileService(db, store, clock),
     proctor: new ProctorService(db, attempts, store, deps.notifier, access, audit, clock, deps.log),
     media,

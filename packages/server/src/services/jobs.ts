@@ -3,6 +3,7 @@ import { JOB_KINDS, type JobKind, type JobListData, type JobView } from '@examha
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
+import { currentRequestId } from '../ops/context.js';
 import { JobRepository, type JobListRow } from '../repositories/jobs.js';
 import type { JobQueue, Json } from '../jobs/types.js';
 import type { AccessService, StaffActor } from './access.js';
@@ -68,6 +69,7 @@ export class JobService {
       kind,
       payload,
       owner: { staffId: actor.id, teamId: teamId === undefined ? actor.teamId : teamId },
+      requestId: currentRequestId(),
     });
   }
 

@@ -17,6 +17,7 @@ import type { Candidate } from '../repositories/candidates.js';
 import { JudgeRunRepository, type JudgeRunRow } from '../repositories/judgeRuns.js';
 import type { AttemptService } from './attempts.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
+import { NO_INSTRUMENTS, secondsSince, type Instruments } from '../ops/metrics.js';
 
 /** The judge's form of a question's checker: a built-in one by name, a custom one as its program. */
 function judgeChecker(checker: CheckerField): NonNullable<JudgeTask['checker']> {
@@ -63,6 +64,7 @@ export class JudgeService {
     private readonly limiter: RateLimiter,
     private readonly clock: () => number,
     private readonly log: ServiceLog,
+    private readonly metrics: Instruments = NO_INSTRUMENTS,
   ) {
     this.runs = new JudgeRunRepository(db);
     this.attemptRepo = new AttemptRepository(db);
@@ -114,6 +116,7 @@ export class JudgeService {
       ...(programming ? { checker: judgeChecker(programming.key.checker) } : {}),
       returnOutput: req.mode === 'run',
     };
+    const submitted = performance.now();
     const jobId = await this.queue.submit(task);
     await this.runs.create({
       attempt_id: attempt.id,
@@ -131,7 +134,10 @@ export class JudgeService {
     // a restart in between loses nothing.
     const recording = this.queue
       .wait(jobId)
-      .then((result) => this.record(jobId, req.mode, result))
+      .then((result) => {
+        this.metrics.judged(req.mode, result.verdict, secondsSince(submitted));
+        return this.record(jobId, req.mode, result);
+      })
       .catch((err: unknown) => this.log.warn({ err, jobId }, 'judge job outcome not recorded'))
       .finally(() => this.recording.delete(recording));
     this.recording.add(recording);
@@ -139,6 +145,11 @@ export class JudgeService {
   }
 
   /** Waits for the jobs this process started to end and their outcomes to be recorded (on shutdown). */
+  /** How many jobs this process submitted and waits for. */
+  get waiting(): number {
+    return this.recording.size;
+  }
+
   async drain(): Promise<void> {
     await Promise.allSettled([...this.recording]);
   }

@@ -18,6 +18,8 @@ export interface ObjectStore {
   presignGet(key: string, ttlSeconds: number): Promise<string>;
   /** Removes the object under a key (nothing when there is none). */
   delete(key: string): Promise<void>;
+  /** Resolves when the store answers and takes writes (readiness: the folder is writable, the bucket reachable). */
+  probe(signal?: AbortSignal): Promise<void>;
   /**
    * True when the store itself counts each browser upload against its attempt's quota (the local store's
    * gateway); false when only the recording step can (S3-compatible storage takes any PUT its credentials allow).
@@ -98,6 +100,14 @@ export class LocalObjectStore implements ObjectStore {
   get countsUploads(): boolean {
     // Browsers upload only through the gateway, which is served only with credentials.
     return this.credentials !== undefined;
+  }
+
+  async probe(): Promise<void> {
+    // The folder is made on the first write; before that, its nearest existing parent must take one.
+    let dir = this.root;
+    while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    if (!(await fs.promises.stat(dir)).isDirectory()) throw new Error(`${dir} is not a folder`);
+    await fs.promises.access(dir, fs.constants.W_OK);
   }
 
   private file(key: string): string {

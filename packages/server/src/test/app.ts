@@ -8,6 +8,7 @@ import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
 import { LocalJudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
+import type { Metrics } from '../ops/metrics.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { MemoryRateLimiter, type RateLimiter } from '../ratelimit/limiter.js';
 import { seedDemo } from '../services/demoSeed.js';
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   sweepIntervalMs?: number;
   /** The app's object storage instead of the local store (e.g. S3ObjectStore on s3rver); `store` is then unused. */
   objectStore?: ObjectStore;
+  /** PostgreSQL to use instead of the test server (e.g. a proxy in front of it). */
+  databaseUrl?: string;
 }
 
 /** A running test app. */
@@ -37,6 +40,10 @@ export interface TestApp {
   app: FastifyInstance;
   services: Services;
   routes: RegisteredRoute[];
+  /** This app's metrics. */
+  metrics: Metrics;
+  /** Marks the app as stopping (readiness answers 503). */
+  drain(): void;
   config: Config;
   db: TestDb;
   sms: SmsReceiver;
@@ -94,7 +101,7 @@ function sendSiteOrigin(app: FastifyInstance, origin: string): void {
 
 /** Starts an app on a fresh database of `dialect`. */
 export async function createTestApp(dialect: TestDialect, opts: TestAppOptions = {}): Promise<TestApp> {
-  const db = await openTestDb(dialect);
+  const db = await openTestDb(dialect, undefined, opts.databaseUrl);
   const sms = await startSmsReceiver();
   const logs: string[] = [];
   const logStream = new Writable({
@@ -126,7 +133,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     storeDir,
     new LocalCredentials(db.handle.db, clock, localStorageEndpoint(config), LOCAL_BUCKET, LOCAL_REGION),
   );
-  const { app, services, routes } = await buildApp({
+  const { app, services, routes, metrics, drain } = await buildApp({
     config,
     db: db.handle.db,
     limiter,
@@ -136,6 +143,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     clock,
     logStream,
     sweepIntervalMs: opts.sweepIntervalMs ?? 0,
+    poolStats: db.handle.kit.pool,
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
   });
   await app.ready();
@@ -144,6 +152,8 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     app,
     services,
     routes,
+    metrics,
+    drain,
     config,
     db,
     sms,

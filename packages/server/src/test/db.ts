@@ -23,21 +23,21 @@ export async function dialectAvailable(dialect: TestDialect): Promise<boolean> {
 }
 
 /**
- * Opens a fresh database: SQLite in memory, or a schema of its own in PostgreSQL; migrated up to date, or up
- * to the migration `upTo` (then `migrate(handle)` runs the rest).
+ * Opens a fresh database: SQLite in memory, or a schema of its own in PostgreSQL (at `url`, the test server by
+ * default); migrated up to date, or up to the migration `upTo` (then `migrate(handle)` runs the rest).
  */
-export async function openTestDb(dialect: TestDialect, upTo?: string): Promise<TestDb> {
+export async function openTestDb(dialect: TestDialect, upTo?: string, url = TEST_DATABASE_URL): Promise<TestDb> {
   if (dialect === 'sqlite') {
     const handle = openDb({ sqliteFile: ':memory:' });
     await migrate(handle, upTo);
     return { handle, drop: () => handle.db.destroy() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = openDb({ databaseUrl: TEST_DATABASE_URL, searchPath: schema });
+  const handle = openDb({ databaseUrl: url, searchPath: schema });
   await migrate(handle, upTo);
   return {
     handle,

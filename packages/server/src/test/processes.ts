@@ -22,8 +22,11 @@ export async function until<T>(
   }
 }
 
-/** Starts a script of test/ (e.g. 'jobWorker.ts') as its own process; resolves once it prints "ready". */
-export function startScript(script: string, env: Record<string, string>): Promise<ChildProcess> {
+/**
+ * Starts a script of test/ (e.g. 'jobWorker.ts', or '../main.ts' for the server itself) as its own process;
+ * resolves once its output includes `ready`.
+ */
+export function startScript(script: string, env: Record<string, string>, ready = 'ready'): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', tsxLoader, path.resolve(here, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,7 +35,7 @@ export function startScript(script: string, env: Record<string, string>): Promis
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      if (out.includes('ready')) resolve(child);
+      if (out.includes(ready)) resolve(child);
     });
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}):\n${out}`)));

@@ -12,6 +12,8 @@ export interface SseClient<T> {
   next(match: (e: T) => boolean, timeoutMs?: number): Promise<T>;
   /** Closes the connection from the client's side. */
   close(): void;
+  /** Settles when the stream ends: 'end' when the server ended it cleanly, 'error' when it broke. */
+  ended: Promise<'end' | 'error'>;
 }
 
 /** Opens `url` as an event stream with `headers`; resolves once the answer's headers are in. */
@@ -32,14 +34,15 @@ export async function openSse<T = Record<string, unknown>>(
       }
     }
   };
+  let ended: Promise<'end' | 'error'> = Promise.resolve('end');
   if (res.body && (res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
-    void (async () => {
+    ended = (async (): Promise<'end' | 'error'> => {
       try {
         for (;;) {
           const { value, done } = await reader.read();
-          if (done) return;
+          if (done) return 'end';
           buffer += value;
           let end: number;
           while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -54,7 +57,8 @@ export async function openSse<T = Record<string, unknown>>(
           }
         }
       } catch {
-        // Closed by the test.
+        // Closed by the test, or broken.
+        return 'error';
       }
     })();
   }
@@ -79,5 +83,6 @@ export async function openSse<T = Record<string, unknown>>(
     close() {
       abort.abort();
     },
+    ended,
   };
 }

@@ -12,8 +12,14 @@ export function postgresKit(connectionString: string, searchPath?: string): Dial
     max: 10,
     ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
   });
+  // A connection that breaks (the server restarted, a proxy closed it) leaves the pool, which opens a new one
+  // on the next query; the query it was running fails with the error. Unheard, the 'error' event of the pool
+  // (an idle connection) or of the client (one in use) would end the process.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return {
     name: 'postgres',
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     dialect: new PostgresDialect({ pool }),
     idType: 'serial',
     groupCommit: false,

@@ -129,6 +129,8 @@ export function sqliteKit(file: string): DialectKit {
     dialect: new DirectSqliteDialect(new StatementCache(database)),
     idType: 'integer',
     groupCommit: true,
+    // One connection, no pool: only its count means anything.
+    pool: () => ({ total: database.open ? 1 : 0 }),
     idColumn: (col) => col.primaryKey().autoIncrement(),
   };
 }

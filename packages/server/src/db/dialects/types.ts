@@ -13,6 +13,8 @@ export interface DialectKit {
    * commit; PostgreSQL commits many connections' transactions in one flush by itself.
    */
   groupCommit: boolean;
+  /** The connection pool now (metrics). */
+  pool(): { total: number; idle?: number; waiting?: number };
   /** Turns a column into an auto-increment primary key. */
   idColumn(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
 }
