@@ -9,6 +9,7 @@ import { runWorker } from '@examhall/judge';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
+import { serve } from './server.js';
 import { seedDemo } from './services/demoSeed.js';
 import { AppError } from './http/errors.js';
 import type { ReadFile } from './services/imports.js';
@@ -21,6 +22,8 @@ const USAGE = `Usage: examhall <command> [options]
 Commands:
   create-admin --phone PHONE --password PASSWORD [--name NAME]
                  create the admin account (or reset its password)
+  serve          serve the API and the web app until SIGTERM (one API process; with CLUSTER=true
+                 one of many, on PostgreSQL, Redis and an S3-compatible store; no demo seed)
   migrate        bring the database schema up to date
   seed-demo      seed the demo exam when the database has no exam
   judge-worker   judge code from the queue in Redis (REDIS_URL); run as many as the machines allow
@@ -57,6 +60,11 @@ export async function runCli(
   // Needs no database: files in, pairs out.
   if (command === 'similarity') return similarity(rest, out, err);
   const config = loadConfig(env);
+  if (command === 'serve') {
+    await serve(config, { seed: !config.cluster });
+    // Serves until a signal ends the process (see ops/shutdown.ts).
+    await new Promise<never>(() => undefined);
+  }
   if (command === 'judge-worker') {
     if (!config.redisUrl) {
       err('judge-worker needs REDIS_URL: without it the server judges in its own process\n');
@@ -348,7 +356,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
       process.stderr.write(
         `${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
       );
-      process.exit(1);
+      // An invalid configuration is a usage error, as the server itself answers it.
+      process.exit(error instanceof ConfigError ? 2 : 1);
     },
   );
 }

@@ -1,31 +1,8 @@
 #!/usr/bin/env node
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { shutdownOnSignals } from './ops/shutdown.js';
-import { openRuntime } from './runtime.js';
-import { DEMO_EXAM_NAME, seedDemo } from './services/demoSeed.js';
+import { serve } from './server.js';
 
-function banner(config: Config, address: string, dialect: string, seeded: boolean): string {
-  const url = config.publicUrl;
-  const lines = [
-    '',
-    `Examhall is listening on ${address} (database: ${dialect})`,
-    `  Candidates:  ${url}/`,
-    `  Staff:       ${url}/admin`,
-    `  API docs:    ${url}/docs`,
-    seeded ? `  Demo exam "${DEMO_EXAM_NAME}" seeded.` : '',
-    `  Log in as a candidate with phone ${config.demoPhone} (+86); ` +
-      (config.sms.provider === 'console'
-        ? 'the SMS code is printed in this log ("SMS code for ...").'
-        : `the SMS code is POSTed to ${config.sms.webhookUrl}.`),
-    config.admin
-      ? `  Staff login: ${config.admin.phone} with ADMIN_PASSWORD.`
-      : '  No staff account configured: set ADMIN_PHONE and ADMIN_PASSWORD, or run `npm run examhall -- create-admin`.',
-    '',
-  ];
-  return lines.filter((l) => l !== '').join('\n');
-}
-
+/** `npm start`'s server: the embedded defaults (or the configured parts), the demo exam on an empty database. */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -37,27 +14,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const runtime = await openRuntime(config);
-  const { app, services, drain } = await buildApp({
-    config,
-    db: runtime.handle.db,
-    limiter: runtime.limiter,
-    store: runtime.store,
-    groupCommit: runtime.handle.kit.groupCommit,
-    judgeQueue: runtime.judgeQueue,
-    notifier: runtime.notifier,
-    poolStats: runtime.handle.kit.pool,
-  });
-  if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
-  const seeded = (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
-
-  const address = await app.listen({ port: config.port, host: config.host });
-  const listening = address.replace('0.0.0.0', 'localhost');
-  process.stdout.write(`${banner(config, listening, runtime.handle.dialect, seeded)}\n`);
-  // The first face check of a cold process would wait for the models; load them while candidates log in.
-  services.faceCheck.warm().catch((err: unknown) => app.log.error({ err }, 'the face engine failed to start'));
-
-  shutdownOnSignals({ app, drain, closeRuntime: () => runtime.close(), graceMs: config.shutdownGraceMs });
+  await serve(config, { seed: !config.cluster });
 }
 
 main().catch((err: unknown) => {

@@ -23,11 +23,16 @@ export async function until<T>(
 }
 
 /**
- * Starts a script of test/ (e.g. 'jobWorker.ts', or '../main.ts' for the server itself) as its own process;
- * resolves once its output includes `ready`.
+ * Starts a script of test/ (e.g. 'jobWorker.ts', or '../main.ts' for the server itself) as its own process, with
+ * `args`; resolves once its output includes `ready`.
  */
-export function startScript(script: string, env: Record<string, string>, ready = 'ready'): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, path.resolve(here, script)], {
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+  ready = 'ready',
+  args: readonly string[] = [],
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', tsxLoader, path.resolve(here, script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
