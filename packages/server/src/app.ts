@@ -31,6 +31,7 @@ import { evidenceRoutes } from './routes/evidence.js';
 import { examRoutes } from './routes/exam.js';
 import { examEditorRoutes } from './routes/examEditor.js';
 import { scheduleRoutes } from './routes/schedule.js';
+import { gradingRoutes } from './routes/grading.js';
 import { monitorRoutes } from './routes/monitor.js';
 import { proctorRoutes } from './routes/proctor.js';
 import { profileRoutes } from './routes/profile.js';
@@ -182,6 +183,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       consoleRoutes(api, services);
       examEditorRoutes(api, services);
       scheduleRoutes(api, services);
+      gradingRoutes(api, services);
       bankRoutes(api, services);
       importRoutes(api, services);
       jobRoutes(api, services);

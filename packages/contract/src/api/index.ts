@@ -12,6 +12,7 @@ import { invitationCalls } from './invitations.js';
 import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
+import { gradingCalls } from './grading.js';
 import { scheduleCalls } from './schedule.js';
 import { staffCalls } from './staff.js';
 import { subjectCalls } from './subject.js';
@@ -26,6 +27,7 @@ export {
   cepingCalls,
   examCalls,
   examEditorCalls,
+  gradingCalls,
   importCalls,
   monitorCalls,
   proctorCalls,
@@ -52,6 +54,7 @@ export const api = {
   ...invitationCalls,
   ...jobCalls,
   ...scheduleCalls,
+  ...gradingCalls,
   ...candidateCalls,
 } as const;
 

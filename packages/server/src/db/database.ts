@@ -20,6 +20,7 @@ import { candidateNote } from './migrations/014_candidate_note.js';
 import { jobs } from './migrations/015_jobs.js';
 import { schedules } from './migrations/016_schedules.js';
 import { invitationSms } from './migrations/018_invitation_sms.js';
+import { grading } from './migrations/019_grading.js';
 import { candidates } from './migrations/017_candidates.js';
 import type { Database } from './schema.js';
 
@@ -80,6 +81,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '016_schedules': schedules(kit),
     '018_invitation_sms': invitationSms(kit),
     '017_candidates': candidates(),
+    '019_grading': grading(kit),
   };
 }
 
