@@ -340,15 +340,17 @@ export class AttemptService {
     let score = 0;
     let max = 0;
     for (const q of bundle.ordered) {
-      const source = scoreSource(q);
       const answer = storedAnswer(answers.get(q.id)?.value);
+      let source = scoreSource(q);
       let points: number | null;
       if (source === 'manual') {
         const marks = (await grading.marks(attempt.id, q.id)).map((m) => ({
           total: m.total,
           reconciling: m.reconciling === 1,
         }));
-        points = hasContent(answer) || marks.length > 0 ? manualFinal(marks, settings, q.score) : 0;
+        // An empty answer earns 0 without a grader: it is no answer to grade.
+        if (hasContent(answer) || marks.length > 0) points = manualFinal(marks, settings, q.score);
+        else [source, points] = ['auto', 0];
       } else {
         if (!q.body) this.log.warn({ question: q.id, problem: q.problem }, 'question no longer parses; scored 0');
         points = roundPoints(automaticPoints(q, answer, submits.get(q.id)));
