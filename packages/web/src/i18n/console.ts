@@ -4,13 +4,15 @@
  */
 import { candidatesEn } from './candidates.en.js';
 import { consoleEn } from './console.en.js';
+import { gradingEn } from './grading.en.js';
 import { invitationsEn } from './invitations.en.js';
 import { candidatesZh } from './candidates.zh.js';
 import { consoleZh } from './console.zh.js';
+import { gradingZh } from './grading.zh.js';
 import { invitationsZh } from './invitations.zh.js';
 import { addMessages } from './format.js';
 
 addMessages({
-  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh },
-  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn },
+  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh, ...gradingZh },
+  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn, ...gradingEn },
 });
