@@ -27,15 +27,29 @@ export default function GradingExamPage() {
   if (me.data && !allowed) return <Forbidden />;
   const items = [
     ...(can(me.data, 'grade.score')
-      ? [{ key: 'grade', label: t('console.grading.tab.grade'), children: <GradingDesk examId={examId} /> }]
+      ? [
+          {
+            key: 'grade',
+            label: <span data-testid="grading-tab-grade">{t('console.grading.tab.grade')}</span>,
+            children: <GradingDesk examId={examId} />,
+          },
+        ]
       : []),
-    { key: 'reconcile', label: t('console.grading.tab.reconcile'), children: <ReconcilePanel examId={examId} /> },
-    { key: 'progress', label: t('console.grading.tab.progress'), children: <ProgressPanel examId={examId} /> },
+    {
+      key: 'reconcile',
+      label: <span data-testid="grading-tab-reconcile">{t('console.grading.tab.reconcile')}</span>,
+      children: <ReconcilePanel examId={examId} />,
+    },
+    {
+      key: 'progress',
+      label: <span data-testid="grading-tab-progress">{t('console.grading.tab.progress')}</span>,
+      children: <ProgressPanel examId={examId} />,
+    },
     ...(can(me.data, 'exam.manage') && setup.data
       ? [
           {
             key: 'setup',
-            label: t('console.grading.tab.setup'),
+            label: <span data-testid="grading-tab-setup">{t('console.grading.tab.setup')}</span>,
             children: <SetupPanel examId={examId} setup={setup.data} />,
           },
         ]
