@@ -381,4 +381,23 @@ export class GradingRepository {
   async setKey(questionId: number, key: string): Promise<void> {
     await this.db.updateTable('questions').set({ answer_key: key }).where('id', '=', questionId).execute();
   }
+
+  /** An exam's answers graders score that have at least one mark, with their points and maximum. */
+  marked(examId: number): Promise<{ attempt_id: number; question_id: number; points: number | null; max: number }[]> {
+    return this.db
+      .selectFrom('question_scores as qs')
+      .select(['qs.attempt_id', 'qs.question_id', 'qs.points', 'qs.max'])
+      .where('qs.exam_id', '=', examId)
+      .where('qs.source', '=', 'manual')
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('grading_marks as m')
+            .select('m.id')
+            .whereRef('m.attempt_id', '=', 'qs.attempt_id')
+            .whereRef('m.question_id', '=', 'qs.question_id'),
+        ),
+      )
+      .orderBy('qs.attempt_id')
+      .execute();
+  }
 }

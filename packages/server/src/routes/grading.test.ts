@@ -303,6 +303,23 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     ]);
   });
 
+  it('new settings decide marked answers again: a wider margin settles two marks, and the score follows', async () => {
+    const qa = await questionOf('qa');
+    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    const c = await candidate('Zhao Liu', { [qa]: QA_ANSWER });
+    const ref = { attempt_id: c.attemptId, question_id: qa };
+    const other = await grader('Other grader');
+    await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 0, 0] });
+    await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0.5] }, other.token);
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(1);
+    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 3 });
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(0);
+    expect(await result(c.token)).toMatchObject({ score: 6.5, pending_manual: 0 });
+    // Back to a narrow margin: the answer waits for reconciliation again and its points leave the score.
+    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    expect(await result(c.token)).toMatchObject({ score: 0, pending_manual: 1 });
+  });
+
   it('Changing a key re-scores every finished attempt concerned', async () => {
     const single = await questionOf('single');
     const right = await candidate('Right', { [single]: { kind: 'choice', option: 'B' } });

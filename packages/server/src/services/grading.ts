@@ -145,11 +145,43 @@ export class GradingService {
         updated_at: this.deps.clock(),
         updated_by: actor.id,
       });
+      const redecided = await this.redecide(trx, body.exam_id, after);
       await this.deps.audit
         .with(trx)
-        .record(actor, 'grading.settings', { kind: 'exam', id: body.exam_id }, before, after);
+        .record(actor, 'grading.settings', { kind: 'exam', id: body.exam_id }, before, { ...after, redecided });
     });
     return this.setupOf(body.exam_id);
+  }
+
+  /**
+   * Decides every marked answer of the exam again under new settings (a wider margin settles two marks, double
+   * marking turned on waits for a second one) and updates the final scores that change; answers how many did.
+   */
+  private async redecide(trx: Db, examId: number, settings: GradingSettings): Promise<number> {
+    const repo = new GradingRepository(trx);
+    const touched = new Set<number>();
+    for (const a of await repo.marked(examId)) {
+      const marks = await repo.marks(a.attempt_id, a.question_id);
+      const final = manualFinal(
+        marks.map((m) => ({ total: m.total, reconciling: m.reconciling === 1 })),
+        settings,
+        a.max,
+      );
+      if (final === a.points) continue;
+      await repo.setPoints(a.attempt_id, a.question_id, final, this.deps.clock());
+      touched.add(a.attempt_id);
+    }
+    for (const attemptId of touched) await GradingService.sumScore(trx, attemptId);
+    return touched.size;
+  }
+
+  /** Sets an attempt's final score to the sum of its per-question rows. */
+  private static async sumScore(trx: Db, attemptId: number): Promise<number> {
+    const rows = await new GradingRepository(trx).scoresOf(attemptId);
+    const score = roundPoints(rows.reduce((n, r) => n + (r.points ?? 0), 0));
+    const max = roundPoints(rows.reduce((n, r) => n + r.max, 0));
+    await new AttemptRepository(trx).setScore(attemptId, score, max);
+    return score;
   }
 
   /** Assigns a grader to the exam, for the whole exam or some sections (audited). */
@@ -378,10 +410,7 @@ export class GradingService {
         question.score,
       );
       await repo.setPoints(attempt.id, question.id, final, now);
-      const rows = await repo.scoresOf(attempt.id);
-      const score = roundPoints(rows.reduce((n, r) => n + (r.points ?? 0), 0));
-      const max = roundPoints(rows.reduce((n, r) => n + r.max, 0));
-      await new AttemptRepository(trx).setScore(attempt.id, score, max);
+      const score = await GradingService.sumScore(trx, attempt.id);
       const mark = markView(all.find((m) => m.id === id)!);
       await this.deps.audit
         .with(trx)
