@@ -111,6 +111,7 @@ export const ERRORS = {
   candidate_phone_taken: { status: 409, msg: 'another candidate has this phone number' },
   candidate_import_refused: { status: 422, msg: 'the file cannot be read as a candidate list' },
   job_finished: { status: 409, msg: 'the job has already finished' },
+  answer_already_graded: { status: 409, msg: 'this answer has all the marks it needs' },
   folder_not_empty: { status: 409, msg: 'the folder is not empty; move or delete what it holds first' },
   internal_error: { status: 500, msg: 'server error' },
   sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },

@@ -26,6 +26,7 @@ export * from './schemas/monitor.js';
 export * from './schemas/proctor.js';
 export * from './schemas/schedule.js';
 export * from './schemas/similarity.js';
+export * from './schemas/grading.js';
 export * from './schemas/site.js';
 export * from './schemas/staff.js';
 export * from './schemas/subject.js';

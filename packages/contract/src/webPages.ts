@@ -22,6 +22,8 @@ export const WEB_PAGES = [
   '/admin/exams/:examId',
   '/admin/proctoring',
   '/admin/proctoring/:examId',
+  '/admin/grading',
+  '/admin/grading/:examId',
   '/admin/jobs',
   '/admin/candidates',
   '/admin/grading/similarity',

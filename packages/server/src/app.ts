@@ -36,6 +36,7 @@ import { examRoutes } from './routes/exam.js';
 import { examEditorRoutes } from './routes/examEditor.js';
 import { scheduleRoutes } from './routes/schedule.js';
 import { similarityRoutes } from './routes/similarity.js';
+import { gradingRoutes } from './routes/grading.js';
 import { monitorRoutes } from './routes/monitor.js';
 import { proctorRoutes } from './routes/proctor.js';
 import { profileRoutes } from './routes/profile.js';
@@ -227,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       examEditorRoutes(api, services);
       scheduleRoutes(api, services);
       similarityRoutes(api, services);
+      gradingRoutes(api, services);
       bankRoutes(api, services);
       importRoutes(api, services);
       jobRoutes(api, services);

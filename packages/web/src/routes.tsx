@@ -46,6 +46,8 @@ export const routes: RouteObject[] = [
           { path: 'exams/:examId', lazy: page(() => import('./pages/admin/exams/ExamEditorPage.js')) },
           { path: 'proctoring', lazy: page(() => import('./pages/admin/proctoring/ProctorExamsPage.js')) },
           { path: 'proctoring/:examId', lazy: page(() => import('./pages/admin/proctoring/ProctorGridPage.js')) },
+          { path: 'grading', lazy: page(() => import('./pages/admin/grading/GradingExamsPage.js')) },
+          { path: 'grading/:examId', lazy: page(() => import('./pages/admin/grading/GradingExamPage.js')) },
           {
             path: 'grading/similarity',
             lazy: page(() => import('./pages/admin/grading/similarity/SimilarityPage.js')),

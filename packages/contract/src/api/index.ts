@@ -12,6 +12,7 @@ import { invitationCalls } from './invitations.js';
 import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
+import { gradingCalls } from './grading.js';
 import { scheduleCalls } from './schedule.js';
 import { similarityCalls } from './similarity.js';
 import { staffCalls } from './staff.js';
@@ -27,6 +28,7 @@ export {
   cepingCalls,
   examCalls,
   examEditorCalls,
+  gradingCalls,
   importCalls,
   monitorCalls,
   proctorCalls,
@@ -54,6 +56,7 @@ export const api = {
   ...invitationCalls,
   ...jobCalls,
   ...scheduleCalls,
+  ...gradingCalls,
   ...candidateCalls,
   ...similarityCalls,
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RubricCriteria } from './text.js';
 import { QuestionType } from '../enums.js';
 import { LANGUAGE_IDS, type LanguageId } from '../languages.js';
 import type { AnswerValue } from '../schemas/answer.js';
@@ -174,6 +175,8 @@ export const ProgrammingBody = z
 export const ProgrammingQaKey = z.object({
   /** How to give points, for graders only. */
   rubric: z.string().max(100_000, 'the rubric is too long').optional(),
+  /** Criteria scored one by one (their points are scaled to the question's points in the exam). */
+  criteria: RubricCriteria.optional(),
 });
 /** Key of a programming Q&A question. */
 export type ProgrammingQaKey = z.infer<typeof ProgrammingQaKey>;

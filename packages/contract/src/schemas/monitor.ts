@@ -76,9 +76,9 @@ export const ExamResult = z.object({
   attempt: AttemptView,
   /** What the exam tells candidates: their score, only whether they passed, or nothing (told later). */
   show_score: ShowScoreField,
-  /** Points from automatically scored questions; null unless show_score is 'score'. */
+  /** The final score so far (automatic, judged and graders' points); null unless show_score is 'score'. */
   score: z.number().nullable(),
-  /** Points those questions are worth; null unless show_score is 'score'. */
+  /** Points every scored question is worth, graders' included; null unless show_score is 'score'. */
   max_score: z.number().nullable(),
   /**
    * Whether the result clears the exam's passing rule; null when show_score is 'none', the exam has no rule,
@@ -89,7 +89,7 @@ export const ExamResult = z.object({
   answered: z.number().int(),
   /** Questions in all. */
   total: z.number().int(),
-  /** Questions that wait for a grader (Q&A, programming Q&A). */
+  /** Answers that still wait for a grader (Q&A, programming Q&A); 0 once every one is graded. */
   pending_manual: z.number().int(),
   /** True for a practice run, which never counts. */
   practice: z.boolean(),

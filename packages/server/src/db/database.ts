@@ -21,6 +21,7 @@ import { jobs } from './migrations/015_jobs.js';
 import { schedules } from './migrations/016_schedules.js';
 import { invitationSms } from './migrations/018_invitation_sms.js';
 import { codeSimilarity } from './migrations/019_code_similarity.js';
+import { grading } from './migrations/021_grading.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
 import type { Database } from './schema.js';
@@ -84,6 +85,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '017_candidates': candidates(),
     '019_code_similarity': codeSimilarity(kit),
     '020_job_request_id': jobRequestId(),
+    '021_grading': grading(kit),
   };
 }
 

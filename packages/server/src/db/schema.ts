@@ -551,6 +551,61 @@ export interface Database {
   job: JobTable;
   similarity_runs: SimilarityRunTable;
   similarity_pairs: SimilarityPairTable;
+  question_scores: QuestionScoreTable;
+  exam_grading: ExamGradingTable;
+  grader_sections: GraderSectionTable;
+  grading_marks: GradingMarkTable;
+}
+
+/** Points of one question of one finished attempt: the one table final scores and item analysis read. */
+export interface QuestionScoreTable {
+  attempt_id: number;
+  question_id: number;
+  exam_id: number;
+  /** 'auto' (scored by its kind's rule), 'judge' (judged code) or 'manual' (a grader's). */
+  source: string;
+  /** Points earned; null while a grader's answer waits for its final mark. */
+  points: number | null;
+  /** Points the question is worth in the exam. */
+  max: number;
+  updated_at: number;
+}
+
+/** How an exam is graded; an exam without a row has the defaults (one grader, not blind). */
+export interface ExamGradingTable {
+  exam_id: number;
+  /** 1: graders see no name, phone or school until every answer is graded. */
+  blind: number;
+  /** 1: each answer is marked by two different graders. */
+  double_marking: number;
+  /** Two marks further apart than this go to reconciliation. */
+  margin: number;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+/** The sections a grader of an exam is limited to (no row: the whole exam). */
+export interface GraderSectionTable {
+  exam_id: number;
+  staff_id: number;
+  section: string;
+}
+
+/** A grader's mark of one answer. */
+export interface GradingMarkTable {
+  id: Generated<number>;
+  attempt_id: number;
+  question_id: number;
+  exam_id: number;
+  grader_id: number;
+  /** JSON array of points per criterion. */
+  criteria: string;
+  /** Points on the question's points in the exam. */
+  total: number;
+  comment: string;
+  /** 1 for the mark that settles two marks too far apart. */
+  reconciling: number;
+  created_at: number;
 }
 
 /** A long or background job: its state, progress and result; the lease of the runner that holds it. */

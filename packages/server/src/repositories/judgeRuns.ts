@@ -79,4 +79,16 @@ export class JudgeRunRepository {
       .limit(1)
       .executeTakeFirst();
   }
+
+  /** Every run and submit of a question in an attempt, newest first. */
+  ofQuestion(attemptId: number, questionId: number): Promise<JudgeRunRow[]> {
+    return this.db
+      .selectFrom('judge_runs')
+      .selectAll()
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId)
+      .orderBy('id', 'desc')
+      .limit(50)
+      .execute();
+  }
 }

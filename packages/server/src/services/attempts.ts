@@ -1,5 +1,6 @@
 import {
   CHECK_IN_MINUTES,
+  DEFAULT_GRADING_SETTINGS,
   ExamMode,
   ExamPhase,
   formatServerTime,
@@ -30,7 +31,8 @@ import {
 import { drawForAttempt } from './draw.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
 import { visibleOutcome } from './outcome.js';
-import { automaticPoints, gradedByPerson, storedAnswer } from './scoring.js';
+import { GradingRepository, type NewQuestionScore } from '../repositories/grading.js';
+import { automaticPoints, gradedByPerson, manualFinal, roundPoints, scoreSource, storedAnswer } from './scoring.js';
 import { attemptEnd, effectiveWindow, type EffectiveWindow } from './timing.js';
 
 /** Why an attempt ended. */
@@ -44,6 +46,13 @@ export interface WritableAttempt {
 
 /** A submitted attempt with the exam it ran on. */
 export type FinishedAttempt = WritableAttempt;
+
+/** An attempt's points: one row per question, and the final score and maximum they add up to. */
+export interface AttemptScore {
+  rows: NewQuestionScore[];
+  score: number;
+  max: number;
+}
 
 /** Attempts: creating and resuming, the clock, finishing and scoring. The server owns time and phase. */
 export class AttemptService {
@@ -291,13 +300,18 @@ export class AttemptService {
     if (!attempt) throw fail('not_found');
     if (attempt.phase === ExamPhase.submit) return attempt;
     const bundle = await this.bundleOf(attempt);
-    const { score, max } = await this.score(attempt.id, bundle);
-    const moved = await this.attempts.updateInPhase(attempt.id, attempt.phase, {
-      phase: ExamPhase.submit,
-      finished_at: this.clock(),
-      finish_reason: reason,
-      score,
-      max_score: max,
+    const scored = await this.score(attempt, bundle);
+    // The phase and the per-question rows commit together, so a finished attempt always has its rows.
+    const moved = await this.db.transaction().execute(async (trx) => {
+      const ok = await new AttemptRepository(trx).updateInPhase(attempt.id, attempt.phase, {
+        phase: ExamPhase.submit,
+        finished_at: this.clock(),
+        finish_reason: reason,
+        score: scored.score,
+        max_score: scored.max,
+      });
+      if (ok) await new GradingRepository(trx).replaceScores(attempt.id, scored.rows);
+      return ok;
     });
     if (moved) {
       this.log.info({ attempt: attempt.id, reason }, 'attempt finished');
@@ -322,27 +336,63 @@ export class AttemptService {
     }
   }
 
-  /** Points of the automatically scored questions, programming ones from their latest judged submit. */
-  private async score(attemptId: number, bundle: ExamBundle): Promise<{ score: number; max: number }> {
-    const answers = new Map((await this.attempts.answers(attemptId)).map((a) => [a.question_id, a]));
-    const submits = await new JudgeRunRepository(this.db).latestSubmits(attemptId);
+  /**
+   * An attempt's points per question and in all: automatic ones by each kind's rule, programming ones from
+   * their latest judged submit, graders' ones from their marks (null while an answer waits; an empty answer
+   * earns 0 with no grader). The final score adds them all; the maximum is every scored question's points.
+   */
+  async score(attempt: AttemptRow, bundle: ExamBundle): Promise<AttemptScore> {
+    const answers = new Map((await this.attempts.answers(attempt.id)).map((a) => [a.question_id, a]));
+    const submits = await new JudgeRunRepository(this.db).latestSubmits(attempt.id);
+    const grading = new GradingRepository(this.db);
+    const settingsRow = await grading.settings(attempt.exam_id);
+    const settings = settingsRow
+      ? { blind: settingsRow.blind === 1, double_marking: settingsRow.double_marking === 1, margin: settingsRow.margin }
+      : DEFAULT_GRADING_SETTINGS;
+    const rows: NewQuestionScore[] = [];
     let score = 0;
     let max = 0;
     for (const q of bundle.ordered) {
-      if (gradedByPerson(q)) continue;
+      const answer = storedAnswer(answers.get(q.id)?.value);
+      let source = scoreSource(q);
+      let points: number | null;
+      if (source === 'manual') {
+        const marks = (await grading.marks(attempt.id, q.id)).map((m) => ({
+          total: m.total,
+          reconciling: m.reconciling === 1,
+        }));
+        // An empty answer earns 0 without a grader: it is no answer to grade.
+        if (hasContent(answer) || marks.length > 0) points = manualFinal(marks, settings, q.score);
+        else [source, points] = ['auto', 0];
+      } else {
+        if (!q.body) this.log.warn({ question: q.id, problem: q.problem }, 'question no longer parses; scored 0');
+        points = roundPoints(automaticPoints(q, answer, submits.get(q.id)));
+      }
+      rows.push({
+        attempt_id: attempt.id,
+        question_id: q.id,
+        exam_id: attempt.exam_id,
+        source,
+        points,
+        max: q.score,
+        updated_at: this.clock(),
+      });
       max += q.score;
-      if (!q.body) this.log.warn({ question: q.id, problem: q.problem }, 'question no longer parses; scored 0');
-      score += automaticPoints(q, storedAnswer(answers.get(q.id)?.value), submits.get(q.id));
+      score += points ?? 0;
     }
-    return { score: Math.round(score * 100) / 100, max };
+    return { rows, score: roundPoints(score), max: roundPoints(max) };
   }
 
-  /** Scores a finished attempt again (a submit judged after the end counts too). */
-  async rescoreIfFinished(attemptId: number): Promise<void> {
+  /** Scores a finished attempt again (a submit judged after the end, a grader's mark, a corrected key). */
+  async rescoreIfFinished(attemptId: number): Promise<AttemptScore | null> {
     const attempt = await this.attempts.byId(attemptId);
-    if (!attempt || attempt.phase !== ExamPhase.submit) return;
-    const { score, max } = await this.score(attemptId, await this.bundleOf(attempt));
-    await this.attempts.setScore(attemptId, score, max);
+    if (!attempt || attempt.phase !== ExamPhase.submit) return null;
+    const scored = await this.score(attempt, await this.bundleOf(attempt));
+    await this.db.transaction().execute(async (trx) => {
+      await new AttemptRepository(trx).setScore(attemptId, scored.score, scored.max);
+      await new GradingRepository(trx).replaceScores(attemptId, scored.rows);
+    });
+    return scored;
   }
 
   /**
@@ -359,7 +409,12 @@ export class AttemptService {
     const answered = await this.answeredIds(attempt.id);
     // Evaluation items count as questions here as on the exam page's card and submit dialog.
     const everyQuestion = [...bundle.ordered, ...bundle.evaluation];
-    const pendingManual = bundle.ordered.filter(gradedByPerson).length;
+    const rows = await new GradingRepository(this.db).scoresOf(attempt.id);
+    // An attempt finished before per-question rows existed waits for every grader question.
+    const pendingManual =
+      rows.length > 0
+        ? rows.filter((r) => r.source === 'manual' && r.points === null).length
+        : bundle.ordered.filter(gradedByPerson).length;
     return {
       attempt: this.view(attempt, bundle),
       ...visibleOutcome(bundle.version.definition, {

@@ -180,6 +180,14 @@ export class ExamCatalog {
     this.views.clear();
   }
 
+  /**
+   * Drops one cached version after a correction of its frozen rows (a key fixed by grading): this process reads
+   * it again at once; other processes keep their copy until it is evicted, which the re-scoring job covers.
+   */
+  forgetVersion(versionId: number): void {
+    if (this.versions.delete(versionId)) this.evicted(versionId);
+  }
+
   /** A version, or null when there is none. */
   version(versionId: number): Promise<VersionBundle | null> {
     const hit = this.versions.get(versionId);

@@ -173,7 +173,15 @@ const DEMO: Record<Section, DemoQuestion[]> = {
       kind: 'qa',
       score: 10,
       content: { stem: '<p>简述数据库事务的 ACID 特性。 / Describe the ACID properties of database transactions.</p>' },
-      key: { rubric: 'Atomicity, consistency, isolation, durability: 2.5 points each.' },
+      key: {
+        rubric: 'Atomicity, consistency, isolation, durability: 2.5 points each.',
+        criteria: [
+          { title: 'Atomicity 原子性', points: 2.5, description: 'All of a transaction or none of it.' },
+          { title: 'Consistency 一致性', points: 2.5, description: 'From one valid state to another.' },
+          { title: 'Isolation 隔离性', points: 2.5, description: 'Concurrent transactions do not see each other.' },
+          { title: 'Durability 持久性', points: 2.5, description: 'Committed changes survive a crash.' },
+        ],
+      },
     },
     {
       kind: 'programming_qa',
@@ -182,7 +190,14 @@ const DEMO: Record<Section, DemoQuestion[]> = {
         stem: '<p>写一个函数，判断字符串是否为回文。 / Write a function that tells whether a string is a palindrome.</p>',
         languages: ['cpp', 'java', 'python', 'javascript', 'go'],
       },
-      key: { rubric: 'Correct two-pointer or reverse comparison; handles empty string.' },
+      key: {
+        rubric: 'Correct two-pointer or reverse comparison; handles empty string.',
+        criteria: [
+          { title: 'Correctness 正确性', points: 6, description: 'Two-pointer or reverse comparison that works.' },
+          { title: 'Edge cases 边界', points: 2, description: 'Handles the empty string and one character.' },
+          { title: 'Clarity 可读性', points: 2, description: 'Readable names and structure.' },
+        ],
+      },
     },
     {
       kind: 'programming',

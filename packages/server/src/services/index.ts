@@ -5,6 +5,7 @@ import type { ServiceLog } from './log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { openJobQueue, type JobHandlers, type JobQueue, type JobsSetup } from '../jobs/index.js';
+import type { JobContext } from '../jobs/types.js';
 import { FacePool } from '../proctoring/face/pool.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
@@ -18,6 +19,7 @@ import { AnswerService } from './answers.js';
 import { AttemptService } from './attempts.js';
 import { AuditService } from './audit.js';
 import { BankService } from './bank.js';
+import { GradingService, type RescorePayload } from './grading.js';
 import { ImportService } from './imports.js';
 import { JobService } from './jobs.js';
 import { InvitationService } from './invitations.js';
@@ -100,6 +102,8 @@ export interface Services {
   teams: TeamService;
   /** The console home's counts. */
   home: HomeService;
+  /** Grading: graders per exam or section, queues, marks, reconciliation, progress, key corrections (`rescore`). */
+  grading: GradingService;
   tokens: TokenService;
   candidateAuth: CandidateAuthService;
   staff: StaffService;
@@ -183,6 +187,7 @@ export function createServices(deps: ServiceDeps): Services {
     invitation_bulk: (ctx) => invitations.runBulk(ctx),
     candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
     code_similarity: (ctx) => similarity.run(ctx),
+    rescore: (ctx) => grading.runRescore(ctx as unknown as JobContext<RescorePayload>),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
@@ -192,6 +197,17 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
   });
   const attempts = new AttemptService(db, catalog, clock, deps.log, admission, deps.notifier);
+  const grading = new GradingService(db, {
+    access,
+    audit,
+    attempts,
+    catalog,
+    jobs,
+    store,
+    clock,
+    log: deps.log,
+    actorById: (id) => staff.actorById(id),
+  });
   const risk = new RiskService(db, attempts, clock, deps.notifier);
   const evidence = new EvidenceIntakeService(
     db,
@@ -236,6 +252,7 @@ export function createServices(deps: ServiceDeps): Services {
     examCandidates: new ExamCandidateService(db, access, clock),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, clock),
+    grading,
     tokens,
     candidateAuth: new CandidateAuthService({ ...deps, tokens }),
     staff,

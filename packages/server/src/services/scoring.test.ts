@@ -1,7 +1,7 @@
 import { QuestionType, type Section } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import type { CatalogQuestion } from './catalog.js';
-import { automaticPoints, gradedByPerson, storedAnswer } from './scoring.js';
+import { automaticPoints, gradedByPerson, manualFinal, storedAnswer } from './scoring.js';
 import { bodyOf, readStoredQuestion } from './storedQuestion.js';
 
 // The rules per kind are tested with the registry (packages/contract/src/questions); these test the server's
@@ -98,5 +98,29 @@ describe('automatic points', () => {
     expect(storedAnswer('{"kind":"nope"}')).toBeNull();
     expect(storedAnswer('not json')).toBeNull();
     expect(storedAnswer(undefined)).toBeNull();
+  });
+});
+
+describe("how graders' marks decide an answer", () => {
+  const single = { blind: false, double_marking: false, margin: 0 };
+  const double = { blind: false, double_marking: true, margin: 2 };
+  const mark = (total: number, reconciling = false) => ({ total, reconciling });
+
+  it('one grader: the mark, never more than the question is worth; none yet: waiting', () => {
+    expect(manualFinal([], single, 10)).toBeNull();
+    expect(manualFinal([mark(7.5)], single, 10)).toBe(7.5);
+    expect(manualFinal([mark(12)], single, 10)).toBe(10);
+  });
+
+  it('double marking: waits for the second mark, the mean within the margin (its edge included), else waits', () => {
+    expect(manualFinal([mark(8)], double, 10)).toBeNull();
+    expect(manualFinal([mark(8), mark(10)], double, 10)).toBe(9);
+    expect(manualFinal([mark(3.5), mark(4)], double, 10)).toBe(3.75);
+    expect(manualFinal([mark(5), mark(7.01)], double, 10)).toBeNull();
+  });
+
+  it('a reconciling mark decides, whatever the two marks were', () => {
+    expect(manualFinal([mark(2), mark(9), mark(6, true)], double, 10)).toBe(6);
+    expect(manualFinal([mark(2), mark(9), mark(11, true)], double, 10)).toBe(10);
   });
 });

@@ -1,4 +1,4 @@
-import { AnswerValue, judgedScore, QUESTION_REGISTRY, scoreQuestion } from '@examhall/contract';
+import { AnswerValue, judgedScore, QUESTION_REGISTRY, scoreQuestion, type GradingSettings } from '@examhall/contract';
 import type { CatalogQuestion } from './catalog.js';
 
 /**
@@ -35,4 +35,42 @@ export function automaticPoints(
   if (!q.body) return 0;
   if (QUESTION_REGISTRY[q.body.kind].scoring === 'judge') return judgedScore(q.score, submit);
   return scoreQuestion(q.body, answer, q.score) ?? 0;
+}
+
+/** Where a question's points come from: its kind's rule, the judge, or graders. */
+export type ScoreSource = 'auto' | 'judge' | 'manual';
+
+/** The source of a question's points. */
+export function scoreSource(q: CatalogQuestion): ScoreSource {
+  if (gradedByPerson(q)) return 'manual';
+  return q.body && QUESTION_REGISTRY[q.body.kind].scoring === 'judge' ? 'judge' : 'auto';
+}
+
+/** Rounds points to hundredths, as scores are kept. */
+export function roundPoints(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** A mark as deciding an answer's points needs it. */
+export interface DecidingMark {
+  total: number;
+  reconciling: boolean;
+}
+
+/**
+ * The final points of an answer graders score, or null while it waits: a reconciling mark decides; with one
+ * grader the mark; with double marking the mean of two marks no further apart than the margin (two further
+ * apart wait for a reconciling mark). Never more than the question's points.
+ */
+export function manualFinal(marks: readonly DecidingMark[], settings: GradingSettings, max: number): number | null {
+  const cap = (n: number) => roundPoints(Math.min(n, max));
+  const reconciling = marks.find((m) => m.reconciling);
+  if (reconciling) return cap(reconciling.total);
+  const plain = marks.filter((m) => !m.reconciling);
+  if (!settings.double_marking) return plain[0] ? cap(plain[0].total) : null;
+  const [a, b] = plain;
+  if (!a || !b) return null;
+  // Scores are kept to hundredths: compare with slack so that a difference of exactly the margin agrees.
+  if (Math.abs(a.total - b.total) > settings.margin + 1e-9) return null;
+  return cap((a.total + b.total) / 2);
 }

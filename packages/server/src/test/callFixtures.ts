@@ -407,6 +407,18 @@ export async function programmingQuestion(w: CallWorld): Promise<number> {
   return row.id;
 }
 
+/** The id of the demo's Q&A question in team A's published exam version. */
+async function qaQuestion(w: CallWorld): Promise<number> {
+  const row = await w.t.db.handle.db
+    .selectFrom('questions')
+    .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
+    .select('questions.id')
+    .where('exams.id', '=', w.examId)
+    .where('questions.kind', '=', 'qa')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /**
  * Two new candidates at team A's exam who answered its programming question with the same code, compared by
  * the similarity job: answers the question and the pair it stored.
@@ -440,6 +452,27 @@ export async function similarPair(w: CallWorld): Promise<{ questionId: number; p
     .where('attempt_b', '=', Math.max(...attempts))
     .executeTakeFirstOrThrow();
   return { questionId, pairId: pair.id };
+}
+
+/** A finished attempt whose Q&A answer waits for a grader. */
+async function answerToGrade(w: CallWorld): Promise<{ attempt_id: number; question_id: number }> {
+  const a = await w.newAttempt();
+  const questionId = await qaQuestion(w);
+  const res = await w.t.app.inject({
+    method: 'POST',
+    url: `/api/answer/answer?auth=${a.token}`,
+    payload: {
+      exam_id: w.examId,
+      subject_id: questionId,
+      answer: { kind: 'text', html: '<p>Atomicity and durability.</p>', files: [] },
+      client_id: randomUUID(),
+      seq: 1,
+      changed_at: w.t.now(),
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  await w.t.services.attempts.finish(a.attemptId, 'submit');
+  return { attempt_id: a.attemptId, question_id: questionId };
 }
 
 /** Inputs of every scoped staff call (routes/access.test.ts). */
@@ -571,6 +604,19 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   similarityPair: async (w) => ({ query: { exam_id: w.examId, pair_id: (await similarPair(w)).pairId } }),
   similarityDecide: async (w) => ({
     body: { exam_id: w.examId, pair_id: (await similarPair(w)).pairId, status: 'dismissed', note: '' },
+  }),
+  gradingSetup: (w) => ({ query: { exam_id: w.examId } }),
+  gradingSettings: (w) => ({ body: { exam_id: w.examId, blind: false, double_marking: false, margin: 0 } }),
+  gradingAssign: async (w) => ({
+    body: { exam_id: w.examId, staff_id: await w.newStaff('grader', w.teamId), sections: ['major'] },
+  }),
+  gradingNext: (w) => ({ query: { exam_id: w.examId } }),
+  gradingItem: async (w) => ({ query: await answerToGrade(w) }),
+  gradingMark: async (w) => ({ body: { ...(await answerToGrade(w)), criteria: [2.5, 2.5, 0, 0] } }),
+  gradingReconcile: (w) => ({ query: { exam_id: w.examId } }),
+  gradingProgress: (w) => ({ query: { exam_id: w.examId } }),
+  gradingKey: async (w) => ({
+    body: { exam_id: w.examId, question_id: await qaQuestion(w), key: { rubric: 'Four properties.' } },
   }),
 };
 
@@ -1332,6 +1378,62 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
         id: pairId,
         before: { status: 'open', note: '', score: 1 },
         after: { status: 'confirmed', note: 'same code, same comments', score: 1 },
+      },
+    };
+  },
+  gradingSettings: (w) => ({
+    as: 'authorA',
+    input: { body: { exam_id: w.examId, blind: true, double_marking: false, margin: 1 } },
+    expect: {
+      action: 'grading.settings',
+      kind: 'exam',
+      id: w.examId,
+      before: { double_marking: false },
+      after: { blind: true, double_marking: false, margin: 1 },
+    },
+  }),
+  gradingAssign: async (w) => {
+    const staffId = await w.newStaff('grader', w.teamId);
+    return {
+      as: 'authorA',
+      input: { body: { exam_id: w.examId, staff_id: staffId, sections: ['major'] } },
+      expect: {
+        action: 'grading.assign',
+        kind: 'exam',
+        id: w.examId,
+        before: null,
+        after: { staff_id: staffId, sections: ['major'] },
+      },
+    };
+  },
+  gradingMark: async (w) => {
+    const answer = await answerToGrade(w);
+    return {
+      input: { body: { ...answer, criteria: [2.5, 2, 2.5, 1], comment: 'Isolation thin' } },
+      expect: {
+        action: 'grading.mark',
+        kind: 'attempt',
+        id: answer.attempt_id,
+        before: { question_id: answer.question_id, points: null },
+        after: { question_id: answer.question_id, points: 8, mark: { total: 8, comment: 'Isolation thin' } },
+      },
+    };
+  },
+  gradingKey: async (w) => {
+    const questionId = await qaQuestion(w);
+    return {
+      as: 'authorA',
+      // A rubric's wording changes no score, so the re-scoring job leaves no entry of its own.
+      input: { body: { exam_id: w.examId, question_id: questionId, key: { rubric: 'The four ACID properties.' } } },
+      settle: async (data) => {
+        await waitForJob(w.t, w.tokens.authorA, data.job_id as number);
+      },
+      expect: {
+        action: 'grading.key',
+        kind: 'exam',
+        id: w.examId,
+        before: { question_id: questionId },
+        after: { question_id: questionId, key: { rubric: 'The four ACID properties.' } },
       },
     };
   },

@@ -4,15 +4,17 @@
  */
 import { candidatesEn } from './candidates.en.js';
 import { consoleEn } from './console.en.js';
+import { gradingEn } from './grading.en.js';
 import { invitationsEn } from './invitations.en.js';
 import { candidatesZh } from './candidates.zh.js';
 import { consoleZh } from './console.zh.js';
+import { gradingZh } from './grading.zh.js';
 import { invitationsZh } from './invitations.zh.js';
 import { similarityEn } from './similarity.en.js';
 import { similarityZh } from './similarity.zh.js';
 import { addMessages } from './format.js';
 
 addMessages({
-  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh, ...similarityZh },
-  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn, ...similarityEn },
+  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh, ...similarityZh, ...gradingZh },
+  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn, ...similarityEn, ...gradingEn },
 });

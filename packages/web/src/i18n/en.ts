@@ -742,6 +742,7 @@ export const en: Dictionary = {
   'error.reference_solution_failed': "A programming question's reference solution fails a case",
   'error.question_invalid': 'A stored question no longer fits its type; open it in the bank and fix it',
   'error.job_finished': 'The job has already finished',
+  'error.answer_already_graded': 'This answer has all the marks it needs',
   'error.folder_not_empty': 'The folder is not empty; move or delete what it holds first',
   'error.import_refused': 'The file cannot be read as a question file',
   'error.import_has_errors': 'Some questions of the file cannot be read; fix them, or import only the valid ones',

@@ -2,6 +2,7 @@ import type { candidatesZh } from './candidates.zh.js';
 import type { consoleZh } from './console.zh.js';
 import type { invitationsZh } from './invitations.zh.js';
 import type { similarityZh } from './similarity.zh.js';
+import type { gradingZh } from './grading.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import { questionsZh } from './questions.zh.js';
@@ -715,6 +716,7 @@ export const zh = {
   'error.reference_solution_failed': '编程题的参考答案未通过某个测试用例',
   'error.question_invalid': '已保存的题目不再符合其题型，请在题库中打开并修正',
   'error.job_finished': '任务已经结束',
+  'error.answer_already_graded': '这份答卷已经有足够的评分',
   'error.folder_not_empty': '文件夹不为空，请先移走或删除其中的内容',
   'error.import_refused': '无法将该文件读取为题目文件',
   'error.import_has_errors': '文件中有无法读取的题目；请修正，或只导入有效的题目',
@@ -740,6 +742,7 @@ export type MessageKey =
   | keyof typeof consoleZh
   | keyof typeof candidatesZh
   | keyof typeof invitationsZh
-  | keyof typeof similarityZh;
+  | keyof typeof similarityZh
+  | keyof typeof gradingZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

@@ -10,6 +10,7 @@ import {
   type BankQuestionView,
   type LanguageId,
   type QuestionBody,
+  type RubricCriterion,
   type QuestionKind,
 } from '@examhall/contract';
 
@@ -56,6 +57,8 @@ export interface QaContentDraft {
 /** A grader's rubric. */
 export interface RubricKeyDraft {
   rubric?: string;
+  /** Criteria scored one by one (checked by the contract's schema as the author types). */
+  criteria?: RubricCriterion[];
 }
 /** Content of a question answered in code. */
 export interface CodeContentDraft {
@@ -411,7 +414,7 @@ export function convertBody<K extends QuestionKind>(from: KindBody, to: K): Body
     next.content.starter = { ...from.content.starter };
   }
   if ((from.kind === 'qa' || from.kind === 'programming_qa') && (next.kind === 'qa' || next.kind === 'programming_qa'))
-    next.key.rubric = from.key.rubric;
+    next.key = { ...next.key, rubric: from.key.rubric, ...(from.key.criteria ? { criteria: from.key.criteria } : {}) };
   if (
     (from.kind === 'reading' || from.kind === 'listening') &&
     (next.kind === 'reading' || next.kind === 'listening')

@@ -327,6 +327,7 @@ const KEY_NAMES: Readonly<Record<string, Namer>> = {
     c === undefined ? { key: 'qedit.field.points' } : { key: 'qedit.field.optionPoints', params: { id: String(c) } },
   blanks: (c) => (isIndex(c) ? { key: 'qedit.field.blank', params: { n: c + 1 } } : { key: 'qedit.field.variants' }),
   rubric: named('qedit.field.rubric'),
+  criteria: named('qedit.criteria'),
   checker: named('qedit.field.checker'),
   cases: named('qedit.field.cases'),
   reference: named('qedit.field.reference'),

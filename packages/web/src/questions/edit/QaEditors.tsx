@@ -1,3 +1,4 @@
+import { CriteriaField } from './CriteriaField.js';
 import { LanguagesField } from './LanguagesField.js';
 import { RubricField } from './RubricField.js';
 import { StarterCode } from './StarterCode.js';
@@ -16,7 +17,13 @@ export function QaEditor({ value, onChange, problems, ctx, idPrefix }: BodyEdito
       />
       <RubricField
         value={value.key.rubric}
-        onChange={(rubric) => onChange({ ...value, key: { rubric } })}
+        onChange={(rubric) => onChange({ ...value, key: { ...value.key, rubric } })}
+        problems={problems}
+        idPrefix={idPrefix}
+      />
+      <CriteriaField
+        value={value.key.criteria}
+        onChange={(criteria) => onChange({ ...value, key: { ...value.key, criteria } })}
         problems={problems}
         idPrefix={idPrefix}
       />
@@ -47,7 +54,13 @@ export function ProgrammingQaEditor({ value, onChange, problems, ctx, idPrefix }
       />
       <RubricField
         value={value.key.rubric}
-        onChange={(rubric) => onChange({ ...value, key: { rubric } })}
+        onChange={(rubric) => onChange({ ...value, key: { ...value.key, rubric } })}
+        problems={problems}
+        idPrefix={idPrefix}
+      />
+      <CriteriaField
+        value={value.key.criteria}
+        onChange={(criteria) => onChange({ ...value, key: { ...value.key, criteria } })}
         problems={problems}
         idPrefix={idPrefix}
       />
