@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     db: runtime.handle.db,
     limiter: runtime.limiter,
     store: runtime.store,
-    groupCommit: runtime.handle.kit.groupCommit,
+    groupCommitLanes: runtime.handle.kit.groupCommitLanes,
     judgeQueue: runtime.judgeQueue,
     notifier: runtime.notifier,
   });

@@ -52,8 +52,8 @@ export interface ServiceDeps {
   store: ObjectStore;
   clock: () => number;
   log: ServiceLog;
-  /** Whether concurrent answer saves share a transaction (the dialect decides). */
-  groupCommit: boolean;
+  /** Group-commit batches of answer saves in flight at once (the dialect decides). */
+  groupCommitLanes: number;
   /** Where code is judged. */
   judgeQueue: JudgeQueue;
   /** Where proctoring changes are announced. */
@@ -230,7 +230,7 @@ export function createServices(deps: ServiceDeps): Services {
       clock,
     }),
     attempts,
-    answers: new AnswerService(db, attempts, store, clock, deps.groupCommit),
+    answers: new AnswerService(db, attempts, store, clock, deps.groupCommitLanes),
     risk,
     evidence,
     phone,

@@ -16,7 +16,7 @@ export function postgresKit(connectionString: string, searchPath?: string): Dial
     name: 'postgres',
     dialect: new PostgresDialect({ pool }),
     idType: 'serial',
-    groupCommit: false,
+    groupCommitLanes: 2,
     idColumn: (col) => col.primaryKey(),
   };
 }

@@ -128,7 +128,7 @@ export function sqliteKit(file: string): DialectKit {
     name: 'sqlite',
     dialect: new DirectSqliteDialect(new StatementCache(database)),
     idType: 'integer',
-    groupCommit: true,
+    groupCommitLanes: Infinity,
     idColumn: (col) => col.primaryKey().autoIncrement(),
   };
 }
