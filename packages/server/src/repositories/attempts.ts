@@ -155,6 +155,8 @@ export class AttemptRepository {
    * logged with the answer's version after it unless its client id was recorded already; a change whose
    * client id was recorded already stores no answer either, and answers that first event. No two changes
    * may share an answer (attempt and question) or a client id: those go in statements one after another.
+   * Answers are written in key order (two batches at once never wait for each other in a circle), events in
+   * the order of the changes.
    * `first` is null for a change not recorded whose first event this statement could not see yet (one
    * committed while it ran).
    */
@@ -199,7 +201,7 @@ export class AttemptRepository {
         insert into answer_events (attempt_id, question_id, client_id, seq, event, value, version, changed_at, received_at)
         select attempt_id, question_id, client_id, seq, event, value, version, changed_at, received_at from versioned v
         where not exists (select 1 from seen where seen.ord = v.ord)
-        order by attempt_id, client_id
+        order by ord
         on conflict (attempt_id, client_id) do nothing
         returning attempt_id, client_id
       )

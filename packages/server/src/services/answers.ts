@@ -289,14 +289,15 @@ export class AnswerService {
       const state = states.get(`${target.candidateId}:${target.examId}`);
       return this.takes(state, target, q, now) ? state.id : null;
     });
-    // Rounds: a change goes after the last earlier change of its answer or of its client id.
+    // Rounds: a change goes after the last earlier change of its answer or of its client id, and never before
+    // an earlier change, so the event log keeps the order of arrival.
     const rounds: number[][] = [];
     const lastRound = new Map<string, number>();
     changes.forEach((ch, i) => {
       const attemptId = attemptIds[i];
       if (attemptId === null || attemptId === undefined) return;
       const keys = [`a:${attemptId}:${ch.q.id}`, `c:${attemptId}:${ch.body.client_id}`];
-      const round = Math.max(...keys.map((k) => lastRound.get(k) ?? -1)) + 1;
+      const round = Math.max(rounds.length - 1, Math.max(...keys.map((k) => lastRound.get(k) ?? -1)) + 1);
       for (const k of keys) lastRound.set(k, round);
       (rounds[round] ??= []).push(i);
     });
