@@ -52,7 +52,7 @@ describe.each(await testedDialects())('answer saves committed together on %s', (
     answer: AnswerValue | undefined,
     seq: number,
     client_id: string = randomUUID(),
-    event?: number,
+    event?: Parameters<TestApp['services']['answers']['save']>[1]['event'],
   ) =>
     t.services.answers.save(who, {
       exam_id: examId,
