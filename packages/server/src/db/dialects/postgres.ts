@@ -16,7 +16,7 @@ export function postgresKit(connectionString: string, searchPath?: string): Dial
     name: 'postgres',
     dialect: new PostgresDialect({ pool }),
     idType: 'serial',
-    groupCommitLanes: 2,
+    groupCommitLanes: 4,
     idColumn: (col) => col.primaryKey(),
   };
 }
