@@ -57,8 +57,8 @@ export interface AppOptions {
   db: Db;
   limiter: RateLimiter;
   store: ObjectStore;
-  /** Whether concurrent answer saves share a transaction (true on SQLite). */
-  groupCommit: boolean;
+  /** Group-commit batches of answer saves in flight at once (the dialect decides). */
+  groupCommitLanes: number;
   /** Where code is judged. */
   judgeQueue: JudgeQueue;
   /** Where proctoring changes are announced (default: this process only). */
@@ -192,7 +192,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     store: opts.store,
     clock,
     log: app.log,
-    groupCommit: opts.groupCommit,
+    groupCommitLanes: opts.groupCommitLanes,
     judgeQueue: opts.judgeQueue,
     notifier: opts.notifier ?? new InProcessNotifier(),
     jobs: jobsSetup,

@@ -88,7 +88,7 @@ export async function runCli(
       limiter: runtime.limiter,
       sms: new ConsoleSmsSender(log),
       store: runtime.store,
-      groupCommit: runtime.handle.kit.groupCommit,
+      groupCommitLanes: runtime.handle.kit.groupCommitLanes,
       judgeQueue: runtime.judgeQueue,
       notifier: runtime.notifier,
       clock: Date.now,

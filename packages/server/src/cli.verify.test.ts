@@ -66,7 +66,7 @@ describe.each(await testedDialects())('examhall verify-evidence on %s', (dialect
       limiter: runtime.limiter,
       sms: new ConsoleSmsSender(log),
       store: runtime.store,
-      groupCommit: runtime.handle.kit.groupCommit,
+      groupCommitLanes: runtime.handle.kit.groupCommitLanes,
       judgeQueue,
       notifier: runtime.notifier,
       clock: Date.now,

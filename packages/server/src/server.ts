@@ -37,7 +37,7 @@ export async function serve(config: Config, opts: { seed: boolean }): Promise<vo
     db: runtime.handle.db,
     limiter: runtime.limiter,
     store: runtime.store,
-    groupCommit: runtime.handle.kit.groupCommit,
+    groupCommitLanes: runtime.handle.kit.groupCommitLanes,
     judgeQueue: runtime.judgeQueue,
     notifier: runtime.notifier,
     poolStats: runtime.handle.kit.pool,

@@ -1,16 +1,29 @@
 /**
  * npm run bench:answers — acknowledged answer saves per second and their latency on SQLite and on
- * PostgreSQL, next to a no-op route (the server clock) measured in the same run, and whether a save
- * survives `kill -9` of the server the moment after its receipt.
+ * PostgreSQL, next to a no-op route (the server clock) measured in the same run; whether every save that got
+ * a receipt is stored (looked up by its client id); whether a save survives `kill -9` of the server the
+ * moment after its receipt; and whether every receipt survives `kill -9` of the server in the middle of the
+ * load.
  */
 import { randomUUID } from 'node:crypto';
-import { call, candidatesInExam, cpuMicros, freshDb, smsInbox, startServer, type ServerProcess } from './harness.js';
+import {
+  call,
+  candidatesInExam,
+  cpuMicros,
+  freshDb,
+  smsInbox,
+  startServer,
+  type BenchDb,
+  type ServerProcess,
+} from './harness.js';
 import { requestText, runLoad } from './load.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CANDIDATES = Number(process.env.BENCH_CANDIDATES ?? 200);
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS ?? 10);
+/** When the server is killed under load, in ms after the load starts. */
+const KILL_AFTER_MS = Number(process.env.BENCH_KILL_AFTER_MS ?? 2000);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
   .split(',')
   .filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
@@ -20,7 +33,7 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
  * latency swing with whatever else runs; CPU time per acknowledged request hardly does, so it is the
  * figure to compare changes by.
  */
-async function load(server: ServerProcess, next: () => string) {
+async function load(server: ServerProcess, next: () => string, answered?: (request: string, status: number) => void) {
   const url = new URL(server.base);
   const before = cpuMicros(server.child.pid!);
   const figures = await runLoad({
@@ -29,6 +42,7 @@ async function load(server: ServerProcess, next: () => string) {
     connections: CONNECTIONS,
     seconds: SECONDS,
     next,
+    ...(answered ? { answered } : {}),
   });
   const after = cpuMicros(server.child.pid!);
   const cpuPerRequest =
@@ -37,6 +51,42 @@ async function load(server: ServerProcess, next: () => string) {
 }
 
 const cpu = (us: number | null) => (us === null ? 'cpu n/a' : `cpu ${us} us/req`);
+
+/**
+ * Requests that save answers of the candidates in turn, each with a client id of its own and the next seq of
+ * its answer; `acknowledged` collects the client ids of the saves answered 2xx (a receipt).
+ */
+function saveLoad(tokens: readonly string[], examId: number, questionIds: readonly number[], host: string) {
+  const seqs = new Map<string, number>();
+  const acknowledged = new Set<string>();
+  let n = 0;
+  const next = () => {
+    const token = tokens[n % tokens.length]!;
+    const subject = questionIds[Math.floor(n / tokens.length) % questionIds.length]!;
+    n += 1;
+    const k = `${token}:${subject}`;
+    const seq = (seqs.get(k) ?? 0) + 1;
+    seqs.set(k, seq);
+    const body = `{"exam_id":${examId},"subject_id":${subject},"answer":{"kind":"choice","option":"${seq % 2 ? 'A' : 'B'}"},"client_id":"bench-${n}-${seq}","seq":${seq},"changed_at":${Date.now()}}`;
+    return requestText('POST', `/api/answer/answer?auth=${token}`, host, body);
+  };
+  const answered = (request: string, status: number) => {
+    if (status >= 200 && status < 300) acknowledged.add(/"client_id":"([^"]+)"/.exec(request)![1]!);
+  };
+  return { next, answered, acknowledged };
+}
+
+/** How many of the acknowledged client ids have no answer event in the database. */
+async function missing(db: BenchDb, acknowledged: ReadonlySet<string>): Promise<number> {
+  const handle = db.open();
+  try {
+    const rows = await handle.db.selectFrom('answer_events').select('client_id').execute();
+    const stored = new Set(rows.map((r) => r.client_id));
+    return [...acknowledged].filter((id) => !stored.has(id)).length;
+  } finally {
+    await handle.db.destroy();
+  }
+}
 
 async function measure(dialect: 'sqlite' | 'postgres') {
   const db = await freshDb(dialect);
@@ -47,25 +97,40 @@ async function measure(dialect: 'sqlite' | 'postgres') {
     const host = new URL(server.base).host;
     const noopText = requestText('GET', '/api/monitor/time-table', host);
     const noop = await load(server, () => noopText);
-    const seqs = new Map<string, number>();
-    let n = 0;
-    const saves = await load(server, () => {
-      const token = tokens[n % tokens.length]!;
-      const subject = questionIds[Math.floor(n / tokens.length) % questionIds.length]!;
-      n += 1;
-      const k = `${token}:${subject}`;
-      const seq = (seqs.get(k) ?? 0) + 1;
-      seqs.set(k, seq);
-      const body = `{"exam_id":${examId},"subject_id":${subject},"answer":{"kind":"choice","option":"${seq % 2 ? 'A' : 'B'}"},"client_id":"bench-${n}-${seq}","seq":${seq},"changed_at":${Date.now()}}`;
-      return requestText('POST', `/api/answer/answer?auth=${token}`, host, body);
+    const { next, answered, acknowledged } = saveLoad(tokens, examId, questionIds, host);
+    const saves = await load(server, next, answered);
+    return { noop, saves, acknowledged: acknowledged.size, lost: await missing(db, acknowledged) };
+  } finally {
+    await server.stop();
+    inbox.close();
+    await db.drop();
+  }
+}
+
+/**
+ * Kills the server with SIGKILL in the middle of the save load, then looks in the database for every save
+ * that got a receipt before the kill.
+ */
+async function killUnderLoad(dialect: 'sqlite' | 'postgres'): Promise<{ acknowledged: number; lost: number }> {
+  const db = await freshDb(dialect);
+  const inbox = await smsInbox();
+  const server = await startServer({ ...db.env, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: inbox.url });
+  try {
+    const { tokens, examId, questionIds } = await candidatesInExam(server, db, inbox, CANDIDATES);
+    const url = new URL(server.base);
+    const { next, answered, acknowledged } = saveLoad(tokens, examId, questionIds, url.host);
+    const kill = setTimeout(() => server.child.kill('SIGKILL'), KILL_AFTER_MS);
+    await runLoad({
+      host: url.hostname,
+      port: Number(url.port),
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      next,
+      answered,
     });
-    const handle = db.open();
-    const stored = await handle.db
-      .selectFrom('answer_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    await handle.db.destroy();
-    return { noop, saves, stored: Number(stored.n) };
+    clearTimeout(kill);
+    await server.stop();
+    return { acknowledged: acknowledged.size, lost: await missing(db, acknowledged) };
   } finally {
     await server.stop();
     inbox.close();
@@ -117,13 +182,15 @@ async function main() {
   );
   const rows: string[] = [];
   for (const dialect of DIALECTS) {
-    const { noop, saves, stored } = await measure(dialect);
+    const { noop, saves, acknowledged, lost } = await measure(dialect);
     const kill = await killTest(dialect);
+    const killed = await killUnderLoad(dialect);
     rows.push(
       `${dialect.padEnd(9)} no-op ${String(noop.perSecond).padStart(6)}/s p50 ${noop.p50} ms p99 ${noop.p99} ms ${cpu(noop.cpuPerRequest)} | ` +
         `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ${cpu(saves.cpuPerRequest)} ` +
         `(${((saves.perSecond / Math.max(noop.perSecond, 1)) * 100).toFixed(0)}% of no-op) | ` +
-        `acknowledged ${saves.ok}, stored ${stored}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived`,
+        `acknowledged ${acknowledged}, not stored ${lost}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived | ` +
+        `kill -9 under load: ${killed.acknowledged} acknowledged, not stored ${killed.lost}`,
     );
     console.log(rows.at(-1));
   }

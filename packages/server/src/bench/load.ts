@@ -18,13 +18,17 @@ export interface LoadFigures {
   errors: number;
 }
 
-/** Runs `connections` loops for `seconds`; `next` builds the full text of each request. */
+/**
+ * Runs `connections` loops for `seconds`; `next` builds the full text of each request, and `answered`, when
+ * given, hears each request with the status of its answer. A connection the server closes ends its loop.
+ */
 export async function runLoad(opts: {
   host: string;
   port: number;
   connections: number;
   seconds: number;
   next: () => string;
+  answered?: (request: string, status: number) => void;
 }): Promise<LoadFigures> {
   const latencies: number[] = [];
   let ok = 0;
@@ -38,19 +42,22 @@ export async function runLoad(opts: {
       socket.setNoDelay(true);
       let buf: Buffer = Buffer.alloc(0);
       let sentAt = 0;
+      let request = '';
       const send = () => {
         if (performance.now() >= end) {
           socket.end();
           return resolve();
         }
         sentAt = performance.now();
-        socket.write(opts.next());
+        request = opts.next();
+        socket.write(request);
       };
       socket.on('connect', send);
       socket.on('error', () => {
         errors += 1;
         resolve();
       });
+      socket.on('close', () => resolve());
       socket.on('data', (chunk: Buffer) => {
         buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
         for (;;) {
@@ -63,6 +70,7 @@ export async function runLoad(opts: {
           if (status >= 200 && status < 300) ok += 1;
           else errors += 1;
           latencies.push(performance.now() - sentAt);
+          opts.answered?.(request, status);
           buf = buf.subarray(headEnd + 4 + length);
           send();
         }

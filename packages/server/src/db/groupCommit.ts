@@ -1,61 +1,108 @@
 import type { Db } from './database.js';
 
-interface Pending<T> {
-  work: (trx: Db) => Promise<T>;
-  resolve: (value: T) => void;
+/** What a batch writer answers for one item: its result, or the error that item alone fails with. */
+export type ItemOutcome<O> = { value: O } | { error: unknown };
+
+/**
+ * How a group commit writes: `batch` writes every item of a batch inside one transaction and answers an
+ * outcome per item, in order (an item it refuses fails alone, the others commit); `one` writes a single item
+ * inside a transaction of its own. `batch` may throw: the batch is then rolled back and each item is
+ * written again with `one`, so only the failing one fails.
+ */
+export interface BatchWriter<I, O> {
+  batch(trx: Db, items: readonly I[]): Promise<ItemOutcome<O>[]>;
+  one(trx: Db, item: I): Promise<O>;
+}
+
+interface Pending<I, O> {
+  item: I;
+  resolve: (value: O) => void;
   reject: (err: unknown) => void;
 }
 
 /**
- * Runs small writes that arrive together in one transaction, and answers each only after that
- * transaction commits. A commit costs far more than the writes in it (WAL frames on SQLite, a flush on
- * PostgreSQL), so under load this multiplies acknowledged writes per second; alone, a write waits for
- * nothing but the next turn of the event loop. If one write of a batch fails, the batch is rolled back
- * and each write is run again in a transaction of its own, so only the failing one fails.
+ * Runs small writes that arrive together in one transaction, and answers each only after that transaction
+ * commits. A commit costs far more than the writes in it (WAL frames on SQLite; a flush and a round trip
+ * on PostgreSQL, where a batch writer also puts many rows in one statement), so under load this multiplies
+ * acknowledged writes per second; alone, a write waits for nothing but the next turn of the event loop.
+ * At most `lanes` batches are in flight at once (each holds one connection); writes that arrive meanwhile
+ * form the next batch.
  */
-export class GroupCommit {
-  private queue: Pending<unknown>[] = [];
+export class GroupCommit<I, O> {
+  private queue: Pending<I, O>[] = [];
   private scheduled = false;
+  private inFlight = 0;
 
-  /** With `enabled` false every write gets a transaction of its own (PostgreSQL already groups commits across connections). */
   constructor(
     private readonly db: Db,
-    private readonly enabled: boolean,
-    private readonly maxBatch = 256,
+    private readonly writer: BatchWriter<I, O>,
+    private readonly opts: { maxBatch?: number; lanes?: number } = {},
   ) {}
 
-  /** Runs `work` inside a shared transaction; resolves after the commit. */
-  run<T>(work: (trx: Db) => Promise<T>): Promise<T> {
-    if (!this.enabled) return this.db.transaction().execute(work);
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve, reject } as Pending<unknown>);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
+  /** Writes `item` inside a shared transaction; resolves after the commit. */
+  run(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.queue.length === 0 || this.inFlight >= (this.opts.lanes ?? Infinity)) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
     });
   }
 
   private async flush(): Promise<void> {
-    const batch = this.queue.splice(0, this.maxBatch);
-    if (this.queue.length > 0) setImmediate(() => void this.flush());
-    else this.scheduled = false;
+    const batch = this.queue.splice(0, this.opts.maxBatch ?? 256);
     if (batch.length === 0) return;
+    this.inFlight += 1;
+    this.schedule();
     try {
-      const results = await this.db.transaction().execute(async (trx) => {
-        const out: unknown[] = [];
-        for (const item of batch) out.push(await item.work(trx));
-        return out;
-      });
-      batch.forEach((item, i) => item.resolve(results[i]));
-    } catch {
-      for (const item of batch) {
-        try {
-          item.resolve(await this.db.transaction().execute((trx) => item.work(trx)));
-        } catch (err) {
-          item.reject(err);
+      let outcomes: ItemOutcome<O>[] | null = null;
+      try {
+        outcomes = await this.db.transaction().execute((trx) =>
+          this.writer.batch(
+            trx,
+            batch.map((p) => p.item),
+          ),
+        );
+      } catch {
+        // Rolled back: each write again in a transaction of its own, so only the failing one fails.
+      }
+      if (outcomes) {
+        batch.forEach((p, i) => {
+          const o = outcomes[i]!;
+          if ('error' in o) p.reject(o.error);
+          else p.resolve(o.value);
+        });
+      } else {
+        for (const p of batch) {
+          try {
+            p.resolve(await this.db.transaction().execute((trx) => this.writer.one(trx, p.item)));
+          } catch (err) {
+            p.reject(err);
+          }
         }
       }
+    } finally {
+      this.inFlight -= 1;
+      this.schedule();
     }
   }
+}
+
+/** The batch writer that writes the items one after another with `one` (SQLite: every statement is local). */
+export function oneByOne<I, O>(one: (trx: Db, item: I) => Promise<O>): BatchWriter<I, O> {
+  return {
+    one,
+    async batch(trx, items) {
+      const out: ItemOutcome<O>[] = [];
+      for (const item of items) out.push({ value: await one(trx, item) });
+      return out;
+    },
+  };
 }

@@ -89,9 +89,34 @@ const insertEvent = hotQuery((db, p: AnswerEventRow) =>
     .onConflict((oc) => oc.columns(['attempt_id', 'client_id']).doNothing()),
 );
 
+/** One change to write with {@link AttemptRepository.writeChanges}: an answer (or none) and its event. */
+export type AnswerChange = Omit<AnswerEventRow, 'version'>;
+
+/**
+ * What writing a change did: the answer's version after it, whether its event was recorded, and when the
+ * client id was recorded before, that first event.
+ */
+export interface ChangeWritten {
+  version: number;
+  recorded: boolean;
+  first: { question_id: number; seq: number; version: number; received_at: number } | null;
+}
+
+/** The attempt facts a save checks, as {@link AttemptRepository.latestState} reads them. */
+export type AttemptState = Pick<AttemptRow, 'id' | 'phase' | 'end_at' | 'version_id' | 'question_ids'>;
+
 /** Attempts and their answers, answer events and audio plays. */
 export class AttemptRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Whether this database writes many changes in one statement ({@link latestStates} with
+   * {@link writeChanges}): PostgreSQL, where each statement is a round trip to another process. On SQLite
+   * a statement is a call in this process, and changes are written one by one.
+   */
+  static multiRow(db: Db): boolean {
+    return db.getExecutor().adapter instanceof PostgresAdapter;
+  }
 
   /** The candidate's latest attempt at an exam. */
   async latest(candidateId: number, examId: number): Promise<AttemptRow | undefined> {
@@ -104,6 +129,101 @@ export class AttemptRepository {
     examId: number,
   ): Promise<Pick<AttemptRow, 'id' | 'phase' | 'end_at' | 'version_id' | 'question_ids'> | undefined> {
     return (await latestState(this.db, { candidateId, examId })).rows[0];
+  }
+
+  /**
+   * {@link latestState} of many candidates and exams in one statement (PostgreSQL), each row share-locked
+   * until the transaction commits; keyed by `candidateId:examId`.
+   */
+  async latestStates(pairs: readonly { candidateId: number; examId: number }[]): Promise<Map<string, AttemptState>> {
+    const { rows } = await sql<AttemptState & { candidate_id: number; exam_id: number }>`
+      select i.candidate_id, i.exam_id, a.id, a.phase, a.end_at, a.version_id, a.question_ids
+      from unnest(${pairs.map((p) => p.candidateId)}::integer[], ${pairs.map((p) => p.examId)}::integer[])
+        as i(candidate_id, exam_id)
+      cross join lateral (
+        select id, phase, end_at, version_id, question_ids from attempts
+        where candidate_id = i.candidate_id and exam_id = i.exam_id
+        order by id desc limit 1
+        for share
+      ) a`.execute(this.db);
+    return new Map(rows.map(({ candidate_id, exam_id, ...state }) => [`${candidate_id}:${exam_id}`, state]));
+  }
+
+  /**
+   * Writes many changes in one statement (PostgreSQL), with the rules of {@link applyAnswer} and
+   * {@link addEvent}: each answer is stored unless the same or a higher seq is stored, and each event is
+   * logged with the answer's version after it unless its client id was recorded already; a change whose
+   * client id was recorded already stores no answer either, and answers that first event. No two changes
+   * may share an answer (attempt and question) or a client id: those go in statements one after another.
+   * Answers are written in key order (two batches at once never wait for each other in a circle), events in
+   * the order of the changes.
+   * `first` is null for a change not recorded whose first event this statement could not see yet (one
+   * committed while it ran).
+   */
+  async writeChanges(changes: readonly AnswerChange[]): Promise<ChangeWritten[]> {
+    const col = <K extends keyof AnswerChange>(k: K) => changes.map((c) => c[k]);
+    const { rows } = await sql<{
+      version: number;
+      recorded: boolean;
+      first_question_id: number | null;
+      first_seq: number | null;
+      first_version: number | null;
+      first_received_at: number | null;
+    }>`
+      with input as (
+        select * from unnest(
+          ${col('attempt_id')}::integer[], ${col('question_id')}::integer[], ${col('client_id')}::text[],
+          ${col('seq')}::integer[], ${col('event')}::integer[], ${col('value')}::text[],
+          ${col('changed_at')}::bigint[], ${col('received_at')}::bigint[]
+        ) with ordinality as t(attempt_id, question_id, client_id, seq, event, value, changed_at, received_at, ord)
+      ),
+      seen as (
+        select i.ord, e.question_id, e.seq, e.version, e.received_at
+        from input i join answer_events e on e.attempt_id = i.attempt_id and e.client_id = i.client_id
+      ),
+      applied as (
+        insert into answers as a (attempt_id, question_id, value, seq, saved_at, version)
+        select attempt_id, question_id, value, seq, received_at, 1 from input i
+        where value is not null and not exists (select 1 from seen where seen.ord = i.ord)
+        order by attempt_id, question_id
+        on conflict (attempt_id, question_id) do update
+          set value = excluded.value, seq = excluded.seq, saved_at = excluded.saved_at, version = a.version + 1
+          where a.seq < excluded.seq
+        returning attempt_id, question_id, version
+      ),
+      versioned as (
+        select i.*, coalesce(ap.version, cur.version, 0) as version
+        from input i
+        left join applied ap on ap.attempt_id = i.attempt_id and ap.question_id = i.question_id
+        left join answers cur on cur.attempt_id = i.attempt_id and cur.question_id = i.question_id
+      ),
+      logged as (
+        insert into answer_events (attempt_id, question_id, client_id, seq, event, value, version, changed_at, received_at)
+        select attempt_id, question_id, client_id, seq, event, value, version, changed_at, received_at from versioned v
+        where not exists (select 1 from seen where seen.ord = v.ord)
+        order by ord
+        on conflict (attempt_id, client_id) do nothing
+        returning attempt_id, client_id
+      )
+      select v.version, l.client_id is not null as recorded, s.question_id as first_question_id, s.seq as first_seq,
+        s.version as first_version, s.received_at as first_received_at
+      from versioned v
+      left join logged l on l.attempt_id = v.attempt_id and l.client_id = v.client_id
+      left join seen s on s.ord = v.ord
+      order by v.ord`.execute(this.db);
+    return rows.map((r) => ({
+      version: r.version,
+      recorded: r.recorded,
+      first:
+        r.first_question_id === null
+          ? null
+          : {
+              question_id: r.first_question_id,
+              seq: r.first_seq!,
+              version: r.first_version!,
+              received_at: r.first_received_at!,
+            },
+    }));
   }
 
   /** Ids of every attempt of a candidate at an exam (practice runs included). */

@@ -21,10 +21,10 @@ import {
 } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { GroupCommit } from '../db/groupCommit.js';
+import { GroupCommit, oneByOne, type ItemOutcome } from '../db/groupCommit.js';
 import { fail } from '../http/errors.js';
 import type { Candidate } from '../repositories/candidates.js';
-import { AttemptRepository, type AnswerRow } from '../repositories/attempts.js';
+import { AttemptRepository, type AnswerRow, type AttemptState } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';
 import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
@@ -39,6 +39,32 @@ import { bodyOf } from './storedQuestion.js';
 import { NO_INSTRUMENTS, type Instruments } from '../ops/metrics.js';
 
 type SaveInput = z.output<typeof AnswerBody>;
+
+/** The fast save's check: the candidate's latest attempt at the exam, read where the change is written. */
+interface Check {
+  candidateId: number;
+  examId: number;
+  versionId: number;
+}
+
+/**
+ * One change to commit: to an attempt checked already, or with the check to make inside the transaction
+ * (the change then answers null when the attempt does not take it).
+ */
+interface Change {
+  target: { attemptId: number } | Check;
+  q: CatalogQuestion;
+  body: ChangeBody;
+  now: number;
+}
+
+type ChangeBody = {
+  answer?: AnswerValue | undefined;
+  event?: number | undefined;
+  client_id: string;
+  seq: number;
+  changed_at: number;
+};
 
 /** Files a Q&A answer may attach, by MIME type, with the extension they are stored under. */
 const ANSWER_FILE_TYPES: Record<string, string> = {
@@ -71,18 +97,23 @@ export function publicSubject(q: CatalogQuestion, orderNum: number): Subject {
 /** Questions, answers and the answer event log of a running attempt. */
 export class AnswerService {
   private readonly repo: AttemptRepository;
-  private readonly commits: GroupCommit;
+  private readonly commits: GroupCommit<Change, AnswerReceipt | null>;
 
   constructor(
     private readonly db: Db,
     private readonly attempts: AttemptService,
     private readonly store: ObjectStore,
     private readonly clock: () => number,
-    groupCommit: boolean,
+    lanes: number,
     private readonly metrics: Instruments = NO_INSTRUMENTS,
   ) {
     this.repo = new AttemptRepository(db);
-    this.commits = new GroupCommit(db, groupCommit);
+    const one = (trx: Db, change: Change) => this.writeOne(trx, change);
+    this.commits = new GroupCommit(
+      db,
+      AttemptRepository.multiRow(db) ? { one, batch: (trx, changes) => this.writeBatch(trx, changes) } : oneByOne(one),
+      { lanes },
+    );
   }
 
   /** Where a Q&A answer's files live; an answer may only point at its own. */
@@ -168,13 +199,14 @@ export class AnswerService {
     const { q, versionId } = found;
     if (q.section === 'evaluation' || body.answer?.kind === 'text') return null;
     if (body.answer && (!q.body || answerProblem(q.body, body.answer))) return null;
-    const now = this.clock();
-    const receipt = await this.commits.run(async (trx) => {
-      const state = await new AttemptRepository(trx).latestState(c.id, body.exam_id);
-      const running = state?.phase === ExamPhase.exam && (state.end_at === null || state.end_at > now);
-      return running && this.attempts.holds(state, versionId, q.id) ? this.write(trx, state.id, q, body, now) : null;
-    });
-    return receipt;
+    const check = { candidateId: c.id, examId: body.exam_id, versionId };
+    return this.commits.run({ target: check, q, body, now: this.clock() });
+  }
+
+  /** Whether the attempt state read in the transaction takes this save: running, and the question its own. */
+  private takes(state: AttemptState | undefined, check: Check, q: CatalogQuestion, now: number): state is AttemptState {
+    const running = state?.phase === ExamPhase.exam && (state.end_at === null || state.end_at > now);
+    return running && this.attempts.holds(state, check.versionId, q.id);
   }
 
   /** A save with every check in order, each failing with its own code. */
@@ -257,8 +289,94 @@ export class AnswerService {
       const problem = answerProblem(bodyOf(q), body.answer);
       if (problem) throw fail('validation_error', problem);
     }
-    const now = this.clock();
-    return this.commits.run((trx) => this.write(trx, attemptId, q, body, now));
+    return (await this.commits.run({ target: { attemptId }, q, body, now: this.clock() }))!;
+  }
+
+  /** One change in the caller's transaction: the attempt's state checked first when the change asks for it. */
+  private async writeOne(trx: Db, change: Change): Promise<AnswerReceipt | null> {
+    const { target, q, body, now } = change;
+    if ('attemptId' in target) return this.write(trx, target.attemptId, q, body, now);
+    const state = await new AttemptRepository(trx).latestState(target.candidateId, target.examId);
+    return this.takes(state, target, q, now) ? this.write(trx, state.id, q, body, now) : null;
+  }
+
+  /**
+   * The changes of a batch in a few statements whatever their number (PostgreSQL): the attempts' states of
+   * the changes that ask for a check in one read, then the changes in one write, in the same order and
+   * with the same outcome as {@link writeOne} one after another. Changes of one answer or one client id go
+   * in writes one after another, in the order they came.
+   */
+  private async writeBatch(trx: Db, changes: readonly Change[]): Promise<ItemOutcome<AnswerReceipt | null>[]> {
+    const repo = new AttemptRepository(trx);
+    const checks = changes.flatMap((ch) => ('attemptId' in ch.target ? [] : [ch.target]));
+    const states = checks.length > 0 ? await repo.latestStates(checks) : new Map<string, AttemptState>();
+    const attemptIds = changes.map(({ target, q, now }) => {
+      if ('attemptId' in target) return target.attemptId;
+      const state = states.get(`${target.candidateId}:${target.examId}`);
+      return this.takes(state, target, q, now) ? state.id : null;
+    });
+    // Rounds: a change goes after the last earlier change of its answer or of its client id, and never before
+    // an earlier change, so the event log keeps the order of arrival.
+    const rounds: number[][] = [];
+    const lastRound = new Map<string, number>();
+    changes.forEach((ch, i) => {
+      const attemptId = attemptIds[i];
+      if (attemptId === null || attemptId === undefined) return;
+      const keys = [`a:${attemptId}:${ch.q.id}`, `c:${attemptId}:${ch.body.client_id}`];
+      const round = Math.max(rounds.length - 1, Math.max(...keys.map((k) => lastRound.get(k) ?? -1)) + 1);
+      for (const k of keys) lastRound.set(k, round);
+      (rounds[round] ??= []).push(i);
+    });
+    const out: ItemOutcome<AnswerReceipt | null>[] = changes.map(() => ({ value: null }));
+    for (const round of rounds) {
+      const written = await repo.writeChanges(
+        round.map((i) => {
+          const { q, body, now } = changes[i]!;
+          return {
+            attempt_id: attemptIds[i]!,
+            question_id: q.id,
+            client_id: body.client_id,
+            seq: body.seq,
+            event: body.event ?? null,
+            value: body.answer ? JSON.stringify(body.answer) : null,
+            changed_at: body.changed_at,
+            received_at: now,
+          };
+        }),
+      );
+      round.forEach((i, k) => {
+        const w = written[k]!;
+        const { q, body, now } = changes[i]!;
+        if (w.recorded) {
+          out[i] = {
+            value: { subject_id: q.id, client_id: body.client_id, seq: body.seq, version: w.version, saved_at: now },
+          };
+          return;
+        }
+        // Recorded by a save committed while this one ran: the batch is written again one change at a time.
+        if (!w.first) throw new Error('client id recorded meanwhile');
+        out[i] =
+          w.first.question_id === q.id
+            ? { value: this.firstReceipt(q.id, body.client_id, w.first) }
+            : { error: fail('conflict', 'client_id: already used for another question') };
+      });
+    }
+    return out;
+  }
+
+  /** The receipt of a change already recorded under this client id (a retry). */
+  private firstReceipt(
+    questionId: number,
+    clientId: string,
+    first: { seq: number; version: number; received_at: number },
+  ): AnswerReceipt {
+    return {
+      subject_id: questionId,
+      client_id: clientId,
+      seq: first.seq,
+      version: first.version,
+      saved_at: first.received_at,
+    };
   }
 
   /** The writes of one change inside the caller's transaction; the receipt (the first one on a retry). */
@@ -298,13 +416,7 @@ export class AnswerService {
     // A retry: answer the first receipt. Its seq was stored already, so the upsert above changed nothing.
     const seen = (await repo.eventByClientId(attemptId, body.client_id))!;
     if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
-    return {
-      subject_id: q.id,
-      client_id: body.client_id,
-      seq: seen.seq,
-      version: seen.version,
-      saved_at: seen.received_at,
-    };
+    return this.firstReceipt(q.id, body.client_id, seen);
   }
 
   /** The evaluation answer card. */

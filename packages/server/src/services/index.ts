@@ -57,8 +57,8 @@ export interface ServiceDeps {
   store: ObjectStore;
   clock: () => number;
   log: ServiceLog;
-  /** Whether concurrent answer saves share a transaction (the dialect decides). */
-  groupCommit: boolean;
+  /** Group-commit batches of answer saves in flight at once (the dialect decides). */
+  groupCommitLanes: number;
   /** Where code is judged. */
   judgeQueue: JudgeQueue;
   /** Where proctoring changes are announced. */
@@ -270,7 +270,7 @@ export function createServices(deps: ServiceDeps): Services {
       clock,
     }),
     attempts,
-    answers: new AnswerService(db, attempts, store, clock, deps.groupCommit, metrics),
+    answers: new AnswerService(db, attempts, store, clock, deps.groupCommitLanes, metrics),
     risk,
     evidence,
     phone,

@@ -138,7 +138,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     db: db.handle.db,
     limiter,
     store: opts.objectStore ?? store,
-    groupCommit: db.handle.kit.groupCommit,
+    groupCommitLanes: db.handle.kit.groupCommitLanes,
     judgeQueue,
     clock,
     logStream,

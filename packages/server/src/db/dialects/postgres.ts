@@ -22,7 +22,7 @@ export function postgresKit(connectionString: string, searchPath?: string): Dial
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     dialect: new PostgresDialect({ pool }),
     idType: 'serial',
-    groupCommit: false,
+    groupCommitLanes: 4,
     idColumn: (col) => col.primaryKey(),
   };
 }

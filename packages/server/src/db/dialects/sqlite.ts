@@ -128,7 +128,7 @@ export function sqliteKit(file: string): DialectKit {
     name: 'sqlite',
     dialect: new DirectSqliteDialect(new StatementCache(database)),
     idType: 'integer',
-    groupCommit: true,
+    groupCommitLanes: Infinity,
     // One connection, no pool: only its count means anything.
     pool: () => ({ total: database.open ? 1 : 0 }),
     idColumn: (col) => col.primaryKey().autoIncrement(),

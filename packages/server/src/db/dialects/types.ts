@@ -9,10 +9,12 @@ export interface DialectKit {
   /** Column type of an auto-increment integer id. */
   idType: 'integer' | 'serial';
   /**
-   * Whether concurrent small writes should share one transaction. SQLite has one writer and pays for each
-   * commit; PostgreSQL commits many connections' transactions in one flush by itself.
+   * How many group-commit batches (answer saves that arrive together, written in one transaction) may be in
+   * flight at once. SQLite has one connection and one writer, so batches queue there anyway; on PostgreSQL
+   * each batch holds a pooled connection, and a few lanes keep the pool free for other requests while the
+   * saves that arrive meanwhile gather into the next batch.
    */
-  groupCommit: boolean;
+  groupCommitLanes: number;
   /** The connection pool now (metrics). */
   pool(): { total: number; idle?: number; waiting?: number };
   /** Turns a column into an auto-increment primary key. */
