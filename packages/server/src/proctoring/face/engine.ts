@@ -311,6 +311,89 @@ function fuseClippedRelus(model: ModelFile, weights: Buffer): number {
   return fused;
 }
 
+/** Where each weight lies in the weights buffer. */
+function weightOffsets(specs: WeightSpec[]): Map<string, { spec: WeightSpec; offset: number; count: number }> {
+  const at = new Map<string, { spec: WeightSpec; offset: number; count: number }>();
+  let offset = 0;
+  for (const spec of specs) {
+    const count = spec.shape.reduce((n, d) => n * d, 1);
+    at.set(spec.name, { spec, offset, count });
+    offset += count * elementBytes(spec);
+  }
+  return at;
+}
+
+/** A float weight's values (stored as float32 or float16), or undefined for any other kind. */
+function floatWeight(specs: WeightSpec[], weights: Buffer, name: string): Float32Array | undefined {
+  const at = weightOffsets(specs).get(name);
+  if (!at || at.spec.dtype !== 'float32') return undefined;
+  const stored = at.spec.quantization?.dtype ?? 'float32';
+  if (stored !== 'float32' && stored !== 'float16') return undefined;
+  return Float32Array.from({ length: at.count }, (_, i) =>
+    stored === 'float16' ? fromHalf(weights.readUInt16LE(at.offset + i * 2)) : weights.readFloatLE(at.offset + i * 4),
+  );
+}
+
+/** The weights buffer with some weights replaced by float32 values (their specs lose any quantization). */
+function replaceWeights(specs: WeightSpec[], weights: Buffer, values: Map<string, Float32Array>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, at] of weightOffsets(specs)) {
+    const value = values.get(name);
+    if (!value) {
+      parts.push(weights.subarray(at.offset, at.offset + at.count * elementBytes(at.spec)));
+      continue;
+    }
+    delete at.spec.quantization;
+    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * After fuseClippedRelus, each depthwise layer of the face description is still a convolution, a per-channel
+ * scale (its batch norm), a bias and a Relu6, four passes. The scale is folded into the depthwise kernel
+ * (kernel[., ., c] * scale[c]) and the rest becomes one fused depthwise convolution. Returns the new weights.
+ */
+function foldDepthwiseScales(model: ModelFile, weights: Buffer): Buffer {
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const nodes = model.modelTopology.node;
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const uses = new Map<string, number>();
+  for (const n of nodes) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
+  const only = (name: string | undefined, op: string) => {
+    const node = name === undefined ? undefined : byName.get(name);
+    return node?.op === op && uses.get(node.name) === 1 ? node : undefined;
+  };
+  const removed = new Set<string>();
+  const folded = new Map<string, Float32Array>();
+  for (const relu6 of nodes) {
+    if (relu6.op !== 'Relu6' || !relu6.input) continue;
+    const add = only(relu6.input[0], 'Add');
+    const mul = only(add?.input?.[0], 'Mul');
+    const dw = only(mul?.input?.[0], 'DepthwiseConv2dNative');
+    if (!add?.input || !mul?.input || !dw?.input) continue;
+    const kernelName = dw.input[1]!;
+    const kernel = uses.get(kernelName) === 1 ? floatWeight(specs, weights, kernelName) : undefined;
+    const scale = floatWeight(specs, weights, mul.input[1]!);
+    const bias = specs.find((w) => w.name === add.input![1]);
+    const channels = scale?.length ?? 0;
+    if (!kernel || !scale || bias?.shape.join() !== String(channels) || kernel.length % channels !== 0) continue;
+    // kernel layout [height, width, channels, 1]: the channel is the fastest-moving index
+    for (let i = 0; i < kernel.length; i++) kernel[i]! *= scale[i % channels]!;
+    folded.set(kernelName, kernel);
+    relu6.op = 'FusedDepthwiseConv2dNative';
+    relu6.input = [dw.input[0]!, kernelName, add.input[1]!];
+    relu6.attr = {
+      ...dw.attr,
+      num_args: { i: '1' },
+      fused_ops: { list: { s: ['BiasAdd', 'Relu6'].map((op) => Buffer.from(op).toString('base64')) } },
+    };
+    removed.add(add.name).add(mul.name).add(dw.name);
+  }
+  model.modelTopology.node = nodes.filter((n) => !removed.has(n.name));
+  return folded.size > 0 ? replaceWeights(specs, weights, folded) : weights;
+}
+
 /**
  * Lets tfjs load `file://` model URLs from disk: in Node only tfjs-node registers such a handler,
  * and human's default (fetch) cannot read files. The object detector and the face description are loaded
@@ -329,12 +412,15 @@ function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
           for (const p of group.paths) parts.push(await readFile(join(dirname(jsonPath), p)));
           weightSpecs.push(...group.weights);
         }
-        const all = Buffer.concat(parts);
+        let all: Buffer = Buffer.concat(parts);
         const name = basename(jsonPath);
         if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
         if (name === 'faceres.json') {
           if (options.descriptionInput !== 224) setInputSide(model, options.descriptionInput);
-          if (options.fuse && fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
+          if (options.fuse) {
+            if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
+            all = foldDepthwiseScales(model, all);
+          }
         }
         return {
           modelTopology: model.modelTopology,
