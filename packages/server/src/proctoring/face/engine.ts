@@ -67,20 +67,25 @@ function wasmDir(): string {
 
 /**
  * How the models run. The defaults are the fast ones `npm run bench:face` measures (README, Performance): the
- * object detector and the face description at a smaller input than their files declare, no face mesh. The
- * other values exist to measure against.
+ * object detector at a smaller input than its file declares, no face mesh, no rotation, the description's
+ * layers fused. The other values are the package's own way, kept to measure against.
  */
 export interface FaceEngineOptions {
-  /** Object detector (centernet) input side in pixels, a multiple of 32 up to the file's 512. */
+  /**
+   * Object detector (centernet) input side in pixels, a multiple of 32 up to the file's 512. Smaller is
+   * cheaper (the cost goes with its square) and misses smaller phones: on the fixtures' phone, 256 still sees
+   * it at two thirds of its size, not at half (320 does, barely).
+   */
   objectInput: number;
-  /** Face description (faceres) input side in pixels, up to the file's 224. */
-  descriptionInput: number;
   /**
    * Face mesh: off, the description reads the detector's crop (faceres needs no mesh; the mesh would only
    * re-score each face and add landmarks, which nothing here uses).
    */
   mesh: boolean;
-  /** Faces turned upright before their description when the detector sees the head tilted. */
+  /**
+   * Faces turned upright (the whole picture rotated) before their description when the detector sees the head
+   * tilted; off, the description reads the upright crop, which scored the fixtures' same person higher.
+   */
   rotation: boolean;
   /** Face description layers fused (see fuseClippedRelus). */
   fuse: boolean;
@@ -89,7 +94,6 @@ export interface FaceEngineOptions {
 /** The settings the server runs with. */
 export const FACE_ENGINE_DEFAULTS: FaceEngineOptions = {
   objectInput: 256,
-  descriptionInput: 224,
   mesh: false,
   rotation: false,
   fuse: true,
@@ -184,6 +188,18 @@ function elementBytes(spec: WeightSpec): number {
   return dtype === 'uint8' || dtype === 'int8' || dtype === 'bool' ? 1 : dtype.endsWith('16') ? 2 : 4;
 }
 
+/** Where each weight lies in the weights buffer. */
+function weightOffsets(specs: WeightSpec[]): Map<string, { spec: WeightSpec; offset: number; count: number }> {
+  const at = new Map<string, { spec: WeightSpec; offset: number; count: number }>();
+  let offset = 0;
+  for (const spec of specs) {
+    const count = spec.shape.reduce((n, d) => n * d, 1);
+    at.set(spec.name, { spec, offset, count });
+    offset += count * elementBytes(spec);
+  }
+  return at;
+}
+
 /**
  * Rewrites the int32 constants of a weights buffer, by name; each must hold `from` (the values the file was
  * converted with, so another model version fails loudly instead of detecting nonsense).
@@ -193,23 +209,16 @@ function patchInt32(
   weights: Buffer,
   changes: Record<string, { from: number[]; to: number[] }>,
 ): void {
-  let offset = 0;
-  const done = new Set<string>();
-  for (const spec of specs) {
-    const count = spec.shape.reduce((n, d) => n * d, 1);
-    const change = changes[spec.name];
-    if (change) {
-      const now = Array.from({ length: count }, (_, i) => weights.readInt32LE(offset + i * 4));
-      if (spec.dtype !== 'int32' || spec.quantization || now.join() !== change.from.join()) {
-        throw new Error(`unexpected model constant ${spec.name}: ${now.join()}`);
-      }
-      change.to.forEach((v, i) => weights.writeInt32LE(v, offset + i * 4));
-      done.add(spec.name);
+  const at = weightOffsets(specs);
+  for (const [name, change] of Object.entries(changes)) {
+    const w = at.get(name);
+    if (!w) throw new Error(`model constant not found: ${name}`);
+    const now = Array.from({ length: w.count }, (_, i) => weights.readInt32LE(w.offset + i * 4));
+    if (w.spec.dtype !== 'int32' || w.spec.quantization || now.join() !== change.from.join()) {
+      throw new Error(`unexpected model constant ${name}: ${now.join()}`);
     }
-    offset += count * elementBytes(spec);
+    change.to.forEach((v, i) => weights.writeInt32LE(v, w.offset + i * 4));
   }
-  const missing = Object.keys(changes).filter((n) => !done.has(n));
-  if (missing.length > 0) throw new Error(`model constants not found: ${missing.join(', ')}`);
 }
 
 /**
@@ -245,20 +254,50 @@ function fromHalf(bits: number): number {
   return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
 
+/** A float weight's values (stored as float32 or float16), or undefined for any other kind. */
+function floatWeight(specs: WeightSpec[], weights: Buffer, name: string): Float32Array | undefined {
+  const at = weightOffsets(specs).get(name);
+  if (!at || at.spec.dtype !== 'float32') return undefined;
+  const stored = at.spec.quantization?.dtype ?? 'float32';
+  if (stored !== 'float32' && stored !== 'float16') return undefined;
+  return Float32Array.from({ length: at.count }, (_, i) =>
+    stored === 'float16' ? fromHalf(weights.readUInt16LE(at.offset + i * 2)) : weights.readFloatLE(at.offset + i * 4),
+  );
+}
+
 /** The value of a scalar float constant of the weights, or undefined when it is not one. */
 function scalarWeight(specs: WeightSpec[], weights: Buffer, name: string): number | undefined {
-  let offset = 0;
-  for (const spec of specs) {
-    const count = spec.shape.reduce((n, d) => n * d, 1);
-    if (spec.name === name) {
-      if (count !== 1 || spec.dtype !== 'float32') return undefined;
-      const stored = spec.quantization?.dtype ?? 'float32';
-      if (stored === 'float16') return fromHalf(weights.readUInt16LE(offset));
-      return stored === 'float32' ? weights.readFloatLE(offset) : undefined;
+  const value = floatWeight(specs, weights, name);
+  return value?.length === 1 ? value[0] : undefined;
+}
+
+/** The weights buffer with some weights replaced by float32 values (their specs lose any quantization). */
+function replaceWeights(specs: WeightSpec[], weights: Buffer, values: Map<string, Float32Array>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, at] of weightOffsets(specs)) {
+    const value = values.get(name);
+    if (!value) {
+      parts.push(weights.subarray(at.offset, at.offset + at.count * elementBytes(at.spec)));
+      continue;
     }
-    offset += count * elementBytes(spec);
+    delete at.spec.quantization;
+    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
   }
-  return undefined;
+  return Buffer.concat(parts);
+}
+
+/** A graph's nodes by name, and the node behind a name when it has the op and feeds nothing else. */
+function graphIndex(nodes: ModelFile['modelTopology']['node']) {
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const uses = new Map<string, number>();
+  for (const n of nodes) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
+  return {
+    uses: (name: string) => uses.get(name) ?? 0,
+    only: (name: string | undefined, op: string) => {
+      const node = name === undefined ? undefined : byName.get(name);
+      return node?.op === op && uses.get(node.name) === 1 ? node : undefined;
+    },
+  };
 }
 
 /**
@@ -270,13 +309,7 @@ function scalarWeight(specs: WeightSpec[], weights: Buffer, name: string): numbe
 function fuseClippedRelus(model: ModelFile, weights: Buffer): number {
   const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
   const nodes = model.modelTopology.node;
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  const uses = new Map<string, number>();
-  for (const n of nodes) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
-  const only = (name: string | undefined, op: string) => {
-    const node = name === undefined ? undefined : byName.get(name);
-    return node?.op === op && uses.get(node.name) === 1 ? node : undefined;
-  };
+  const { only } = graphIndex(nodes);
   const removed = new Set<string>();
   let fused = 0;
   for (const max of nodes) {
@@ -311,44 +344,6 @@ function fuseClippedRelus(model: ModelFile, weights: Buffer): number {
   return fused;
 }
 
-/** Where each weight lies in the weights buffer. */
-function weightOffsets(specs: WeightSpec[]): Map<string, { spec: WeightSpec; offset: number; count: number }> {
-  const at = new Map<string, { spec: WeightSpec; offset: number; count: number }>();
-  let offset = 0;
-  for (const spec of specs) {
-    const count = spec.shape.reduce((n, d) => n * d, 1);
-    at.set(spec.name, { spec, offset, count });
-    offset += count * elementBytes(spec);
-  }
-  return at;
-}
-
-/** A float weight's values (stored as float32 or float16), or undefined for any other kind. */
-function floatWeight(specs: WeightSpec[], weights: Buffer, name: string): Float32Array | undefined {
-  const at = weightOffsets(specs).get(name);
-  if (!at || at.spec.dtype !== 'float32') return undefined;
-  const stored = at.spec.quantization?.dtype ?? 'float32';
-  if (stored !== 'float32' && stored !== 'float16') return undefined;
-  return Float32Array.from({ length: at.count }, (_, i) =>
-    stored === 'float16' ? fromHalf(weights.readUInt16LE(at.offset + i * 2)) : weights.readFloatLE(at.offset + i * 4),
-  );
-}
-
-/** The weights buffer with some weights replaced by float32 values (their specs lose any quantization). */
-function replaceWeights(specs: WeightSpec[], weights: Buffer, values: Map<string, Float32Array>): Buffer {
-  const parts: Buffer[] = [];
-  for (const [name, at] of weightOffsets(specs)) {
-    const value = values.get(name);
-    if (!value) {
-      parts.push(weights.subarray(at.offset, at.offset + at.count * elementBytes(at.spec)));
-      continue;
-    }
-    delete at.spec.quantization;
-    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-  }
-  return Buffer.concat(parts);
-}
-
 /**
  * After fuseClippedRelus, each depthwise layer of the face description is still a convolution, a per-channel
  * scale (its batch norm), a bias and a Relu6, four passes. The scale is folded into the depthwise kernel
@@ -357,13 +352,7 @@ function replaceWeights(specs: WeightSpec[], weights: Buffer, values: Map<string
 function foldDepthwiseScales(model: ModelFile, weights: Buffer): Buffer {
   const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
   const nodes = model.modelTopology.node;
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  const uses = new Map<string, number>();
-  for (const n of nodes) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
-  const only = (name: string | undefined, op: string) => {
-    const node = name === undefined ? undefined : byName.get(name);
-    return node?.op === op && uses.get(node.name) === 1 ? node : undefined;
-  };
+  const { uses, only } = graphIndex(nodes);
   const removed = new Set<string>();
   const folded = new Map<string, Float32Array>();
   for (const relu6 of nodes) {
@@ -373,7 +362,7 @@ function foldDepthwiseScales(model: ModelFile, weights: Buffer): Buffer {
     const dw = only(mul?.input?.[0], 'DepthwiseConv2dNative');
     if (!add?.input || !mul?.input || !dw?.input) continue;
     const kernelName = dw.input[1]!;
-    const kernel = uses.get(kernelName) === 1 ? floatWeight(specs, weights, kernelName) : undefined;
+    const kernel = uses(kernelName) === 1 ? floatWeight(specs, weights, kernelName) : undefined;
     const scale = floatWeight(specs, weights, mul.input[1]!);
     const bias = specs.find((w) => w.name === add.input![1]);
     const channels = scale?.length ?? 0;
@@ -396,8 +385,8 @@ function foldDepthwiseScales(model: ModelFile, weights: Buffer): Buffer {
 
 /**
  * Lets tfjs load `file://` model URLs from disk: in Node only tfjs-node registers such a handler,
- * and human's default (fetch) cannot read files. The object detector and the face description are loaded
- * at the input sizes of the options.
+ * and human's default (fetch) cannot read files. The object detector is loaded at the options' input size,
+ * the face description with its layers fused.
  */
 function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
   tf.io.registerLoadRouter((url: unknown) => {
@@ -416,7 +405,6 @@ function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
         const name = basename(jsonPath);
         if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
         if (name === 'faceres.json') {
-          if (options.descriptionInput !== 224) setInputSide(model, options.descriptionInput);
           if (options.fuse) {
             if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
             all = foldDepthwiseScales(model, all);
@@ -441,7 +429,10 @@ function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
 export class FaceEngine {
   private constructor(private readonly human: Human) {}
 
-  /** Loads the backend and the models (a second or two); call once per thread. */
+  /**
+   * Loads the backend and the models (a second or two); call once per thread (human keeps its models per
+   * module, so a second engine in the same thread shares the first one's, whatever its options).
+   */
   static async create(options: FaceEngineOptions = FACE_ENGINE_DEFAULTS): Promise<FaceEngine> {
     const human = new (loadHuman().Human)(humanConfig(options));
     registerFileLoader(human.tf, options);
