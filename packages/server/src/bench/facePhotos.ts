@@ -105,14 +105,21 @@ export function flatPhoto(width = 640, height = 480): Buffer {
   return PNG.sync.write(png);
 }
 
-/** A phone lying on a sofa (from sample2, native scale, no face in the crop): a picture with a phone in it. */
-export function phonePhoto(): Buffer {
+/**
+ * A phone lying on a sofa (from sample2, no face in the crop): a picture with a phone in it. At scale 1 the
+ * 640x480 picture is the sample's pixels; at a larger scale it shows a larger region shrunk to 640x480, so the
+ * phone looks smaller (as one held further from the camera).
+ */
+export function phonePhoto(scale = 1): Buffer {
   const src = sample(2);
-  const x0 = 0;
-  const y0 = src.height - 480;
+  const y0 = src.height - 480 * scale;
   const data = new Uint8Array(640 * 480 * 4);
   for (let y = 0; y < 480; y++) {
-    data.set(src.data.subarray(((y0 + y) * src.width + x0) * 4, ((y0 + y) * src.width + x0 + 640) * 4), y * 640 * 4);
+    const sy = Math.max(0, Math.floor(y0 + y * scale));
+    for (let x = 0; x < 640; x++) {
+      const i = (sy * src.width + Math.min(src.width - 1, Math.floor(x * scale))) * 4;
+      data.set(src.data.subarray(i, i + 4), (y * 640 + x) * 4);
+    }
   }
   return toJpeg({ width: 640, height: 480, data });
 }

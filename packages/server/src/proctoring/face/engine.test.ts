@@ -6,21 +6,32 @@ import { decodeImage, ImageUnreadableError, sniffImage } from './image.js';
 import { FaceBusyError, FacePool } from './pool.js';
 
 describe('image decoding', () => {
-  it('reads JPEG and PNG by their signature and refuses anything else', () => {
-    const jpg = decodeImage(facePhoto('a', 320, 240));
+  it('reads JPEG and PNG by their signature and refuses anything else', async () => {
+    const jpg = await decodeImage(facePhoto('a', 320, 240));
     expect([jpg.width, jpg.height, jpg.data.length]).toEqual([320, 240, 320 * 240 * 3]);
-    const png = decodeImage(flatPhoto(8, 4));
+    const png = await decodeImage(flatPhoto(8, 4));
     expect([png.width, png.height]).toEqual([8, 4]);
     expect(png.data.every((v) => v === 128)).toBe(true);
     expect(sniffImage(Buffer.from('GIF89a'))).toBeNull();
-    expect(() => decodeImage(Buffer.from('not a picture at all'))).toThrow(ImageUnreadableError);
+    await expect(decodeImage(Buffer.from('not a picture at all'))).rejects.toThrow(ImageUnreadableError);
     // a JPEG cut off after its header
-    expect(() => decodeImage(facePhoto('a').subarray(0, 300))).toThrow(ImageUnreadableError);
+    await expect(decodeImage(facePhoto('a').subarray(0, 300))).rejects.toThrow(ImageUnreadableError);
     // a PNG header announcing 100000 x 100000 pixels is refused before anything is allocated
     const huge = Buffer.from(flatPhoto(8, 8));
     huge.writeUInt32BE(100_000, 16);
     huge.writeUInt32BE(100_000, 20);
-    expect(() => decodeImage(huge)).toThrow(/too large/);
+    await expect(decodeImage(huge)).rejects.toThrow(/too large/);
+  });
+
+  it("decodes a large picture at the models' size and keeps its own size", async () => {
+    const big = await decodeImage(facePhoto('a', 1280, 720));
+    expect([big.width, big.height, big.data.length]).toEqual([640, 360, 640 * 360 * 3]);
+    expect([big.sourceWidth, big.sourceHeight]).toEqual([1280, 720]);
+    // the same face, decoded whole and reduced, looks alike: mean absolute difference of a reduced copy
+    const small = await decodeImage(facePhoto('a', 640, 360));
+    let diff = 0;
+    for (let i = 0; i < small.data.length; i++) diff += Math.abs(small.data[i]! - big.data[i]!);
+    expect(diff / small.data.length).toBeLessThan(12);
   });
 });
 
@@ -39,6 +50,7 @@ describe('face engine on worker threads', () => {
       flat: flatPhoto(),
       two: twoFacesPhoto('a', 'b'),
       phone: phonePhoto(),
+      phoneFurther: phonePhoto(1.5),
     };
     const results = await Promise.all(Object.values(pictures).map((p) => pool.analyze(p)));
     Object.keys(pictures).forEach((k, i) => (seen[k] = results[i]!));
@@ -69,6 +81,8 @@ describe('face engine on worker threads', () => {
 
   it('sees a phone with the object detector the package ships, and none in a portrait', () => {
     expect(seen.phone!.phoneScore).toBeGreaterThanOrEqual(PHONE_MIN_SCORE);
+    // the same phone two thirds as large: the detector's reduced input still sees it
+    expect(seen.phoneFurther!.phoneScore).toBeGreaterThanOrEqual(PHONE_MIN_SCORE);
     expect(seen.a!.phoneScore).toBeLessThan(PHONE_MIN_SCORE);
     expect(seen.flat!.phoneScore).toBeLessThan(PHONE_MIN_SCORE);
   });

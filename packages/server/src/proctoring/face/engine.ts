@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import type { Config, Human, Result } from '@vladmandic/human';
 import { decodeImage } from './image.js';
@@ -65,8 +65,42 @@ function wasmDir(): string {
   return join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
 }
 
+/**
+ * How the models run. The defaults are the fast ones `npm run bench:face` measures (README, Performance): the
+ * object detector at a smaller input than its file declares, no face mesh, no rotation, the description's
+ * layers fused. The other values are the package's own way, kept to measure against.
+ */
+export interface FaceEngineOptions {
+  /**
+   * Object detector (centernet) input side in pixels, a multiple of 32 up to the file's 512. Smaller is
+   * cheaper (the cost goes with its square) and misses smaller phones: on the fixtures' phone, 256 still sees
+   * it at two thirds of its size, not at half (320 does, barely).
+   */
+  objectInput: number;
+  /**
+   * Face mesh: off, the description reads the detector's crop (faceres needs no mesh; the mesh would only
+   * re-score each face and add landmarks, which nothing here uses).
+   */
+  mesh: boolean;
+  /**
+   * Faces turned upright (the whole picture rotated) before their description when the detector sees the head
+   * tilted; off, the description reads the upright crop, which scored the fixtures' same person higher.
+   */
+  rotation: boolean;
+  /** Face description layers fused (see fuseClippedRelus). */
+  fuse: boolean;
+}
+
+/** The settings the server runs with. */
+export const FACE_ENGINE_DEFAULTS: FaceEngineOptions = {
+  objectInput: 256,
+  mesh: false,
+  rotation: false,
+  fuse: true,
+};
+
 /** Human's settings: face detection with description, and the object detector for phones; everything else off. */
-function humanConfig(): Partial<Config> {
+function humanConfig(options: FaceEngineOptions): Partial<Config> {
   return {
     backend: 'wasm',
     wasmPath: wasmDir() + '/',
@@ -80,8 +114,8 @@ function humanConfig(): Partial<Config> {
     filter: { enabled: false },
     face: {
       enabled: true,
-      detector: { rotation: true, maxDetected: 10, minConfidence: 0.5, skipFrames: 0, skipTime: 0 },
-      mesh: { enabled: true },
+      detector: { rotation: options.rotation, maxDetected: 10, minConfidence: 0.5, skipFrames: 0, skipTime: 0 },
+      mesh: { enabled: options.mesh },
       iris: { enabled: false },
       emotion: { enabled: false },
       description: { enabled: true, skipFrames: 0, skipTime: 0 },
@@ -111,32 +145,271 @@ interface WeightsManifestGroup {
   weights: unknown[];
 }
 
+/** A model file as the converter writes it (the parts read here). */
+interface ModelFile {
+  modelTopology: { node: { name: string; op: string; input?: string[]; attr?: Record<string, unknown> }[] };
+  weightsManifest: WeightsManifestGroup[];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  signature?: { inputs?: Record<string, { tensorShape?: { dim?: { size: string }[] } }> };
+  userDefinedMetadata?: unknown;
+}
+
+/** One weight of a manifest. */
+interface WeightSpec {
+  name: string;
+  shape: number[];
+  dtype: string;
+  quantization?: { dtype: string };
+}
+
+/** Sets the square input side of a model's placeholder and signature (batch and channels are kept). */
+function setInputSide(model: ModelFile, side: number): void {
+  const dims: { size: string }[][] = [];
+  for (const node of model.modelTopology.node) {
+    if (node.op !== 'Placeholder') continue;
+    const shape = node.attr?.['shape'] as { shape?: { dim?: { size: string }[] } } | undefined;
+    if (shape?.shape?.dim) dims.push(shape.shape.dim);
+  }
+  for (const input of Object.values(model.signature?.inputs ?? {})) {
+    if (input.tensorShape?.dim) dims.push(input.tensorShape.dim);
+  }
+  if (dims.length === 0) throw new Error('model input shape not found');
+  for (const dim of dims) {
+    dim[1] = { size: String(side) };
+    dim[2] = { size: String(side) };
+  }
+}
+
+/** Bytes one element of a weight takes in the weights file. */
+function elementBytes(spec: WeightSpec): number {
+  const dtype = spec.quantization?.dtype ?? spec.dtype;
+  return dtype === 'uint8' || dtype === 'int8' || dtype === 'bool' ? 1 : dtype.endsWith('16') ? 2 : 4;
+}
+
+/** Where each weight lies in the weights buffer. */
+function weightOffsets(specs: WeightSpec[]): Map<string, { spec: WeightSpec; offset: number; count: number }> {
+  const at = new Map<string, { spec: WeightSpec; offset: number; count: number }>();
+  let offset = 0;
+  for (const spec of specs) {
+    const count = spec.shape.reduce((n, d) => n * d, 1);
+    at.set(spec.name, { spec, offset, count });
+    offset += count * elementBytes(spec);
+  }
+  return at;
+}
+
+/**
+ * Rewrites the int32 constants of a weights buffer, by name; each must hold `from` (the values the file was
+ * converted with, so another model version fails loudly instead of detecting nonsense).
+ */
+function patchInt32(
+  specs: WeightSpec[],
+  weights: Buffer,
+  changes: Record<string, { from: number[]; to: number[] }>,
+): void {
+  const at = weightOffsets(specs);
+  for (const [name, change] of Object.entries(changes)) {
+    const w = at.get(name);
+    if (!w) throw new Error(`model constant not found: ${name}`);
+    const now = Array.from({ length: w.count }, (_, i) => weights.readInt32LE(w.offset + i * 4));
+    if (w.spec.dtype !== 'int32' || w.spec.quantization || now.join() !== change.from.join()) {
+      throw new Error(`unexpected model constant ${name}: ${now.join()}`);
+    }
+    change.to.forEach((v, i) => weights.writeInt32LE(v, w.offset + i * 4));
+  }
+}
+
+/**
+ * The object detector (MobileNetV3 CenterNet, output stride 4) at a smaller square input. The network is
+ * convolutional; what ties it to 512 are constants of its head, written for a 512 input: the sizes of its
+ * three upsamplings (input / 16, / 8, / 4), the width of its heat map (input / 4, which turns a peak's index
+ * into x and y) and the row count of the box gather (the heat map's cells). Boxes come out in input pixels,
+ * which human divides by the input side it reads from the signature.
+ */
+function resizeObjectDetector(model: ModelFile, weights: Buffer, side: number): void {
+  if (side === 512) return;
+  if (side % 32 !== 0 || side < 128 || side > 512)
+    throw new Error(`object detector input ${side}: not a multiple of 32`);
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const cells = side / 4;
+  patchInt32(specs, weights, {
+    'tower_0/CenternetHead/c5_upsample/up_sampling2d/mul': { from: [32, 32], to: [side / 16, side / 16] },
+    'tower_0/CenternetHead/c4_upsample/up_sampling2d_1/mul': { from: [64, 64], to: [side / 8, side / 8] },
+    'tower_0/CenternetHead/c3_upsample/up_sampling2d_2/mul': { from: [128, 128], to: [cells, cells] },
+    'tower_0/strided_slice_6': { from: [128], to: [cells] },
+    'tower_0/BatchGather/concat': { from: [128 * 128, 4], to: [cells * cells, 4] },
+  });
+  setInputSide(model, side);
+}
+
+/** A float16 number from its bits. */
+function fromHalf(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+/** A float weight's values (stored as float32 or float16), or undefined for any other kind. */
+function floatWeight(specs: WeightSpec[], weights: Buffer, name: string): Float32Array | undefined {
+  const at = weightOffsets(specs).get(name);
+  if (!at || at.spec.dtype !== 'float32') return undefined;
+  const stored = at.spec.quantization?.dtype ?? 'float32';
+  if (stored !== 'float32' && stored !== 'float16') return undefined;
+  return Float32Array.from({ length: at.count }, (_, i) =>
+    stored === 'float16' ? fromHalf(weights.readUInt16LE(at.offset + i * 2)) : weights.readFloatLE(at.offset + i * 4),
+  );
+}
+
+/** The value of a scalar float constant of the weights, or undefined when it is not one. */
+function scalarWeight(specs: WeightSpec[], weights: Buffer, name: string): number | undefined {
+  const value = floatWeight(specs, weights, name);
+  return value?.length === 1 ? value[0] : undefined;
+}
+
+/** The weights buffer with some weights replaced by float32 values (their specs lose any quantization). */
+function replaceWeights(specs: WeightSpec[], weights: Buffer, values: Map<string, Float32Array>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, at] of weightOffsets(specs)) {
+    const value = values.get(name);
+    if (!value) {
+      parts.push(weights.subarray(at.offset, at.offset + at.count * elementBytes(at.spec)));
+      continue;
+    }
+    delete at.spec.quantization;
+    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return Buffer.concat(parts);
+}
+
+/** A graph's nodes by name, and the node behind a name when it has the op and feeds nothing else. */
+function graphIndex(nodes: ModelFile['modelTopology']['node']) {
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const uses = new Map<string, number>();
+  for (const n of nodes) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
+  return {
+    uses: (name: string) => uses.get(name) ?? 0,
+    only: (name: string | undefined, op: string) => {
+      const node = name === undefined ? undefined : byName.get(name);
+      return node?.op === op && uses.get(node.name) === 1 ? node : undefined;
+    },
+  };
+}
+
+/**
+ * The face description (a MobileNetV1) clips each layer with three full passes over its output (Relu, Minimum
+ * with 6, Maximum with 0), which cost more than the convolutions on the WASM backend. Each such clip becomes one
+ * Relu6, and a plain convolution followed by its bias and the clip becomes one fused convolution (bias and Relu6
+ * applied as it writes). Same arithmetic, in fewer passes; returns how many clips were rewritten.
+ */
+function fuseClippedRelus(model: ModelFile, weights: Buffer): number {
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const nodes = model.modelTopology.node;
+  const { only } = graphIndex(nodes);
+  const removed = new Set<string>();
+  let fused = 0;
+  for (const max of nodes) {
+    if (max.op !== 'Maximum' || !max.input) continue;
+    const min = only(max.input[0], 'Minimum');
+    const relu = only(min?.input?.[0], 'Relu');
+    if (!min?.input || !relu?.input) continue;
+    if (scalarWeight(specs, weights, min.input[1]!) !== 6 || scalarWeight(specs, weights, max.input[1]!) !== 0)
+      continue;
+    const add = only(relu.input[0], 'Add');
+    const conv = only(add?.input?.[0], 'Conv2D');
+    const bias = add?.input?.[1] === undefined ? undefined : specs.find((w) => w.name === add.input![1]);
+    if (add?.input && conv?.input && bias?.shape.length === 1) {
+      max.op = '_FusedConv2D';
+      max.input = [conv.input[0]!, conv.input[1]!, add.input[1]!];
+      max.attr = {
+        ...conv.attr,
+        num_args: { i: '1' },
+        epsilon: { f: 0 },
+        fused_ops: { list: { s: ['BiasAdd', 'Relu6'].map((op) => Buffer.from(op).toString('base64')) } },
+      };
+      removed.add(add.name).add(conv.name);
+    } else {
+      max.op = 'Relu6';
+      max.input = [relu.input[0]!];
+      max.attr = { T: { type: 'DT_FLOAT' } };
+    }
+    removed.add(relu.name).add(min.name);
+    fused++;
+  }
+  model.modelTopology.node = nodes.filter((n) => !removed.has(n.name));
+  return fused;
+}
+
+/**
+ * After fuseClippedRelus, each depthwise layer of the face description is still a convolution, a per-channel
+ * scale (its batch norm), a bias and a Relu6, four passes. The scale is folded into the depthwise kernel
+ * (kernel[., ., c] * scale[c]) and the rest becomes one fused depthwise convolution. Returns the new weights.
+ */
+function foldDepthwiseScales(model: ModelFile, weights: Buffer): Buffer {
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const nodes = model.modelTopology.node;
+  const { uses, only } = graphIndex(nodes);
+  const removed = new Set<string>();
+  const folded = new Map<string, Float32Array>();
+  for (const relu6 of nodes) {
+    if (relu6.op !== 'Relu6' || !relu6.input) continue;
+    const add = only(relu6.input[0], 'Add');
+    const mul = only(add?.input?.[0], 'Mul');
+    const dw = only(mul?.input?.[0], 'DepthwiseConv2dNative');
+    if (!add?.input || !mul?.input || !dw?.input) continue;
+    const kernelName = dw.input[1]!;
+    const kernel = uses(kernelName) === 1 ? floatWeight(specs, weights, kernelName) : undefined;
+    const scale = floatWeight(specs, weights, mul.input[1]!);
+    const bias = specs.find((w) => w.name === add.input![1]);
+    const channels = scale?.length ?? 0;
+    if (!kernel || !scale || bias?.shape.join() !== String(channels) || kernel.length % channels !== 0) continue;
+    // kernel layout [height, width, channels, 1]: the channel is the fastest-moving index
+    for (let i = 0; i < kernel.length; i++) kernel[i]! *= scale[i % channels]!;
+    folded.set(kernelName, kernel);
+    relu6.op = 'FusedDepthwiseConv2dNative';
+    relu6.input = [dw.input[0]!, kernelName, add.input[1]!];
+    relu6.attr = {
+      ...dw.attr,
+      num_args: { i: '1' },
+      fused_ops: { list: { s: ['BiasAdd', 'Relu6'].map((op) => Buffer.from(op).toString('base64')) } },
+    };
+    removed.add(add.name).add(mul.name).add(dw.name);
+  }
+  model.modelTopology.node = nodes.filter((n) => !removed.has(n.name));
+  return folded.size > 0 ? replaceWeights(specs, weights, folded) : weights;
+}
+
 /**
  * Lets tfjs load `file://` model URLs from disk: in Node only tfjs-node registers such a handler,
- * and human's default (fetch) cannot read files.
+ * and human's default (fetch) cannot read files. The object detector is loaded at the options' input size,
+ * the face description with its layers fused.
  */
-function registerFileLoader(tf: Human['tf']): void {
+function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
   tf.io.registerLoadRouter((url: unknown) => {
     if (typeof url !== 'string' || !url.startsWith('file://')) return null;
     const jsonPath = fileURLToPath(url);
     return {
       load: async () => {
-        const model = JSON.parse(await readFile(jsonPath, 'utf8')) as {
-          modelTopology: unknown;
-          weightsManifest: WeightsManifestGroup[];
-          format?: string;
-          generatedBy?: string;
-          convertedBy?: string;
-          signature?: unknown;
-          userDefinedMetadata?: unknown;
-        };
+        const model = JSON.parse(await readFile(jsonPath, 'utf8')) as ModelFile;
         const parts: Buffer[] = [];
         const weightSpecs: unknown[] = [];
         for (const group of model.weightsManifest) {
           for (const p of group.paths) parts.push(await readFile(join(dirname(jsonPath), p)));
           weightSpecs.push(...group.weights);
         }
-        const all = Buffer.concat(parts);
+        let all: Buffer = Buffer.concat(parts);
+        const name = basename(jsonPath);
+        if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
+        if (name === 'faceres.json') {
+          if (options.fuse) {
+            if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
+            all = foldDepthwiseScales(model, all);
+          }
+        }
         return {
           modelTopology: model.modelTopology,
           weightSpecs,
@@ -156,17 +429,20 @@ function registerFileLoader(tf: Human['tf']): void {
 export class FaceEngine {
   private constructor(private readonly human: Human) {}
 
-  /** Loads the backend and the models (a second or two); call once per thread. */
-  static async create(): Promise<FaceEngine> {
-    const human = new (loadHuman().Human)(humanConfig());
-    registerFileLoader(human.tf);
+  /**
+   * Loads the backend and the models (a second or two); call once per thread (human keeps its models per
+   * module, so a second engine in the same thread shares the first one's, whatever its options).
+   */
+  static async create(options: FaceEngineOptions = FACE_ENGINE_DEFAULTS): Promise<FaceEngine> {
+    const human = new (loadHuman().Human)(humanConfig(options));
+    registerFileLoader(human.tf, options);
     // the threaded WASM build wants web workers; each pool thread runs one single-threaded backend instead
     human.tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     await human.init();
     await human.load();
     const missing = Object.entries({
       blazeface: human.models.models.blazeface,
-      facemesh: human.models.models.facemesh,
+      ...(options.mesh ? { facemesh: human.models.models.facemesh } : {}),
       faceres: human.models.models.faceres,
       centernet: human.models.models.centernet,
     }).filter(([, m]) => !m);
@@ -177,7 +453,7 @@ export class FaceEngine {
   /** Decodes a JPEG/PNG and finds faces (with embeddings) and phones in it. */
   async analyze(bytes: Uint8Array): Promise<FaceAnalysis> {
     const t0 = performance.now();
-    const img = decodeImage(bytes);
+    const img = await decodeImage(bytes);
     const t1 = performance.now();
     const tf = this.human.tf;
     const tensor = tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32');
@@ -189,15 +465,25 @@ export class FaceEngine {
     }
     if (result.error) throw new Error(`face detection failed: ${result.error}`);
     const t2 = performance.now();
+    // boxes in the picture's own pixels, whatever size it was decoded at
+    const sx = img.sourceWidth / img.width;
+    const sy = img.sourceHeight / img.height;
     const faces = result.face
       .map((f) => ({
         score: f.boxScore ?? f.score,
-        box: f.box,
+        box: [f.box[0] * sx, f.box[1] * sy, f.box[2] * sx, f.box[3] * sy].map(Math.round) as FaceFound['box'],
         embedding: f.embedding ? Array.from(f.embedding) : [],
       }))
       .sort((a, b) => b.score - a.score);
     const phoneScore = Math.max(0, ...result.object.filter((o) => o.label === 'cell phone').map((o) => o.score));
-    return { width: img.width, height: img.height, faces, phoneScore, decodeMs: t1 - t0, inferMs: t2 - t1 };
+    return {
+      width: img.sourceWidth,
+      height: img.sourceHeight,
+      faces,
+      phoneScore,
+      decodeMs: t1 - t0,
+      inferMs: t2 - t1,
+    };
   }
 }
 
