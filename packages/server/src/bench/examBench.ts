@@ -44,8 +44,11 @@ export interface ExamBenchSummary {
   errors: number;
   p99_ms: Record<string, number>;
   calls: CallFigures[];
-  first_question_s: { seen: number; p99: number; max: number };
+  /** From the opening to each candidate's first question, and from its press of start. */
+  first_question_s: { seen: number; p99: number; max: number; from_start_p99: number; from_start_max: number };
   server: { cpu_s: number | null; cpu_share_of_one_core: number | null; peak_rss_mb: number };
+  /** The load process itself, to show it stays light. */
+  load: { cpu_s: number; peak_rss_mb: number; pool_wait_p50_ms: number; pool_wait_p99_ms: number };
   seconds: number;
   options: Omit<ExamBenchOptions, 'launch' | 'serverEnv' | 'outDir'>;
   files: { json: string; html: string };
@@ -94,6 +97,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
     const pid = server.child.pid!;
     const cpuBefore = cpuMicros(pid);
     const sampler = rssSampler(pid);
+    const loadCpu = process.cpuUsage();
     const mix = await runExamMix({ ...o, base: server.base, examId: exam.id, phones, codeOf });
     const cpuAfter = cpuMicros(pid);
     const peakMb = sampler.stop();
@@ -109,7 +113,12 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
       errors: s.errors,
       error_samples: s.samples,
     }));
-    const seen = [...mix.firstQuestionS].filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+    const loadUsed = process.cpuUsage(loadCpu);
+    const loadCpuS = (loadUsed.user + loadUsed.system) / 1e6;
+    const sorted = (a: Float64Array) => [...a].filter((v) => !Number.isNaN(v)).sort((x, y) => x - y);
+    const p99 = (v: number[]) => round1(v[Math.max(0, Math.ceil(v.length * 0.99) - 1)] ?? 0);
+    const seen = sorted(mix.firstQuestionS);
+    const fromStart = sorted(mix.startToQuestionS);
     const cpuS = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / 1e6;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     fs.mkdirSync(o.outDir, { recursive: true });
@@ -125,13 +134,21 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
       calls,
       first_question_s: {
         seen: seen.length,
-        p99: round1(seen[Math.max(0, Math.ceil(seen.length * 0.99) - 1)] ?? 0),
+        p99: p99(seen),
         max: round1(seen.at(-1) ?? 0),
+        from_start_p99: p99(fromStart),
+        from_start_max: round1(fromStart.at(-1) ?? 0),
       },
       server: {
         cpu_s: cpuS === null ? null : round1(cpuS),
         cpu_share_of_one_core: cpuS === null ? null : Math.round((cpuS / mix.seconds) * 100) / 100,
         peak_rss_mb: Math.round(peakMb),
+      },
+      load: {
+        cpu_s: round1(loadCpuS),
+        peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+        pool_wait_p50_ms: round1(mix.poolWait.percentile(0.5)),
+        pool_wait_p99_ms: round1(mix.poolWait.percentile(0.99)),
       },
       seconds: round1(mix.seconds),
       options,
@@ -160,11 +177,12 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
     }
     print(
       `first question after the opening: ${seen.length}/${o.candidates} candidates, p99 ${summary.first_question_s.p99} s, ` +
-        `max ${summary.first_question_s.max} s`,
+        `max ${summary.first_question_s.max} s; from pressing start p99 ${summary.first_question_s.from_start_p99} s, max ${summary.first_question_s.from_start_max} s`,
     );
     print(
       `server: CPU ${summary.server.cpu_s ?? 'n/a'} s over ${summary.seconds} s (${summary.server.cpu_share_of_one_core ?? 'n/a'} of one core), ` +
-        `peak RSS ${summary.server.peak_rss_mb} MB; requests ${calls.reduce((n, c) => n + c.count, 0)}, errors ${summary.errors}`,
+        `peak RSS ${summary.server.peak_rss_mb} MB; load process CPU ${summary.load.cpu_s} s, peak RSS ${summary.load.peak_rss_mb} MB, ` +
+        `waits for a pooled socket p50 ${summary.load.pool_wait_p50_ms} ms p99 ${summary.load.pool_wait_p99_ms} ms (in the figures above); requests ${calls.reduce((n, c) => n + c.count, 0)}, errors ${summary.errors}`,
     );
     print(`written: ${files.json}, ${files.html}`);
     print(
@@ -174,6 +192,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
         p99_ms: summary.p99_ms,
         first_question_s: summary.first_question_s,
         server: summary.server,
+        load: summary.load,
       }),
     );
     return summary;

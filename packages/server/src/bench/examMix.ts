@@ -13,7 +13,7 @@ import { requiredSteps, stepSkippable, type ExamDetail, type StsData } from '@ex
 import { AwsClient } from 'aws4fetch';
 import jpeg from 'jpeg-js';
 import { flatPhoto } from './facePhotos.js';
-import { RunStats } from './latency.js';
+import { CallStats, RunStats } from './latency.js';
 
 /** The shape of the wave and the rhythm of the exam. */
 export interface MixOptions {
@@ -46,8 +46,12 @@ export interface MixResult {
   stats: RunStats;
   /** Seconds from the opening to each candidate's first question (NaN: never saw it). */
   firstQuestionS: Float64Array;
+  /** Seconds from each candidate's press of start to its first question (NaN: never saw it). */
+  startToQuestionS: Float64Array;
   /** Wall seconds the mix ran. */
   seconds: number;
+  /** How long requests waited in the load process for a socket of its pool (the generator's own queue). */
+  poolWait: CallStats;
   /** Bytes of the camera frames (a sample of the sizes used). */
   frameBytes: number[];
 }
@@ -98,6 +102,7 @@ const jitterMs = (s: number) => s * 1000 * (0.9 + Math.random() * 0.2);
 /** Runs the mix; answers once every candidate has finished. */
 export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   const stats = new RunStats();
+  const poolWait = new CallStats();
   const baseUrl = new URL(opts.base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.sockets, maxFreeSockets: opts.sockets });
   const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
@@ -106,6 +111,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   const signature = flatPhoto(320, 160);
   const signatureSha = createHash('sha256').update(signature).digest('hex');
   const firstQuestionS = new Float64Array(opts.phones.length).fill(NaN);
+  const startToQuestionS = new Float64Array(opts.phones.length).fill(NaN);
   /** The exam's single-answer choice questions with their option ids, from the first candidate's sections. */
   let choices: { id: number; options: string[] }[] | null = null;
   let assets: string[] | null = null;
@@ -130,6 +136,8 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
         );
         res.on('error', reject);
       });
+      const asked = performance.now();
+      req.once('socket', () => poolWait.add(performance.now() - asked));
       req.on('error', reject);
       req.end(body);
     });
@@ -316,6 +324,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   /** Start: the attempt, the clock, the question order, each section's questions, the event stream. */
   async function start(c: Candidate, opening: number): Promise<boolean> {
     if (!(await c.ready)) return false;
+    const pressed = performance.now();
     const body = { exam_id: opts.examId, anid: c.anid, phase: 2 };
     if (!(await measured('POST /monitor/start-exam (enter)', 'POST', `/monitor/start-exam?${auth(c)}`, c, body)))
       return false;
@@ -339,7 +348,10 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
         c,
       );
       if (!shown) return false;
-      if (n === 0) firstQuestionS[c.i] = (performance.now() - opening) / 1000;
+      if (n === 0) {
+        firstQuestionS[c.i] = (performance.now() - opening) / 1000;
+        startToQuestionS[c.i] = (performance.now() - pressed) / 1000;
+      }
       for (const { subject } of shown.list) {
         if ((subject.type === 1 || subject.type === 7) && subject.options?.length)
           found.push({ id: subject.id, options: subject.options.map((o) => o.id) });
@@ -531,6 +543,8 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   return {
     stats,
     firstQuestionS,
+    startToQuestionS,
+    poolWait,
     seconds: (performance.now() - t0) / 1000,
     frameBytes: frames.map((f) => f.length),
   };
