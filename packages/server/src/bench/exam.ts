@@ -3,7 +3,8 @@
  * --login-spread-s (logins and device checks spread over this many seconds before the opening), --start-spread-s
  * (everyone presses start within this), --exam-s (each candidate's exam after its start), --dialect
  * sqlite|postgres, --sockets (the load process's keep-alive pool), --answer-every-s, --sync-every-s,
- * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --out (folder of the JSON and chart).
+ * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --no-assets (the page's files come from a CDN:
+ * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     'frame-every-s': { type: 'string', default: '30' },
     'risk-every-s': { type: 'string', default: '600' },
     'noop-per-s': { type: 'string', default: '20' },
+    'no-assets': { type: 'boolean', default: false },
     out: {
       type: 'string',
       default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/results'),
@@ -58,6 +60,7 @@ await runExamBench(
     frameEveryS: num('frame-every-s', 0.1),
     riskEveryS: num('risk-every-s', 0.1),
     noopPerS: num('noop-per-s', 0.1),
+    assets: !values['no-assets'],
     outDir: values.out,
   },
   (line) => console.log(line),

@@ -73,6 +73,7 @@ describe('bench:exam at a tiny scale', () => {
         riskEveryS: 0.5,
         sockets: 16,
         noopPerS: 20,
+        assets: true,
         outDir: out,
         serverEnv: { WEB_DIST: web },
         launch: { main: path.resolve(here, '../main.ts'), nodeArgs: ['--import', tsxLoader] },

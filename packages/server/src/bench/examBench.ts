@@ -159,7 +159,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
 
     print(
       `exam mix: ${o.candidates} candidates, ${o.dialect}, logins over ${o.loginSpreadS} s, start within ${o.startSpreadS} s, ` +
-        `exam ${o.examS} s; frames ${mix.frameBytes.map((b) => Math.round(b / 1024)).join('/')} KB; one load process`,
+        `exam ${o.examS} s${o.assets ? '' : ', page files from a CDN'}; frames ${mix.frameBytes.map((b) => Math.round(b / 1024)).join('/')} KB; one load process`,
     );
     print(
       `${'call'.padEnd(34)}${pad('count', 8)}${pad('rps', 8)}${pad('p50', 8)}${pad('p95', 8)}${pad('p99', 8)}${pad('errors', 8)}`,

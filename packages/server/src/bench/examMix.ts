@@ -39,6 +39,8 @@ export interface MixOptions {
   sockets: number;
   /** No-op requests a second measured through the same pool during the run. */
   noopPerS: number;
+  /** False when the page's files come from a CDN (ASSET_BASE_URL): the page itself is still fetched. */
+  assets: boolean;
 }
 
 /** What the run measured. */
@@ -255,7 +257,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
         .toString()
         .matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g),
     ].map((m) => m[1]!);
-    for (const a of assets) await file('GET asset', a, c);
+    if (opts.assets) for (const a of assets) await file('GET asset', a, c);
     await measured('GET /common/site-config', 'GET', '/common/site-config', c);
     if (!(await measured('GET /user/send-msg', 'GET', `/user/send-msg?phone=${phone}`, c))) return false;
     const login = await measured<{ auth: string }>('POST /user/login', 'POST', '/user/login', c, {
