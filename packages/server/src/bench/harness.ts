@@ -150,23 +150,35 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** Which server program to run: by default the build's `dist/main.js` (or BENCH_SERVER_MAIN). */
+export interface ServerLaunch {
+  /** The entry script. */
+  main?: string;
+  /** Node flags before it (e.g. a TypeScript loader to run the sources). */
+  nodeArgs?: string[];
+}
+
 /** Starts `dist/main.js` and waits for its listening line. */
-export async function startServer(env: Record<string, string>, tries = 3): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  tries = 3,
+  launch: ServerLaunch = {},
+): Promise<ServerProcess> {
   try {
-    return await startServerOnce(env);
+    return await startServerOnce(env, launch);
   } catch (err) {
     // The free port was found by binding and closing it; on a busy machine another process may take it
     // before the server binds it. Then the server is started again on another port.
-    if (tries > 1 && String(err).includes('EADDRINUSE')) return startServer(env, tries - 1);
+    if (tries > 1 && String(err).includes('EADDRINUSE')) return startServer(env, tries - 1, launch);
     throw err;
   }
 }
 
-async function startServerOnce(env: Record<string, string>): Promise<ServerProcess> {
+async function startServerOnce(env: Record<string, string>, launch: ServerLaunch): Promise<ServerProcess> {
   const port = await freePort();
   // BENCH_NODE_ARGS passes flags such as --cpu-prof to the server process when looking for where time goes.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, serverMain], {
+  const nodeArgs = [...(launch.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...nodeArgs, launch.main ?? serverMain], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

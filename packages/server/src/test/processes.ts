@@ -4,8 +4,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-// A script runs as one node process with tsx's loader (tsx's own command would put a second process between).
-const tsxLoader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
+/** tsx's loader: a script runs as one node process with it (tsx's own command would put a second process between). */
+export const tsxLoader = pathToFileURL(path.resolve(here, '../../../../node_modules/tsx/dist/loader.mjs')).href;
 
 /** Polls `check` until it answers something (not undefined or false); throws after `timeoutMs`. */
 export async function until<T>(

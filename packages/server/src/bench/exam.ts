@@ -1,0 +1,67 @@
+/**
+ * npm run bench:exam -- --candidates N: the whole campus exam mix against the built server (examBench.ts). Options:
+ * --login-spread-s (logins and device checks spread over this many seconds before the opening), --start-spread-s
+ * (everyone presses start within this), --exam-s (each candidate's exam after its start), --dialect
+ * sqlite|postgres, --sockets (the load process's keep-alive pool), --answer-every-s, --sync-every-s,
+ * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --no-assets (the page's files come from a CDN:
+ * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runExamBench } from './examBench.js';
+
+const { values } = parseArgs({
+  options: {
+    candidates: { type: 'string', default: '200' },
+    'login-spread-s': { type: 'string', default: '30' },
+    'start-spread-s': { type: 'string', default: '30' },
+    'exam-s': { type: 'string', default: '60' },
+    dialect: { type: 'string', default: 'sqlite' },
+    sockets: { type: 'string', default: '256' },
+    'answer-every-s': { type: 'string', default: '10' },
+    'sync-every-s': { type: 'string', default: '60' },
+    'frame-every-s': { type: 'string', default: '30' },
+    'risk-every-s': { type: 'string', default: '600' },
+    'noop-per-s': { type: 'string', default: '20' },
+    'no-assets': { type: 'boolean', default: false },
+    out: {
+      type: 'string',
+      default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/results'),
+    },
+  },
+});
+
+/** A positive number option, or a clear refusal. */
+function num(name: keyof typeof values, min = 0): number {
+  const v = Number(values[name]);
+  if (!Number.isFinite(v) || v < min) {
+    console.error(`--${name} must be a number of at least ${min}, not ${String(values[name])}`);
+    process.exit(2);
+  }
+  return v;
+}
+
+if (values.dialect !== 'sqlite' && values.dialect !== 'postgres') {
+  console.error(`--dialect must be sqlite or postgres, not ${values.dialect}`);
+  process.exit(2);
+}
+
+await runExamBench(
+  {
+    candidates: Math.floor(num('candidates', 1)),
+    dialect: values.dialect,
+    loginSpreadS: num('login-spread-s'),
+    startSpreadS: num('start-spread-s'),
+    examS: num('exam-s'),
+    sockets: Math.floor(num('sockets', 1)),
+    answerEveryS: num('answer-every-s', 0.1),
+    syncEveryS: num('sync-every-s', 0.1),
+    frameEveryS: num('frame-every-s', 0.1),
+    riskEveryS: num('risk-every-s', 0.1),
+    noopPerS: num('noop-per-s', 0.1),
+    assets: !values['no-assets'],
+    outDir: values.out,
+  },
+  (line) => console.log(line),
+);
