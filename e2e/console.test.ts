@@ -70,6 +70,9 @@ const drawKey = (k: number) => 'ABCD'[k % 4]!;
 
 /** Every point the exam scores without a grader: the fixed section's automatic questions and the draw. */
 const EXPECTED_SCORE = FIXED.filter((q) => q.auto).reduce((n, q) => n + q.points, 0) + DRAW_COUNT * DRAW_POINTS;
+/** The maximum counts the questions graders score too (Q&A and programming Q&A), which wait for a grader. */
+const EXPECTED_MAX =
+  EXPECTED_SCORE + FIXED.filter((q) => !q.auto && q.kind !== 'evaluation').reduce((n, q) => n + q.points, 0);
 
 /** A zip of the hidden cases as a teacher would upload it. */
 function casesZip(): Buffer {
@@ -511,8 +514,8 @@ describe.runIf(browserAvailable())('the console journey: from an empty team to a
     const result = await api<{ score: number; max_score: number }>(j.server, auth, 'GET', '/exam/result', {
       exam_id: examId,
     });
-    expect(result).toMatchObject({ score: EXPECTED_SCORE, max_score: EXPECTED_SCORE });
-    expect(await page.getByTestId('result-score').textContent()).toContain(`${EXPECTED_SCORE} / ${EXPECTED_SCORE}`);
+    expect(result).toMatchObject({ score: EXPECTED_SCORE, max_score: EXPECTED_MAX });
+    expect(await page.getByTestId('result-score').textContent()).toContain(`${EXPECTED_SCORE} / ${EXPECTED_MAX}`);
     expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
   }, 180_000);
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AnswerEvent } from '@examhall/contract';
+import { AnswerEvent, QuestionType } from '@examhall/contract';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -218,6 +218,21 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
     });
     expect(audio.play_count).toBe(1);
 
+    // The maximum counts the questions graders score too (Q&A and programming Q&A): they wait for a grader.
+    const shown = await Promise.all(
+      (['linetest', 'major'] as const).map((section) =>
+        api<{ list: { subject: { type: number; score: number } }[] }>(j.server, auth, 'GET', '/subject/show-section', {
+          exam_id: examId,
+          section,
+        }),
+      ),
+    );
+    const graded = new Set<number>([QuestionType.qa, QuestionType.programmingQa]);
+    const gradedPoints = shown
+      .flatMap((s) => s.list)
+      .filter((d) => graded.has(d.subject.type))
+      .reduce((sum, d) => sum + d.subject.score, 0);
+    expect(gradedPoints).toBeGreaterThan(0);
     // Submit, confirm, and land on the result page.
     await page.getByTestId('exam-submit').click();
     await page.getByTestId('submit-confirm').click();
@@ -231,7 +246,7 @@ describe.runIf(browserAvailable())('the candidate exam journey', () => {
       '/exam/result',
       { exam_id: examId },
     );
-    expect(result.score).toBe(result.max_score);
+    expect(result.score).toBe(result.max_score - gradedPoints);
     expect(result.answered).toBe(result.total);
     expect(await page.getByTestId('result-score').textContent()).toContain(`${result.score} / ${result.max_score}`);
     expect(await page.getByTestId('result-answered').textContent()).toContain(`${result.total} / ${result.total}`);
