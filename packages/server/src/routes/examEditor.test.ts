@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   api,
   type BankQuestionView,
-  type CallDef,
   type EditorExamDetail,
   type EditorExamListData,
   type ExamDefinitionInput,
@@ -17,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawForAttempt, drawWithoutReplacement } from '../services/draw.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { staffCalls } from '../test/staffCalls.js';
 import { enterExam } from '../test/checks.js';
 import { PY_SUM } from '../test/programs.js';
 
@@ -100,25 +100,10 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  /** Calls a catalogue entry as `token`: query for GET, JSON body otherwise. */
-  async function call<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET'
-        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
-        : { payload: input }),
-    });
-    return { ...body<T>(res), http: res.statusCode };
-  }
-
-  /** Calls a catalogue entry and expects success. */
-  async function ok<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin): Promise<T> {
-    const res = await call<T>(c, input, token);
-    expect(res.http, `${c.path}: ${res.msg}`).toBe(200);
-    return res.data;
-  }
+  const { call, ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
 
   const bankQuestion = async (question: QuestionBodyInput, extra: Record<string, unknown> = {}) =>
     (await ok<BankQuestionView>(api.bankQuestionCreate, { question, default_score: 5, ...extra })).id;

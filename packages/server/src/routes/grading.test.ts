@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import {
   api,
   type AnswerValue,
-  type CallDef,
   type ExamResult,
   type GradingExamListData,
   type GradingItemData,
@@ -21,6 +20,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
+import { staffCalls } from '../test/staffCalls.js';
 import { waitForJob } from '../test/jobs.js';
 
 const QA_ANSWER: AnswerValue = {
@@ -42,24 +42,10 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
   });
   afterEach(async () => t.close());
 
-  /** Calls a catalogue entry as staff: query for GET, JSON body otherwise. */
-  async function call<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET'
-        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
-        : { payload: input }),
-    });
-    return { ...body<T>(res), http: res.statusCode };
-  }
-
-  async function ok<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin): Promise<T> {
-    const res = await call<T>(c, input, token);
-    expect(res.http, `${c.path}: ${res.msg}`).toBe(200);
-    return res.data;
-  }
+  const { call, ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
 
   /** A grader account of its own (name and token), assigned to the exam unless told not to. */
   async function grader(name: string, assign = true): Promise<{ id: number; token: string }> {

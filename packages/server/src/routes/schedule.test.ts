@@ -8,7 +8,6 @@ import {
   api,
   QuestionType,
   type AttemptView,
-  type CallDef,
   type CandidateSlotsData,
   type ExamIndexData,
   type InvitationListData,
@@ -19,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
+import { staffCalls } from '../test/staffCalls.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -36,25 +36,10 @@ describe.each(await testedDialects())('schedules and accommodations on %s', (dia
   });
   afterAll(async () => t.close());
 
-  /** Calls a catalogue entry as staff: query for GET, JSON body otherwise. */
-  async function call<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET'
-        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
-        : { payload: input }),
-    });
-    return { ...body<T>(res), http: res.statusCode };
-  }
-
-  /** Calls a catalogue entry and expects success. */
-  async function ok<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin): Promise<T> {
-    const res = await call<T>(c, input, token);
-    expect(res.http, `${c.path}: ${res.msg}`).toBe(200);
-    return res.data;
-  }
+  const { call, ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
 
   /** Calls as a candidate (token in the query, as the specification sends it). */
   async function cand<T = unknown>(token: string, method: 'GET' | 'POST', url: string, payload?: object) {

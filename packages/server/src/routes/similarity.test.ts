@@ -9,7 +9,6 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
   api,
-  type CallDef,
   type JobStartedData,
   type SimilarityPairDetail,
   type SimilarityPairsData,
@@ -17,9 +16,10 @@ import {
   type SimilarityQuestionsData,
 } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
+import { staffCalls } from '../test/staffCalls.js';
 import { waitForJob } from '../test/jobs.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'similarity', 'fixtures', 'python');
@@ -35,23 +35,10 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
   /** Attempt ids by the sample each candidate answered with. */
   const attempts: Record<string, number> = {};
 
-  async function call<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET'
-        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
-        : { payload: input }),
-    });
-    return { ...body<T>(res), http: res.statusCode };
-  }
-
-  async function ok<T = unknown>(c: CallDef, input: Record<string, unknown> = {}, token = admin): Promise<T> {
-    const res = await call<T>(c, input, token);
-    expect(res.http, `${c.path}: ${res.msg}`).toBe(200);
-    return res.data;
-  }
+  const { call, ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
 
   /** A new candidate who enters the exam and answers the programming question with `code`. */
   async function candidateAnswers(code: string): Promise<number> {
