@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { SimilarityPairTable } from '../db/schema.js';
 
 /** A programming question of an exam (one version's copy). */
 export interface SimilarityQuestionRow {
@@ -18,39 +20,19 @@ export interface FinalCodeRow {
 }
 
 /** A stored pair with both candidates and the decider's name. */
-export interface SimilarityPairRow {
-  id: number;
-  exam_id: number;
-  question_id: number;
-  attempt_a: number;
-  attempt_b: number;
-  language: string;
-  score: number;
-  share_a: number;
-  share_b: number;
-  matched: number;
-  status: string;
-  note: string;
-  decided_by: number | null;
-  decided_at: number | null;
-  computed_at: number;
+export type SimilarityPairRow = Selectable<SimilarityPairTable> & {
   name_a: string | null;
   phone_a: string;
   name_b: string | null;
   phone_b: string;
   decider: string | null;
-}
+};
 
 /** A pair as a computation found it. */
-export interface NewPair {
-  attempt_a: number;
-  attempt_b: number;
-  language: string;
-  score: number;
-  share_a: number;
-  share_b: number;
-  matched: number;
-}
+export type NewPair = Pick<
+  SimilarityPairTable,
+  'attempt_a' | 'attempt_b' | 'language' | 'score' | 'share_a' | 'share_b' | 'matched'
+>;
 
 /** The pair list's filters, order and page. */
 export interface PairListFilter {
