@@ -13,7 +13,15 @@ import { beepsWav } from '../packages/server/src/storage/wav.js';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, examIdsOf, loginAs, openDemoChecks } from './support/candidate.js';
 import { chooseLanguage, setCode } from './support/code.js';
-import { addTags, chooseByIndex, chooseOption, inputOf, staffLogin, type StaffAccount } from './support/console.js';
+import {
+  addTags,
+  chooseByIndex,
+  chooseOption,
+  inputOf,
+  staffCall,
+  staffLogin,
+  type StaffAccount,
+} from './support/console.js';
 import { faceVideoArgs } from './support/faceVideo.js';
 import { useJourney } from './support/journey.js';
 import { passMonitorChecks } from './support/monitor.js';
@@ -206,25 +214,19 @@ async function writeQuestion(page: Page, q: Written): Promise<number> {
 /** Creates the ten tagged single-choice questions of the draw through the bank's call, as the author. */
 async function createDrawPool(page: Page): Promise<void> {
   for (let k = 1; k <= 10; k++) {
-    const res = await page.request.post('/api/admin/bank/questions', {
-      // The staff cookie signs this in, so the server wants the site's origin, as a browser sends it.
-      headers: { origin: new URL(page.url()).origin },
-      data: {
-        question: {
-          kind: 'single',
-          content: {
-            stem: `<p>E2E-draw ${k}: 选 ${drawKey(k)}</p>`,
-            options: ['A', 'B', 'C', 'D'].map((id) => ({ id, content: `选项 ${id}` })),
-          },
-          key: { option: drawKey(k) },
+    await staffCall(page, '/admin/bank/questions', {
+      question: {
+        kind: 'single',
+        content: {
+          stem: `<p>E2E-draw ${k}: 选 ${drawKey(k)}</p>`,
+          options: ['A', 'B', 'C', 'D'].map((id) => ({ id, content: `选项 ${id}` })),
         },
-        tags: [DRAW_TAG],
-        difficulty: 2,
-        default_score: DRAW_POINTS,
+        key: { option: drawKey(k) },
       },
+      tags: [DRAW_TAG],
+      difficulty: 2,
+      default_score: DRAW_POINTS,
     });
-    const body = (await res.json()) as { status: string; msg: string };
-    expect(body.status, body.msg).toBe('success');
   }
 }
 

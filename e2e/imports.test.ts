@@ -3,7 +3,7 @@ import { importFile } from '@examhall/importers';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, scanA11y } from './support/a11y.js';
 import { browserAvailable, newPage } from './support/browser.js';
-import { staffLogin } from './support/console.js';
+import { staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN } from './support/server.js';
 
@@ -28,13 +28,7 @@ describe.runIf(browserAvailable())('question import and export journey', () => {
   it('an author previews a GIFT file, sees the broken question located, fixes it, imports, and exports Moodle XML', async () => {
     const { context, page, consoleErrors } = await newPage(j.browser, j.server.baseUrl);
     await staffLogin(page, ADMIN, '/admin/questions');
-    // A browser sends its origin with a write; the server refuses a cookie-signed write without it.
-    const folder = await page.request.post('/api/admin/bank/folders', {
-      data: { name: '导入测试' },
-      headers: { origin: j.server.baseUrl },
-    });
-    expect(folder.status()).toBe(200);
-    const folderId = ((await folder.json()) as { data: { id: number } }).data.id;
+    const folderId = (await staffCall<{ id: number }>(page, '/admin/bank/folders', { name: '导入测试' })).id;
     await page.goto(`/admin/questions?folder=${folderId}`);
 
     await page.getByTestId('bank-import').click();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
-import { staffLogin } from './support/console.js';
+import { staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN } from './support/server.js';
 
@@ -38,13 +38,7 @@ describe.runIf(browserAvailable())('Excel question import journey', () => {
   it('an author downloads the template, fills it in, sees the wrong answer located, fixes it and imports', async () => {
     const { context, page, consoleErrors } = await newPage(j.browser, j.server.baseUrl);
     await staffLogin(page, ADMIN, '/admin/questions');
-    const folder = await page.request.post('/api/admin/bank/folders', {
-      // The staff cookie signs this in, so the server wants the site's origin, as a browser sends it.
-      headers: { origin: new URL(page.url()).origin },
-      data: { name: 'Excel 导入' },
-    });
-    expect(folder.status()).toBe(200);
-    const folderId = ((await folder.json()) as { data: { id: number } }).data.id;
+    const folderId = (await staffCall<{ id: number }>(page, '/admin/bank/folders', { name: 'Excel 导入' })).id;
     await page.goto(`/admin/questions?folder=${folderId}`);
 
     await page.getByTestId('bank-import').click();

@@ -56,7 +56,10 @@ export async function addTags(page: Page, select: Locator, values: readonly stri
   await expect.poll(() => select.locator('.ant-select-selection-item').allTextContents()).toEqual(values);
 }
 
-/** Calls the API as the staff member signed in on `page` (the cookie signs it; the server wants the origin). */
+/**
+ * Calls the API as the staff member signed in on `page` and expects success. The staff cookie signs the call, so it
+ * carries the site's origin, as a browser's write does (the server refuses a cookie-signed write without it).
+ */
 export async function staffCall<T>(page: Page, path: string, data: unknown): Promise<T> {
   const res = await page.request.post(`/api${path}`, {
     headers: { origin: new URL(page.url()).origin },
