@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeDetail, detail } from '@examhall/contract';
-import { maskPhone, MUTE_GRACE_MS, phoneWatcher, watchTracks, type Raise } from './risks.js';
+import {
+  maskPhone,
+  MUTE_GRACE_MS,
+  phoneWatcher,
+  watchFullscreen,
+  watchTracks,
+  type FullscreenDocument,
+  type Raise,
+} from './risks.js';
 import type { ProctorStreams } from './streams.js';
 
 /** A media track as far as the detector sees it: events, kind, label, muted. */
@@ -105,6 +113,60 @@ describe('phoneWatcher', () => {
     status(1);
     status(0);
     expect(raised).toHaveLength(2);
+  });
+});
+
+/** A document as far as the fullscreen watcher sees it: an element shown fullscreen or none, and its events. */
+class FakeDocument extends EventTarget {
+  fullscreenElement: Element | null = null;
+  /** Sets the state, and reports it at once or later (as Chromium does at its next frame). */
+  set(on: boolean, report = true): void {
+    this.fullscreenElement = on ? ({} as Element) : null;
+    if (report) this.report();
+  }
+  report(): void {
+    this.dispatchEvent(new Event('fullscreenchange'));
+  }
+}
+
+describe('watchFullscreen', () => {
+  const watch = () => {
+    const doc = new FakeDocument();
+    const { raise, raised } = recorder();
+    const states: boolean[] = [];
+    const w = watchFullscreen(raise, (on) => states.push(on), doc as unknown as FullscreenDocument);
+    return { doc, raised, states, w };
+  };
+
+  it('raises leaving fullscreen once per departure, never on entering', () => {
+    const { doc, raised, states, w } = watch();
+    doc.set(true);
+    expect(raised).toEqual([]);
+    doc.set(false);
+    doc.set(true);
+    doc.set(false);
+    expect(raised.map(([risk]) => risk)).toEqual(['cancelFullscreen', 'cancelFullscreen']);
+    expect(states).toEqual([true, false, true, false]);
+    w.stop();
+    doc.set(true);
+    doc.set(false);
+    expect(raised).toHaveLength(2);
+  });
+
+  it('raises a departure whose entering was reported only after it, once the request was known to succeed', () => {
+    const { doc, raised, w } = watch();
+    doc.set(true, false);
+    w.entered();
+    doc.set(false, false);
+    doc.report(); // the late report of entering finds the document no longer fullscreen
+    doc.report(); // and the report of leaving
+    expect(raised.map(([risk]) => risk)).toEqual(['cancelFullscreen']);
+  });
+
+  it('raises nothing for changes it never saw entering', () => {
+    const { doc, raised } = watch();
+    doc.set(false);
+    expect(raised).toEqual([]);
   });
 });
 

@@ -138,17 +138,40 @@ export async function enterFullscreen(): Promise<boolean> {
   }
 }
 
-/** Leaving fullscreen (3): raised when the document had been fullscreen and is no more. `onChange` follows the state. */
-export function watchFullscreen(raise: Raise, onChange: (fullscreen: boolean) => void): Stop {
-  let was = isFullscreen();
+/** What the fullscreen watcher reads of the document (the page's own, or a stand-in in tests). */
+export type FullscreenDocument = Pick<Document, 'fullscreenElement' | 'addEventListener' | 'removeEventListener'>;
+
+/** The fullscreen watcher: stop it, and tell it when a request for fullscreen has succeeded. */
+export interface FullscreenWatch {
+  stop: Stop;
+  entered: () => void;
+}
+
+/**
+ * Leaving fullscreen (3): raised when the document had been fullscreen and is no more. `onChange` follows the
+ * state. Chromium reports `fullscreenchange` at its next frame, which a busy machine may hold back until after
+ * the page has left fullscreen again: so the page says when its own request succeeded (`entered`), and an
+ * event that finds the document no longer fullscreen after that counts as leaving.
+ */
+export function watchFullscreen(
+  raise: Raise,
+  onChange: (fullscreen: boolean) => void,
+  doc: FullscreenDocument = document,
+): FullscreenWatch {
+  let was = doc.fullscreenElement !== null;
   const onFullscreen = () => {
-    const now = isFullscreen();
+    const now = doc.fullscreenElement !== null;
     if (was && !now) raise('cancelFullscreen', detail.leftFullscreen());
     was = now;
     onChange(now);
   };
-  document.addEventListener('fullscreenchange', onFullscreen);
-  return () => document.removeEventListener('fullscreenchange', onFullscreen);
+  doc.addEventListener('fullscreenchange', onFullscreen);
+  return {
+    stop: () => doc.removeEventListener('fullscreenchange', onFullscreen),
+    entered: () => {
+      was = true;
+    },
+  };
 }
 
 /** Whitespace-insensitive form of a text, so a copy and its paste compare equal. */
@@ -511,6 +534,8 @@ export function useRiskDetectors(options: RiskOptions): {
   const raiseRef = useRef<Raise>((risk, detail) => early.current.push([risk, detail]));
   // The phone's status is followed from the first event on, whether or not the outbox is open yet.
   const [phone] = useState(() => phoneWatcher((risk, detail) => raiseRef.current(risk, detail)));
+  // Told when the page's own request for fullscreen succeeds (see watchFullscreen).
+  const fullscreenEntered = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     if (!box) return;
@@ -545,12 +570,14 @@ export function useRiskDetectors(options: RiskOptions): {
       () => undefined,
     );
 
+    const fullscreen = watchFullscreen(raise, (on) =>
+      setState((s) => ({ ...s, fullscreen: on, leftFullscreen: on ? false : s.fullscreen || s.leftFullscreen })),
+    );
+    fullscreenEntered.current = fullscreen.entered;
     const stops: Stop[] = [
       watchScreenSwitch(raise),
       watchClosedPage(examId, raise),
-      watchFullscreen(raise, (fullscreen) =>
-        setState((s) => ({ ...s, fullscreen, leftFullscreen: fullscreen ? false : s.fullscreen || s.leftFullscreen })),
-      ),
+      fullscreen.stop,
       watchClipboard({
         raise,
         allowPaste: latest.current.allowPaste,
@@ -586,6 +613,7 @@ export function useRiskDetectors(options: RiskOptions): {
       for (const stop of stops) stop();
       stopAccount();
       raiseRef.current = (risk, detail) => queue.push([risk, detail]);
+      fullscreenEntered.current = () => undefined;
       // The exam is over or the page left it: fullscreen ends with it, and that is no risk.
       if (isFullscreen()) void document.exitFullscreen().catch(() => undefined);
     };
@@ -596,7 +624,10 @@ export function useRiskDetectors(options: RiskOptions): {
     phoneStatus: phone,
     requestFullscreen: useCallback(async () => {
       const ok = await enterFullscreen();
-      if (ok) setState((s) => ({ ...s, fullscreen: true, leftFullscreen: false }));
+      if (ok) {
+        fullscreenEntered.current();
+        setState((s) => ({ ...s, fullscreen: true, leftFullscreen: false }));
+      }
       return ok;
     }, []),
     dismissSwitchNotice: useCallback(() => setState((s) => ({ ...s, switchNotice: null })), []),
