@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
 import { authOf, examIdsOf, loginAs, openDemoChecks } from './support/candidate.js';
-import { writeFaceVideo, type CameraScene } from './support/faceVideo.js';
+import { sceneSignature, signatureOf, writeFaceVideo, type CameraScene } from './support/faceVideo.js';
 import { useJourney } from './support/journey.js';
 
 describe.runIf(browserAvailable())('device checks', () => {
@@ -49,6 +49,20 @@ describe.runIf(browserAvailable())('device checks', () => {
         return { http: res.status, ...((await res.json()) as { code?: string; msg: string }) };
       };
       const result = page.getByTestId('face-result');
+      /** The signature of the frame the camera preview shows now (read at 160 x 90). */
+      const previewSignature = async () => {
+        const frame = await page.getByTestId('stream-preview').evaluate((v: HTMLVideoElement) => {
+          const canvas = document.createElement('canvas');
+          canvas.width = 160;
+          canvas.height = 90;
+          const ctx = canvas.getContext('2d')!;
+          ctx.imageSmoothingQuality = 'high';
+          ctx.drawImage(v, 0, 0, canvas.width, canvas.height);
+          return Array.from(ctx.getImageData(0, 0, canvas.width, canvas.height).data);
+        });
+        return signatureOf({ width: 160, height: 90, data: Uint8Array.from(frame) });
+      };
+      const distance = (a: number[], b: number[]) => Math.max(...a.map((x, i) => Math.abs(x - b[i]!)));
       /** Opens the camera (again), takes the first picture and answers the face check's verdict. */
       const takePicture = async (scene: CameraScene) => {
         show(scene);
@@ -63,10 +77,22 @@ describe.runIf(browserAvailable())('device checks', () => {
         );
         await page.getByTestId('device-open').click();
         await page.getByTestId('stream-preview').waitFor();
-        await page.waitForTimeout(500);
+        // Chromium may show the previous file's frames for a moment: the picture waits for the new scene.
+        const expected = sceneSignature({ scene });
+        await expect
+          .poll(async () => distance(await previewSignature(), expected), { timeout: 15_000, interval: 200 })
+          .toBeLessThan(12);
         for (let tryNo = 0; tryNo < 3; tryNo++) {
+          // The verdict shown until the new picture's arrives is the last one's: wait for this picture's.
+          const before = (await result.count()) > 0 ? await result.getAttribute('data-picture') : null;
           await page.getByTestId('take-picture').click();
-          await result.waitFor({ timeout: 90_000 });
+          await expect
+            .poll(async () => ((await result.count()) > 0 ? await result.getAttribute('data-picture') : null), {
+              timeout: 90_000,
+              interval: 100,
+            })
+            .toSatisfy((key) => key !== null && key !== before);
+          await result.waitFor();
           if ((await result.getAttribute('data-verdict')) !== 'error') break;
         }
         return result.getAttribute('data-verdict');

@@ -84,6 +84,33 @@ export function sceneFrame(scene: CameraScene, person: FacePerson, width: number
   return { width, height, data };
 }
 
+/** Cells across and down of a scene's signature. */
+const SIGNATURE_CELLS = 4;
+
+/**
+ * A scene's signature: the mean brightness (0-255) of each cell of a 4 x 4 grid over the frame, row by row. Two
+ * scenes differ by far more than a camera's scaling and encoding change one.
+ */
+export function signatureOf(frame: RgbaFrame): number[] {
+  const { width: w, height: h, data } = frame;
+  const sums = new Array<number>(SIGNATURE_CELLS * SIGNATURE_CELLS).fill(0);
+  const counts = new Array<number>(SIGNATURE_CELLS * SIGNATURE_CELLS).fill(0);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const cell = Math.floor((y * SIGNATURE_CELLS) / h) * SIGNATURE_CELLS + Math.floor((x * SIGNATURE_CELLS) / w);
+      const i = (y * w + x) * 4;
+      sums[cell]! += (data[i]! + data[i + 1]! + data[i + 2]!) / 3;
+      counts[cell]! += 1;
+    }
+  }
+  return sums.map((s, i) => s / counts[i]!);
+}
+
+/** The signature of a scene as written by writeFaceVideo with the same options. */
+export function sceneSignature(opts: FaceVideoOptions = {}): number[] {
+  return signatureOf(sceneFrame(opts.scene ?? 'face', opts.person ?? 'a', opts.width ?? 1280, opts.height ?? 720));
+}
+
 /** Writes the face video as Y4M and answers its path. */
 export function writeFaceVideo(opts: FaceVideoOptions = {}): string {
   const width = opts.width ?? 1280;

@@ -11,7 +11,7 @@ import { request, requestWithMessage } from '../api/client.js';
 import { parseStored } from './answers.js';
 import type { CardItem } from './card.js';
 import type { PageAnswer } from './useAnswers.js';
-import { cached } from './offlineCache.js';
+import { cached, isNetworkFailure } from './offlineCache.js';
 
 /** Loaded question data of either kind. */
 export type Loaded =
@@ -31,13 +31,17 @@ export const questionQueryKey = (examId: number, item: Pick<CardItem, 'kind' | '
 /** How long a section's answer waits for the loads of its questions. */
 const SECTION_KEPT_MS = 30_000;
 
-/** Section loads by exam and section: each question it brought is handed to one load, within SECTION_KEPT_MS. */
-const sections = new Map<string, Promise<Map<number, ShowNewData> | null>>();
+/**
+ * Section loads by exam and section: each question it brought is handed to one load, within SECTION_KEPT_MS; a
+ * load that failed keeps its error.
+ */
+const sections = new Map<string, Promise<Map<number, ShowNewData> | { failed: unknown }>>();
 
 /**
  * A question out of its section's one call (the page loads every question up front: one call a section instead
- * of one a question); undefined when the section call failed or did not bring it (a question that no longer
- * parses, or one loaded again later), so that it is loaded by itself.
+ * of one a question); undefined when the section call was refused or did not bring it (a question that no longer
+ * parses, or one loaded again later), so that it is loaded by itself. Without a network it throws at once, so the
+ * copy kept in this browser is read without trying each question again.
  */
 async function fromSection(examId: number, section: Section, id: number): Promise<ShowNewData | undefined> {
   if (section === 'evaluation') return undefined;
@@ -46,14 +50,18 @@ async function fromSection(examId: number, section: Section, id: number): Promis
   if (!batch) {
     batch = request(subjectCalls.showSection, { query: { exam_id: examId, section } }).then(
       (d) => new Map(d.list.map((q) => [q.subject.id, q])),
-      () => null,
+      (e: unknown) => ({ failed: e }),
     );
     sections.set(key, batch);
     setTimeout(() => sections.delete(key), SECTION_KEPT_MS);
   }
   const questions = await batch;
-  const found = questions?.get(id);
-  questions?.delete(id);
+  if (!(questions instanceof Map)) {
+    if (isNetworkFailure(questions.failed)) throw questions.failed;
+    return undefined;
+  }
+  const found = questions.get(id);
+  questions.delete(id);
   return found;
 }
 

@@ -26,6 +26,7 @@ function FaceResult({ picture }: { picture: FirstPictureResult }) {
         showIcon
         role="alert"
         data-testid="face-result"
+        data-picture={picture.key}
         data-faces="error"
         data-verdict="error"
         style={{ marginTop: 12 }}
@@ -41,6 +42,7 @@ function FaceResult({ picture }: { picture: FirstPictureResult }) {
       showIcon
       role={problem === null ? 'status' : 'alert'}
       data-testid="face-result"
+      data-picture={picture.key}
       data-faces={faces}
       data-verdict={problem ?? 'passed'}
       style={{ marginTop: 12 }}
