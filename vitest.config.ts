@@ -23,9 +23,24 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
+          exclude: ['packages/server/src/faults/**'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Each fault test runs a small cluster (API processes, judge workers, Redis, s3rver) and breaks a part of
+          // it: after every other project, one file at a time, so the faults are the only load on the machine.
+          name: 'faults',
+          include: ['packages/server/src/faults/**/*.fault.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
         },
       },
       {

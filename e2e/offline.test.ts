@@ -1,58 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { browserAvailable, newPage } from './support/browser.js';
 import { useJourney } from './support/journey.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-
-/** Answers the question on screen with what works without a network (no audio, no file upload). */
-async function answerOffline(page: Page, type: string): Promise<void> {
-  const q = page.getByTestId('question');
-  switch (type) {
-    case '1':
-    case '7':
-    case '11':
-    case 'ceping':
-    case '2':
-    case '3':
-      await q.locator('label', { hasText: /^A\./ }).first().click();
-      return;
-    case '9':
-    case '10':
-      await q.getByTestId('sub-question').first().locator('label', { hasText: /^A\./ }).click();
-      return;
-    case '4':
-      await q.getByTestId('blank-input').first().fill('404');
-      return;
-    case '5':
-      await q.getByTestId('qa-editor').click();
-      await page.keyboard.type('written offline');
-      return;
-    case '6':
-    case '8':
-      await q.getByTestId('code-editor').click();
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type('// written offline');
-      return;
-    default:
-      throw new Error(`no offline answer for type ${type}`);
-  }
-}
-
-/** What the outbox in this browser's IndexedDB holds for the exam. */
-function outboxSize(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('examhall-outbox');
-        open.onerror = () => reject(new Error('no outbox database'));
-        open.onsuccess = () => {
-          const req = open.result.transaction('outbox').objectStore('outbox').count();
-          req.onsuccess = () => resolve(req.result);
-          req.onerror = () => reject(new Error('count failed'));
-        };
-      }),
-  );
-}
+import { answerOffline, outboxSize } from './support/offline.js';
 
 describe.runIf(browserAvailable())('answers survive a lost network and a reload', () => {
   const j = useJourney();
@@ -92,8 +42,9 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     await page.reload();
     await page.getByTestId('question').waitFor();
     await page.getByTestId('net-banner').waitFor();
+    // Each question is read from this browser's copy once its network load has failed (after the client's retries).
     for (const a of answered) {
-      await expect.poll(() => cellOf(a.id).getAttribute('data-answered')).toBe('1');
+      await expect.poll(() => cellOf(a.id).getAttribute('data-answered'), { timeout: 10_000 }).toBe('1');
       expect(await cellOf(a.id).getAttribute('data-save')).toBe('unsaved');
     }
 

@@ -116,6 +116,8 @@ export const ERRORS = {
   internal_error: { status: 500, msg: 'server error' },
   sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },
   language_unavailable: { status: 503, msg: 'toolchain not installed on this host' },
+  storage_unavailable: { status: 503, msg: 'file storage is not answering; try again shortly' },
+  database_unavailable: { status: 503, msg: 'the database is not answering; try again shortly' },
   maintenance: { status: 503, msg: 'system maintenance upgrade in progress' },
 } as const satisfies Record<string, { status: number; msg: string }>;
 

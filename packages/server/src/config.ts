@@ -95,6 +95,8 @@ const EnvSchema = z
     ADMISSION_RATE: z.coerce.number().int().min(0).default(300),
     METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+    /** 'true' lets webhooks reach loopback, private and link-local addresses (an intranet's systems). */
+    WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -205,6 +207,8 @@ export interface Config {
   sseLimits: { perToken: number; perIp: number };
   /** Bearer token /metrics asks for; without one it answers loopback callers only. */
   metricsToken: string | undefined;
+  /** True when webhooks may reach loopback, private and link-local addresses. */
+  webhookAllowPrivate: boolean;
   /** How long a stopping process lets requests in flight finish before it cuts them off, ms. */
   shutdownGraceMs: number;
 }
@@ -268,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cluster: e.CLUSTER === 'true',
     admissionRate: e.ADMISSION_RATE,
     metricsToken: e.METRICS_TOKEN,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN

@@ -3,7 +3,9 @@
  * --login-spread-s (logins and device checks spread over this many seconds before the opening), --start-spread-s
  * (everyone presses start within this), --exam-s (each candidate's exam after its start), --dialect
  * sqlite|postgres, --sockets (the load process's keep-alive pool), --answer-every-s, --sync-every-s,
- * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --no-assets (the page's files come from a CDN:
+ * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --api-processes N (or --cluster N: N API
+ * processes with CLUSTER=true on a fresh PostgreSQL database, a Redis server of their own and s3rver on loopback;
+ * candidates are spread over them in turn), --no-assets (the page's files come from a CDN:
  * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart).
  */
 import path from 'node:path';
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     'start-spread-s': { type: 'string', default: '30' },
     'exam-s': { type: 'string', default: '60' },
     dialect: { type: 'string', default: 'sqlite' },
+    'api-processes': { type: 'string', default: '1' },
+    cluster: { type: 'string' },
     sockets: { type: 'string', default: '256' },
     'answer-every-s': { type: 'string', default: '10' },
     'sync-every-s': { type: 'string', default: '60' },
@@ -47,10 +51,17 @@ if (values.dialect !== 'sqlite' && values.dialect !== 'postgres') {
   process.exit(2);
 }
 
+const apiProcesses = Math.floor(values.cluster !== undefined ? num('cluster', 1) : num('api-processes', 1));
+if (apiProcesses > 1 && values.dialect !== 'postgres' && process.argv.includes('--dialect')) {
+  console.error('a cluster runs on PostgreSQL: leave out --dialect or give --dialect postgres');
+  process.exit(2);
+}
+
 await runExamBench(
   {
     candidates: Math.floor(num('candidates', 1)),
-    dialect: values.dialect,
+    apiProcesses,
+    dialect: apiProcesses > 1 ? 'postgres' : values.dialect,
     loginSpreadS: num('login-spread-s'),
     startSpreadS: num('start-spread-s'),
     examS: num('exam-s'),

@@ -1,13 +1,15 @@
 /**
  * bench:exam at a tiny scale against a real server process (run from the sources): every call of the mix is made,
  * none fails, every candidate reaches a question, the last printed line is the summary JSON, and the JSON and
- * chart files are written. No timings are asserted: the figures are the bench's business.
+ * chart files are written. The cluster mode the same against two API processes on PostgreSQL, Redis and s3rver:
+ * both processes answer candidates. No timings are asserted: the figures are the bench's business.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dialectAvailable } from '../test/db.js';
 import { tsxLoader } from '../test/processes.js';
 import { runExamBench } from './examBench.js';
 import { NOOP } from './examMix.js';
@@ -42,21 +44,26 @@ const CALLS = [
   'POST /monitor/finish-exam',
 ];
 
+/** A built page as the build writes it: relative asset addresses, which the server makes absolute. */
+function tinyWeb(dir: string): string {
+  const web = path.join(dir, 'web');
+  fs.mkdirSync(path.join(web, 'assets'), { recursive: true });
+  fs.writeFileSync(
+    path.join(web, 'index.html'),
+    '<!doctype html><html><head><script type="module" crossorigin src="./assets/index-a1.js"></script>' +
+      '<link rel="stylesheet" crossorigin href="./assets/index-a1.css"></head><body><div id="root"></div></body></html>',
+  );
+  fs.writeFileSync(path.join(web, 'assets/index-a1.js'), 'console.log("exam page");\n'.repeat(100));
+  fs.writeFileSync(path.join(web, 'assets/index-a1.css'), 'body { margin: 0; }\n');
+  return web;
+}
+
 describe('bench:exam at a tiny scale', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-exam-bench-'));
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('makes every call of the mix without an error and ends with the summary line', async () => {
-    // A built page as the build writes it: relative asset addresses, which the server makes absolute.
-    const web = path.join(tmp, 'web');
-    fs.mkdirSync(path.join(web, 'assets'), { recursive: true });
-    fs.writeFileSync(
-      path.join(web, 'index.html'),
-      '<!doctype html><html><head><script type="module" crossorigin src="./assets/index-a1.js"></script>' +
-        '<link rel="stylesheet" crossorigin href="./assets/index-a1.css"></head><body><div id="root"></div></body></html>',
-    );
-    fs.writeFileSync(path.join(web, 'assets/index-a1.js'), 'console.log("exam page");\n'.repeat(100));
-    fs.writeFileSync(path.join(web, 'assets/index-a1.css'), 'body { margin: 0; }\n');
+    const web = tinyWeb(tmp);
     const out = path.join(tmp, 'results');
     const lines: string[] = [];
 
@@ -99,4 +106,63 @@ describe('bench:exam at a tiny scale', () => {
     expect(path.dirname(summary.files.html)).toBe(out);
     expect(fs.readFileSync(summary.files.html, 'utf8')).toContain('<svg');
   }, 60_000);
+});
+
+describe.skipIf(!(await dialectAvailable('postgres')))('bench:exam against a cluster at a tiny scale', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-exam-bench-cluster-'));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('spreads the candidates over two API processes, with no error and the pictures in the S3 store', async () => {
+    const candidates = 20;
+    const lines: string[] = [];
+    const summary = await runExamBench(
+      {
+        candidates,
+        dialect: 'postgres',
+        apiProcesses: 2,
+        loginSpreadS: 2,
+        startSpreadS: 1,
+        examS: 3,
+        answerEveryS: 0.4,
+        syncEveryS: 1,
+        frameEveryS: 1,
+        riskEveryS: 1,
+        sockets: 32,
+        noopPerS: 20,
+        assets: true,
+        outDir: path.join(tmp, 'results'),
+        serverEnv: { WEB_DIST: tinyWeb(tmp) },
+        launch: { main: path.resolve(here, '../main.ts'), nodeArgs: ['--import', tsxLoader] },
+      },
+      (line) => lines.push(line),
+    );
+
+    expect(summary.calls.flatMap((c) => c.error_samples)).toEqual([]);
+    expect(summary.errors).toBe(0);
+    expect(summary.first_question_s.seen).toBe(candidates);
+    const byCall = new Map(summary.calls.map((c) => [c.call, c]));
+    expect(byCall.get('POST /monitor/finish-exam')?.count).toBe(candidates);
+    // Frames went to the store and were recorded by the processes, which read them back from it.
+    expect(byCall.get('PUT /storage')?.count ?? 0).toBeGreaterThanOrEqual(candidates * 3);
+    expect(byCall.get('POST /monitor/capture')?.count ?? 0).toBeGreaterThanOrEqual(candidates * 2);
+    // The cluster's processes take no upload credentials from a store without STS: pages put with its keys.
+    expect(byCall.has('GET /sts/get-token')).toBe(false);
+
+    expect(summary.processes).toHaveLength(2);
+    const [a, b] = summary.processes;
+    expect(a!.base).not.toBe(b!.base);
+    for (const p of summary.processes) {
+      // Half the candidates each, every one at least its arrival, entry and finish.
+      expect(p.requests).toBeGreaterThan((candidates / 2) * 8);
+      expect(p.cpu_s ?? 0).toBeGreaterThan(0);
+      expect(p.peak_rss_mb).toBeGreaterThan(0);
+    }
+    // PostgreSQL, Redis and s3rver each worked during the mix (their CPU is measured apart from the load's).
+    expect(Object.keys(summary.parts).sort()).toEqual(['postgres', 'redis', 's3rver']);
+    expect(summary.parts.s3rver).toBeGreaterThan(0);
+    expect(summary.parts.postgres).toBeGreaterThan(0);
+    const last = JSON.parse(lines.at(-1)!) as { errors: number; processes?: unknown[] };
+    expect(last.errors).toBe(0);
+    expect(last.processes).toHaveLength(2);
+  }, 90_000);
 });

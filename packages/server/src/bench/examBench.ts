@@ -8,16 +8,35 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_AREA_CODE } from '@examhall/contract';
+import pg from 'pg';
 import { InvitationRepository } from '../repositories/invitations.js';
-import { runExamMix, NOOP, type MixOptions } from './examMix.js';
+import { loadConfig } from '../config.js';
+import { seedDemo } from '../services/demoSeed.js';
+import { S3ObjectStore } from '../storage/s3ObjectStore.js';
+import { startRedis, startS3rver } from './clusterParts.js';
+import { runExamMix, NOOP, type MixOptions, type StoreAccount } from './examMix.js';
 import { examChart } from './examChart.js';
-import { cpuMicros, freshDb, rssSampler, smsInbox, startServer, type ServerLaunch } from './harness.js';
+import {
+  BENCH_PG,
+  cpuMicros,
+  freshDb,
+  rssSampler,
+  smsInbox,
+  startServer,
+  type ServerLaunch,
+  type ServerProcess,
+} from './harness.js';
 import { round1 } from './latency.js';
 
 /** What a run is asked for. */
-export interface ExamBenchOptions extends Omit<MixOptions, 'base' | 'examId' | 'phones' | 'codeOf'> {
+export interface ExamBenchOptions extends Omit<MixOptions, 'bases' | 'store' | 'examId' | 'phones' | 'codeOf'> {
   candidates: number;
   dialect: 'sqlite' | 'postgres';
+  /**
+   * 1: one process on its embedded store (the database `dialect`). More: a cluster of that many API processes
+   * (CLUSTER=true) on a fresh PostgreSQL database, a Redis server of its own and s3rver, all on loopback.
+   */
+  apiProcesses?: number;
   /** Folder of the JSON and HTML written. */
   outDir: string;
   /** Extra server environment (e.g. WEB_DIST). */
@@ -38,6 +57,16 @@ export interface CallFigures {
   error_samples: string[];
 }
 
+/** One API process's share of the run. */
+export interface ProcessFigures {
+  base: string;
+  /** Candidates' requests it answered (the no-op, the event streams and the store's puts aside). */
+  requests: number;
+  cpu_s: number | null;
+  cpu_share_of_one_core: number | null;
+  peak_rss_mb: number;
+}
+
 /** The last line's object and the JSON file's summary. */
 export interface ExamBenchSummary {
   candidates: number;
@@ -47,6 +76,13 @@ export interface ExamBenchSummary {
   /** From the opening to each candidate's first question, and from its press of start. */
   first_question_s: { seen: number; p99: number; max: number; from_start_p99: number; from_start_max: number };
   server: { cpu_s: number | null; cpu_share_of_one_core: number | null; peak_rss_mb: number };
+  /** Each API process (one in the single-process mode): `server` adds their CPU and their peaks up. */
+  processes: ProcessFigures[];
+  /**
+   * The cluster's other parts, CPU seconds during the mix: PostgreSQL's backends of the run's database (read every
+   * 2 s, so a backend closed meanwhile counts up to its last reading), Redis, s3rver. Empty in the single-process mode.
+   */
+  parts: Record<string, number>;
   /** The load process itself, to show it stays light. */
   load: { cpu_s: number; peak_rss_mb: number; pool_wait_p50_ms: number; pool_wait_p99_ms: number };
   seconds: number;
@@ -58,34 +94,10 @@ const pad = (v: string | number, n: number) => String(v).padStart(n);
 
 /** Runs the bench; `print` receives each line of its report, the last one being the summary JSON. */
 export async function runExamBench(o: ExamBenchOptions, print: (line: string) => void): Promise<ExamBenchSummary> {
-  const db = await freshDb(o.dialect);
-  const inbox = await smsInbox();
-  const server = await startServer(
-    {
-      ...db.env,
-      SMS_PROVIDER: 'webhook',
-      SMS_WEBHOOK_URL: inbox.url,
-      // Login codes are texted as candidates ask; the default 50 a second would hold a wave back at the gateway.
-      SMS_RATE: '10000',
-      // Every simulated candidate comes from an address of its own (X-Forwarded-For); a campus behind one NAT
-      // would need this limit raised the same way.
-      SSE_MAX_PER_IP: String(Math.max(1000, o.candidates * 2)),
-      ...o.serverEnv,
-    },
-    3,
-    o.launch,
-  );
+  const phones = Array.from({ length: o.candidates }, (_, i) => `137${String(i).padStart(8, '0')}`);
+  const servers = await startExamServers(o, phones);
   try {
-    const handle = db.open();
-    const exam = await handle.db.selectFrom('exams').select('id').executeTakeFirstOrThrow();
-    const phones = Array.from({ length: o.candidates }, (_, i) => `137${String(i).padStart(8, '0')}`);
-    await new InvitationRepository(handle.db).inviteMissing(
-      exam.id,
-      phones.map((phone) => ({ area_code: DEFAULT_AREA_CODE, phone })),
-      Date.now(),
-    );
-    await handle.db.destroy();
-
+    const { inbox, examId } = servers;
     const codeOf = async (phone: string) => {
       for (let tries = 0; tries < 2000; tries++) {
         const code = inbox.codes.get(phone);
@@ -94,13 +106,34 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
       }
       return '000000';
     };
-    const pid = server.child.pid!;
-    const cpuBefore = cpuMicros(pid);
-    const sampler = rssSampler(pid);
+    const pids = servers.apis.map((a) => a.child.pid!);
+    const cpuBefore = pids.map(cpuMicros);
+    const samplers = pids.map(rssSampler);
+    const partsCpu = await partsSampler(servers.partsCpu);
     const loadCpu = process.cpuUsage();
-    const mix = await runExamMix({ ...o, base: server.base, examId: exam.id, phones, codeOf });
-    const cpuAfter = cpuMicros(pid);
-    const peakMb = sampler.stop();
+    const mix = await runExamMix({
+      ...o,
+      bases: servers.apis.map((a) => a.base),
+      ...(servers.store ? { store: servers.store } : {}),
+      examId,
+      phones,
+      codeOf,
+    });
+    const cpuAfter = pids.map(cpuMicros);
+    const parts = await partsCpu.stop();
+    const peaks = samplers.map((s) => s.stop());
+    const processes: ProcessFigures[] = servers.apis.map((a, k) => {
+      const before = cpuBefore[k];
+      const after = cpuAfter[k];
+      const cpu = before == null || after == null ? null : (after - before) / 1e6;
+      return {
+        base: a.base,
+        requests: mix.served[k] ?? 0,
+        cpu_s: cpu === null ? null : round1(cpu),
+        cpu_share_of_one_core: cpu === null ? null : Math.round((cpu / mix.seconds) * 100) / 100,
+        peak_rss_mb: Math.round(peaks[k]!),
+      };
+    });
 
     const calls: CallFigures[] = [...mix.stats.calls.entries()].map(([call, s]) => ({
       call,
@@ -119,7 +152,9 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
     const p99 = (v: number[]) => round1(v[Math.max(0, Math.ceil(v.length * 0.99) - 1)] ?? 0);
     const seen = sorted(mix.firstQuestionS);
     const fromStart = sorted(mix.startToQuestionS);
-    const cpuS = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / 1e6;
+    const cpuS = processes.some((p) => p.cpu_s === null)
+      ? null
+      : (cpuAfter as number[]).reduce((n, v, k) => n + v - cpuBefore[k]!, 0) / 1e6;
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     fs.mkdirSync(o.outDir, { recursive: true });
     const files = {
@@ -142,8 +177,10 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
       server: {
         cpu_s: cpuS === null ? null : round1(cpuS),
         cpu_share_of_one_core: cpuS === null ? null : Math.round((cpuS / mix.seconds) * 100) / 100,
-        peak_rss_mb: Math.round(peakMb),
+        peak_rss_mb: processes.reduce((n, p) => n + p.peak_rss_mb, 0),
       },
+      processes,
+      parts,
       load: {
         cpu_s: round1(loadCpuS),
         peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
@@ -158,7 +195,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
     fs.writeFileSync(files.html, examChart(summary, mix.stats.perSecond));
 
     print(
-      `exam mix: ${o.candidates} candidates, ${o.dialect}, logins over ${o.loginSpreadS} s, start within ${o.startSpreadS} s, ` +
+      `exam mix: ${o.candidates} candidates, ${servers.what}, logins over ${o.loginSpreadS} s, start within ${o.startSpreadS} s, ` +
         `exam ${o.examS} s${o.assets ? '' : ', page files from a CDN'}; frames ${mix.frameBytes.map((b) => Math.round(b / 1024)).join('/')} KB; one load process`,
     );
     print(
@@ -184,6 +221,17 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
         `peak RSS ${summary.server.peak_rss_mb} MB; load process CPU ${summary.load.cpu_s} s, peak RSS ${summary.load.peak_rss_mb} MB, ` +
         `waits for a pooled socket p50 ${summary.load.pool_wait_p50_ms} ms p99 ${summary.load.pool_wait_p99_ms} ms (in the figures above); requests ${calls.reduce((n, c) => n + c.count, 0)}, errors ${summary.errors}`,
     );
+    if (processes.length > 1)
+      for (const [k, p] of processes.entries())
+        print(
+          `  API process ${k + 1} (${p.base}): ${p.requests} requests, CPU ${p.cpu_s ?? 'n/a'} s (${p.cpu_share_of_one_core ?? 'n/a'} of one core), peak RSS ${p.peak_rss_mb} MB`,
+        );
+    if (Object.keys(parts).length > 0)
+      print(
+        `  other parts' CPU during the mix: ${Object.entries(parts)
+          .map(([name, cpu]) => `${name} ${cpu} s`)
+          .join(', ')}`,
+      );
     print(`written: ${files.json}, ${files.html}`);
     print(
       JSON.stringify({
@@ -192,13 +240,175 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
         p99_ms: summary.p99_ms,
         first_question_s: summary.first_question_s,
         server: summary.server,
+        ...(processes.length > 1 ? { processes, parts } : {}),
         load: summary.load,
       }),
     );
     return summary;
   } finally {
-    await server.stop();
-    inbox.close();
-    await db.drop();
+    await servers.close();
+  }
+}
+
+/** How often the other parts' processes are read: PostgreSQL's pools open and close backends during a run. */
+const PARTS_SAMPLE_MS = 2000;
+
+/**
+ * Follows the other parts' CPU during the mix: each process's CPU at its last reading less its CPU at the start (0
+ * for one born since), so a backend that closes counts up to its last reading. `stop` answers seconds per part.
+ */
+async function partsSampler(read: ExamServers['partsCpu']) {
+  const start = await read();
+  const last = new Map<string, Map<number, number>>();
+  const note = (seen: Record<string, Map<number, number>>) => {
+    for (const [name, pids] of Object.entries(seen)) {
+      const m = last.get(name) ?? new Map<number, number>();
+      for (const [pid, v] of pids) m.set(pid, v);
+      last.set(name, m);
+    }
+  };
+  note(start);
+  let reading = Promise.resolve();
+  const timer = setInterval(() => {
+    reading = reading.then(() => read().then(note, () => undefined));
+  }, PARTS_SAMPLE_MS);
+  return {
+    async stop(): Promise<Record<string, number>> {
+      clearInterval(timer);
+      await reading;
+      note(await read());
+      const out: Record<string, number> = {};
+      for (const [name, pids] of last) {
+        let micros = 0;
+        for (const [pid, v] of pids) micros += v - (start[name]?.get(pid) ?? 0);
+        out[name] = round1(micros / 1e6);
+      }
+      return out;
+    },
+  };
+}
+
+/** The servers of a run, with the demo exam and the phones invited. */
+interface ExamServers {
+  apis: ServerProcess[];
+  examId: number;
+  inbox: Awaited<ReturnType<typeof smsInbox>>;
+  /** The S3-compatible store pages put to in the cluster mode. */
+  store: StoreAccount | null;
+  /** The cluster's other parts: each one's processes with their CPU so far, µs (none in the single mode). */
+  partsCpu(): Promise<Record<string, Map<number, number>>>;
+  /** What the run is on, for the report's first line. */
+  what: string;
+  /** Stops every part and removes the run's data. */
+  close(): Promise<void>;
+}
+
+async function startExamServers(o: ExamBenchOptions, phones: readonly string[]): Promise<ExamServers> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
+  };
+  try {
+    const cluster = (o.apiProcesses ?? 1) > 1;
+    const db = await freshDb(cluster ? 'postgres' : o.dialect);
+    closers.push(() => db.drop());
+    const inbox = await smsInbox();
+    closers.push(async () => inbox.close());
+    const env: Record<string, string> = {
+      ...db.env,
+      SMS_PROVIDER: 'webhook',
+      SMS_WEBHOOK_URL: inbox.url,
+      // Login codes are texted as candidates ask; the default 50 a second would hold a wave back at the gateway.
+      SMS_RATE: '10000',
+      // Every simulated candidate comes from an address of its own (X-Forwarded-For); a campus behind one NAT
+      // would need this limit raised the same way.
+      SSE_MAX_PER_IP: String(Math.max(1000, o.candidates * 2)),
+    };
+    let store: StoreAccount | null = null;
+    const partPids: Record<string, () => Promise<number[]>> = {};
+    let s3Store: S3ObjectStore | null = null;
+    if (cluster) {
+      const redis = await startRedis();
+      closers.push(() => redis.stop());
+      const s3 = await startS3rver();
+      closers.push(() => s3.close());
+      const endpoint = `http://127.0.0.1:${s3.port}`;
+      Object.assign(env, s3.env, {
+        CLUSTER: 'true',
+        REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+        S3_ENDPOINT: endpoint,
+      });
+      store = {
+        endpoint,
+        bucket: s3.env.S3_BUCKET,
+        region: s3.env.S3_REGION,
+        accessKeyId: s3.env.S3_ACCESS_KEY_ID,
+        secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY,
+      };
+      s3Store = new S3ObjectStore(loadConfig({ ...s3.env, S3_ENDPOINT: endpoint }).s3!);
+      const dbName = new URL(db.env.DATABASE_URL!).pathname.slice(1);
+      partPids.postgres = async () => {
+        const c = new pg.Client({ connectionString: BENCH_PG });
+        await c.connect();
+        try {
+          const r = await c.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [dbName]);
+          return r.rows.map((row) => row.pid);
+        } finally {
+          await c.end();
+        }
+      };
+      partPids.redis = async () => [redis.pid];
+      partPids.s3rver = async () => [s3.pid];
+    }
+    Object.assign(env, o.serverEnv);
+    const apis: ServerProcess[] = [];
+    // One after the other: the first one migrates the database.
+    for (let k = 0; k < (o.apiProcesses ?? 1); k++) {
+      const api = await startServer(env, 3, o.launch);
+      closers.push(() => api.stop());
+      apis.push(api);
+    }
+    const handle = db.open();
+    let examId: number;
+    if (s3Store) {
+      // A cluster's process seeds nothing (its operators own the data): the demo exam is seeded here, with its
+      // files in the cluster's store, as `examhall seed` would.
+      const seeded = await seedDemo(handle.db, s3Store, phones[0] ?? '13700000000', Date.now());
+      if (!seeded) throw new Error('the demo exam was not seeded');
+      examId = seeded.examId;
+    } else {
+      examId = (await handle.db.selectFrom('exams').select('id').executeTakeFirstOrThrow()).id;
+    }
+    await new InvitationRepository(handle.db).inviteMissing(
+      examId,
+      phones.map((phone) => ({ area_code: DEFAULT_AREA_CODE, phone })),
+      Date.now(),
+    );
+    await handle.db.destroy();
+    return {
+      apis,
+      examId,
+      inbox,
+      store,
+      async partsCpu() {
+        const out: Record<string, Map<number, number>> = {};
+        for (const [name, pidsOf] of Object.entries(partPids)) {
+          const m = new Map<number, number>();
+          for (const pid of await pidsOf()) {
+            const v = cpuMicros(pid);
+            if (v !== null) m.set(pid, v);
+          }
+          out[name] = m;
+        }
+        return out;
+      },
+      what: cluster
+        ? `${apis.length} API processes (cluster) on PostgreSQL, Redis and s3rver (pages put with the store's keys)`
+        : db.dialect,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
   }
 }

@@ -17,8 +17,17 @@ import { CallStats, RunStats } from './latency.js';
 
 /** The shape of the wave and the rhythm of the exam. */
 export interface MixOptions {
-  /** Server origin, e.g. http://127.0.0.1:3000. */
-  base: string;
+  /**
+   * The API processes' origins, e.g. http://127.0.0.1:3000: each candidate's calls go to one of them in turn (as a
+   * balancer with sticky sessions sends them), its event stream to any of them.
+   */
+  bases: readonly string[];
+  /**
+   * An S3-compatible store the pages put to with these keys (path-style, SigV4), where the server's upload
+   * credentials come from a provider's STS the store does not have; absent, pages put with the credentials of
+   * /sts/get-token to the endpoint it names.
+   */
+  store?: StoreAccount;
   examId: number;
   /** The invited phones, one per candidate. */
   phones: readonly string[];
@@ -43,6 +52,15 @@ export interface MixOptions {
   assets: boolean;
 }
 
+/** An S3-compatible store's address and account. */
+export interface StoreAccount {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
 /** What the run measured. */
 export interface MixResult {
   stats: RunStats;
@@ -56,6 +74,8 @@ export interface MixResult {
   poolWait: CallStats;
   /** Bytes of the camera frames (a sample of the sizes used). */
   frameBytes: number[];
+  /** Candidates' requests each API process answered (any status; the no-op aside), in the order of `bases`. */
+  served: number[];
 }
 
 /** The call measured as the no-op: the server clock, which reads nothing (as bench:answers uses it). */
@@ -64,7 +84,11 @@ export const NOOP = 'no-op GET /monitor/time-table';
 /** One simulated candidate: a handful of fields. */
 interface Candidate {
   i: number;
+  /** The API process its calls go to (an index of `bases`). */
+  api: number;
   ip: string;
+  /** Its attempt, once entered (the prefix of its uploads where the bench signs them). */
+  attemptId: number;
   token: string;
   anid: number;
   sts: StsData | null;
@@ -105,7 +129,9 @@ const jitterMs = (s: number) => s * 1000 * (0.9 + Math.random() * 0.2);
 export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   const stats = new RunStats();
   const poolWait = new CallStats();
-  const baseUrl = new URL(opts.base);
+  const apis = opts.bases.map((b) => new URL(b));
+  const served = opts.bases.map(() => 0);
+  let nextNoop = 0;
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.sockets, maxFreeSockets: opts.sockets });
   const streamAgent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const frames = cameraFrames();
@@ -120,13 +146,14 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
 
   /** One request through the pool; answers status, body and encoding, or throws on a broken connection. */
   function request(
+    target: URL,
     method: string,
     path: string,
     headers: http.OutgoingHttpHeaders,
     body?: string | Buffer,
   ): Promise<{ status: number; body: Buffer; encoding: string | undefined }> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: baseUrl.hostname, port: baseUrl.port, method, path, agent, headers }, (res) => {
+      const req = http.request({ host: target.hostname, port: target.port, method, path, agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -166,9 +193,11 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       text = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
+    const api = c ? c.api : nextNoop++ % apis.length;
     const started = performance.now();
     try {
-      const res = await request(method, `/api${path}`, headers, text);
+      const res = await request(apis[api]!, method, `/api${path}`, headers, text);
+      if (c) served[api]! += 1;
       const ms = performance.now() - started;
       const env = JSON.parse(res.body.toString()) as { status?: string; msg?: string; data?: T };
       if (res.status !== 200 || env.status !== 'success') {
@@ -187,7 +216,8 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   async function file(name: string, path: string, c: Candidate) {
     const started = performance.now();
     try {
-      const res = await request('GET', path, { 'accept-encoding': 'br, gzip', 'x-forwarded-for': c.ip });
+      const res = await request(apis[c.api]!, 'GET', path, { 'accept-encoding': 'br, gzip', 'x-forwarded-for': c.ip });
+      served[c.api]! += 1;
       if (res.status !== 200) {
         stats.of(name).fail(`${res.status} ${path}`);
         return null;
@@ -200,8 +230,20 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     }
   }
 
-  /** Puts an object with the attempt's credentials, as the page does (SigV4, straight to the store). */
-  async function putObject(c: Candidate, name: string, bytes: Buffer, sha256: string, type: string) {
+  /** Where and how a candidate's page puts an object: the store's URL and the signer. */
+  async function uploadTarget(c: Candidate, name: string) {
+    if (opts.store) {
+      const st = opts.store;
+      const key = `exams/${opts.examId}/attempts/${c.attemptId}/${name}`;
+      const url = new URL(`${new URL(st.endpoint).pathname.replace(/\/+$/, '')}/${st.bucket}/${key}`, st.endpoint);
+      const signer = new AwsClient({
+        accessKeyId: st.accessKeyId,
+        secretAccessKey: st.secretAccessKey,
+        service: 's3',
+        region: st.region,
+      });
+      return { key, url, signer };
+    }
     if (!c.sts) {
       c.sts = await measured<StsData>('GET /sts/get-token', 'GET', stsPath(c), c);
       if (!c.sts) return null;
@@ -209,14 +251,23 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     const sts = c.sts;
     const key = `${sts.prefix.replace(/\/*$/, '/')}${name}`;
     // The store's address as the server announces it, on the origin the bench reaches the server at.
-    const url = new URL(`${new URL(sts.endpoint).pathname.replace(/\/+$/, '')}/${sts.bucket}/${key}`, opts.base);
-    const signed = await new AwsClient({
+    const url = new URL(`${new URL(sts.endpoint).pathname.replace(/\/+$/, '')}/${sts.bucket}/${key}`, apis[c.api]);
+    const signer = new AwsClient({
       accessKeyId: sts.AccessKeyId,
       secretAccessKey: sts.AccessKeySecret,
       sessionToken: sts.SecurityToken,
       service: 's3',
       region: sts.region,
-    }).sign(url.toString(), {
+    });
+    return { key, url, signer };
+  }
+
+  /** Puts an object as the page does (SigV4, straight to the store); answers its key, or null after an error. */
+  async function putObject(c: Candidate, name: string, bytes: Buffer, sha256: string, type: string) {
+    const target = await uploadTarget(c, name);
+    if (!target) return null;
+    const { key, url, signer } = target;
+    const signed = await signer.sign(url.toString(), {
       method: 'PUT',
       headers: { 'content-type': type, 'x-amz-content-sha256': sha256 },
     });
@@ -224,7 +275,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     signed.headers.forEach((v, k) => (headers[k] = v));
     const started = performance.now();
     try {
-      const res = await request('PUT', url.pathname, headers, bytes);
+      const res = await request(url, 'PUT', url.pathname, headers, bytes);
       if (res.status !== 200) {
         stats.of('PUT /storage').fail(`${res.status} ${res.body.toString().slice(0, 200)}`);
         if (res.status === 403 || res.status === 400) c.sts = null;
@@ -283,7 +334,15 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     );
     if (!shown) return false;
     const enter = { exam_id: opts.examId, anid: c.anid };
-    if (!(await measured('POST /monitor/start-exam', 'POST', `/monitor/start-exam?${auth(c)}`, c, enter))) return false;
+    const entered = await measured<{ attempt: { id: number } }>(
+      'POST /monitor/start-exam',
+      'POST',
+      `/monitor/start-exam?${auth(c)}`,
+      c,
+      enter,
+    );
+    if (!entered) return false;
+    c.attemptId = entered.attempt.id;
     await measured('GET /monitor/state', 'GET', `/monitor/state?exam_id=${opts.examId}&${auth(c)}`, c);
     const now = Date.now();
     const k = c.i % frames.length;
@@ -367,10 +426,12 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   /** Holds the candidate's event stream open until the finish; a stream dropped before counts as an error. */
   function openEvents(c: Candidate): void {
     const started = performance.now();
+    // A stream is not sticky: it may land on any process (the notifier carries events across them).
+    const api = apis[Math.floor(Math.random() * apis.length)]!;
     const req = http.request(
       {
-        host: baseUrl.hostname,
-        port: baseUrl.port,
+        host: api.hostname,
+        port: api.port,
         method: 'GET',
         path: `/api/monitor/events?exam_id=${opts.examId}&${auth(c)}`,
         agent: streamAgent,
@@ -502,6 +563,8 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   const opening = t0 + opts.loginSpreadS * 1000;
   const candidates = opts.phones.map((_, i): Candidate => ({
     i,
+    api: i % apis.length,
+    attemptId: 0,
     ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
     token: '',
     anid: 0,
@@ -549,5 +612,6 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     poolWait,
     seconds: (performance.now() - t0) / 1000,
     frameBytes: frames.map((f) => f.length),
+    served,
   };
 }

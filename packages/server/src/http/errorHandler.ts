@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { ERRORS, type ErrorCode, type ErrorEnvelope } from '@examhall/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from './errors.js';
 
 /** Sends the error envelope. */
@@ -53,6 +54,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       const code = STATUS_CODES[status] ?? 'bad_request';
       const msg = code === 'validation_error' ? `body: ${error.message}` : error.message;
       return sendError(reply, code === 'validation_error' ? 422 : status, code, msg);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not this request's fault, and not for good: the page keeps what it sent and sends it again.
+      request.log.warn({ err: error }, 'database unavailable');
+      const { status, msg } = ERRORS.database_unavailable;
+      return sendError(reply, status, 'database_unavailable', msg);
     }
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, 500, 'internal_error', 'server error');

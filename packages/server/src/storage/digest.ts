@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fail } from '../http/errors.js';
 import type { ObjectStore } from './objectStore.js';
 
 /** How many first bytes of an object tell its type. */
@@ -18,10 +19,15 @@ export async function digestOf(store: ObjectStore, key: string): Promise<StoredD
   const hash = createHash('sha256');
   let size = 0;
   const head: Buffer[] = [];
-  for await (const chunk of found.stream) {
-    hash.update(chunk as Buffer);
-    if (size < SNIFF_BYTES) head.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
+  try {
+    for await (const chunk of found.stream) {
+      hash.update(chunk as Buffer);
+      if (size < SNIFF_BYTES) head.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+  } catch (err) {
+    // The store went away in the middle of the object: the caller may try again once it answers.
+    throw Object.assign(fail('storage_unavailable'), { cause: err });
   }
   return { sha256: hash.digest('hex'), size, head: Buffer.concat(head).subarray(0, SNIFF_BYTES) };
 }

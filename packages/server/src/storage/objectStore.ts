@@ -8,6 +8,8 @@ import type { LocalCredentials } from './localCredentials.js';
 export interface ObjectStore {
   /** Stores bytes under a key; returns their SHA-256. */
   put(key: string, data: Buffer): Promise<{ sha256: string; size: number }>;
+  /** Stores a file of this machine under a key, read as a stream (a large export never sits in memory). */
+  putFile(key: string, file: string): Promise<{ size: number }>;
   /** The bytes under a key, or null. */
   get(key: string): Promise<Buffer | null>;
   /** A stream of the bytes under a key, or null. */
@@ -156,6 +158,25 @@ export class LocalObjectStore implements ObjectStore {
       throw err;
     }
     return { sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
+  }
+
+  async putFile(key: string, source: string): Promise<{ size: number }> {
+    const file = this.file(key);
+    await this.folderFor(file);
+    const dir = path.join(this.root, '~tmp');
+    await fs.promises.mkdir(dir, { recursive: true });
+    // Copied beside the store first (the source may be on another file system), then renamed into place.
+    const tmp = path.join(dir, `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}`);
+    try {
+      await fs.promises.copyFile(source, tmp);
+      await fs.promises.rename(tmp, file);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      if (errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' || errno(err) === 'EEXIST')
+        throw new KeyConflictError('folder');
+      throw err;
+    }
+    return { size: (await fs.promises.stat(file)).size };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -11,6 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.js';
+import { fail, type AppError } from '../http/errors.js';
 import { checkKey, type ObjectStore } from './objectStore.js';
 
 function isNotFound(err: unknown): boolean {
@@ -18,6 +20,14 @@ function isNotFound(err: unknown): boolean {
     err instanceof S3ServiceException &&
     (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
   );
+}
+
+/**
+ * The store did not answer, or answered with its own failure: a request that needs it can be made again later, so
+ * callers see 503 `storage_unavailable` (a page keeps what it was sending) rather than a server error.
+ */
+function unavailable(err: unknown): AppError {
+  return Object.assign(fail('storage_unavailable'), { cause: err });
 }
 
 /** Object storage on an S3-compatible server (a cluster's shared store). */
@@ -43,24 +53,44 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: data }));
+    const checked = checkKey(key);
+    await this.client
+      .send(new PutObjectCommand({ Bucket: this.bucket, Key: checked, Body: data }))
+      .catch((err: unknown) => {
+        throw unavailable(err);
+      });
     return { sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
   }
 
+  async putFile(key: string, file: string): Promise<{ size: number }> {
+    const { size } = await fs.promises.stat(file);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: checkKey(key),
+        Body: fs.createReadStream(file),
+        ContentLength: size,
+      }),
+    );
+    return { size };
+  }
+
   async get(key: string): Promise<Buffer | null> {
+    const checked = checkKey(key);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checked }));
       if (!out.Body) return Buffer.alloc(0);
       return Buffer.from(await out.Body.transformToByteArray());
     } catch (err) {
       if (isNotFound(err)) return null;
-      throw err;
+      throw unavailable(err);
     }
   }
 
   async stream(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const checked = checkKey(key);
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checked }));
       const body = out.Body;
       // In Node the SDK answers an IncomingMessage (a Readable); anything else is read whole.
       const stream =
@@ -68,17 +98,18 @@ export class S3ObjectStore implements ObjectStore {
       return { stream, size: out.ContentLength ?? 0 };
     } catch (err) {
       if (isNotFound(err)) return null;
-      throw err;
+      throw unavailable(err);
     }
   }
 
   async head(key: string): Promise<{ size: number } | null> {
+    const checked = checkKey(key);
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: checked }));
       return { size: out.ContentLength ?? 0 };
     } catch (err) {
       if (isNotFound(err)) return null;
-      throw err;
+      throw unavailable(err);
     }
   }
 
@@ -86,7 +117,10 @@ export class S3ObjectStore implements ObjectStore {
   readonly countsUploads = false;
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+    const checked = checkKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checked })).catch((err: unknown) => {
+      throw unavailable(err);
+    });
   }
 
   async presignGet(key: string, ttlSeconds: number): Promise<string> {

@@ -9,12 +9,24 @@ export interface TcpProxy {
   close(): Promise<void>;
   /** Listens again on the same port. */
   open(): Promise<void>;
+  /**
+   * Goes silent, as a part behind a network that drops packets: connections through it are cut, new ones are
+   * accepted and never answered. `open()` ends it for new connections.
+   */
+  silence(): void;
 }
 
 /** Starts a proxy on a free port of 127.0.0.1 forwarding to `host:port`. */
 export async function startTcpProxy(host: string, port: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let silent = false;
   const server = net.createServer((client) => {
+    if (silent) {
+      sockets.add(client);
+      client.on('close', () => sockets.delete(client));
+      client.on('error', () => client.destroy());
+      return;
+    }
     const upstream = net.connect({ host, port });
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -43,7 +55,12 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
       await closed;
     },
     async open() {
-      await listen(own);
+      silent = false;
+      if (!server.listening) await listen(own);
+    },
+    silence() {
+      silent = true;
+      for (const s of sockets) s.destroy();
     },
   };
 }

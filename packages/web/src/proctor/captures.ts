@@ -9,14 +9,14 @@
  * uploads are only logged: they add to the record but the exam goes on without them.
  */
 import { CLIENT_MESSAGES, monitorCalls, subjectCalls } from '@examhall/contract';
-import { isApiError, isSessionGone, request } from '../api/client.js';
+import { isApiError, request } from '../api/client.js';
 import { serverNow } from '../exam/clock.js';
 import { examCredentials } from './credentials.js';
 import { meterLevel, type LevelMeter } from './devices.js';
 import { grabStill } from './frames.js';
 import { openOfflineImages, type OfflineImage, type OfflineImageStore } from './offlineImages.js';
 import { getStreams, isLive, type ProctorStreams } from './streams.js';
-import { isQuotaFull, putObject, UploadError } from './upload.js';
+import { isQuotaFull, isTemporaryFailure, putObject } from './upload.js';
 
 /** The error a failed frame upload raises. */
 export const UPLOAD_FAILED = CLIENT_MESSAGES.uploadFailed;
@@ -92,14 +92,10 @@ export interface Proctoring {
   stop(): void;
 }
 
-/**
- * True when a failure means "not now" rather than "refused": no connection, or a session that is gone until the
- * candidate logs in again (the pictures wait in this browser meanwhile).
- */
+/** True when a failure means "not now" (offline, or see isTemporaryFailure): the pictures wait in this browser. */
 function isNetworkFailure(e: unknown): boolean {
   if (typeof navigator !== 'undefined' && !navigator.onLine) return true;
-  if (e instanceof UploadError) return e.status === 0;
-  return isSessionGone(e) || (isApiError(e) && e.status === 0);
+  return isTemporaryFailure(e);
 }
 
 function log(what: string, e: unknown): void {

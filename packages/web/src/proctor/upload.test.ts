@@ -2,12 +2,26 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StsData } from '@examhall/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../api/client.js';
+import { ApiError, SessionGoneError } from '../api/client.js';
 import { CredentialCache } from './credentials.js';
-import { isQuotaFull, putObject, s3ErrorCode, UploadError } from './upload.js';
+import { isQuotaFull, isTemporaryFailure, putObject, s3ErrorCode, UploadError } from './upload.js';
 
 const QUOTA_XML =
   '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>QuotaExceeded</Code><Message>full</Message></Error>';
+
+describe('a failure that means "not now" (the picture is kept and sent again)', () => {
+  it('is no answer, a session gone until the next login, or a 5xx from the server or the store', () => {
+    expect(isTemporaryFailure(new UploadError(0, 'refused'))).toBe(true);
+    expect(isTemporaryFailure(new UploadError(503, 'storage answered 503 SlowDown', 'SlowDown'))).toBe(true);
+    expect(isTemporaryFailure(new ApiError('storage_unavailable', 503, 'down'))).toBe(true);
+    expect(isTemporaryFailure(new ApiError('internal_error', 500, 'x'))).toBe(true);
+    expect(isTemporaryFailure(new SessionGoneError('not_logged_in', 401, 'gone'))).toBe(true);
+    // Refusals stay refusals: keeping them would only hold the rest back.
+    expect(isTemporaryFailure(new UploadError(403, 'x', 'QuotaExceeded'))).toBe(false);
+    expect(isTemporaryFailure(new ApiError('evidence_digest_mismatch', 422, 'x'))).toBe(false);
+    expect(isTemporaryFailure(new ApiError('exam_finished', 409, 'x'))).toBe(false);
+  });
+});
 
 describe('a full storage quota (told to the candidate, never retried)', () => {
   let server: http.Server | null = null;

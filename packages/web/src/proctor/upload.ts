@@ -4,7 +4,7 @@
  * records the object with its call.
  */
 import { AwsClient } from 'aws4fetch';
-import { isApiError } from '../api/client.js';
+import { isApiError, isSessionGone } from '../api/client.js';
 import type { CredentialCache } from './credentials.js';
 
 /** SHA-256 of the bytes, hex (WebCrypto). */
@@ -48,6 +48,16 @@ export function s3ErrorCode(body: string): string {
 export function isQuotaFull(e: unknown): boolean {
   if (e instanceof UploadError) return e.code === 'QuotaExceeded';
   return isApiError(e) && e.code === 'storage_quota_exceeded';
+}
+
+/**
+ * True when a failed upload or record means "not now" rather than "refused": no answer arrived, the session is gone
+ * until the candidate logs in again, or the server or the store answered 5xx (down, or the server cannot reach its
+ * storage: 503 `storage_unavailable`). What was being sent is kept and sent again later.
+ */
+export function isTemporaryFailure(e: unknown): boolean {
+  if (e instanceof UploadError) return e.status === 0 || e.status >= 500;
+  return isSessionGone(e) || (isApiError(e) && (e.status === 0 || e.status >= 500));
 }
 
 /** An epoch-ms time as SigV4's X-Amz-Date (YYYYMMDDTHHMMSSZ). */
