@@ -96,4 +96,26 @@ describe('the built web app', () => {
       expect(fs.existsSync(path.join(dist, `${f}.gz`)), `${f}.gz`).toBe(true);
     }
   });
+  it('loads the charting library only from the results pages, and only when they draw', () => {
+    const manifest = readManifest(dist);
+    const chartKeys = Object.keys(manifest).filter((k) =>
+      bundledSources(dist, [manifest[k]!.file]).some((src) => /node_modules\/(echarts|zrender)\//.test(src)),
+    );
+    expect(chartKeys.length).toBeGreaterThan(0);
+    // No page reaches it statically (the results page included): every page module's closure is free of it.
+    const pages = Object.keys(manifest).filter(
+      (k) => (k.startsWith('src/pages/') || manifest[k]!.isEntry) && !chartKeys.includes(k),
+    );
+    expect(pages.length).toBeGreaterThan(10);
+    for (const key of pages) {
+      const closure = staticClosure(manifest, [key]);
+      for (const chart of chartKeys) expect(closure, `${key} loads ${chart}`).not.toContain(chart);
+    }
+    // It is imported on demand, and only by the results pages' modules.
+    const importers = Object.keys(manifest).filter((k) =>
+      (manifest[k]!.dynamicImports ?? []).some((d) => staticClosure(manifest, [d]).some((c) => chartKeys.includes(c))),
+    );
+    expect(importers.length).toBeGreaterThan(0);
+    for (const key of importers) expect(key).toMatch(/^src\/pages\/admin\/results\//);
+  });
 });

@@ -27,6 +27,9 @@ export const WEB_PAGES = [
   '/admin/jobs',
   '/admin/candidates',
   '/admin/grading/similarity',
+  '/admin/results/:examId',
+  '/admin/integrations',
+  '/admin/analysis/:examId',
   '/admin/:area',
 ] as const;
 

@@ -123,4 +123,12 @@ export async function exportQuestions(format: Format, drafts: Draft[]): Promise<
       return { extension: 'zip', ...exportProblemZip(drafts) };
   }
 }
-export { readTable, writeTable, type TableLimits, type TableResult, type TableRow } from './table.js';
+export {
+  openTableWriter,
+  readTable,
+  writeTable,
+  type TableLimits,
+  type TableResult,
+  type TableRow,
+  type TableWriter,
+} from './table.js';

@@ -3,6 +3,7 @@
  * as text cells, read with the same guards as the question sheets (size, zip bombs, row counts, encodings),
  * and rows written back as a file.
  */
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
@@ -157,4 +158,67 @@ export async function writeTable(
     col.width = 16;
   });
   return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+/** Rows written one at a time into a file, so a large table never sits in memory whole. */
+export interface TableWriter {
+  /** Adds one row (waits while the file's stream is full). */
+  add(row: readonly (string | number | null)[]): Promise<void>;
+  /** Finishes the file. */
+  close(): Promise<void>;
+}
+
+/**
+ * A table written row by row into `file`: xlsx through exceljs's streaming writer (each row committed as it
+ * goes), or CSV (UTF-8 with a BOM) on a file stream; the same header, cells and guards as `writeTable`.
+ */
+export async function openTableWriter(
+  format: 'xlsx' | 'csv',
+  file: string,
+  header: readonly string[],
+  sheetName = 'Sheet1',
+): Promise<TableWriter> {
+  if (format === 'csv') {
+    const out = fs.createWriteStream(file);
+    const write = (line: string) =>
+      new Promise<void>((resolve, reject) => {
+        const onError = (err: Error) => reject(err);
+        out.once('error', onError);
+        if (out.write(line, 'utf8')) {
+          out.off('error', onError);
+          resolve();
+        } else {
+          out.once('drain', () => {
+            out.off('error', onError);
+            resolve();
+          });
+        }
+      });
+    const line = (r: readonly (string | number | null)[]) =>
+      `${r.map((c) => csvField(c === null ? '' : String(c))).join(',')}\r\n`;
+    await write(`\ufeff${line(header)}`);
+    return {
+      add: (row) => write(line(row)),
+      close: () =>
+        new Promise<void>((resolve, reject) => {
+          out.once('error', reject);
+          out.end(() => resolve());
+        }),
+    };
+  }
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true });
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = header.map(() => ({ width: 16 }));
+  const head = sheet.addRow([...header]);
+  head.font = { bold: true };
+  head.commit();
+  return {
+    add: async (row) => {
+      sheet.addRow(row.map((c) => (c === null ? '' : c))).commit();
+    },
+    close: async () => {
+      sheet.commit();
+      await workbook.commit();
+    },
+  };
 }

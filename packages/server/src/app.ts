@@ -27,6 +27,7 @@ import { answerRoutes } from './routes/answer.js';
 import { bankRoutes } from './routes/bank.js';
 import { candidateRoutes } from './routes/candidates.js';
 import { importRoutes } from './routes/imports.js';
+import { integrationRoutes } from './routes/integrations.js';
 import { jobRoutes } from './routes/jobs.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { cepingRoutes } from './routes/ceping.js';
@@ -37,6 +38,8 @@ import { examEditorRoutes } from './routes/examEditor.js';
 import { scheduleRoutes } from './routes/schedule.js';
 import { similarityRoutes } from './routes/similarity.js';
 import { gradingRoutes } from './routes/grading.js';
+import { resultRoutes } from './routes/results.js';
+import { analysisRoutes } from './routes/analysis.js';
 import { monitorRoutes } from './routes/monitor.js';
 import { proctorRoutes } from './routes/proctor.js';
 import { profileRoutes } from './routes/profile.js';
@@ -95,6 +98,8 @@ export interface App {
 
 /** How often queued texts go out (each run sends a period's worth at the configured rate). */
 const SMS_PERIOD_MS = 1_000;
+/** How often webhook deliveries due are posted. */
+const WEBHOOK_PERIOD_MS = 1_000;
 /** How often reminders due are queued. */
 const REMIND_PERIOD_MS = 60_000;
 
@@ -229,11 +234,14 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       scheduleRoutes(api, services);
       similarityRoutes(api, services);
       gradingRoutes(api, services);
+      resultRoutes(api, services);
+      analysisRoutes(api, services);
       bankRoutes(api, services);
       importRoutes(api, services);
       jobRoutes(api, services);
       invitationRoutes(api, services);
       candidateRoutes(api, services);
+      integrationRoutes(api, services);
       toolsRoutes(api, services);
     },
     { prefix: config.apiPrefix },
@@ -275,7 +283,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders. Each once per period across the cluster.
+  // queues reminders; it posts webhook deliveries due. Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
@@ -285,6 +293,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
         { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
+        { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
       ];
       scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });

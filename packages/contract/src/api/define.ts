@@ -2,8 +2,8 @@
 import type { z } from 'zod';
 import type { Permission, ResourceKind } from '../enums.js';
 
-/** Who may make a call. */
-export type CallAuth = 'public' | 'candidate' | 'staff' | 'phone';
+/** Who may make a call: `integration` is another system with an API token (`Authorization: Bearer`). */
+export type CallAuth = 'public' | 'candidate' | 'staff' | 'phone' | 'integration';
 
 /** One API call. */
 export interface CallDef<

@@ -1,5 +1,6 @@
 /** The API catalogue: every call's method, path, schemas and who may make it. Server and web both read it. */
 import type { z } from 'zod';
+import { analysisCalls } from './analysis.js';
 import { auditCalls } from './audit.js';
 import { bankCalls } from './bank.js';
 import { candidateCalls } from './candidates.js';
@@ -8,11 +9,13 @@ import type { CallDef } from './define.js';
 import { examCalls } from './exam.js';
 import { examEditorCalls } from './examEditor.js';
 import { importCalls } from './imports.js';
+import { integrationCalls } from './integrations.js';
 import { invitationCalls } from './invitations.js';
 import { jobCalls } from './jobs.js';
 import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
 import { gradingCalls } from './grading.js';
+import { resultCalls } from './results.js';
 import { scheduleCalls } from './schedule.js';
 import { similarityCalls } from './similarity.js';
 import { staffCalls } from './staff.js';
@@ -23,6 +26,7 @@ import { userCalls } from './user.js';
 export { call, type CallAuth, type CallDef } from './define.js';
 // Each area on its own too: a page that imports only its areas leaves the other areas' schemas out of its bundle.
 export {
+  analysisCalls,
   auditCalls,
   bankCalls,
   cepingCalls,
@@ -30,8 +34,10 @@ export {
   examEditorCalls,
   gradingCalls,
   importCalls,
+  integrationCalls,
   monitorCalls,
   proctorCalls,
+  resultCalls,
   similarityCalls,
   staffCalls,
   subjectCalls,
@@ -57,8 +63,11 @@ export const api = {
   ...jobCalls,
   ...scheduleCalls,
   ...gradingCalls,
+  ...resultCalls,
   ...candidateCalls,
   ...similarityCalls,
+  ...integrationCalls,
+  ...analysisCalls,
 } as const;
 
 /** A call's name. */

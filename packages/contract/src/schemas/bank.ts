@@ -39,7 +39,7 @@ export const BANK_LIMITS = {
 } as const;
 
 /** How a query string says yes or no ('1'/'true' or '0'/'false'). */
-const QueryFlag = z
+export const QueryFlag = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])])
   .transform((v) => v === true || v === '1' || v === 'true');
 
@@ -186,6 +186,8 @@ export const BankQuestionQuery = PageQuery.extend({
   knowledge_point: BankKnowledgePoint.optional(),
   /** Only questions written by this staff member. */
   author_id: IdParam.optional(),
+  /** Only questions an exam's item analysis flagged for negative discrimination. */
+  flagged: QueryFlag.default(false),
   /** Only questions whose stem, options or passage contain this text (any language; Latin letters in any case). */
   q: z.string().trim().max(BANK_LIMITS.searchChars, `at most ${BANK_LIMITS.searchChars} characters`).optional(),
 });
@@ -196,6 +198,24 @@ export type BankQuestionQuery = z.input<typeof BankQuestionQuery>;
 export const BankVerificationState = z.enum(['none', 'ok', 'failed', 'stale']);
 /** Where a reference check stands. */
 export type BankVerificationState = z.infer<typeof BankVerificationState>;
+
+/** An exam whose item analysis found the question discriminating negatively (its latest analysis). */
+export const BankItemFlag = z.object({
+  /** Exam id. */
+  exam_id: z.number().int(),
+  /** Exam name. */
+  exam_name: z.string(),
+  /** Item-rest correlation found, or null. */
+  item_rest: z.number().nullable(),
+  /** Upper-lower 27 % index found, or null. */
+  upper_lower: z.number().nullable(),
+  /** Attempts it was computed over. */
+  n: z.number().int(),
+  /** When the analysis ran (epoch ms). */
+  flagged_at: EpochMs,
+});
+/** An exam's item analysis flag on a question. */
+export type BankItemFlag = z.infer<typeof BankItemFlag>;
 
 /** One question of the list (no key). */
 export const BankQuestionItem = z.object({
@@ -235,6 +255,8 @@ export const BankQuestionItem = z.object({
   verification: BankVerificationState,
   /** Why the stored question no longer parses (`path: message`), or null when it is fine. */
   problem: z.string().nullable(),
+  /** Exams whose item analysis found it discriminating negatively: stronger candidates did worse on it. */
+  flags: z.array(BankItemFlag),
 });
 /** One question of the list. */
 export type BankQuestionItem = z.infer<typeof BankQuestionItem>;

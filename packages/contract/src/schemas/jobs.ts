@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { EpochMs, Id, IdParam, PageQuery } from './common.js';
 
 /** Kinds of job the server runs; a new kind of long or background work adds its name here and one handler. */
-export const JOB_KINDS = ['bank_import', 'invitation_bulk', 'candidate_import', 'code_similarity', 'rescore'] as const;
+export const JOB_KINDS = [
+  'bank_import',
+  'invitation_bulk',
+  'candidate_import',
+  'code_similarity',
+  'rescore',
+  'results_export',
+] as const;
 /** A job kind. */
 export type JobKind = (typeof JOB_KINDS)[number];
 

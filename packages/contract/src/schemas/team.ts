@@ -130,6 +130,8 @@ export const HomeData = z.object({
   pending_flags: z.number().int(),
   /** Answers to manually scored questions (qa, programming_qa) of submitted attempts, waiting for a grader. */
   ungraded_answers: z.number().int(),
+  /** The caller's own bank questions an exam's item analysis flagged for negative discrimination. */
+  flagged_questions: z.number().int(),
   /** The server's time the counts were taken at (epoch ms). */
   server_time: EpochMs,
 });

@@ -2,8 +2,10 @@
  * npm run bench:results — how fast the results area computes what it shows, one section per measured thing.
  * Each section prints its lines and answers its figures; the last line is one JSON object of every section's
  * figures under the section's name. A new measurement is one more entry in SECTIONS.
- * BENCH_SECTIONS=similarity,... runs only the named sections.
+ * BENCH_SECTIONS=similarity,rankings,items runs only the named sections.
  */
+import { itemsSection } from './results/items.js';
+import { rankingsSection } from './results/rankings.js';
 import { similaritySection } from './results/similarity.js';
 
 /** One measured thing: a name, and a run that prints what it measures and answers its figures. */
@@ -12,7 +14,7 @@ export interface ResultsSection {
   run(log: (line: string) => void): Promise<Record<string, number | string>>;
 }
 
-const SECTIONS: ResultsSection[] = [similaritySection];
+const SECTIONS: ResultsSection[] = [similaritySection, rankingsSection, itemsSection];
 
 const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim());
 const figures: Record<string, Record<string, number | string>> = {};

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
-import { postgresKit } from './dialects/postgres.js';
+import { isPostgresUnavailable, postgresKit } from './dialects/postgres.js';
 import { sqliteKit } from './dialects/sqlite.js';
 import type { DialectKit } from './dialects/types.js';
 import { foundation } from './migrations/001_foundation.js';
@@ -22,8 +22,11 @@ import { schedules } from './migrations/016_schedules.js';
 import { invitationSms } from './migrations/018_invitation_sms.js';
 import { codeSimilarity } from './migrations/019_code_similarity.js';
 import { grading } from './migrations/021_grading.js';
+import { versionKeyRevision } from './migrations/025_version_key_revision.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
+import { integrations } from './migrations/023_integrations.js';
+import { itemFlags } from './migrations/024_item_flags.js';
 import type { Database } from './schema.js';
 
 /** The database handle services and repositories share. */
@@ -46,6 +49,14 @@ export interface DbTarget {
   sqliteFile?: string;
   /** PostgreSQL schema to use (tests isolate themselves this way). */
   searchPath?: string;
+}
+
+/**
+ * True when `err` says the database is not answering (PostgreSQL down, restarting or cut off), so the request may
+ * be made again later; SQLite is a file of this process and has no such state.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return isPostgresUnavailable(err);
 }
 
 /** Opens the database described by `target`. */
@@ -86,6 +97,9 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '019_code_similarity': codeSimilarity(kit),
     '020_job_request_id': jobRequestId(),
     '021_grading': grading(kit),
+    '023_integrations': integrations(kit),
+    '024_item_flags': itemFlags(),
+    '025_version_key_revision': versionKeyRevision(),
   };
 }
 

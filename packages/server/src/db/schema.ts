@@ -142,6 +142,8 @@ export interface ExamVersionTable {
   published_by: number | null;
   /** 1 for a preview version. */
   preview: Generated<number>;
+  /** Corrections of its frozen keys so far (a cached copy with a lower count is out of date). */
+  key_revision: Generated<number>;
 }
 
 /** Sections of an exam: linetest, major, evaluation. */
@@ -555,6 +557,11 @@ export interface Database {
   exam_grading: ExamGradingTable;
   grader_sections: GraderSectionTable;
   grading_marks: GradingMarkTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  api_tokens: ApiTokenTable;
+  item_flags: ItemFlagTable;
 }
 
 /** Points of one question of one finished attempt: the one table final scores and item analysis read. */
@@ -569,6 +576,22 @@ export interface QuestionScoreTable {
   /** Points the question is worth in the exam. */
   max: number;
   updated_at: number;
+}
+
+/** A frozen question the item analysis flagged for negative discrimination (the latest analysis of its version). */
+export interface ItemFlagTable {
+  question_id: number;
+  exam_id: number;
+  version_id: number;
+  /** The bank question it was copied from, whose author is warned. */
+  bank_question_id: number | null;
+  /** Item-rest correlation at the time (null when undefined). */
+  item_rest: number | null;
+  /** Upper-lower 27 % index at the time (null when undefined). */
+  upper_lower: number | null;
+  /** Attempts it was computed over. */
+  n: number;
+  flagged_at: number;
 }
 
 /** How an exam is graded; an exam without a row has the defaults (one grader, not blind). */
@@ -672,4 +695,69 @@ export interface SimilarityPairTable {
   decided_by: number | null;
   decided_at: number | null;
   computed_at: number;
+}
+
+/** Where final scores are posted: every exam's (team_id null) or one team's. */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  url: string;
+  /** The HMAC key, as the admin typed it (never answered, never audited). */
+  secret: string;
+  team_id: number | null;
+  description: Generated<string>;
+  /** 1 while events are delivered to it. */
+  enabled: number;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The outbox: one row per event, written in the transaction that made it happen. */
+export interface WebhookEventTable {
+  id: Generated<number>;
+  /** 'attempt.scored' or 'ping'. */
+  event: string;
+  attempt_id: number | null;
+  exam_id: number | null;
+  score: number | null;
+  max_score: number | null;
+  /** The JSON posted, frozen on the first try. */
+  body: string | null;
+  created_at: number;
+}
+
+/** One event to one endpoint: its state and tries. */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  event_id: number;
+  endpoint_id: number;
+  /** 'pending', 'delivered' or 'failed'. */
+  status: string;
+  attempts: Generated<number>;
+  /** When the next try is due (pending). */
+  next_at: number | null;
+  /** Held by a deliverer until then. */
+  lease_until: number | null;
+  last_status: number | null;
+  last_error: Generated<string>;
+  delivered_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** API tokens other systems read results with, stored as SHA-256 hashes. */
+export interface ApiTokenTable {
+  id: Generated<number>;
+  name: string;
+  /** 'read-results'. */
+  scope: string;
+  /** Only this team's exams; null: every exam. */
+  team_id: number | null;
+  token_hash: string;
+  /** The first characters of the token, to tell tokens apart in the console. */
+  prefix: string;
+  created_by: number | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
 }

@@ -1,4 +1,5 @@
 import { api, successEnvelope, type CallDef } from '@examhall/contract';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -6,11 +7,12 @@ import type { Candidate } from '../repositories/candidates.js';
 import type { PhoneCaller } from '../services/evidence/phone.js';
 import type { Services } from '../services/index.js';
 import { authorize, type StaffActor } from '../services/access.js';
+import type { ApiCaller } from '../services/apiTokens.js';
 import type { Upload } from '../services/profile.js';
 import { fail } from './errors.js';
 import { firstProblem, readUpload } from './multipart.js';
 import { openStreams, startSse, type StreamOpener, type StreamStart } from './sse.js';
-import { candidateCredential, phoneToken, staffCredential } from './tokens.js';
+import { apiToken, candidateCredential, phoneToken, staffCredential } from './tokens.js';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -28,6 +30,8 @@ export interface RouteContext<C extends CallDef> {
   staff: C['auth'] extends 'staff' ? StaffActor : undefined;
   /** The phone page's attempt and candidate, on phone calls (token from the `auth` query parameter). */
   phone: C['auth'] extends 'phone' ? PhoneCaller : undefined;
+  /** The API token's caller, on integration calls (another system, `Authorization: Bearer`). */
+  integration: C['auth'] extends 'integration' ? ApiCaller : undefined;
 }
 
 /** A handler returns the call's data; the envelope is added here. */
@@ -47,6 +51,7 @@ interface Principal {
   candidate?: Candidate;
   staff?: StaffActor;
   phone?: PhoneCaller;
+  integration?: ApiCaller;
 }
 const principals = new WeakMap<FastifyRequest, Principal>();
 
@@ -61,7 +66,9 @@ export function authenticatedByCookie(request: FastifyRequest): boolean {
  */
 function authenticate(services: Services, call: CallDef) {
   return async (request: FastifyRequest): Promise<void> => {
-    if (call.auth !== 'staff' && !OPEN_IN_MAINTENANCE.has(call) && services.site.inMaintenance()) {
+    // Maintenance closes the candidate's calls; staff and other systems keep working.
+    const closable = call.auth !== 'staff' && call.auth !== 'integration';
+    if (closable && !OPEN_IN_MAINTENANCE.has(call) && services.site.inMaintenance()) {
       throw fail('maintenance');
     }
     if (call.auth === 'candidate') {
@@ -79,6 +86,12 @@ function authenticate(services: Services, call: CallDef) {
       // Only the QR link's query parameter: the phone never holds the candidate's cookie.
       const token = phoneToken(request) ?? '';
       principals.set(request, { token, phone: await services.phone.resolve(token) });
+    } else if (call.auth === 'integration') {
+      // Only the Authorization header: a browser never attaches an API token by itself.
+      const token = apiToken(request) ?? '';
+      const integration = await services.apiTokens.resolve(token);
+      if (!integration) throw fail('not_logged_in', 'a live API token is required (Authorization: Bearer)');
+      principals.set(request, { token, integration });
     }
   };
 }
@@ -95,6 +108,7 @@ function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyRep
     candidate: who.candidate as RouteContext<C>['candidate'],
     staff: who.staff as RouteContext<C>['staff'],
     phone: who.phone as RouteContext<C>['phone'],
+    integration: who.integration as RouteContext<C>['integration'],
   };
 }
 
@@ -108,8 +122,8 @@ export function route<C extends CallDef>(app: FastifyInstance, services: Service
 
 /** A file a download call answers. */
 export interface Download {
-  /** Its bytes. */
-  bytes: Uint8Array;
+  /** Its bytes, or a stream of them (a large file from object storage, never read whole). */
+  bytes: Uint8Array | Readable;
   /** Content type. */
   mime: string;
   /** The name the browser saves it under. */
@@ -151,7 +165,11 @@ export function downloadRoute<C extends CallDef>(
         )
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'no-store')
-        .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+        .send(
+          file.bytes instanceof Readable
+            ? file.bytes
+            : Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+        );
     },
   });
 }

@@ -39,6 +39,13 @@ export function staffCredential(request: FastifyRequest): Credential | undefined
   return fromCookie ? { token: fromCookie, viaCookie: true } : undefined;
 }
 
+/** An API token: only `Authorization: Bearer`, never a cookie or the query string. */
+export function apiToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return undefined;
+  return header.slice(7).trim() || undefined;
+}
+
 /** Query parameters whose values are secrets (compared after decoding, ignoring case). */
 const SECRET_PARAMS = new Set([
   'auth',

@@ -10,9 +10,21 @@ export type BankQuestionRow = Selectable<BankQuestionTable>;
 /** A question row with what the bank shows beside it: tags, how often used, author's and editor's names. */
 export interface BankQuestionRecord extends BankQuestionRow {
   tags: string[];
+  /** Exams whose item analysis flagged it (negative discrimination). */
+  flags: BankFlagRecord[];
   used_count: number;
   author_name: string;
   editor_name: string;
+}
+
+/** An exam's item-analysis flag on a bank question. */
+export interface BankFlagRecord {
+  exam_id: number;
+  exam_name: string;
+  item_rest: number | null;
+  upper_lower: number | null;
+  n: number;
+  flagged_at: number;
 }
 
 /** Which questions a list or count takes; every field narrows (and). */
@@ -28,6 +40,8 @@ export interface BankFilter {
   tag?: string | undefined;
   knowledgePoint?: string | undefined;
   authorId?: number | undefined;
+  /** Only questions an exam's item analysis flagged. */
+  flagged?: boolean | undefined;
   /** Text the plain stem must contain (Latin letters in any case). */
   text?: string | undefined;
 }
@@ -73,6 +87,16 @@ function conditions(eb: ExpressionBuilder<Database, 'bank_questions'>, f: BankFi
   if (f.kind !== undefined) c.push(eb('bank_questions.kind', '=', f.kind));
   if (f.difficulty !== undefined) c.push(eb('bank_questions.difficulty', '=', f.difficulty));
   if (f.authorId !== undefined) c.push(eb('bank_questions.author_id', '=', f.authorId));
+  if (f.flagged) {
+    c.push(
+      eb.exists(
+        eb
+          .selectFrom('item_flags')
+          .select('item_flags.question_id')
+          .whereRef('item_flags.bank_question_id', '=', 'bank_questions.id'),
+      ),
+    );
+  }
   if (f.tag !== undefined) {
     c.push(
       eb.exists(
@@ -229,7 +253,7 @@ export class BankRepository {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const people = [...new Set(rows.flatMap((r) => [r.author_id, r.editor_id]))];
-    const [tags, staff] = await Promise.all([
+    const [tags, staff, flags] = await Promise.all([
       this.db
         .selectFrom('bank_question_tags')
         .select(['question_id', 'tag'])
@@ -237,7 +261,30 @@ export class BankRepository {
         .orderBy('tag')
         .execute(),
       this.db.selectFrom('staff').select(['id', 'name']).where('id', 'in', people).execute(),
+      this.db
+        .selectFrom('item_flags as f')
+        .innerJoin('exams as e', 'e.id', 'f.exam_id')
+        .select([
+          'f.bank_question_id',
+          'f.exam_id',
+          'e.name as exam_name',
+          'f.item_rest',
+          'f.upper_lower',
+          'f.n',
+          'f.flagged_at',
+        ])
+        .where('f.bank_question_id', 'in', ids)
+        .orderBy('f.flagged_at', 'desc')
+        .orderBy('f.question_id')
+        .execute(),
     ]);
+    const flagsOf = new Map<number, BankFlagRecord[]>();
+    for (const { bank_question_id: id, ...f } of flags) {
+      // One flag per exam: the latest version's analysis comes first.
+      const list = flagsOf.get(id!) ?? [];
+      if (!list.some((x) => x.exam_id === f.exam_id)) list.push({ ...f, n: Number(f.n) });
+      flagsOf.set(id!, list);
+    }
     const tagsOf = new Map<number, string[]>();
     for (const t of tags) tagsOf.set(t.question_id, [...(tagsOf.get(t.question_id) ?? []), t.tag]);
     const nameOf = new Map(staff.map((s) => [s.id, s.name]));
@@ -245,6 +292,7 @@ export class BankRepository {
       ...r,
       used_count: Number(r.used_count ?? 0),
       tags: tagsOf.get(r.id) ?? [],
+      flags: flagsOf.get(r.id) ?? [],
       author_name: nameOf.get(r.author_id) ?? '',
       editor_name: nameOf.get(r.editor_id) ?? '',
     }));

@@ -23,6 +23,16 @@ export class ExamVersionRepository {
     return this.db.selectFrom('exam_versions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** How many times the version's frozen keys were corrected; null when there is no such version. */
+  async keyRevision(id: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('exam_versions')
+      .select('key_revision')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.key_revision ?? null;
+  }
+
   /** Sections of a version in order. */
   sectionsOf(versionId: number): Promise<SectionRow[]> {
     return this.db

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ExamGradingTable, GradingMarkTable, QuestionScoreTable } from '../db/schema.js';
 import { examVisible, type ExamFilter } from './access.js';
@@ -54,6 +54,20 @@ export class GradingRepository {
       .where('attempt_id', '=', attemptId)
       .where('question_id', '=', questionId)
       .executeTakeFirst();
+  }
+
+  /**
+   * One answer's score row, locked until the transaction `db` ends on PostgreSQL, so two graders marking the same
+   * answer at once count each other's mark (SQLite's one writer serializes transactions anyway).
+   */
+  lockScore(attemptId: number, questionId: number): Promise<QuestionScoreRow | undefined> {
+    let q = this.db
+      .selectFrom('question_scores')
+      .selectAll()
+      .where('attempt_id', '=', attemptId)
+      .where('question_id', '=', questionId);
+    if (this.db.getExecutor().adapter instanceof PostgresAdapter) q = q.forUpdate();
+    return q.executeTakeFirst();
   }
 
   /** Sets one answer's final points. */
@@ -378,8 +392,13 @@ export class GradingRepository {
   }
 
   /** Replaces a frozen question's key. */
-  async setKey(questionId: number, key: string): Promise<void> {
+  async setKey(questionId: number, versionId: number, key: string): Promise<void> {
     await this.db.updateTable('questions').set({ answer_key: key }).where('id', '=', questionId).execute();
+    await this.db
+      .updateTable('exam_versions')
+      .set((eb) => ({ key_revision: eb('key_revision', '+', 1) }))
+      .where('id', '=', versionId)
+      .execute();
   }
 
   /** An exam's answers graders score that have at least one mark, with their points and maximum. */

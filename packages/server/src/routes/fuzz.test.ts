@@ -258,6 +258,18 @@ describe('fuzzing every delivered endpoint', () => {
 
   it('refuses every id field of every call given anything but an id, with the 422 envelope', async () => {
     const { candidate, staff } = await freshTokens();
+    // Other systems' calls take an API token; a sampled revoke may revoke one, so each case makes its own.
+    const apiToken = async () =>
+      (
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/admin/integrations/token/create',
+            headers: { authorization: `Bearer ${staff}` },
+            payload: { name: 'Fuzz' },
+          })
+        ).json() as { data: { token: string } }
+      ).data.token;
     const cases = t.routes
       .filter((r) => r.call && !r.call.stream)
       .flatMap((r) =>
@@ -283,6 +295,7 @@ describe('fuzzing every delivered endpoint', () => {
         async ({ method, url: path, auth: who, format, upload, part, name }, value) => {
           const headers: Record<string, string> = {};
           if (who === 'staff') headers.authorization = `Bearer ${staff}`;
+          if (who === 'integration') headers.authorization = `Bearer ${await apiToken()}`;
           const auth = who === 'candidate' ? `auth=${candidate}` : '';
           const text = typeof value === 'string' ? value : JSON.stringify(value);
           let url = `${path}?${auth}`;

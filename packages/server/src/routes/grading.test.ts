@@ -17,6 +17,7 @@ import {
   type ReconcileListData,
 } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GradingRepository } from '../repositories/grading.js';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
@@ -204,6 +205,32 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     });
   });
 
+  it('two graders taking the last mark of an answer at the same moment: one mark is stored, the other refused', async () => {
+    const qa = await questionOf('qa');
+    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 10 });
+    const [first, second, third] = [await grader('First'), await grader('Second'), await grader('Third')];
+    const people = [];
+    for (let i = 0; i < 6; i++) people.push(await candidate(`Candidate ${i}`, { [qa]: QA_ANSWER }));
+    const criteria = [1, 1, 1, 1];
+    for (const p of people) {
+      const ref = { attempt_id: p.attemptId, question_id: qa };
+      await ok(api.gradingMark, { ...ref, criteria }, first.token);
+      // The second mark settles the answer: two graders send it at once.
+      const both = await Promise.all([
+        call(api.gradingMark, { ...ref, criteria }, second.token),
+        call(api.gradingMark, { ...ref, criteria }, third.token),
+      ]);
+      expect(both.map((r) => r.http).sort()).toEqual([200, 409]);
+      expect(both.find((r) => r.http === 409)!.code).toBe('answer_already_graded');
+      const marks = await t.db.handle.db
+        .selectFrom('grading_marks')
+        .select('grader_id')
+        .where('attempt_id', '=', p.attemptId)
+        .execute();
+      expect(marks).toHaveLength(2);
+    }
+  });
+
   it('blind double marking: two graders each, reconciliation beyond the margin shows both marks, names once done', async () => {
     const qa = await questionOf('qa');
     await ok(api.gradingSettings, { exam_id: examId, blind: true, double_marking: true, margin: 2 });
@@ -361,5 +388,20 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     // A question of no published version of this exam is not found.
     const missing = await call(api.gradingKey, { exam_id: examId, question_id: 999_999, key: { option: 'A' } });
     expect([missing.http, missing.code]).toEqual([404, 'not_found']);
+  });
+
+  it('scores with a key another API process corrected, though this one cached the version before', async () => {
+    const single = await questionOf('single');
+    const c = await candidate('Li Lei', { [single]: { kind: 'choice', option: 'B' } }, false);
+    // This process holds the version (the candidate entered and saved); another one corrects the key: the stored
+    // row and the version's correction count change, this process's cache is not told.
+    const versionId = (await t.services.attempts.byId(c.attemptId))!.version_id!;
+    await t.db.handle.db
+      .transaction()
+      .execute((trx) => new GradingRepository(trx).setKey(single, versionId, JSON.stringify({ option: 'A' })));
+    await t.services.attempts.finish(c.attemptId, 'submit');
+    const rows = await rowsOf(c.attemptId);
+    expect(rows.find((r) => r.question_id === single)).toMatchObject({ source: 'auto', points: 0 });
+    expect((await result(c.token)).score).toBe(0);
   });
 });

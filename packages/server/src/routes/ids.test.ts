@@ -53,14 +53,26 @@ describe.each(await testedDialects())('ids are strict on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
+  /** A fresh API token (a sampled revoke may have revoked an earlier one). */
+  async function apiToken(): Promise<string> {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations/token/create',
+      headers: { authorization: `Bearer ${staff}` },
+      payload: { name: 'Ids' },
+    });
+    return body<{ token: string }>(res).data.token;
+  }
+
   /** Sends `call` with the id at `field` replaced by `bad` (as JSON, or as text in a query or form). */
-  function send(c: Case, bad: unknown, repeated = false, good = false): Promise<LightMyRequestResponse> {
+  async function send(c: Case, bad: unknown, repeated = false, good = false): Promise<LightMyRequestResponse> {
     const { call, part, field } = c;
     const headers: Record<string, string> = {};
     let url = `/api${call.path}`;
     const params = new URLSearchParams();
     if (call.auth === 'candidate') params.set('auth', candidate);
     if (call.auth === 'staff') headers.authorization = `Bearer ${staff}`;
+    if (call.auth === 'integration') headers.authorization = `Bearer ${await apiToken()}`;
     const query = call.query ? sampleOf(c.name, 'query', call.query) : undefined;
     const sentQuery = (part === 'query' ? withField(call.query!, query, field.path, bad) : query) as
       Record<string, unknown> | undefined;

@@ -34,6 +34,7 @@ import { visibleOutcome } from './outcome.js';
 import { GradingRepository, type NewQuestionScore } from '../repositories/grading.js';
 import { automaticPoints, gradedByPerson, manualFinal, roundPoints, scoreSource, storedAnswer } from './scoring.js';
 import { attemptEnd, effectiveWindow, type EffectiveWindow } from './timing.js';
+import type { ScoreOutbox } from './webhooks.js';
 
 /** Why an attempt ended. */
 export type FinishReason = 'submit' | 'timeout' | 'cuts' | 'proctor';
@@ -69,6 +70,8 @@ export class AttemptService {
     private readonly admission: AdmissionService,
     /** Hears every change of an attempt's phase (the proctor console, the candidate's live stream). */
     private readonly notifier?: ProctorNotifier,
+    /** Hears every score that may have become final or changed, inside its transaction (webhooks). */
+    private readonly outbox?: ScoreOutbox,
   ) {
     this.attempts = new AttemptRepository(db);
     this.exams = new ExamRepository(db);
@@ -122,6 +125,11 @@ export class AttemptService {
     const publishedId = head.exam.published_version_id;
     const version = publishedId !== null ? await this.version(publishedId) : emptyVersion(examId);
     return this.catalog.bundle(head, version, null);
+  }
+
+  /** `bundle`, or the attempt's bundle read again when its version's keys were corrected since it was read. */
+  async withCurrentKeys(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamBundle> {
+    return (await this.catalog.keysCurrent(bundle.version)) ? bundle : this.bundleOf(attempt);
   }
 
   /** What an attempt runs on: its own version and the questions it got. */
@@ -310,7 +318,10 @@ export class AttemptService {
         score: scored.score,
         max_score: scored.max,
       });
-      if (ok) await new GradingRepository(trx).replaceScores(attempt.id, scored.rows);
+      if (ok) {
+        await new GradingRepository(trx).replaceScores(attempt.id, scored.rows);
+        await this.outbox?.noteScore(trx, attempt.id);
+      }
       return ok;
     });
     if (moved) {
@@ -340,8 +351,10 @@ export class AttemptService {
    * An attempt's points per question and in all: automatic ones by each kind's rule, programming ones from
    * their latest judged submit, graders' ones from their marks (null while an answer waits; an empty answer
    * earns 0 with no grader). The final score adds them all; the maximum is every scored question's points.
+   * A version whose key was corrected since `bundle` was read (in any API process) is read again first.
    */
-  async score(attempt: AttemptRow, bundle: ExamBundle): Promise<AttemptScore> {
+  async score(attempt: AttemptRow, given: ExamBundle): Promise<AttemptScore> {
+    const bundle = await this.withCurrentKeys(attempt, given);
     const answers = new Map((await this.attempts.answers(attempt.id)).map((a) => [a.question_id, a]));
     const submits = await new JudgeRunRepository(this.db).latestSubmits(attempt.id);
     const grading = new GradingRepository(this.db);
@@ -391,6 +404,7 @@ export class AttemptService {
     await this.db.transaction().execute(async (trx) => {
       await new AttemptRepository(trx).setScore(attemptId, scored.score, scored.max);
       await new GradingRepository(trx).replaceScores(attemptId, scored.rows);
+      await this.outbox?.noteScore(trx, attemptId);
     });
     return scored;
   }

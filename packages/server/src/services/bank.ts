@@ -61,6 +61,8 @@ export interface BankListInput {
   tag?: string | undefined;
   knowledge_point?: string | undefined;
   author_id?: number | undefined;
+  /** Only questions an exam's item analysis flagged (absent: all). */
+  flagged?: boolean | undefined;
   q?: string | undefined;
 }
 
@@ -433,6 +435,7 @@ export class BankService {
       tag: q.tag,
       knowledgePoint: q.knowledge_point,
       authorId: q.author_id,
+      flagged: q.flagged,
       text: q.q,
     };
     if (q.folder_id !== undefined) {
@@ -477,6 +480,7 @@ export class BankService {
       updated_at: r.updated_at,
       revision: r.revision,
       used_count: r.used_count,
+      flags: r.flags,
       question: body,
       verification: verificationOf(r, body),
     };
@@ -536,6 +540,7 @@ export class BankService {
       used_count: r.used_count,
       verification: read.body ? verificationState(r, read.body) : 'none',
       problem: read.problem,
+      flags: r.flags,
     };
   }
 

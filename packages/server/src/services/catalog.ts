@@ -55,6 +55,8 @@ export interface VersionBundle {
   exam_id: number;
   number: number;
   preview: boolean;
+  /** Corrections of its frozen keys when it was read. */
+  keyRevision: number;
   /** The definition it froze; null for a version whose stored definition no longer parses. */
   definition: ExamDefinition | null;
   sections: VersionSection[];
@@ -182,10 +184,21 @@ export class ExamCatalog {
 
   /**
    * Drops one cached version after a correction of its frozen rows (a key fixed by grading): this process reads
-   * it again at once; other processes keep their copy until it is evicted, which the re-scoring job covers.
+   * it again at once; other processes see the correction count move before they score (keysCurrent).
    */
   forgetVersion(versionId: number): void {
     if (this.versions.delete(versionId)) this.evicted(versionId);
+  }
+
+  /**
+   * Whether a cached version still holds the stored keys: one read of its correction count. A version whose key
+   * was corrected (by this or another API process) is dropped, so the caller reads it again before it scores.
+   */
+  async keysCurrent(version: VersionBundle): Promise<boolean> {
+    const stored = await this.versionRepo.keyRevision(version.id);
+    if (stored === null || stored === version.keyRevision) return true;
+    if (this.versions.has(version.id)) this.forgetVersion(version.id);
+    return false;
   }
 
   /** A version, or null when there is none. */
@@ -285,6 +298,7 @@ export function emptyVersion(examId: number): VersionBundle {
     id: EMPTY_VERSION_ID,
     exam_id: examId,
     number: 0,
+    keyRevision: 0,
     preview: false,
     definition: null,
     sections: [],
@@ -310,6 +324,7 @@ export function buildVersion(row: VersionRow, sections: SectionRow[], rows: Ques
     exam_id: row.exam_id,
     number: row.number,
     preview: row.preview === 1,
+    keyRevision: row.key_revision,
     definition: parsed.success ? parsed.data : null,
     sections: versionSections,
     byId,

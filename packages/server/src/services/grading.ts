@@ -32,6 +32,7 @@ import { parseQuestionIds, type CatalogQuestion, type ExamCatalog } from './cata
 import type { JobService } from './jobs.js';
 import type { ServiceLog } from './log.js';
 import { manualFinal, roundPoints, storedAnswer } from './scoring.js';
+import type { ScoreOutbox } from './webhooks.js';
 
 /** How long the links to an answer's files stay valid. */
 const FILE_LINK_SECONDS = 15 * 60;
@@ -65,6 +66,8 @@ export interface GradingDeps {
   store: ObjectStore;
   clock: () => number;
   log: ServiceLog;
+  /** Hears every score that may have become final or changed, inside its transaction (webhooks). */
+  outbox?: ScoreOutbox;
   actorById: (id: number) => Promise<StaffActor | null>;
 }
 
@@ -171,7 +174,10 @@ export class GradingService {
       await repo.setPoints(a.attempt_id, a.question_id, final, this.deps.clock());
       touched.add(a.attempt_id);
     }
-    for (const attemptId of touched) await GradingService.sumScore(trx, attemptId);
+    for (const attemptId of touched) {
+      await GradingService.sumScore(trx, attemptId);
+      await this.deps.outbox?.noteScore(trx, attemptId);
+    }
     return touched.size;
   }
 
@@ -277,7 +283,9 @@ export class GradingService {
     if (!attempt || !row || row.source !== 'manual') {
       throw fail('not_found', `no answer to grade of question ${questionId} in attempt ${attemptId}`);
     }
-    const bundle = await this.deps.attempts.bundleOf(attempt);
+    // The rubric as stored now, even when another API process corrected it.
+    const attempts = this.deps.attempts;
+    const bundle = await attempts.withCurrentKeys(attempt, await attempts.bundleOf(attempt));
     const question = bundle.byId.get(questionId);
     if (!question) throw fail('not_found', `no question ${questionId} in attempt ${attemptId}`);
     if (actor.role !== 'admin') {
@@ -380,7 +388,8 @@ export class GradingService {
     const now = this.deps.clock();
     const result = await this.db.transaction().execute(async (trx) => {
       const repo = new GradingRepository(trx);
-      const row = (await repo.score(attempt.id, question.id))!;
+      // Locked first: a mark made at the same moment by another grader is counted before this one is taken.
+      const row = (await repo.lockScore(attempt.id, question.id))!;
       const marks = await repo.marks(attempt.id, question.id);
       const state = GradingService.state(row.points, marks, required);
       if (body.reconcile) {
@@ -411,6 +420,7 @@ export class GradingService {
       );
       await repo.setPoints(attempt.id, question.id, final, now);
       const score = await GradingService.sumScore(trx, attempt.id);
+      await this.deps.outbox?.noteScore(trx, attempt.id);
       const mark = markView(all.find((m) => m.id === id)!);
       await this.deps.audit
         .with(trx)
@@ -479,7 +489,7 @@ export class GradingService {
     if (!parsed.ok) throw fail('validation_error', `key: ${parsed.problems[0] ?? 'does not fit the question'}`);
     const key = JSON.stringify(parsed.body.key);
     await this.db.transaction().execute(async (trx) => {
-      await new GradingRepository(trx).setKey(q.id, key);
+      await new GradingRepository(trx).setKey(q.id, q.version_id, key);
       await this.deps.audit
         .with(trx)
         .record(
@@ -538,6 +548,7 @@ export class GradingService {
         async (trx) => {
           await new AttemptRepository(trx).setScore(attempt.id, scored.score, scored.max);
           await new GradingRepository(trx).replaceScores(attempt.id, scored.rows);
+          await this.deps.outbox?.noteScore(trx, attempt.id);
         },
         { done: next.done, total: ids.length },
       );

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { ConsoleRepository } from '../repositories/console.js';
 import { ProctorRepository } from '../repositories/proctor.js';
 import type { AccessService, StaffActor } from './access.js';
+import type { AnalysisService } from './analysis.js';
 import { authorize } from './access.js';
 
 /** Type ids of the kinds a grader scores (Q&A, programming Q&A). */
@@ -22,13 +23,14 @@ export class HomeService {
   constructor(
     db: Db,
     private readonly access: AccessService,
+    private readonly analysis: AnalysisService,
     private readonly clock: () => number,
   ) {
     this.proctor = new ProctorRepository(db);
     this.console = new ConsoleRepository(db);
   }
 
-  /** Exams open now, flags nobody has decided, answers waiting for a grader. */
+  /** Exams open now, flags nobody has decided, answers waiting for a grader, the caller's flagged questions. */
   async home(actor: StaffActor): Promise<HomeData> {
     authorize(actor, api.consoleHome);
     const filter = this.access.examFilter(actor);
@@ -51,6 +53,8 @@ export class HomeService {
       pending_flags: exams.reduce((n, e) => n + e.open_flags, 0),
       // Manual scores are not stored yet: every answer to a manually scored question of a submitted attempt waits.
       ungraded_answers: await this.console.answersOfTypes(filter, GRADER_TYPES),
+      // The author's own questions: the analysis flags them for whoever wrote them, whoever ran it.
+      flagged_questions: await this.analysis.flaggedOfAuthor(actor.id),
       server_time: now,
     };
   }

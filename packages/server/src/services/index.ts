@@ -15,6 +15,7 @@ import type { SmsSender } from '../sms/sender.js';
 import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
 import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
 import { AccessService } from './access.js';
+import { AnalysisService } from './analysis.js';
 import { AnswerService } from './answers.js';
 import { AttemptService } from './attempts.js';
 import { AuditService } from './audit.js';
@@ -40,6 +41,7 @@ import { JudgeService } from './judging.js';
 import { MediaLinks } from './media.js';
 import { ProctorService } from './proctor.js';
 import { ProfileService } from './profile.js';
+import { ResultsService, type ResultExportPayload } from './results.js';
 import { RiskService } from './risk.js';
 import { ScheduleService } from './schedule.js';
 import { SimilarityService } from './similarity.js';
@@ -47,6 +49,9 @@ import { SiteService } from './site.js';
 import { StaffService } from './staff.js';
 import { TeamService } from './teams.js';
 import { TokenService } from './tokens.js';
+import { ApiTokenService } from './apiTokens.js';
+import { ResultFeedService } from './resultFeed.js';
+import { WebhookService } from './webhooks.js';
 
 /** Everything services need from outside. */
 export interface ServiceDeps {
@@ -96,6 +101,8 @@ export interface Services {
   candidates: CandidateService;
   /** Code similarity per programming question: the job (`code_similarity`), pairs, one pair, decisions. */
   similarity: SimilarityService;
+  /** Item analysis of an exam's questions over its finished attempts, and the flags it records for authors. */
+  analysis: AnalysisService;
   /** An exam's invited candidates with their status, counts and export. */
   examCandidates: ExamCandidateService;
   /** Teams and the proctors and graders assigned to exams. */
@@ -104,7 +111,15 @@ export interface Services {
   home: HomeService;
   /** Grading: graders per exam or section, queues, marks, reconciliation, progress, key corrections (`rescore`). */
   grading: GradingService;
+  /** Results: rankings, one attempt's report, the figures for charts, dimensions, exports (`results_export`). */
+  results: ResultsService;
   tokens: TokenService;
+  /** Webhooks: endpoints, the outbox of final scores (`noteScore`), the deliverer (`deliver`) and its log. */
+  webhooks: WebhookService;
+  /** API tokens other systems read results with. */
+  apiTokens: ApiTokenService;
+  /** Final results as other systems read them. */
+  resultFeed: ResultFeedService;
   candidateAuth: CandidateAuthService;
   staff: StaffService;
   exams: ExamService;
@@ -188,15 +203,24 @@ export function createServices(deps: ServiceDeps): Services {
     candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
     code_similarity: (ctx) => similarity.run(ctx),
     rescore: (ctx) => grading.runRescore(ctx as unknown as JobContext<RescorePayload>),
+    results_export: (ctx) => results.runExport(ctx as unknown as JobContext<ResultExportPayload>),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
+  const resultFeed = new ResultFeedService(db, catalog);
+  const webhooks = new WebhookService(db, {
+    audit,
+    results: resultFeed,
+    clock,
+    log: deps.log,
+    allowPrivate: deps.config.webhookAllowPrivate,
+  });
   const admission = new AdmissionService(deps.limiter, {
     rate: deps.config.admissionRate,
     burstMs: ADMISSION_BURST_MS,
     clock,
   });
-  const attempts = new AttemptService(db, catalog, clock, deps.log, admission, deps.notifier);
+  const attempts = new AttemptService(db, catalog, clock, deps.log, admission, deps.notifier, webhooks);
   const grading = new GradingService(db, {
     access,
     audit,
@@ -206,8 +230,20 @@ export function createServices(deps: ServiceDeps): Services {
     store,
     clock,
     log: deps.log,
+    outbox: webhooks,
     actorById: (id) => staff.actorById(id),
   });
+  const results = new ResultsService(db, {
+    access,
+    audit,
+    attempts,
+    catalog,
+    grading,
+    jobs,
+    store,
+    log: deps.log,
+  });
+  const analysis = new AnalysisService(db, { access, catalog, clock, log: deps.log });
   const risk = new RiskService(db, attempts, clock, deps.notifier);
   const evidence = new EvidenceIntakeService(
     db,
@@ -249,11 +285,16 @@ export function createServices(deps: ServiceDeps): Services {
     jobQueue,
     candidates,
     similarity,
+    analysis,
     examCandidates: new ExamCandidateService(db, access, clock),
     teams: new TeamService(db, access, audit, clock),
-    home: new HomeService(db, access, clock),
+    home: new HomeService(db, access, analysis, clock),
     grading,
+    results,
     tokens,
+    webhooks,
+    apiTokens: new ApiTokenService(db, audit, clock),
+    resultFeed,
     candidateAuth: new CandidateAuthService({ ...deps, tokens }),
     staff,
     exams: new ExamService(db, attempts, clock),

@@ -71,19 +71,27 @@ export interface ExamFigures {
 /** The share of each end of the ranking the upper-lower index compares. */
 export const UPPER_LOWER_SHARE = 0.27;
 
-function mean(xs: readonly number[]): number | null {
-  return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+/** Numbers as the figures read them: a plain array or a typed one. */
+type Numbers = ArrayLike<number>;
+
+function mean(xs: Numbers): number | null {
+  if (xs.length === 0) return null;
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += xs[i]!;
+  return sum / xs.length;
 }
 
 /** The sample variance (n - 1), null under two values. */
-function variance(xs: readonly number[]): number | null {
+function variance(xs: Numbers): number | null {
   const m = mean(xs);
   if (m === null || xs.length < 2) return null;
-  return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
+  let sum = 0;
+  for (let i = 0; i < xs.length; i++) sum += (xs[i]! - m) ** 2;
+  return sum / (xs.length - 1);
 }
 
 /** Pearson's r, null when either side has no spread. */
-function pearson(xs: readonly number[], ys: readonly number[]): number | null {
+function pearson(xs: Numbers, ys: Numbers): number | null {
   const mx = mean(xs);
   const my = mean(ys);
   if (mx === null || my === null || xs.length < 2) return null;
@@ -111,37 +119,47 @@ interface Ranked {
   total: number;
 }
 
-/** The figures of the item at `index`; `ranked` holds every attempt, ranked. */
+/**
+ * The figures of the item at `index`; `ranked` holds every attempt, ranked. One pass over the ranking into typed
+ * arrays: with 50,000 attempts and 40 questions the analysis is 40 such passes.
+ */
 function itemFigures(item: AnalysedItem, index: number, ranked: readonly Ranked[]): ItemFigures {
   // The groups are taken among the attempts given this question, in the ranking's order.
-  const given = ranked.filter((r) => r.attempt.responses[index]);
-  const points = given.map((r) => r.attempt.responses[index]!.points);
-  const rest = given.map((r, i) => r.total - points[i]!);
-  const m = mean(points);
-  const v = variance(points);
-  const itemRest = pearson(points, rest);
-  const g = Math.max(1, Math.round(given.length * UPPER_LOWER_SHARE));
-  const upperLower =
-    given.length >= 2 && item.max > 0 ? (mean(points.slice(0, g))! - mean(points.slice(-g))!) / item.max : null;
-  let optionShares: Record<string, number> | null = null;
-  if (item.options && given.length > 0) {
-    const counts: Record<string, number> = Object.fromEntries([...item.options, ''].map((o) => [o, 0]));
-    for (const r of given) {
-      const chosen = r.attempt.responses[index]!.chosen ?? [];
+  const points = new Float64Array(ranked.length);
+  const rest = new Float64Array(ranked.length);
+  let n = 0;
+  let counts: Record<string, number> | null = item.options
+    ? Object.fromEntries([...item.options, ''].map((o) => [o, 0]))
+    : null;
+  for (const r of ranked) {
+    const response = r.attempt.responses[index];
+    if (!response) continue;
+    points[n] = response.points;
+    rest[n] = r.total - response.points;
+    n += 1;
+    if (counts) {
+      const chosen = response.chosen ?? [];
       if (chosen.length === 0) counts['']!++;
       for (const o of chosen) if (o in counts) counts[o]!++;
     }
-    optionShares = Object.fromEntries(Object.entries(counts).map(([o, c]) => [o, c / given.length]));
   }
+  const given = points.subarray(0, n);
+  const m = mean(given);
+  const v = variance(given);
+  const itemRest = pearson(given, rest.subarray(0, n));
+  const g = Math.max(1, Math.round(n * UPPER_LOWER_SHARE));
+  const upperLower =
+    n >= 2 && item.max > 0 ? (mean(given.subarray(0, g))! - mean(given.subarray(n - g))!) / item.max : null;
+  if (n === 0) counts = null;
   return {
     id: item.id,
-    n: given.length,
+    n,
     mean: m,
     facility: m === null || item.max <= 0 ? null : m / item.max,
     sd: v === null ? null : Math.sqrt(v),
     itemRest,
     upperLower,
-    optionShares,
+    optionShares: counts && Object.fromEntries(Object.entries(counts).map(([o, c]) => [o, c / n])),
     flagged: (itemRest !== null && itemRest < 0) || (upperLower !== null && upperLower < 0),
   };
 }

@@ -17,6 +17,7 @@ import { multipart } from './multipart.js';
 import { enterExam } from './checks.js';
 import { waitForJob } from './jobs.js';
 import { JobRepository } from '../repositories/jobs.js';
+import { WebhookRepository } from '../repositories/integrations.js';
 
 /** A call's input: query, body (the fields of a multipart call) and the file of a multipart call. */
 export interface CallInput {
@@ -383,6 +384,17 @@ async function newSlot(w: CallWorld, capacity = 5): Promise<number> {
 }
 
 /** An attempt of a new candidate at team A's exam, submitted; answers its id. */
+/** A finished results export of team A's exam, started by its author; answers the job's id. */
+async function resultsExport(w: CallWorld): Promise<number> {
+  const started = await inject(w.t, w.tokens.authorA, 'POST', '/admin/results/export', {
+    exam_id: w.examId,
+    format: 'csv',
+  });
+  const job = await waitForJob(w.t, w.tokens.authorA, started.job_id as number);
+  expect(job.state).toBe('done');
+  return job.id;
+}
+
 async function finishedAttempt(w: CallWorld): Promise<number> {
   const { attemptId } = await w.newAttempt();
   await w.t.services.attempts.finish(attemptId, 'submit');
@@ -615,9 +627,16 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   gradingMark: async (w) => ({ body: { ...(await answerToGrade(w)), criteria: [2.5, 2.5, 0, 0] } }),
   gradingReconcile: (w) => ({ query: { exam_id: w.examId } }),
   gradingProgress: (w) => ({ query: { exam_id: w.examId } }),
+  itemAnalysis: (w) => ({ query: { exam_id: w.examId } }),
   gradingKey: async (w) => ({
     body: { exam_id: w.examId, question_id: await qaQuestion(w), key: { rubric: 'Four properties.' } },
   }),
+  resultsRanking: (w) => ({ query: { exam_id: w.examId } }),
+  resultsReport: async (w) => ({ query: { attempt_id: await finishedAttempt(w) } }),
+  resultsStats: (w) => ({ query: { exam_id: w.examId } }),
+  resultsDimensions: (w) => ({ query: { exam_id: w.examId } }),
+  resultsExport: (w) => ({ body: { exam_id: w.examId, format: 'xlsx' } }),
+  resultsExportFile: async (w) => ({ query: { job_id: await resultsExport(w) } }),
 };
 
 /** What a change's audit entry must say: its action and object, and what before and after contain. */
@@ -661,6 +680,41 @@ async function totpOf(w: CallWorld, to: 'none' | 'enrolled' | 'on'): Promise<str
     await inject(w.t, w.tokens.proctorX, 'POST', '/admin/auth/totp/confirm', { code });
   }
   return secret;
+}
+
+/** A webhook endpoint (every exam's) at an address nothing answers; answers its id. */
+async function webhookEndpoint(w: CallWorld): Promise<number> {
+  return new WebhookRepository(w.t.db.handle.db).insertEndpoint({
+    url: 'http://127.0.0.1:9/hook',
+    secret: 'a-secret-of-sixteen-chars',
+    team_id: null,
+    description: 'ATS',
+    enabled: 1,
+    created_by: w.ids.admin,
+    created_at: w.t.now(),
+    updated_at: w.t.now(),
+  });
+}
+
+/** A delivery of an `attempt.scored` event given up on; answers its id. */
+async function failedDelivery(w: CallWorld): Promise<number> {
+  const repo = new WebhookRepository(w.t.db.handle.db);
+  const endpointId = await webhookEndpoint(w);
+  const now = w.t.now();
+  const eventId = await repo.insertEvent(
+    { event: 'attempt.scored', attempt_id: w.attemptId, exam_id: w.examId, score: 1, max_score: 2, created_at: now },
+    [endpointId],
+    now,
+  );
+  const id = await repo.holdEvent(eventId, now);
+  await repo.markFailedTry(id, 500, 'answered 500', null, now);
+  return id;
+}
+
+/** An API token of every exam, made by the admin; answers its id. */
+async function apiTokenId(w: CallWorld): Promise<number> {
+  const made = await inject(w.t, w.tokens.admin, 'POST', '/admin/integrations/token/create', { name: 'ATS' });
+  return (made.api_token as { id: number }).id;
 }
 
 /** Changes every mutating staff call makes (routes/audit.test.ts). */
@@ -1419,6 +1473,18 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
       },
     };
   },
+  resultsExport: (w) => ({
+    as: 'authorA',
+    input: { body: { exam_id: w.examId, format: 'csv', school: 'Tsinghua' } },
+    settle: async (data) => void (await waitForJob(w.t, w.tokens.authorA, data.job_id as number)),
+    expect: {
+      action: 'results.export',
+      kind: 'exam',
+      id: w.examId,
+      before: null,
+      after: { job_id: expect.any(Number), format: 'csv', filter: { school: 'Tsinghua' } },
+    },
+  }),
   gradingKey: async (w) => {
     const questionId = await qaQuestion(w);
     return {
@@ -1434,6 +1500,72 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
         id: w.examId,
         before: { question_id: questionId },
         after: { question_id: questionId, key: { rubric: 'The four ACID properties.' } },
+      },
+    };
+  },
+  webhookSave: () => ({
+    input: { body: { url: 'https://ats.example.com/hooks/examhall', secret: 'a-secret-of-sixteen-chars' } },
+    expect: {
+      action: 'webhook.create',
+      kind: 'webhook',
+      id: (d) => d.id as number,
+      before: null,
+      after: { url: 'https://ats.example.com/hooks/examhall', team_id: null, enabled: true },
+    },
+  }),
+  webhookDelete: async (w) => {
+    const id = await webhookEndpoint(w);
+    return {
+      input: { body: { id } },
+      expect: {
+        action: 'webhook.delete',
+        kind: 'webhook',
+        id,
+        before: { url: 'http://127.0.0.1:9/hook' },
+        after: null,
+      },
+    };
+  },
+  webhookTest: async (w) => {
+    const id = await webhookEndpoint(w);
+    return {
+      input: { body: { id } },
+      expect: { action: 'webhook.test', kind: 'webhook', id, before: null, after: { event: 'ping' } },
+    };
+  },
+  webhookRedeliver: async (w) => {
+    const id = await failedDelivery(w);
+    return {
+      input: { body: { id } },
+      expect: {
+        action: 'webhook.redeliver',
+        kind: 'webhook',
+        id: (d) => d.endpoint_id as number,
+        before: { delivery_id: id, status: 'failed', attempts: 1 },
+        after: { delivery_id: id, status: 'pending', attempts: 0 },
+      },
+    };
+  },
+  apiTokenCreate: (w) => ({
+    input: { body: { name: 'ATS', team_id: w.teamId } },
+    expect: {
+      action: 'api_token.create',
+      kind: 'api_token',
+      id: (d) => (d.api_token as { id: number }).id,
+      before: null,
+      after: { name: 'ATS', scope: 'read-results', team_id: w.teamId, revoked: false },
+    },
+  }),
+  apiTokenRevoke: async (w) => {
+    const id = await apiTokenId(w);
+    return {
+      input: { body: { id } },
+      expect: {
+        action: 'api_token.revoke',
+        kind: 'api_token',
+        id,
+        before: { name: 'ATS', revoked: false },
+        after: { name: 'ATS', revoked: true },
       },
     };
   },

@@ -31,6 +31,7 @@ const BODY_EXTRA: Record<string, Record<string, unknown>> = {
   scheduleAccommodations: { extra: { mode: 'minutes', value: 5 } },
   invitationsBulk: { phones: [{ phone: '13800138000' }] },
   examSmsSave: { invitation_template: '{link}', reminder_template: '{link}' },
+  webhookSave: { url: 'https://ats.example.com/hooks/examhall' },
 };
 
 function merge(into: unknown, extra: Record<string, unknown>): unknown {

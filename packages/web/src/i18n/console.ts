@@ -2,6 +2,8 @@
  * The console's texts, added to the dictionaries when this module loads: the console's pages (and the preview's
  * key panel) import it, so candidate pages never download them.
  */
+import { analysisEn } from './analysis.en.js';
+import { analysisZh } from './analysis.zh.js';
 import { candidatesEn } from './candidates.en.js';
 import { consoleEn } from './console.en.js';
 import { gradingEn } from './grading.en.js';
@@ -10,11 +12,33 @@ import { candidatesZh } from './candidates.zh.js';
 import { consoleZh } from './console.zh.js';
 import { gradingZh } from './grading.zh.js';
 import { invitationsZh } from './invitations.zh.js';
+import { resultsEn } from './results.en.js';
+import { resultsZh } from './results.zh.js';
+import { integrationsEn } from './integrations.en.js';
+import { integrationsZh } from './integrations.zh.js';
 import { similarityEn } from './similarity.en.js';
 import { similarityZh } from './similarity.zh.js';
 import { addMessages } from './format.js';
 
 addMessages({
-  'zh-CN': { ...consoleZh, ...candidatesZh, ...invitationsZh, ...similarityZh, ...gradingZh },
-  'en-US': { ...consoleEn, ...candidatesEn, ...invitationsEn, ...similarityEn, ...gradingEn },
+  'zh-CN': {
+    ...consoleZh,
+    ...candidatesZh,
+    ...invitationsZh,
+    ...similarityZh,
+    ...gradingZh,
+    ...resultsZh,
+    ...integrationsZh,
+    ...analysisZh,
+  },
+  'en-US': {
+    ...consoleEn,
+    ...candidatesEn,
+    ...invitationsEn,
+    ...similarityEn,
+    ...gradingEn,
+    ...resultsEn,
+    ...integrationsEn,
+    ...analysisEn,
+  },
 });

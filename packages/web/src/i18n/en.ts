@@ -151,6 +151,7 @@ export const en: Dictionary = {
   'admin.menu.staff': 'Staff',
   'admin.menu.audit': 'Audit log',
   'admin.menu.jobs': 'Jobs',
+  'admin.menu.integrations': 'Integrations',
   'admin.area.exams':
     'Create and publish exams, set length, mode, proctoring rules and permissions, and invite candidates in bulk.',
   'admin.area.questions':
@@ -162,6 +163,8 @@ export const en: Dictionary = {
   'admin.area.grading': 'Score Q&A and programming Q&A answers, review code similarity, export scores and rankings.',
   'admin.area.audit': 'Who did what and when, so every action can be traced.',
   'admin.area.jobs': 'Imports and other long work you or your team started, with their progress as it happens.',
+  'admin.area.integrations':
+    'Final scores pushed to your recruiting system by signed webhooks, and the API tokens it reads results with.',
   'admin.role.admin': 'Admin',
   'admin.role.author': 'Author',
   'admin.role.proctor': 'Proctor',
@@ -753,6 +756,8 @@ export const en: Dictionary = {
   'error.internal_error': 'Server error',
   'error.sms_delivery_failed': 'The verification code could not be sent',
   'error.language_unavailable': 'Toolchain not installed on this host',
+  'error.storage_unavailable': 'File storage is not answering; try again shortly',
+  'error.database_unavailable': 'The database is not answering; try again shortly',
   'error.maintenance': 'System maintenance upgrade in progress',
   'error.timeout': 'response timeout, please retry',
   'error.network_error': 'Network connection failed; check your network and try again',

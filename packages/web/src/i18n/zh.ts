@@ -3,6 +3,9 @@ import type { consoleZh } from './console.zh.js';
 import type { invitationsZh } from './invitations.zh.js';
 import type { similarityZh } from './similarity.zh.js';
 import type { gradingZh } from './grading.zh.js';
+import type { resultsZh } from './results.zh.js';
+import type { integrationsZh } from './integrations.zh.js';
+import type { analysisZh } from './analysis.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import { questionsZh } from './questions.zh.js';
@@ -153,6 +156,7 @@ export const zh = {
   'admin.menu.staff': '员工账号',
   'admin.menu.audit': '操作日志',
   'admin.menu.jobs': '后台任务',
+  'admin.menu.integrations': '集成',
   'admin.area.exams': '创建和发布笔试，设置时长、模式、监考规则与权限，并批量邀请考生。',
   'admin.area.questions': '维护全部 11 种题型的题库，支持从 Excel/CSV、Moodle XML、GIFT 和 QTI 导入试题。',
   'admin.area.candidates': '本团队的考生名单：逐个添加或批量导入；每场考试的“考生”页实时显示他们的状态。',
@@ -160,6 +164,7 @@ export const zh = {
   'admin.area.grading': '为问答题和编程问答题评分，查看代码相似度，并导出成绩与排名。',
   'admin.area.audit': '记录谁在何时做了什么，便于追溯每一次操作。',
   'admin.area.jobs': '您或团队发起的导入等耗时任务，实时显示进度。',
+  'admin.area.integrations': '把最终成绩推送给招聘系统（带签名的 Webhook），并管理它读取成绩所用的 API 令牌。',
   'admin.role.admin': '管理员',
   'admin.role.author': '出题人',
   'admin.role.proctor': '监考官',
@@ -727,6 +732,8 @@ export const zh = {
   'error.internal_error': '服务器错误',
   'error.sms_delivery_failed': '验证码发送失败',
   'error.language_unavailable': '服务器未安装该语言的编译运行环境',
+  'error.storage_unavailable': '文件存储暂时无法访问，请稍后重试',
+  'error.database_unavailable': '数据库暂时无法访问，请稍后重试',
   'error.maintenance': '系统维护升级中',
   'error.timeout': '响应超时，请重试',
   'error.network_error': '网络连接失败，请检查网络后重试',
@@ -743,6 +750,9 @@ export type MessageKey =
   | keyof typeof candidatesZh
   | keyof typeof invitationsZh
   | keyof typeof similarityZh
-  | keyof typeof gradingZh;
+  | keyof typeof gradingZh
+  | keyof typeof resultsZh
+  | keyof typeof integrationsZh
+  | keyof typeof analysisZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   AuditOutlined,
   DatabaseOutlined,
   EditOutlined,
@@ -14,7 +15,7 @@ import type { MessageKey } from '../../i18n/index.js';
 
 /** An area of the console: its path under /admin, menu label, what it is for, and who may see it. */
 export interface ConsoleArea {
-  key: 'exams' | 'questions' | 'candidates' | 'proctoring' | 'grading' | 'staff' | 'audit' | 'jobs';
+  key: 'exams' | 'questions' | 'candidates' | 'proctoring' | 'grading' | 'staff' | 'audit' | 'jobs' | 'integrations';
   label: MessageKey;
   description: MessageKey | null;
   permission: Permission;
@@ -72,5 +73,12 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
     description: 'admin.area.jobs',
     permission: 'job.read',
     icon: <SyncOutlined />,
+  },
+  {
+    key: 'integrations',
+    label: 'admin.menu.integrations',
+    description: 'admin.area.integrations',
+    permission: 'system.manage',
+    icon: <ApiOutlined />,
   },
 ];

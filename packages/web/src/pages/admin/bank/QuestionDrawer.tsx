@@ -14,6 +14,7 @@ import { LoadError } from '../shared/PageTitle.js';
 import { TeamSelect } from '../staff/TeamSelect.js';
 import { folderOptions, type FolderOption } from './folderTree.js';
 import { invalidateBank, questionKey, useFolders, useTags } from './queries.js';
+import { ItemFlagAlert } from './FlagNotice.js';
 
 /**
  * Creates or edits one question in a drawer: the question editor (every kind, checked as the author types),
@@ -241,6 +242,7 @@ function QuestionForm(props: {
       {base && base.used_count > 0 && !props.readOnly && (
         <Alert type="info" showIcon title={t('console.bank.usedNote', { n: base.used_count })} />
       )}
+      {base && <ItemFlagAlert flags={base.flags} />}
       <Form layout="vertical" component="div" disabled={props.readOnly}>
         <Space wrap align="start">
           <Form.Item label={t('console.bank.folder')} htmlFor="question-folder" style={{ minWidth: 260 }}>

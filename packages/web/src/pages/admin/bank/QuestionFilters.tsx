@@ -22,7 +22,7 @@ export function QuestionFilters(props: {
   const { params, setFilters } = props;
   const tags = useTags();
   const authors = useAuthorOptions(props.seenAuthors);
-  const filtered = ['q', 'kind', 'difficulty', 'tag', 'kp', 'author'].some((k) => params.has(k));
+  const filtered = ['q', 'kind', 'difficulty', 'tag', 'kp', 'author', 'flagged'].some((k) => params.has(k));
 
   return (
     <Space wrap style={{ marginBottom: 12 }} data-testid="bank-filters">
@@ -71,6 +71,13 @@ export function QuestionFilters(props: {
         options={authors}
         data-testid="bank-filter-author"
       />
+      <Checkbox
+        checked={params.get('flagged') === '1'}
+        onChange={(e) => setFilters({ flagged: e.target.checked ? 1 : null })}
+        data-testid="bank-filter-flagged"
+      >
+        {t('analysis.bank.filter')}
+      </Checkbox>
       {props.inFolder && (
         <Checkbox
           checked={params.get('sub') !== '0'}
@@ -82,7 +89,9 @@ export function QuestionFilters(props: {
       {filtered && (
         <Button
           type="link"
-          onClick={() => setFilters({ q: null, kind: null, difficulty: null, tag: null, kp: null, author: null })}
+          onClick={() =>
+            setFilters({ q: null, kind: null, difficulty: null, tag: null, kp: null, author: null, flagged: null })
+          }
         >
           {t('console.bank.clearFilters')}
         </Button>

@@ -6,6 +6,7 @@ import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/MaintenanceModal.js';
 import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
 import { MeasureSafe } from '../shared/MeasureSafe.js';
+import { ItemFlagTag } from './FlagNotice.js';
 
 const DEFAULT_SORT = { sort: 'updated', order: 'desc' } as const;
 
@@ -50,6 +51,7 @@ export function QuestionTable(props: {
               <WarningOutlined aria-hidden /> {t('console.bank.problem', { problem: q.problem })}
             </Typography.Text>
           )}
+          <ItemFlagTag questionId={q.id} flags={q.flags} />
         </Space>
       ),
     },

@@ -43,5 +43,14 @@ describe('the bank list query from the address', () => {
   it('tells a filtered list from a folder', () => {
     expect(isFiltered(new URLSearchParams('folder=3&page=2'))).toBe(false);
     expect(isFiltered(new URLSearchParams('folder=3&q=x'))).toBe(true);
+    expect(isFiltered(new URLSearchParams('flagged=1'))).toBe(true);
+  });
+
+  it("asks for the questions item analysis flagged, the home page's link (an author's own)", () => {
+    expect(bankQueryFromParams(new URLSearchParams('author=7&flagged=1'))).toMatchObject({
+      author_id: 7,
+      flagged: true,
+    });
+    expect(bankQueryFromParams(new URLSearchParams('flagged=0')).flagged).toBeUndefined();
   });
 });

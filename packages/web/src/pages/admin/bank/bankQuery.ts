@@ -37,11 +37,12 @@ export function bankQueryFromParams(params: URLSearchParams): BankQuestionQuery 
     tag: textParam(params, 'tag'),
     knowledge_point: textParam(params, 'kp'),
     author_id: intParam(params, 'author'),
+    ...(params.get('flagged') === '1' ? { flagged: true } : {}),
     q: textParam(params, 'q'),
   };
 }
 
 /** True when the address narrows the list beyond its folder (search or a filter). */
 export function isFiltered(params: URLSearchParams): boolean {
-  return ['q', 'kind', 'difficulty', 'tag', 'kp', 'author'].some((k) => textParam(params, k) !== undefined);
+  return ['q', 'kind', 'difficulty', 'tag', 'kp', 'author', 'flagged'].some((k) => textParam(params, k) !== undefined);
 }

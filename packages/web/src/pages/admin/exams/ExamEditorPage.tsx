@@ -171,6 +171,7 @@ function EditorHeader({
 }) {
   const { t } = useI18n();
   const { message } = App.useApp();
+  const me = useStaffMe();
   const [confirming, setConfirming] = useState(false);
   const [copying, setCopying] = useState(false);
   const current = detail.versions.find((v) => v.id === detail.published_version_id);
@@ -217,6 +218,11 @@ function EditorHeader({
           <Typography.Text type="secondary">
             · {t('console.exams.totals', { n: totals.questions, points: totals.points })}
           </Typography.Text>
+          {current && can(me.data, 'grade.read') && (
+            <Link to={`/admin/analysis/${detail.id}`} data-testid="exam-analysis-link">
+              · {t('analysis.link')}
+            </Link>
+          )}
         </Space>
       </div>
       {!readOnly ? (

@@ -59,7 +59,17 @@ export default function GradingExamPage() {
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <PageTitle
         title={t('console.grading.title')}
-        extra={<Link to="/admin/grading">{t('console.grading.back')}</Link>}
+        extra={
+          <Space wrap>
+            <Link to={`/admin/results/${examId}`} data-testid="grading-results">
+              {t('console.results.open')}
+            </Link>
+            <Link to={`/admin/analysis/${examId}`} data-testid="grading-analysis-link">
+              {t('analysis.link')}
+            </Link>
+            <Link to="/admin/grading">{t('console.grading.back')}</Link>
+          </Space>
+        }
       />
       <LoadError error={setup.error} />
       <Tabs items={items} destroyOnHidden data-testid="grading-tabs" />

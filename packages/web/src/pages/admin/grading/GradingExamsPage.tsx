@@ -60,6 +60,15 @@ export default function GradingExamsPage() {
     },
     { title: t('console.grading.reconcileCount'), dataIndex: 'reconcile' },
     { title: t('console.grading.mineLeft'), dataIndex: 'mine_left' },
+    {
+      title: t('console.results.open'),
+      key: 'results',
+      render: (_, e) => (
+        <Link to={`/admin/results/${e.exam_id}`} data-testid={`results-exam-${e.exam_id}`}>
+          {t('console.results.open')}
+        </Link>
+      ),
+    },
   ];
 
   return (

@@ -1,8 +1,9 @@
 import { api, GRADED_SECTIONS, type GradingSetupData } from '@examhall/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Col, Form, InputNumber, Row, Switch, Table, Tag } from 'antd';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Checkbox, Col, Form, InputNumber, Row, Select, Switch, Table, Tag } from 'antd';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
+import { examStaffKey } from '../exams/queries.js';
 
 type Settings = GradingSetupData['settings'];
 type Assign = { staff_id: number; sections: (typeof GRADED_SECTIONS)[number][] };
@@ -28,6 +29,15 @@ export function SetupPanel({ examId, setup }: { examId: number; setup: GradingSe
   const settings = useSave((v: Settings) => request(api.gradingSettings, { body: { exam_id: examId, ...v } }));
   const assign = useSave((v: Assign) => request(api.gradingAssign, { body: { exam_id: examId, ...v } }));
   const sectionOptions = GRADED_SECTIONS.map((s) => ({ value: s, label: t(`console.grading.section.${s}`) }));
+  // The graders the caller may assign: the exam's team's (every one for an admin), enabled ones first.
+  const staff = useQuery({
+    queryKey: examStaffKey(examId),
+    queryFn: ({ signal }) => request(api.examStaffList, { query: { exam_id: examId }, signal }),
+  });
+  const graderOptions = (staff.data?.assignable ?? [])
+    .filter((m) => m.role === 'grader')
+    .sort((a, b) => Number(a.disabled) - Number(b.disabled))
+    .map((m) => ({ value: m.staff_id, label: m.name, disabled: m.disabled }));
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={10}>
@@ -90,10 +100,18 @@ export function SetupPanel({ examId, setup }: { examId: number; setup: GradingSe
             <Form.Item
               name="staff_id"
               label={t('console.grading.staffId')}
-              rules={[{ required: true, type: 'integer', min: 1 }]}
+              rules={[{ required: true, message: t('console.grading.pickGrader') }]}
               validateTrigger="onChange"
             >
-              <InputNumber min={1} precision={0} data-testid="assign-staff" />
+              <Select<number>
+                showSearch={{ optionFilterProp: 'label' }}
+                options={graderOptions}
+                loading={staff.isPending}
+                placeholder={t('console.grading.pickGrader')}
+                notFoundContent={t('console.grading.noGraderAccounts')}
+                style={{ minWidth: 200 }}
+                data-testid="assign-staff"
+              />
             </Form.Item>
             <Form.Item name="sections">
               <Checkbox.Group options={sectionOptions} />

@@ -65,6 +65,22 @@ export default function HomePage() {
             link={can(me.data, 'grade.score') ? { to: '/admin/grading', text: t('console.home.toGrading') } : null}
           />
         </Col>
+        {(data?.flagged_questions ?? 0) > 0 && me.data && (
+          <Col xs={24} md={8}>
+            <Attention
+              testId="home-flagged-questions"
+              title={t('analysis.home.flagged')}
+              value={data?.flagged_questions}
+              alert
+              hint={t('analysis.home.flaggedHint')}
+              link={
+                can(me.data, 'bank.read')
+                  ? { to: `/admin/questions?author=${me.data.id}&flagged=1`, text: t('analysis.home.toBank') }
+                  : null
+              }
+            />
+          </Col>
+        )}
       </Row>
       <OpenExams exams={data?.open_exams} loading={home.isPending && allowed} />
       <QuickLinks />

@@ -26,6 +26,7 @@ const PHASES: Record<string, MessageKey> = {
   pictures: 'console.jobs.phase.pictures',
   questions: 'console.jobs.phase.questions',
   invitations: 'console.jobs.phase.invitations',
+  rows: 'console.jobs.phase.rows',
 };
 
 function phaseLabel(t: (key: MessageKey) => string, phase: string | null): string {

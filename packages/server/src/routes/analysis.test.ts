@@ -1,0 +1,247 @@
+/**
+ * Item analysis over HTTP on both dialects: the hand-computed data of `services/itemAnalysis.test.ts` seeded as
+ * finished attempts and read back through the call (every figure, option shares from stored answers, alpha),
+ * questions not given or waiting for a grader left out, the flag recorded for the bank question's author (the
+ * bank's list and filter, the console home) and cleared by a later analysis, and attempts finished by real
+ * candidates.
+ */
+import { randomUUID } from 'node:crypto';
+import { api, type BankQuestionListData, type HomeData, type ItemAnalysisData } from '@examhall/contract';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedFinishedAttempts, seedResultsExam, type SeedAttempt } from '../bench/resultsSeed.js';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { enterExam } from '../test/checks.js';
+import { testedDialects } from '../test/db.js';
+import { choiceOf, ITEM_ALPHA, ITEM_ATTEMPTS, ITEM_QUESTIONS } from '../test/itemFixture.js';
+import { staffCalls } from '../test/staffCalls.js';
+
+describe.each(await testedDialects())('item analysis on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.loginStaff('admin');
+  });
+  afterEach(async () => t.close());
+
+  const { call, ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
+
+  /** The author's account: logged in, with its id. */
+  async function author(): Promise<{ id: number; token: string }> {
+    const token = await t.loginStaff('author');
+    const me = await ok<{ id: number }>(api.staffMe, {}, token);
+    return { id: me.id, token };
+  }
+
+  async function seeded(attempts: SeedAttempt[], authorId?: number) {
+    const exam = await seedResultsExam(t.db.handle.db, {
+      questions: ITEM_QUESTIONS,
+      now: t.now(),
+      ...(authorId !== undefined ? { authorId } : {}),
+    });
+    await seedFinishedAttempts(t.db.handle.db, exam, attempts, { now: t.now() });
+    return exam;
+  }
+
+  it('answers every figure of the hand-computed data, with option shares from the stored answers', async () => {
+    const exam = await seeded(ITEM_ATTEMPTS);
+    const data = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    expect(data).toMatchObject({ exam_id: exam.examId, version_id: exam.versionId });
+    expect(data.versions).toEqual([{ id: exam.versionId, number: 1, attempts: 10 }]);
+    const [q1, q2, q3, q4] = data.items;
+    expect(data.items.map((q) => [q.number, q.question_id, q.section, q.kind, q.max, q.n, q.pending])).toEqual([
+      [1, exam.questionIds[0], 'linetest', 'single', 1, 10, 0],
+      [2, exam.questionIds[1], 'linetest', 'qa', 1, 10, 0],
+      [3, exam.questionIds[2], 'major', 'qa', 2, 10, 0],
+      [4, exam.questionIds[3], 'major', 'single', 1, 10, 0],
+    ]);
+    expect(q3!.title).toBe('Q3 essay');
+    expect(data.items.map((q) => q.facility)).toEqual([0.6, 0.4, 0.5, 0.5]);
+    expect(q1!.sd).toBeCloseTo(Math.sqrt(2.4 / 9), 10);
+    expect(q3!.sd).toBeCloseTo(Math.sqrt(6 / 9), 10);
+    expect(q4!.sd).toBeCloseTo(Math.sqrt(2.5 / 9), 10);
+    expect(q1!.item_rest).toBeCloseTo(0.6 / Math.sqrt(2.4 * 6.9), 10);
+    expect(q2!.item_rest).toBeCloseTo(0.4666, 3);
+    expect(q3!.item_rest).toBeCloseTo(0.2582, 3);
+    expect(q4!.item_rest).toBeCloseTo(-0.8485, 3);
+    expect(data.items.map((q) => q.upper_lower)).toEqual([
+      expect.closeTo(2 / 3, 10),
+      expect.closeTo(2 / 3, 10),
+      expect.closeTo(1, 10),
+      expect.closeTo(-1, 10),
+    ]);
+    expect(q1!.option_shares).toEqual([
+      { option: 'A', share: 0.6, key: true },
+      { option: 'B', share: 0.2, key: false },
+      { option: 'C', share: 0.1, key: false },
+      { option: '', share: 0.1, key: false },
+    ]);
+    expect(q4!.option_shares).toEqual([
+      { option: 'A', share: 0.3, key: false },
+      { option: 'B', share: 0.5, key: true },
+      { option: 'C', share: 0.1, key: false },
+      { option: '', share: 0.1, key: false },
+    ]);
+    expect(q2!.option_shares).toBeNull();
+    expect(data.items.map((q) => q.flagged)).toEqual([false, false, false, true]);
+    expect(data.exam).toMatchObject({ attempts: 10, questions: 4, mean_total: 2.5, alpha_attempts: 10 });
+    expect(data.exam.alpha).toBeCloseTo(ITEM_ALPHA, 10);
+    expect(data.exam.sd_total).toBeCloseTo(Math.sqrt(10.5 / 9), 10);
+  });
+
+  it('sorts by any figure, filters flagged questions or a section, and pages on the server', async () => {
+    const exam = await seeded(ITEM_ATTEMPTS);
+    const page = (query: Record<string, unknown>) =>
+      ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId, ...query });
+    const byRest = await page({ sort: 'item_rest', order: 'desc', page_size: 3 });
+    expect(byRest.items.map((q) => q.number)).toEqual([2, 3, 1]);
+    expect([byRest.total, byRest.flagged]).toEqual([4, 1]);
+    expect(
+      (await page({ sort: 'item_rest', order: 'desc', page_size: 3, page: 2 })).items.map((q) => q.number),
+    ).toEqual([4]);
+    // Ties keep the exam's order; the exam's figures do not depend on the page.
+    const byFacility = await page({ sort: 'facility', order: 'asc' });
+    expect(byFacility.items.map((q) => q.number)).toEqual([2, 3, 4, 1]);
+    expect(byFacility.exam.attempts).toBe(10);
+    const flagged = await page({ flagged: 1 });
+    expect([flagged.total, flagged.items.map((q) => q.number)]).toEqual([1, [4]]);
+    expect((await page({ section: 'major', sort: 'upper_lower' })).items.map((q) => q.number)).toEqual([4, 3]);
+    const bad = await call(api.itemAnalysis, { exam_id: exam.examId, sort: 'alpha' });
+    expect([bad.http, bad.code]).toEqual([422, 'validation_error']);
+  });
+
+  it('leaves out questions an attempt was not given and answers waiting for a grader', async () => {
+    const exam = await seeded([
+      ...ITEM_ATTEMPTS,
+      // Drawn without Q2.
+      { points: [1, undefined, 2, 0], answers: [choiceOf('A'), null, null, choiceOf('C')] },
+      // Q3 still waits for a grader.
+      { points: [1, 1, null, 0], answers: [choiceOf('A'), null, null, choiceOf('A')] },
+    ]);
+    const data = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    expect(data.items.map((q) => [q.n, q.pending])).toEqual([
+      [12, 0],
+      [11, 0],
+      [11, 1],
+      [12, 0],
+    ]);
+    expect(data.exam).toMatchObject({ attempts: 12, alpha_attempts: 10 });
+    expect(data.exam.alpha).toBeCloseTo(ITEM_ALPHA, 10);
+    expect(data.items[0]!.option_shares![0]).toEqual({ option: 'A', share: 8 / 12, key: true });
+  });
+
+  it('flags the question to its author in the bank and on the home page until an analysis no longer finds it', async () => {
+    const writer = await author();
+    const exam = await seeded(ITEM_ATTEMPTS, writer.id);
+    const flaggedBank = exam.bankQuestionIds[3]!;
+    const before = await ok<HomeData>(api.consoleHome, {}, writer.token);
+    expect(before.flagged_questions).toBe(0);
+
+    await ok(api.itemAnalysis, { exam_id: exam.examId });
+    expect((await ok<HomeData>(api.consoleHome, {}, writer.token)).flagged_questions).toBe(1);
+    // Another staff member's home counts their own questions only.
+    expect((await ok<HomeData>(api.consoleHome)).flagged_questions).toBe(0);
+    const list = await ok<BankQuestionListData>(api.bankQuestions, { flagged: 1 });
+    expect(list.total).toBe(1);
+    expect(list.list[0]).toMatchObject({
+      id: flaggedBank,
+      flags: [{ exam_id: exam.examId, exam_name: 'Results exam', n: 10, upper_lower: -1 }],
+    });
+    expect(list.list[0]!.flags[0]!.item_rest).toBeCloseTo(-0.8485, 3);
+    const all = await ok<BankQuestionListData>(api.bankQuestions, {});
+    expect(all.list.filter((q) => q.flags.length > 0).map((q) => q.id)).toEqual([flaggedBank]);
+    const view = await ok<{ flags: unknown[] }>(api.bankQuestion, { question_id: flaggedBank });
+    expect(view.flags).toHaveLength(1);
+
+    // Q4 corrected (its points now follow Q1's): the next analysis clears the flag.
+    const attempts = await t.db.handle.db
+      .selectFrom('question_scores')
+      .select(['attempt_id', 'points'])
+      .where('question_id', '=', exam.questionIds[0]!)
+      .execute();
+    for (const a of attempts) {
+      await t.db.handle.db
+        .updateTable('question_scores')
+        .set({ points: a.points })
+        .where('attempt_id', '=', a.attempt_id)
+        .where('question_id', '=', exam.questionIds[3]!)
+        .execute();
+    }
+    const again = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    expect(again.items.map((q) => q.flagged)).toEqual([false, false, false, false]);
+    expect((await ok<HomeData>(api.consoleHome, {}, writer.token)).flagged_questions).toBe(0);
+    expect((await ok<BankQuestionListData>(api.bankQuestions, { flagged: 1 })).total).toBe(0);
+  });
+
+  it('answers an exam never published with nothing to analyse, and 404 for a version of another exam', async () => {
+    const exam = await seeded(ITEM_ATTEMPTS.slice(0, 3));
+    const draft = await ok<{ exam_id: number }>(api.examEditorCreate, { name: 'Not yet' });
+    const empty = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: draft.exam_id });
+    expect(empty).toMatchObject({ version_id: null, versions: [], items: [], exam: { attempts: 0, alpha: null } });
+    const other = await call(api.itemAnalysis, { exam_id: draft.exam_id, version_id: exam.versionId });
+    expect([other.http, other.code]).toEqual([404, 'not_found']);
+    const bad = await call(api.itemAnalysis, { exam_id: 'x' });
+    expect([bad.http, bad.code]).toEqual([422, 'validation_error']);
+  });
+
+  it('reads attempts real candidates finished: their answers, and the Q&A waiting for a grader', async () => {
+    const { examId } = await t.seed('13800138000');
+    const questions = await t.db.handle.db
+      .selectFrom('questions')
+      .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
+      .select(['questions.id', 'questions.kind'])
+      .where('exams.id', '=', examId)
+      .execute();
+    const single = questions.find((q) => q.kind === 'single')!.id;
+    const qa = questions.find((q) => q.kind === 'qa')!.id;
+    for (const [i, option] of ['B', 'A'].entries()) {
+      const phone = `1371000000${i}`;
+      const anid = await t.invite(examId, phone);
+      const token = await t.loginCandidate(phone);
+      const entered = await enterExam(t, token, examId, anid);
+      expect(entered.statusCode, entered.body).toBe(200);
+      for (const [seq, [id, answer]] of (
+        [
+          [single, { kind: 'choice', option }],
+          [qa, { kind: 'text', html: '<p>ACID</p>', files: [] }],
+        ] as const
+      ).entries()) {
+        const saved = await t.app.inject({
+          method: 'POST',
+          url: `/api/answer/answer?auth=${token}`,
+          payload: {
+            exam_id: examId,
+            subject_id: id,
+            answer,
+            client_id: randomUUID(),
+            seq: seq + 1,
+            changed_at: t.now(),
+          },
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+      }
+      const done = await t.app.inject({
+        method: 'POST',
+        url: `/api/monitor/finish-exam?auth=${token}`,
+        payload: { exam_id: examId },
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(body(done).status).toBe('success');
+    }
+    const data = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: examId });
+    expect(data.exam.attempts).toBe(2);
+    const singleRow = data.items.find((q) => q.question_id === single)!;
+    expect(singleRow).toMatchObject({ n: 2, facility: 0.5, pending: 0 });
+    expect(singleRow.option_shares!.filter((o) => o.share > 0)).toEqual([
+      { option: 'A', share: 0.5, key: false },
+      { option: 'B', share: 0.5, key: true },
+    ]);
+    expect(data.items.find((q) => q.question_id === qa)).toMatchObject({ n: 0, pending: 2, facility: null });
+    // The evaluation section is not scored: none of its items is analysed.
+    expect(data.items.every((q) => q.section !== ('evaluation' as string))).toBe(true);
+  });
+});

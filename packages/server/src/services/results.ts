@@ -1,0 +1,677 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  api,
+  evaluationMax,
+  ExamPhase,
+  GRADED_SECTIONS,
+  scoreQuestion,
+  type DimensionReportData,
+  type JobStartedData,
+  type ParsedBody,
+  type ParsedQuery,
+  type RankingData,
+  type RankingRow,
+  type ResultExportResult,
+  type ResultReportData,
+  type ResultStatsData,
+  type SectionScore,
+} from '@examhall/contract';
+import { openTableWriter } from '@examhall/importers';
+import type { Db } from '../db/database.js';
+import { fail } from '../http/errors.js';
+import type { Download } from '../http/route.js';
+import type { JobContext, Json } from '../jobs/types.js';
+import { AttemptRepository } from '../repositories/attempts.js';
+import { GradingRepository } from '../repositories/grading.js';
+import { JobRepository } from '../repositories/jobs.js';
+import { ResultsRepository, type RankedRow, type RankingSpec } from '../repositories/results.js';
+import type { ObjectStore } from '../storage/objectStore.js';
+import type { AccessService, StaffActor } from './access.js';
+import type { AttemptService } from './attempts.js';
+import type { AuditService } from './audit.js';
+import { parseQuestionIds, type CatalogQuestion, type ExamCatalog, type VersionBundle } from './catalog.js';
+import type { GradingService } from './grading.js';
+import type { JobService } from './jobs.js';
+import type { ServiceLog } from './log.js';
+import { passedBy } from './outcome.js';
+import { maskPhone } from './proctor.js';
+import { timePerQuestion, type NavigationEvent } from './resultTime.js';
+import { htmlToText } from './richText.js';
+import { roundPoints, storedAnswer } from './scoring.js';
+
+/** What a `results_export` job is given: the exam, the file's format and language, the ranking's filters. */
+export interface ResultExportPayload {
+  [key: string]: Json;
+  title: string;
+  exam_id: number;
+  format: 'xlsx' | 'csv';
+  lang: 'zh' | 'en';
+  /** The ranking's filters as the export call gave them. */
+  filter: { [key: string]: Json };
+  /** Leave out who the candidates are (a grader's export while blind grading runs). */
+  hide: boolean;
+}
+
+/** Rows an export reads per batch of per-question points (and reports progress after). */
+const EXPORT_BATCH = 500;
+
+/** Longest stem text a report shows per question. */
+const STEM_CHARS = 120;
+
+/** The export's header words. */
+const WORDS = {
+  zh: {
+    rank: '排名',
+    attempt: '答卷编号',
+    name: '姓名',
+    phone: '手机号',
+    school: '学校',
+    major: '专业',
+    score: '总分',
+    max: '满分',
+    linetest: '行测得分',
+    majorSection: '专业得分',
+    passed: '是否通过',
+    yes: '通过',
+    no: '未通过',
+    undecided: '待定',
+    risk: '风险记录数',
+    flagged: '已确认违规',
+    grading: '阅卷状态',
+    complete: '已完成',
+    pending: '待阅卷',
+    finished: '交卷时间',
+    question: (i: number, max: number) => `第${i}题（${max}分）`,
+    sheet: '成绩',
+  },
+  en: {
+    rank: 'Rank',
+    attempt: 'Attempt',
+    name: 'Name',
+    phone: 'Phone',
+    school: 'School',
+    major: 'Major',
+    score: 'Score',
+    max: 'Maximum',
+    linetest: 'Aptitude score',
+    majorSection: 'Professional score',
+    passed: 'Passed',
+    yes: 'yes',
+    no: 'no',
+    undecided: 'undecided',
+    risk: 'Risk records',
+    flagged: 'Confirmed flag',
+    grading: 'Grading',
+    complete: 'complete',
+    pending: 'pending',
+    finished: 'Finished at',
+    question: (i: number, max: number) => `Q${i} (${max})`,
+    sheet: 'Results',
+  },
+} as const;
+
+/** The server's time of day (UTC+8) as the export writes it. */
+function serverTime(ms: number | null): string {
+  if (ms === null) return '';
+  return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** What results need from the other services. */
+export interface ResultsDeps {
+  access: AccessService;
+  audit: AuditService;
+  attempts: AttemptService;
+  catalog: ExamCatalog;
+  grading: GradingService;
+  jobs: JobService;
+  store: ObjectStore;
+  log: ServiceLog;
+}
+
+/** The ranking's filters as a query or an export gives them. */
+type FilterInput = Omit<RankingSpec, 'examId' | 'sort' | 'order'>;
+
+/** The object key of an export job's file. */
+function exportKey(jobId: number, format: string): string {
+  return `exports/results/job-${jobId}.${format}`;
+}
+
+/** The median of sorted numbers. */
+function median(sorted: readonly number[]): number | null {
+  if (sorted.length === 0) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Results of an exam's finished attempts: the ranking (by total or a section, ties sharing a rank), one
+ * attempt's report, the figures the charts draw, the evaluation's dimensions, and exports as background jobs
+ * that write the file row by row into object storage.
+ */
+export class ResultsService {
+  private readonly repo: ResultsRepository;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: ResultsDeps,
+  ) {
+    this.repo = new ResultsRepository(db);
+  }
+
+  /** The pass rule of a version (none when the version or its definition is missing). */
+  private async ruleOf(versionId: number | null, cache: Map<number, VersionBundle | null>) {
+    if (versionId === null) return { kind: 'none' as const };
+    if (!cache.has(versionId)) cache.set(versionId, await this.deps.catalog.version(versionId));
+    return cache.get(versionId)?.definition?.passing ?? { kind: 'none' as const };
+  }
+
+  /** A ranked row as the console shows it. */
+  private async toRow(r: RankedRow, hide: boolean, versions: Map<number, VersionBundle | null>): Promise<RankingRow> {
+    const sections: SectionScore[] = [];
+    if (r.linetest_max > 0) {
+      sections.push({ section: 'linetest', score: roundPoints(r.linetest), max: roundPoints(r.linetest_max) });
+    }
+    if (r.major_max > 0) {
+      sections.push({ section: 'major', score: roundPoints(r.major_points), max: roundPoints(r.major_max) });
+    }
+    const rule = await this.ruleOf(r.version_id, versions);
+    return {
+      attempt_id: r.attempt_id,
+      rank: r.rank,
+      candidate: {
+        id: r.candidate_id,
+        name: hide ? '' : (r.name ?? ''),
+        phone: hide ? '' : maskPhone(r.phone),
+        school: hide ? '' : (r.school ?? ''),
+        major: hide ? '' : (r.major ?? ''),
+      },
+      score: roundPoints(r.score),
+      max_score: roundPoints(r.max_score),
+      sections,
+      passed: passedBy(rule, r.score, r.max_score, r.pending > 0),
+      risk_count: r.risk_count,
+      flagged: r.confirmed > 0,
+      open_flags: r.open_flags,
+      grading: r.pending > 0 ? 'pending' : 'complete',
+      finished_at: r.finished_at,
+    };
+  }
+
+  /** True when the actor must not see who the candidates are: a grader while blind grading is unfinished. */
+  private async blindFor(actor: StaffActor, examId: number): Promise<boolean> {
+    if (actor.role !== 'grader') return false;
+    const settings = await this.deps.grading.settingsOf(examId);
+    return settings.blind && (await new GradingRepository(this.db).hasPending(examId));
+  }
+
+  /** One page of the exam's ranking. */
+  async ranking(actor: StaffActor, q: ParsedQuery<typeof api.resultsRanking>): Promise<RankingData> {
+    await this.deps.access.requireFor(actor, api.resultsRanking, q.exam_id);
+    const spec: RankingSpec = { examId: q.exam_id, ...ResultsService.filter(q), sort: q.sort, order: q.order };
+    const { rows, total } = await this.repo.ranking(spec, (q.page - 1) * q.page_size, q.page_size);
+    const blind = await this.blindFor(actor, q.exam_id);
+    const versions = new Map<number, VersionBundle | null>();
+    const list: RankingRow[] = [];
+    for (const r of rows) list.push(await this.toRow(r, blind, versions));
+    return { list, total, finished: await this.repo.finishedCount(q.exam_id), blind };
+  }
+
+  /** The filters of a query or an export, with a range given backwards refused. */
+  private static filter(q: {
+    section?: 'linetest' | 'major' | undefined;
+    school?: string | undefined;
+    major?: string | undefined;
+    score_min?: number | undefined;
+    score_max?: number | undefined;
+    risk_min?: number | undefined;
+    risk_max?: number | undefined;
+    flagged?: boolean | undefined;
+  }): FilterInput {
+    if (q.score_min !== undefined && q.score_max !== undefined && q.score_min > q.score_max) {
+      throw fail('validation_error', 'score_max: less than score_min');
+    }
+    if (q.risk_min !== undefined && q.risk_max !== undefined && q.risk_min > q.risk_max) {
+      throw fail('validation_error', 'risk_max: less than risk_min');
+    }
+    return {
+      section: q.section,
+      school: q.school || undefined,
+      major: q.major || undefined,
+      scoreMin: q.score_min,
+      scoreMax: q.score_max,
+      riskMin: q.risk_min,
+      riskMax: q.risk_max,
+      flagged: q.flagged,
+    };
+  }
+
+  /** One finished attempt's report. */
+  async report(actor: StaffActor, attemptId: number): Promise<ResultReportData> {
+    await this.deps.access.requireFor(actor, api.resultsReport, attemptId);
+    const attempt = await this.deps.attempts.byId(attemptId);
+    if (!attempt || attempt.preview === 1) throw fail('not_found', `no such attempt ${attemptId}`);
+    if (attempt.phase !== ExamPhase.submit) {
+      throw fail('conflict', `attempt ${attemptId} has not finished: its report comes once it does`);
+    }
+    const placed = await this.repo.rankOf(attempt.exam_id, attempt.id);
+    if (!placed) throw fail('not_found', `no such attempt ${attemptId}`);
+    const versions = new Map<number, VersionBundle | null>();
+    const row = await this.toRow(placed.row, await this.blindFor(actor, attempt.exam_id), versions);
+    const bundle = await this.deps.attempts.bundleOf(attempt);
+    const scores = new Map((await this.repo.scoresOf([attempt.id])).map((s) => [s.question_id, s]));
+    const answers = new Map(
+      (await new AttemptRepository(this.db).answers(attempt.id)).map((a) => [a.question_id, storedAnswer(a.value)]),
+    );
+    const time = timePerQuestion(
+      await this.repo.navigation(attempt.exam_id, attempt.id),
+      attempt.started_at,
+      attempt.finished_at,
+    );
+    const submits = await this.repo.submits(attempt.id);
+    const questions: ResultReportData['questions'] = bundle.ordered.map((q, i) => {
+      const s = scores.get(q.id);
+      const judged = submits.get(q.id);
+      const content = (q.body?.content ?? {}) as { stem?: unknown };
+      return {
+        question_id: q.id,
+        section: q.section === 'major' ? 'major' : 'linetest',
+        type: q.type,
+        order_num: i + 1,
+        stem: htmlToText(typeof content.stem === 'string' ? content.stem : '').slice(0, STEM_CHARS),
+        answer: answers.get(q.id) ?? null,
+        points: s ? s.points : null,
+        max: s ? s.max : q.score,
+        source: s?.source === 'manual' ? 'grader' : s?.source === 'judge' ? 'judge' : 'auto',
+        time_ms: Math.round(time.get(q.id) ?? 0),
+        judge: judged ?? null,
+      };
+    });
+    const risks = await this.repo.risks(attempt.id);
+    const byRisk = new Map<number, { risk: number; count: number; confirmed: number; dismissed: number }>();
+    for (const r of risks) {
+      const tally = byRisk.get(r.risk) ?? { risk: r.risk, count: 0, confirmed: 0, dismissed: 0 };
+      tally.count += 1;
+      if (r.decision === 'confirmed') tally.confirmed += 1;
+      if (r.decision === 'dismissed') tally.dismissed += 1;
+      byRisk.set(r.risk, tally);
+    }
+    return {
+      exam_id: attempt.exam_id,
+      attempt_id: attempt.id,
+      candidate: row.candidate,
+      started_at: attempt.started_at,
+      finished_at: attempt.finished_at,
+      finish_reason: attempt.finish_reason,
+      score: row.score,
+      max_score: row.max_score,
+      rank: row.rank,
+      ranked: placed.ranked,
+      passed: row.passed,
+      grading: row.grading,
+      sections: row.sections,
+      questions,
+      dimensions: ResultsService.dimensionsOf(bundle.evaluation, answers),
+      integrity: {
+        risk_count: risks.length,
+        by_risk: [...byRisk.values()].sort((a, b) => b.count - a.count || a.risk - b.risk),
+        open: risks.filter((r) => r.decision === null).length,
+        flagged: risks.some((r) => r.decision === 'confirmed'),
+        warnings: await this.repo.warnings(attempt.id),
+        cuts_used: attempt.cuts_used,
+        decisions: risks
+          .filter((r) => r.decision === 'confirmed' || r.decision === 'dismissed')
+          .map((r) => ({
+            record_id: r.id,
+            risk: r.risk,
+            decision: r.decision as 'confirmed' | 'dismissed',
+            note: r.decision_note,
+            decided_at: r.decided_at,
+          })),
+      },
+    };
+  }
+
+  /** The evaluation's dimensions of one attempt: option points added per dimension, as /ceping/exam-finish does. */
+  private static dimensionsOf(
+    items: readonly CatalogQuestion[],
+    answers: Map<number, ReturnType<typeof storedAnswer>>,
+  ): { dimension: string; score: number; max: number }[] {
+    const dims = new Map<string, { score: number; max: number }>();
+    for (const q of items) {
+      // An item whose stored row no longer parses has no dimension to add to.
+      if (q.body?.kind !== 'evaluation') continue;
+      const d = dims.get(q.body.content.dimension) ?? { score: 0, max: 0 };
+      d.max += evaluationMax(q.body.key);
+      d.score += scoreQuestion(q.body, answers.get(q.id) ?? null, q.score) ?? 0;
+      dims.set(q.body.content.dimension, d);
+    }
+    return [...dims].map(([dimension, d]) => ({ dimension, score: roundPoints(d.score), max: roundPoints(d.max) }));
+  }
+
+  /** The exam's figures for charts. */
+  async stats(actor: StaffActor, q: ParsedQuery<typeof api.resultsStats>): Promise<ResultStatsData> {
+    await this.deps.access.requireFor(actor, api.resultsStats, q.exam_id);
+    const rows = await this.repo.allRanked({ examId: q.exam_id, sort: 'rank', order: 'asc' });
+    const versions = new Map<number, VersionBundle | null>();
+    const pass = { passed: 0, failed: 0, undecided: 0 };
+    for (const r of rows) {
+      const passed = passedBy(await this.ruleOf(r.version_id, versions), r.score, r.max_score, r.pending > 0);
+      if (passed === true) pass.passed += 1;
+      else if (passed === false) pass.failed += 1;
+      else pass.undecided += 1;
+    }
+    const scores = rows.map((r) => r.score).sort((a, b) => a - b);
+    const maxScore = rows.reduce((m, r) => Math.max(m, r.max_score), 0);
+    const width = maxScore > 0 ? maxScore / q.bins : 1;
+    const distribution = Array.from({ length: maxScore > 0 ? q.bins : 0 }, (_, i) => ({
+      from: roundPoints(i * width),
+      to: roundPoints((i + 1) * width),
+      count: 0,
+    }));
+    for (const s of scores) {
+      if (distribution.length === 0) break;
+      const i = Math.min(distribution.length - 1, Math.max(0, Math.floor(s / width)));
+      distribution[i]!.count += 1;
+    }
+    const mean = (f: (r: RankedRow) => number) =>
+      rows.length === 0 ? 0 : roundPoints(rows.reduce((n, r) => n + f(r), 0) / rows.length);
+    const sections: ResultStatsData['sections'] = [];
+    const linetestMax = rows.reduce((m, r) => Math.max(m, r.linetest_max), 0);
+    const majorMax = rows.reduce((m, r) => Math.max(m, r.major_max), 0);
+    if (linetestMax > 0) sections.push({ section: 'linetest', mean: mean((r) => r.linetest), max: linetestMax });
+    if (majorMax > 0) sections.push({ section: 'major', mean: mean((r) => r.major_points), max: majorMax });
+    return {
+      attempts: rows.length,
+      mean: rows.length === 0 ? null : mean((r) => r.score),
+      median: median(scores),
+      top: scores.length === 0 ? null : scores[scores.length - 1]!,
+      max_score: roundPoints(maxScore),
+      pass,
+      distribution,
+      sections,
+      questions: await this.questionFigures(q.exam_id, versions, rows),
+    };
+  }
+
+  /** Per question of the versions the finished attempts took: time spent and mean points. */
+  private async questionFigures(
+    examId: number,
+    versions: Map<number, VersionBundle | null>,
+    rows: readonly RankedRow[],
+  ): Promise<ResultStatsData['questions']> {
+    const spans = new Map((await this.repo.spans(examId)).map((s) => [s.id, s]));
+    const byAttempt = new Map<number, NavigationEvent[]>();
+    for (const e of await this.repo.navigation(examId)) {
+      const list = byAttempt.get(e.attempt_id) ?? [];
+      list.push(e);
+      byAttempt.set(e.attempt_id, list);
+    }
+    const times = new Map<number, number[]>();
+    for (const [attemptId, events] of byAttempt) {
+      const span = spans.get(attemptId);
+      for (const [questionId, ms] of timePerQuestion(events, span?.started_at ?? null, span?.finished_at ?? null)) {
+        if (ms <= 0) continue;
+        const list = times.get(questionId) ?? [];
+        list.push(ms);
+        times.set(questionId, list);
+      }
+    }
+    const means = await this.repo.questionMeans(examId);
+    const versionIds = [...new Set(rows.map((r) => r.version_id).filter((v) => v !== null))].sort((a, b) => a - b);
+    const out: ResultStatsData['questions'] = [];
+    for (const vid of versionIds) {
+      if (!versions.has(vid)) versions.set(vid, await this.deps.catalog.version(vid));
+      const version = versions.get(vid);
+      if (!version) continue;
+      let n = 0;
+      for (const q of ResultsService.scoredQuestions(version)) {
+        n += 1;
+        const spent = (times.get(q.id) ?? []).sort((a, b) => a - b);
+        const m = means.get(q.id);
+        out.push({
+          question_id: q.id,
+          section: q.section === 'major' ? 'major' : 'linetest',
+          type: q.type,
+          order_num: n,
+          mean_ms: spent.length === 0 ? 0 : Math.round(spent.reduce((a, b) => a + b, 0) / spent.length),
+          median_ms: Math.round(median(spent) ?? 0),
+          mean_points: m?.mean === null || m?.mean === undefined ? null : roundPoints(m.mean),
+          max: m?.max ?? q.score,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** A version's scored questions (linetest, then major) in section and question order. */
+  private static scoredQuestions(version: VersionBundle): CatalogQuestion[] {
+    const out: CatalogQuestion[] = [];
+    for (const kind of GRADED_SECTIONS) {
+      for (const s of version.sections.filter((x) => x.kind === kind)) {
+        for (const id of s.question_ids) {
+          const q = version.byId.get(id);
+          if (q) out.push(q);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The evaluation section's dimensions over the exam's finished attempts. */
+  async dimensions(actor: StaffActor, examId: number): Promise<DimensionReportData> {
+    await this.deps.access.requireFor(actor, api.resultsDimensions, examId);
+    const attempts = await this.repo.finishedAttempts(examId);
+    const versions = new Map<number, VersionBundle | null>();
+    const itemsOf = new Map<number, CatalogQuestion[]>();
+    for (const a of attempts) {
+      if (a.version_id === null || versions.has(a.version_id)) continue;
+      const v = await this.deps.catalog.version(a.version_id);
+      versions.set(a.version_id, v);
+      itemsOf.set(a.version_id, v ? [...v.byId.values()].filter((q) => q.section === 'evaluation') : []);
+    }
+    const allItems = [...itemsOf.values()].flat();
+    const answers = new Map<number, Map<number, ReturnType<typeof storedAnswer>>>();
+    for (const r of await this.repo.answersTo(
+      examId,
+      allItems.map((q) => q.id),
+    )) {
+      const m = answers.get(r.attempt_id) ?? new Map<number, ReturnType<typeof storedAnswer>>();
+      m.set(r.question_id, storedAnswer(r.value));
+      answers.set(r.attempt_id, m);
+    }
+    const perDimension = new Map<string, { scores: number[]; max: number }>();
+    let counted = 0;
+    for (const a of attempts) {
+      const given = parseQuestionIds(a.question_ids);
+      const items = (a.version_id === null ? [] : (itemsOf.get(a.version_id) ?? [])).filter(
+        (q) => given === null || given.includes(q.id),
+      );
+      if (items.length === 0) continue;
+      counted += 1;
+      for (const d of ResultsService.dimensionsOf(items, answers.get(a.id) ?? new Map())) {
+        const entry = perDimension.get(d.dimension) ?? { scores: [], max: 0 };
+        entry.scores.push(d.score);
+        entry.max = Math.max(entry.max, d.max);
+        perDimension.set(d.dimension, entry);
+      }
+    }
+    return {
+      attempts: counted,
+      dimensions: [...perDimension].map(([dimension, d]) => {
+        const bands = [0, 0, 0, 0, 0];
+        for (const s of d.scores) {
+          const i = d.max > 0 ? Math.min(4, Math.floor((s / d.max) * 5)) : 0;
+          bands[i]! += 1;
+        }
+        return {
+          dimension,
+          mean: roundPoints(d.scores.reduce((a, b) => a + b, 0) / d.scores.length),
+          min: Math.min(...d.scores),
+          max_seen: Math.max(...d.scores),
+          max: d.max,
+          bands,
+        };
+      }),
+    };
+  }
+
+  /** Starts an export of the ranking (as filtered) with points per question (audited). */
+  async startExport(actor: StaffActor, body: ParsedBody<typeof api.resultsExport>): Promise<JobStartedData> {
+    const [owner] = await this.deps.access.requireFor(actor, api.resultsExport, body.exam_id);
+    ResultsService.filter(body);
+    const { exam_id, format, lang, ...rest } = body;
+    const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<string, Json>;
+    const payload: ResultExportPayload = {
+      title: `Results of exam ${exam_id} (${format})`,
+      exam_id,
+      format,
+      lang,
+      filter,
+      hide: await this.blindFor(actor, exam_id),
+    };
+    const jobId = await this.deps.jobs.start(actor, 'results_export', payload, owner?.teamId ?? null);
+    await this.deps.audit.record(actor, 'results.export', { kind: 'exam', id: exam_id }, null, {
+      job_id: jobId,
+      format,
+      filter,
+    });
+    return { job_id: jobId };
+  }
+
+  /**
+   * The `results_export` job: the ranking's rows in rank order with each attempt's points per question, written
+   * row by row into a file of this machine (exceljs's streaming writer, or CSV lines), then put into object
+   * storage; progress is rows done of rows in all. A job taken over writes the whole file again.
+   */
+  async runExport(ctx: JobContext<ResultExportPayload>): Promise<ResultExportResult> {
+    const p = ctx.payload;
+    const f = p.filter as Parameters<typeof ResultsService.filter>[0];
+    const rows = await this.repo.allRanked({
+      examId: p.exam_id,
+      ...ResultsService.filter(f),
+      sort: 'rank',
+      order: 'asc',
+    });
+    await ctx.progress(0, rows.length, 'rows');
+    const versions = new Map<number, VersionBundle | null>();
+    // One column per scored question of the versions taken, in the versions' order.
+    const columns: { id: number; max: number }[] = [];
+    const seen = new Set<number>();
+    for (const vid of [...new Set(rows.map((r) => r.version_id).filter((v) => v !== null))].sort((a, b) => a - b)) {
+      versions.set(vid, await this.deps.catalog.version(vid));
+      const version = versions.get(vid);
+      if (!version) continue;
+      for (const q of ResultsService.scoredQuestions(version)) {
+        if (seen.has(q.id)) continue;
+        seen.add(q.id);
+        columns.push({ id: q.id, max: q.score });
+      }
+    }
+    const w = WORDS[p.lang];
+    const header = [
+      w.rank,
+      w.attempt,
+      w.name,
+      w.phone,
+      w.school,
+      w.major,
+      w.score,
+      w.max,
+      w.linetest,
+      w.majorSection,
+      w.passed,
+      w.risk,
+      w.flagged,
+      w.grading,
+      w.finished,
+      ...columns.map((c, i) => w.question(i + 1, c.max)),
+    ];
+    const fileName = `exam-${p.exam_id}-results.${p.format}`;
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'examhall-export-'));
+    const file = path.join(dir, fileName);
+    try {
+      const out = await openTableWriter(p.format, file, header, w.sheet);
+      let done = 0;
+      try {
+        for (let at = 0; at < rows.length; at += EXPORT_BATCH) {
+          if (ctx.signal.aborted) throw fail('conflict', 'the export was cancelled');
+          const batch = rows.slice(at, at + EXPORT_BATCH);
+          const points = new Map<string, number | null>();
+          for (const s of await this.repo.scoresOf(batch.map((r) => r.attempt_id))) {
+            points.set(`${s.attempt_id}:${s.question_id}`, s.points);
+          }
+          for (const r of batch) {
+            const row = await this.toRow(r, p.hide === true, versions);
+            await out.add([
+              row.rank,
+              row.attempt_id,
+              row.candidate.name,
+              row.candidate.phone,
+              row.candidate.school,
+              row.candidate.major,
+              row.score,
+              row.max_score,
+              row.sections.find((s) => s.section === 'linetest')?.score ?? null,
+              row.sections.find((s) => s.section === 'major')?.score ?? null,
+              row.passed === null ? w.undecided : row.passed ? w.yes : w.no,
+              row.risk_count,
+              row.flagged ? w.yes : '',
+              row.grading === 'pending' ? w.pending : w.complete,
+              serverTime(row.finished_at),
+              ...columns.map((c) => {
+                const v = points.get(`${r.attempt_id}:${c.id}`);
+                return v === undefined || v === null ? null : v;
+              }),
+            ]);
+          }
+          done += batch.length;
+          await ctx.progress(done, rows.length, 'rows');
+        }
+      } finally {
+        await out.close();
+      }
+      const { size } = await this.deps.store.putFile(exportKey(ctx.jobId, p.format), file);
+      this.deps.log.info({ exam: p.exam_id, rows: rows.length, size }, 'results exported');
+      return {
+        rows: rows.length,
+        file_name: fileName,
+        size,
+        format: p.format,
+        download: `${api.resultsExportFile.path}?job_id=${ctx.jobId}`,
+      };
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The file of a finished export the actor may follow, streamed from object storage (the download is audited). */
+  async exportFile(actor: StaffActor, jobId: number): Promise<Download> {
+    await this.deps.access.requireFor(actor, api.resultsExportFile, jobId);
+    const job = await new JobRepository(this.db).view(jobId);
+    if (!job || job.kind !== 'results_export') throw fail('not_found', `no such export ${jobId}`);
+    const payload = JSON.parse(job.payload) as ResultExportPayload;
+    // The exam must still be in reach: a grader taken off it keeps no way to its results.
+    await this.deps.access.require(actor, 'grade.read', 'exam', payload.exam_id);
+    if (job.state !== 'done' || job.result === null) {
+      throw fail('conflict', `export ${jobId} is ${job.state}: its file comes once it is done`);
+    }
+    const result = JSON.parse(job.result) as ResultExportResult;
+    const object = await this.deps.store.stream(exportKey(jobId, result.format));
+    if (!object) throw fail('not_found', `the file of export ${jobId} is gone`);
+    await this.deps.audit.record(actor, 'results.download', { kind: 'exam', id: payload.exam_id }, null, {
+      job_id: jobId,
+      file_name: result.file_name,
+      rows: result.rows,
+    });
+    return {
+      bytes: object.stream,
+      mime:
+        result.format === 'csv'
+          ? 'text/csv; charset=utf-8'
+          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      fileName: result.file_name,
+    };
+  }
+}

@@ -1,0 +1,165 @@
+import { api, DELIVERY_STATES, type DeliveryState, type DeliveryView } from '@examhall/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { errorText, request } from '../../../api/client.js';
+import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
+import { LoadError } from '../shared/PageTitle.js';
+import { INTEGRATIONS_KEY, useDeliveries, useWebhooks } from './queries.js';
+
+const STATE_COLORS: Record<DeliveryState, string> = { pending: 'blue', delivered: 'green', failed: 'red' };
+
+/** The delivery log: each event to each address, filtered by address and state and paged on the server. */
+export function DeliveriesPanel() {
+  const { t } = useI18n();
+  const endpoints = useWebhooks();
+  const [endpointId, setEndpointId] = useState<number | undefined>();
+  const [status, setStatus] = useState<DeliveryState | undefined>();
+  const [paging, setPaging] = useState({ page: 1, page_size: DEFAULT_PAGE_SIZE });
+  const list = useDeliveries({
+    ...paging,
+    ...(endpointId !== undefined ? { endpoint_id: endpointId } : {}),
+    ...(status ? { status } : {}),
+  });
+  const filtered = endpointId !== undefined || status !== undefined;
+  const columns: TableColumnsType<DeliveryView> = [
+    { title: t('console.integrations.created'), key: 'created', render: (_: unknown, d) => serverTime(d.created_at) },
+    {
+      title: t('console.integrations.event'),
+      key: 'event',
+      render: (_: unknown, d) => (
+        <Space orientation="vertical" size={0}>
+          <Typography.Text code>{d.event}</Typography.Text>
+          <Typography.Text type="secondary" style={{ wordBreak: 'break-all' }}>
+            {d.endpoint_url}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: t('console.integrations.attempt'),
+      key: 'attempt',
+      render: (_: unknown, d) => (d.attempt_id === null ? '' : `#${d.attempt_id}`),
+    },
+    { title: t('console.integrations.score'), key: 'score', render: (_: unknown, d) => d.score ?? '' },
+    {
+      title: t('console.integrations.status'),
+      key: 'status',
+      render: (_: unknown, d) => (
+        <Tag color={STATE_COLORS[d.status]} data-testid={`delivery-status-${d.id}`}>
+          {t(`console.integrations.status.${d.status}` as MessageKey)}
+        </Tag>
+      ),
+    },
+    { title: t('console.integrations.tries'), key: 'tries', dataIndex: 'attempts' },
+    {
+      title: t('console.integrations.lastError'),
+      key: 'error',
+      render: (_: unknown, d) => (
+        <Typography.Text type="danger">
+          {d.last_error || (d.last_status !== null && d.status !== 'delivered' ? `HTTP ${d.last_status}` : '')}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('console.integrations.nextAt'),
+      key: 'next',
+      render: (_: unknown, d) => (d.next_at === null ? '' : serverTime(d.next_at)),
+    },
+    {
+      title: '',
+      key: 'actions',
+      render: (_: unknown, d) => (d.event === 'ping' || d.status === 'pending' ? null : <Redeliver delivery={d} />),
+    },
+  ];
+  return (
+    <Card title={<h2 style={{ fontSize: 16, margin: 0 }}>{t('console.integrations.deliveries')}</h2>}>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Select<number>
+          allowClear
+          style={{ minWidth: 260 }}
+          placeholder={t('console.integrations.allEndpoints')}
+          aria-label={t('console.integrations.url')}
+          value={endpointId}
+          onChange={(v?: number) => {
+            setEndpointId(v);
+            setPaging((p) => ({ ...p, page: 1 }));
+          }}
+          options={(endpoints.data?.list ?? []).map((e) => ({ value: e.id, label: e.url }))}
+          data-testid="deliveries-endpoint"
+        />
+        <Select<DeliveryState>
+          allowClear
+          style={{ minWidth: 160 }}
+          placeholder={t('console.integrations.allStatuses')}
+          aria-label={t('console.integrations.status')}
+          value={status}
+          onChange={(v?: DeliveryState) => {
+            setStatus(v);
+            setPaging((p) => ({ ...p, page: 1 }));
+          }}
+          options={DELIVERY_STATES.map((s) => ({
+            value: s,
+            label: t(`console.integrations.status.${s}` as MessageKey),
+          }))}
+          data-testid="deliveries-status"
+        />
+      </Space>
+      <LoadError error={list.error} />
+      <div data-testid="deliveries-table">
+        <Table<DeliveryView>
+          rowKey="id"
+          columns={columns}
+          dataSource={list.data?.list ?? []}
+          loading={list.isFetching && !list.data}
+          scroll={{ x: true }}
+          onChange={(p) => setPaging({ page: p.current ?? 1, page_size: p.pageSize ?? DEFAULT_PAGE_SIZE })}
+          pagination={{
+            current: paging.page,
+            pageSize: paging.page_size,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZES.map(String),
+            showTotal: (total) => t('console.common.total', { n: total }),
+          }}
+          locale={{
+            emptyText: (
+              <Empty
+                description={
+                  filtered ? t('console.integrations.noDeliveriesMatch') : t('console.integrations.noDeliveries')
+                }
+              />
+            ),
+          }}
+        />
+      </div>
+    </Card>
+  );
+}
+
+/** Sends a delivered or given-up event to its address again. */
+function Redeliver({ delivery }: { delivery: DeliveryView }) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const again = useMutation({
+    mutationFn: () => request(api.webhookRedeliver, { body: { id: delivery.id } }),
+    onSuccess: () => {
+      void message.success(t('console.integrations.redelivered'));
+      void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
+    },
+    onError: (e) => void message.error(errorText(e)),
+  });
+  return (
+    <Button
+      size="small"
+      loading={again.isPending}
+      onClick={() => again.mutate()}
+      data-testid={`delivery-redeliver-${delivery.id}`}
+    >
+      {t('console.integrations.redeliver')}
+    </Button>
+  );
+}

@@ -1,0 +1,138 @@
+import { RANKING_SORTS, type RankingData, type RankingRow } from '@examhall/contract';
+import { Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import type { HTMLAttributes } from 'react';
+import { useI18n } from '../../../i18n/index.js';
+import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
+import type { RankingState } from './rankingQuery.js';
+
+type Patch = Partial<RankingState>;
+
+/** The ranking, sorted, filtered and paged on the server; a row opens the candidate's report. */
+export function RankingTable({
+  query,
+  data,
+  loading,
+  filtered,
+  onChange,
+  onOpen,
+}: {
+  query: RankingState;
+  data: RankingData | undefined;
+  loading: boolean;
+  filtered: boolean;
+  onChange: (patch: Patch) => void;
+  onOpen: (attemptId: number) => void;
+}) {
+  const { t } = useI18n();
+  const order = (key: string) =>
+    (query.sort ?? 'rank') === key ? (query.order === 'desc' ? 'descend' : 'ascend') : undefined;
+  const passTag = (p: boolean | null) =>
+    p === null ? (
+      <Tag>{t('console.results.pass.undecided')}</Tag>
+    ) : p ? (
+      <Tag color="green">{t('console.results.pass.yes')}</Tag>
+    ) : (
+      <Tag color="red">{t('console.results.pass.no')}</Tag>
+    );
+  const columns: TableColumnsType<RankingRow> = [
+    { title: t('console.results.rank'), key: 'rank', dataIndex: 'rank', sorter: true, sortOrder: order('rank') },
+    {
+      title: t('console.results.candidate'),
+      key: 'name',
+      sorter: true,
+      sortOrder: order('name'),
+      render: (_, r) => (
+        <Typography.Link onClick={() => onOpen(r.attempt_id)} data-testid={`results-open-${r.attempt_id}`}>
+          {r.candidate.name || r.candidate.phone || `#${r.attempt_id}`}
+          {r.candidate.name && r.candidate.phone ? ` (${r.candidate.phone})` : ''}
+        </Typography.Link>
+      ),
+    },
+    {
+      title: t('console.results.school'),
+      key: 'school',
+      sorter: true,
+      sortOrder: order('school'),
+      render: (_, r) => r.candidate.school,
+    },
+    { title: t('console.results.major'), key: 'major', render: (_, r) => r.candidate.major },
+    {
+      title: t('console.results.total'),
+      key: 'score',
+      render: (_, r) => (
+        <span data-testid={`results-score-${r.attempt_id}`}>
+          {r.score} / {r.max_score}
+        </span>
+      ),
+    },
+    ...(['linetest', 'major'] as const).map((section) => ({
+      title: t(`console.results.section.${section}`),
+      key: section,
+      render: (_: unknown, r: RankingRow) => {
+        const s = r.sections.find((x) => x.section === section);
+        return s ? `${s.score} / ${s.max}` : '-';
+      },
+    })),
+    { title: t('console.results.passed'), key: 'passed', render: (_, r) => passTag(r.passed) },
+    {
+      title: t('console.results.risk'),
+      key: 'risk_count',
+      sorter: true,
+      sortOrder: order('risk_count'),
+      render: (_, r) => (
+        <span>
+          {r.risk_count} {r.flagged && <Tag color="red">{t('console.results.flagged')}</Tag>}
+        </span>
+      ),
+    },
+    {
+      title: t('console.results.grading'),
+      key: 'grading',
+      render: (_, r) =>
+        r.grading === 'pending' ? (
+          <Tag color="orange">{t('console.results.grading.pending')}</Tag>
+        ) : (
+          <Tag color="blue">{t('console.results.grading.complete')}</Tag>
+        ),
+    },
+    {
+      title: t('console.results.finishedAt'),
+      key: 'finished_at',
+      sorter: true,
+      sortOrder: order('finished_at'),
+      render: (_, r) => (r.finished_at === null ? '' : serverTime(r.finished_at)),
+    },
+  ];
+  return (
+    <div data-testid="results-table">
+      <Table<RankingRow>
+        rowKey="attempt_id"
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={loading}
+        onRow={(r) => ({ 'data-testid': `results-row-${r.attempt_id}` }) as HTMLAttributes<HTMLElement>}
+        locale={{
+          emptyText: <Empty description={filtered ? t('console.results.emptyFiltered') : t('console.results.empty')} />,
+        }}
+        pagination={{
+          current: query.page,
+          pageSize: query.page_size,
+          total: data?.total ?? 0,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showSizeChanger: true,
+        }}
+        onChange={(pagination, _filters, sorter) => {
+          const { sort, order: dir } = sortFromTable(sorter, RANKING_SORTS);
+          onChange({
+            page: pagination.current ?? 1,
+            page_size: pagination.pageSize ?? query.page_size,
+            sort: sort ?? 'rank',
+            order: dir ?? 'asc',
+          });
+        }}
+        scroll={{ x: true }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+import { api, dimensionName, type ResultReportData } from '@examhall/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Descriptions, Drawer, Empty, Skeleton, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Suspense, useCallback } from 'react';
+import { request } from '../../../api/client.js';
+import { useI18n } from '../../../i18n/index.js';
+import { eventName } from '../proctoring/labels.js';
+import { LoadError } from '../shared/PageTitle.js';
+import { answerSummary } from './answerSummary.js';
+import { DimensionChart } from './lazyCharts.js';
+
+type Question = ResultReportData['questions'][number];
+
+/** One attempt's report in a drawer: the summary, each question, the dimensions chart and the integrity summary. */
+export function ReportDrawer({ attemptId, onClose }: { attemptId: number | null; onClose: () => void }) {
+  const { t } = useI18n();
+  const report = useQuery({
+    queryKey: ['admin', 'results', 'report', attemptId],
+    queryFn: ({ signal }) => request(api.resultsReport, { query: { attempt_id: attemptId! }, signal }),
+    enabled: attemptId !== null,
+  });
+  const r = report.data;
+  return (
+    <Drawer
+      open={attemptId !== null}
+      onClose={onClose}
+      size="large"
+      title={t('console.results.report.title')}
+      destroyOnHidden
+      data-testid="results-report"
+    >
+      <LoadError error={report.error} />
+      {!r ? (
+        <Skeleton active />
+      ) : (
+        <Typography>
+          <ReportSummary r={r} />
+          <QuestionTable questions={r.questions} />
+          <Dimensions r={r} />
+          <Integrity r={r} />
+        </Typography>
+      )}
+    </Drawer>
+  );
+}
+
+/** Who, the score, the rank and the pass. */
+function ReportSummary({ r }: { r: ResultReportData }) {
+  const { t } = useI18n();
+  const pass =
+    r.passed === null
+      ? t('console.results.pass.undecided')
+      : r.passed
+        ? t('console.results.pass.yes')
+        : t('console.results.pass.no');
+  return (
+    <Descriptions
+      column={2}
+      size="small"
+      items={[
+        { key: 'name', label: t('console.results.candidate'), children: `${r.candidate.name} ${r.candidate.phone}` },
+        { key: 'school', label: t('console.results.school'), children: `${r.candidate.school} ${r.candidate.major}` },
+        {
+          key: 'score',
+          label: t('console.results.total'),
+          children: <span data-testid="report-score">{`${r.score} / ${r.max_score}`}</span>,
+        },
+        {
+          key: 'rank',
+          label: t('console.results.rank'),
+          children: t('console.results.report.rank', { rank: r.rank, n: r.ranked }),
+        },
+        { key: 'pass', label: t('console.results.passed'), children: pass },
+        {
+          key: 'sections',
+          label: t('console.results.score'),
+          children: r.sections
+            .map((s) => `${t(`console.results.section.${s.section}`)} ${s.score} / ${s.max}`)
+            .join(' · '),
+        },
+      ]}
+    />
+  );
+}
+
+/** Each question: answer, points and who scored it, time, judge result. */
+function QuestionTable({ questions }: { questions: Question[] }) {
+  const { t } = useI18n();
+  const columns: TableColumnsType<Question> = [
+    { title: '#', dataIndex: 'order_num', width: 48 },
+    { title: t('console.results.report.question'), dataIndex: 'stem', ellipsis: true },
+    {
+      title: t('console.results.report.answer'),
+      key: 'answer',
+      ellipsis: true,
+      render: (_, q) =>
+        answerSummary(q.answer) ?? (
+          <Typography.Text type="secondary">{t('console.results.report.noAnswer')}</Typography.Text>
+        ),
+    },
+    {
+      title: t('console.results.report.points'),
+      key: 'points',
+      render: (_, q) =>
+        q.points === null ? <Tag color="orange">{t('console.results.report.waiting')}</Tag> : `${q.points} / ${q.max}`,
+    },
+    {
+      title: t('console.results.report.source'),
+      key: 'source',
+      render: (_, q) => t(`console.results.report.source.${q.source}`),
+    },
+    { title: t('console.results.report.time'), key: 'time', render: (_, q) => `${Math.round(q.time_ms / 1000)} s` },
+    {
+      title: t('console.results.report.judge'),
+      key: 'judge',
+      render: (_, q) =>
+        q.judge ? `${q.judge.verdict ?? '…'} ${q.judge.passed ?? 0}/${q.judge.total} (${q.judge.language})` : '',
+    },
+  ];
+  return (
+    <Table<Question>
+      rowKey="question_id"
+      size="small"
+      columns={columns}
+      dataSource={questions}
+      pagination={false}
+      scroll={{ x: true }}
+      style={{ margin: '16px 0' }}
+    />
+  );
+}
+
+/** The evaluation's dimensions as a chart. */
+function Dimensions({ r }: { r: ResultReportData }) {
+  const { t, lang } = useI18n();
+  const name = useCallback((id: string) => dimensionName(id, lang === 'zh-CN' ? 'zh' : 'en'), [lang]);
+  return (
+    <>
+      <Typography.Title level={5}>{t('console.results.chart.dimensions')}</Typography.Title>
+      {r.dimensions.length === 0 ? (
+        <Typography.Paragraph type="secondary">{t('console.results.report.noDimensions')}</Typography.Paragraph>
+      ) : (
+        <div data-testid="report-dimensions">
+          <Suspense fallback={<Skeleton active title={false} />}>
+            <DimensionChart dimensions={r.dimensions} name={name} label={t('console.results.chart.dimensions')} />
+          </Suspense>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Risk records by event, the proctors' decisions, warnings and screen switches. */
+function Integrity({ r }: { r: ResultReportData }) {
+  const { t } = useI18n();
+  const i = r.integrity;
+  return (
+    <>
+      <Typography.Title level={5}>{t('console.results.report.integrity')}</Typography.Title>
+      <Typography.Paragraph data-testid="report-integrity">
+        {t('console.results.report.risks', { n: i.risk_count, open: i.open, warnings: i.warnings, cuts: i.cuts_used })}{' '}
+        {i.flagged && <Tag color="red">{t('console.results.flagged')}</Tag>}
+      </Typography.Paragraph>
+      {i.by_risk.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('console.results.report.noRisk')} />
+      ) : (
+        <ul>
+          {i.by_risk.map((b) => (
+            <li key={b.risk}>
+              {eventName(t, { kind: 'risk', risk: b.risk })}: {b.count}
+              {b.confirmed > 0 && ` · ${t('console.results.report.confirmed')} ${b.confirmed}`}
+              {b.dismissed > 0 && ` · ${t('console.results.report.dismissed')} ${b.dismissed}`}
+            </li>
+          ))}
+        </ul>
+      )}
+      {i.decisions.length > 0 && (
+        <>
+          <Typography.Text strong>{t('console.results.report.decisions')}</Typography.Text>
+          <ul>
+            {i.decisions.map((d) => (
+              <li key={d.record_id}>
+                {eventName(t, { kind: 'risk', risk: d.risk })}:{' '}
+                {d.decision === 'confirmed'
+                  ? t('console.results.report.confirmed')
+                  : t('console.results.report.dismissed')}
+                {d.note && ` (${d.note})`}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </>
+  );
+}

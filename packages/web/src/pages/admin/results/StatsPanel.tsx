@@ -1,0 +1,77 @@
+import { api } from '@examhall/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
+import { Suspense } from 'react';
+import { request } from '../../../api/client.js';
+import { useI18n } from '../../../i18n/index.js';
+import { LoadError } from '../shared/PageTitle.js';
+import { ScoreChart, SectionChart, TimeChart } from './lazyCharts.js';
+
+/** The exam's figures: mean, median, top and pass counts, with the score distribution, section and time charts. */
+export function StatsPanel({ examId }: { examId: number }) {
+  const { t } = useI18n();
+  const stats = useQuery({
+    queryKey: ['admin', 'results', 'stats', examId],
+    queryFn: ({ signal }) => request(api.resultsStats, { query: { exam_id: examId }, signal }),
+  });
+  const s = stats.data;
+  if (stats.error) return <LoadError error={stats.error} />;
+  if (!s) return <Skeleton active />;
+  if (s.attempts === 0) return null;
+  const loading = <Skeleton active title={false} paragraph={{ rows: 5 }} />;
+  const names = {
+    linetest: t('console.results.section.linetest'),
+    major: t('console.results.section.major'),
+  };
+  return (
+    <Row gutter={[16, 16]}>
+      <Col span={24}>
+        <Row gutter={16}>
+          <Col xs={12} md={6}>
+            <Statistic title={t('console.results.stats.mean')} value={s.mean ?? 0} />
+          </Col>
+          <Col xs={12} md={6}>
+            <Statistic title={t('console.results.stats.median')} value={s.median ?? 0} />
+          </Col>
+          <Col xs={12} md={6}>
+            <Statistic title={t('console.results.stats.top')} value={s.top ?? 0} suffix={`/ ${s.max_score}`} />
+          </Col>
+          <Col xs={12} md={6}>
+            <Typography.Text type="secondary">{t('console.results.stats.pass', s.pass)}</Typography.Text>
+          </Col>
+        </Row>
+      </Col>
+      <Col xs={24} lg={8}>
+        <Card title={t('console.results.chart.distribution')} size="small" data-testid="score-chart">
+          <Suspense fallback={loading}>
+            <ScoreChart
+              stats={s}
+              label={t('console.results.chart.distribution')}
+              countLabel={t('console.results.chart.count')}
+            />
+          </Suspense>
+        </Card>
+      </Col>
+      <Col xs={24} lg={8}>
+        <Card title={t('console.results.chart.sections')} size="small" data-testid="section-chart">
+          <Suspense fallback={loading}>
+            <SectionChart
+              stats={s}
+              names={names}
+              label={t('console.results.chart.sections')}
+              meanLabel={t('console.results.chart.mean')}
+              maxLabel={t('console.results.chart.max')}
+            />
+          </Suspense>
+        </Card>
+      </Col>
+      <Col xs={24} lg={8}>
+        <Card title={t('console.results.chart.time')} size="small" data-testid="time-chart">
+          <Suspense fallback={loading}>
+            <TimeChart stats={s} label={t('console.results.chart.time')} />
+          </Suspense>
+        </Card>
+      </Col>
+    </Row>
+  );
+}
