@@ -100,6 +100,8 @@ export interface App {
 const SMS_PERIOD_MS = 1_000;
 /** How often webhook deliveries due are posted. */
 const WEBHOOK_PERIOD_MS = 1_000;
+/** How often unfinished judge jobs are looked for in the queue (see JudgeService.requeueLost). */
+const JUDGE_REQUEUE_PERIOD_MS = 10_000;
 /** How often reminders due are queued. */
 const REMIND_PERIOD_MS = 60_000;
 
@@ -283,7 +285,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders; it posts webhook deliveries due. Each once per period across the cluster.
+  // queues reminders; it posts webhook deliveries due; it queues again judge jobs the queue lost. Each once per
+  // period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
@@ -294,6 +297,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
         { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
+        { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
       ];
       scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });

@@ -60,9 +60,10 @@ export class BullJudgeQueue implements JudgeQueue {
   }
 
   /** Queues a task and returns its job id at once. */
-  async submit(task: JudgeTask): Promise<string> {
+  async submit(task: JudgeTask, jobId?: string): Promise<string> {
     assertTask(task);
-    const id = randomUUID();
+    // BullMQ adds nothing under an id it still holds.
+    const id = jobId ?? randomUUID();
     await this.queue.add('judge', task, { jobId: id });
     return id;
   }

@@ -23,12 +23,13 @@ export class LocalJudgeQueue implements JudgeQueue {
     this.pool = new Semaphore(concurrency);
   }
 
-  /** Queues a task and returns its job id at once. */
-  async submit(task: JudgeTask): Promise<string> {
+  /** Queues a task and returns its job id at once (see JudgeQueue.submit for `jobId`). */
+  async submit(task: JudgeTask, jobId?: string): Promise<string> {
     if (this.closed) throw new Error('the judge queue is closed');
     assertTask(task);
     this.sweep();
-    const id = randomUUID();
+    if (jobId !== undefined && this.jobs.has(jobId)) return jobId;
+    const id = jobId ?? randomUUID();
     const job = {
       id,
       state: 'queued' as JobStatus['state'],

@@ -62,6 +62,14 @@ async function exercise(queue: JudgeQueue): Promise<void> {
     expect(mine.filter((e) => e.type === 'case').map((e) => (e.type === 'case' ? e.done : 0))).toEqual([1, 2, 3]);
   }
   off();
+  // A lost job queued again under the id its caller knows; the same id once more while known changes nothing.
+  const known = randomUUID();
+  expect(await queue.status(known)).toBeUndefined();
+  expect(await queue.submit(task(), known)).toBe(known);
+  expect(await queue.submit({ ...task(), cases: [{ input: '1 1\n', expected: '2\n' }] }, known)).toBe(known);
+  const again = await queue.wait(known, 60_000);
+  expect(again.cases.map((c) => c.verdict)).toEqual(['AC', 'AC', 'WA']);
+  expect((await queue.status(known))?.total).toBe(3);
   expect(await queue.status(randomUUID())).toBeUndefined();
   await expect(queue.submit({ ...task(), timeLimitMs: 10 ** 9 })).rejects.toThrow(/timeLimitMs/);
 }

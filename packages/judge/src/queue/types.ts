@@ -28,8 +28,11 @@ export type JobListener = (jobId: string, event: JudgeProgress) => void;
 
 /** What the server uses, whichever queue runs behind it. */
 export interface JudgeQueue {
-  /** Queues a task and returns its job id at once. */
-  submit(task: JudgeTask): Promise<string>;
+  /**
+   * Queues a task and returns its job id at once. Given `jobId` (a job the queue lost, queued again under the id its
+   * caller knows), the task is queued under that id, and queuing an id the queue still knows changes nothing.
+   */
+  submit(task: JudgeTask, jobId?: string): Promise<string>;
   /** Where a job is, with the cases judged so far; undefined for an unknown or expired id. */
   status(jobId: string): Promise<JobStatus | undefined>;
   /** Subscribes to progress of every job; returns the unsubscribe function. */

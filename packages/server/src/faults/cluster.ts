@@ -59,6 +59,8 @@ export interface Cluster {
   examId: number;
   /** The proxies a test cuts: in front of PostgreSQL, Redis and the store. */
   proxies: { postgres: TcpProxy; redis: TcpProxy; store: TcpProxy };
+  /** The cluster's Redis straight (not through the proxy), e.g. to empty it as a restart without persistence does. */
+  redisUrl: string;
   /** The API processes started so far (a killed one stays in the list). */
   apis: ServerProcess[];
   /** The environment every process of the cluster gets. */
@@ -289,6 +291,7 @@ export async function startCluster(invited: number): Promise<Cluster> {
       db,
       examId,
       proxies: { postgres: pgProxy, redis: redisProxy, store: storeProxy },
+      redisUrl: `redis://127.0.0.1:${redis.port}`,
       apis,
       env,
       store,

@@ -1,11 +1,12 @@
 /**
- * Fault: Redis goes away and comes back (every connection cut and new ones refused for a while) while candidates
- * save answers through two API processes, follow their event streams and have code judged by two workers. Saves
- * go on or are sent again; the streams carry a proctor's warning across processes again once Redis is back (the
- * candidate's stream on one process, the proctor on the other, so it travels on Redis); every accepted submit is
- * judged. The proxy keeps Redis's data, as a restart with persistence (or a network partition) does; a Redis
- * restarted without persistence loses the judge queue's waiting jobs. CI cuts Redis for 5 s; FAULT_FULL=true 30 s.
+ * Fault: Redis goes away and comes back empty (every connection cut and new ones refused for a while, its data gone
+ * as after a restart without persistence) while candidates save answers through two API processes, follow their
+ * event streams and have code judged by two workers. Saves go on or are sent again; the streams carry a proctor's
+ * warning across processes again once Redis is back (the candidate's stream on one process, the proctor on the other,
+ * so it travels on Redis); every accepted submit is judged, those the emptied queue lost queued again under their
+ * ids (JudgeService.requeueLost and the status call). CI cuts Redis for 5 s; FAULT_FULL=true 30 s.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirePart } from '../test/parts.js';
 import { until } from '../test/processes.js';
@@ -63,6 +64,11 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
 
     await cluster.proxies.redis.close();
     const down = Date.now();
+    // Restarted without persistence: the judge queue's waiting and running jobs, locks and counters are gone.
+    const direct = new Redis(cluster.redisUrl);
+    const lostKeys = await direct.dbsize();
+    await direct.flushall();
+    await direct.quit();
     // Submits made while Redis is away (queued once it is back).
     for (const c of candidates.slice(3, 6)) submit(c);
     await until(async () => (await readyStatus(a!.base)) === 503, 10_000, 200);
@@ -99,7 +105,7 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
       console.log(
         `[fault redis-restart] answers acknowledged ${load.acknowledged.size}, found ${found}; ` +
           `jobs started ${started.length}, finished ${finished} ` +
-          `(Redis away ${(back - down) / 1000} s; ready ${readyAfterS.toFixed(1)} s and streams carrying changes ` +
+          `(Redis away ${(back - down) / 1000} s and emptied of ${lostKeys} keys; ready ${readyAfterS.toFixed(1)} s and streams carrying changes ` +
           `${streamsBackS.toFixed(1)} s after it came back, stream connections ${streams.map((s) => s.connections).join('/')}; ` +
           `${load.retries} saves retried, ${load.unacknowledged.length} without a receipt)`,
       );

@@ -54,6 +54,18 @@ export class JudgeRunRepository {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** Runs queued before `before` and still unfinished, oldest first (judge_runs_unfinished). */
+  unfinished(before: number, limit: number): Promise<JudgeRunRow[]> {
+    return this.db
+      .selectFrom('judge_runs')
+      .selectAll()
+      .where('finished_at', 'is', null)
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
   /** The latest finished submit per question of an attempt. */
   async latestSubmits(attemptId: number): Promise<Map<number, JudgeRunRow>> {
     const rows = await this.db

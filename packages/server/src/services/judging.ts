@@ -33,6 +33,61 @@ function programmingQuestion(bundle: ExamBundle, subjectId: number): CatalogQues
   return q;
 }
 
+/** A job still unfinished this long after it was queued is looked for in the queue, and queued again if it is lost. */
+export const JUDGE_REQUEUE_AFTER_MS = 30_000;
+/** Unfinished jobs looked at per sweep. */
+const REQUEUE_BATCH = 200;
+
+/** What a run whose job was lost and cannot be queued again answers. */
+function lostJob(run: JudgeRunRow): JudgeData {
+  return {
+    job_id: run.job_id,
+    state: 'done',
+    verdict: 'SE',
+    cases: [],
+    total: run.total,
+    compile_output: 'the judge lost this job; please run it again',
+  };
+}
+
+/**
+ * The judge's task for a run (the samples, or the candidate's own input) or a submit (the hidden cases) of a
+ * programming or programming Q&A question; validation_error when there is nothing to run it on.
+ */
+function judgeTask(
+  q: CatalogQuestion,
+  mode: JudgeRequest['mode'],
+  language: JudgeTask['language'],
+  source: string,
+  input: string | undefined,
+): JudgeTask {
+  const body = bodyOf(q);
+  if (body.kind !== 'programming' && body.kind !== 'programming_qa')
+    throw fail('not_found', 'no such programming question in this exam');
+  const programming = body.kind === 'programming' ? body : null;
+  const samples = (programming?.content.samples ?? []).map((s) => ({ input: s.input, expected: s.output }));
+  const cases =
+    mode === 'submit'
+      ? (programming?.key.cases ?? []).map((s) => ({ input: s.input, expected: s.output }))
+      : input !== undefined
+        ? [{ input }]
+        : samples;
+  if (cases.length === 0)
+    throw fail(
+      'validation_error',
+      mode === 'submit' ? 'this question has no test cases' : 'input: give an input; this question has no samples',
+    );
+  return {
+    language,
+    source,
+    cases,
+    timeLimitMs: programming?.content.time_limit_ms ?? CODE_LIMITS.timeMs.default,
+    memoryLimitMb: programming?.content.memory_limit_mb ?? CODE_LIMITS.memoryMb.default,
+    ...(programming ? { checker: judgeChecker(programming.key.checker) } : {}),
+    returnOutput: mode === 'run',
+  };
+}
+
 /** Runs and submits a candidate may start per minute. */
 export const JUDGE_RATE = { runs: 20, submits: 6, windowMs: 60_000 } as const;
 
@@ -92,31 +147,7 @@ export class JudgeService {
     if (!(await this.limiter.hit(`judge:${req.mode}:${c.id}`, rate, JUDGE_RATE.windowMs)).allowed)
       throw fail('rate_limited');
 
-    const programming = body.kind === 'programming' ? body : null;
-    const samples = (programming?.content.samples ?? []).map((s) => ({ input: s.input, expected: s.output }));
-    const cases =
-      req.mode === 'submit'
-        ? (programming?.key.cases ?? []).map((s) => ({ input: s.input, expected: s.output }))
-        : req.input !== undefined
-          ? [{ input: req.input }]
-          : samples;
-    if (cases.length === 0)
-      throw fail(
-        'validation_error',
-        req.mode === 'submit'
-          ? 'this question has no test cases'
-          : 'input: give an input; this question has no samples',
-      );
-    const task: JudgeTask = {
-      language: req.language,
-      source: req.code,
-      cases,
-      timeLimitMs: programming?.content.time_limit_ms ?? CODE_LIMITS.timeMs.default,
-      memoryLimitMb: programming?.content.memory_limit_mb ?? CODE_LIMITS.memoryMb.default,
-      ...(programming ? { checker: judgeChecker(programming.key.checker) } : {}),
-      returnOutput: req.mode === 'run',
-    };
-    const submitted = performance.now();
+    const task = judgeTask(q, req.mode, req.language, req.code, req.input);
     const jobId = await this.queue.submit(task);
     await this.runs.create({
       attempt_id: attempt.id,
@@ -128,20 +159,75 @@ export class JudgeService {
       source: req.code,
       client_id: req.client_id,
       created_at: this.clock(),
-      total: cases.length,
+      total: task.cases.length,
     });
-    // The submitting process records the outcome when the job ends; a status call records it too, so
-    // a restart in between loses nothing.
+    this.follow(jobId, req.mode);
+    return this.view((await this.runs.byClientId(attempt.id, req.client_id))!);
+  }
+
+  /**
+   * Records a job's outcome when it ends. A status call records it too, and the requeue sweep finds a job whose
+   * outcome this process never saw, so a restart in between loses nothing.
+   */
+  private follow(jobId: string, mode: string): void {
+    const submitted = performance.now();
     const recording = this.queue
       .wait(jobId)
       .then((result) => {
-        this.metrics.judged(req.mode, result.verdict, secondsSince(submitted));
-        return this.record(jobId, req.mode, result);
+        this.metrics.judged(mode, result.verdict, secondsSince(submitted));
+        return this.record(jobId, mode, result);
       })
       .catch((err: unknown) => this.log.warn({ err, jobId }, 'judge job outcome not recorded'))
       .finally(() => this.recording.delete(recording));
     this.recording.add(recording);
-    return this.view((await this.runs.byClientId(attempt.id, req.client_id))!);
+  }
+
+  /**
+   * Jobs queued more than JUDGE_REQUEUE_AFTER_MS ago and still unfinished: an outcome the queue holds is recorded,
+   * and a job the queue lost (an in-process queue that restarted, a Redis restarted without its data) is queued
+   * again under its id from what the run stored, so every accepted run and submit ends with a verdict. Once per
+   * period across the cluster; answers how many were queued again.
+   */
+  async requeueLost(): Promise<number> {
+    const due = await this.runs.unfinished(this.clock() - JUDGE_REQUEUE_AFTER_MS, REQUEUE_BATCH);
+    let requeued = 0;
+    for (const run of due) {
+      const status = await this.queue.status(run.job_id);
+      if (status?.state === 'done' && status.result) await this.record(run.job_id, run.mode, status.result);
+      else if (!status && (await this.requeue(run))) requeued++;
+    }
+    if (requeued > 0) this.log.info({ requeued }, 'judge jobs lost by the queue queued again');
+    return requeued;
+  }
+
+  /** Queues a lost job again under its id; false (and a recorded system error) when it can no longer be built. */
+  private async requeue(run: JudgeRunRow): Promise<boolean> {
+    const attempt = await this.attemptRepo.byId(run.attempt_id);
+    const q = attempt ? (await this.attempts.bundleOf(attempt)).byId.get(run.question_id) : undefined;
+    let task: JudgeTask;
+    try {
+      if (!q) throw fail('not_found', 'the question is no longer in the attempt');
+      // The column holds what /answer/judge accepted.
+      task = judgeTask(
+        q,
+        run.mode as JudgeRequest['mode'],
+        run.language as JudgeTask['language'],
+        run.source,
+        run.input ?? undefined,
+      );
+    } catch (err) {
+      this.log.warn({ err, jobId: run.job_id }, 'lost judge job cannot be queued again');
+      await this.runs.finish(run.job_id, {
+        verdict: 'SE',
+        passed: 0,
+        result: JSON.stringify(lostJob(run)),
+        finished_at: this.clock(),
+      });
+      return false;
+    }
+    await this.queue.submit(task, run.job_id);
+    this.follow(run.job_id, run.mode);
+    return true;
   }
 
   /** Waits for the jobs this process started to end and their outcomes to be recorded (on shutdown). */
@@ -195,17 +281,12 @@ export class JudgeService {
 
   private async view(run: JudgeRunRow): Promise<JudgeData> {
     if (run.result) return JSON.parse(run.result) as JudgeData;
-    const status = await this.queue.status(run.job_id);
+    let status = await this.queue.status(run.job_id);
     if (!status) {
-      // The queue forgot the job (an in-process queue restarted): say so rather than wait forever.
-      return {
-        job_id: run.job_id,
-        state: 'done',
-        verdict: 'SE',
-        cases: [],
-        total: run.total,
-        compile_output: 'the judge lost this job; please run it again',
-      };
+      // The queue lost the job (an in-process queue restarted, Redis without its data): queued again at once.
+      if (!(await this.requeue(run))) return lostJob(run);
+      status = await this.queue.status(run.job_id);
+      if (!status) return { job_id: run.job_id, state: 'queued', verdict: null, cases: [], total: run.total };
     }
     const data = toJudgeData(status, run.mode === 'run');
     if (status.state === 'done' && status.result) await this.record(run.job_id, run.mode, status.result);

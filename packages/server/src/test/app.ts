@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
-import { LocalJudgeQueue } from '@examhall/judge';
+import { LocalJudgeQueue, type JudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -33,6 +33,8 @@ export interface TestAppOptions {
   objectStore?: ObjectStore;
   /** PostgreSQL to use instead of the test server (e.g. a proxy in front of it). */
   databaseUrl?: string;
+  /** The judge queue instead of an in-process one of the app's own (e.g. BullMQ on Redis); the caller closes it. */
+  judgeQueue?: JudgeQueue;
 }
 
 /** A running test app. */
@@ -127,7 +129,8 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
-  const judgeQueue = new LocalJudgeQueue(2);
+  const ownQueue = opts.judgeQueue ? null : new LocalJudgeQueue(2);
+  const judgeQueue = opts.judgeQueue ?? ownQueue!;
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-store-'));
   const store = new LocalObjectStore(
     storeDir,
@@ -206,7 +209,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     },
     async close() {
       await app.close();
-      await judgeQueue.close();
+      await ownQueue?.close();
       await limiter.close();
       await sms.close();
       await db.drop();
