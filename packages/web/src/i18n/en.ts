@@ -345,7 +345,8 @@ export const en: Dictionary = {
   'proctor.reconnect.microphone': 'Turn on the microphone',
   'proctor.reconnect.screen': 'Share the entire screen',
   'proctor.uploadFailed': 'upload failed: a camera picture could not be uploaded; the next one is tried as usual.',
-  'proctor.offlineWaiting': '{n} pictures taken while offline will be uploaded when the connection returns.',
+  'proctor.offlineWaiting':
+    '{n} pictures and recordings not yet sent are kept in this browser and will be uploaded when the connection returns.',
   'phone.pageTitle': 'Phone second view',
   'phone.title': 'Phone second view',
   'phone.noToken': 'The link is incomplete. Scan the QR code on the computer again.',

@@ -337,7 +337,7 @@ export const zh = {
   'proctor.reconnect.microphone': '打开麦克风',
   'proctor.reconnect.screen': '共享整个屏幕',
   'proctor.uploadFailed': 'upload failed：监控画面上传失败，将在下次拍摄时重试。',
-  'proctor.offlineWaiting': '网络断开期间拍摄的 {n} 张画面将在恢复连接后上传。',
+  'proctor.offlineWaiting': '暂未上传的 {n} 份画面和录音已保存在本机，恢复连接后自动上传。',
   'phone.pageTitle': '手机第二视角',
   'phone.title': '手机第二视角',
   'phone.noToken': '链接不完整。请重新扫描电脑上显示的二维码。',

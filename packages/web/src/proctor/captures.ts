@@ -1,7 +1,9 @@
 /**
  * Captures during the exam (docs/contract.md#evidence-uploads): camera frames and screen captures on the
  * exam's interval, pictures at risk events (pertinent moments), short microphone recordings when
- * there is sound (bytes), and pictures taken offline kept until the connection returns.
+ * there is sound (bytes). Any of them that cannot be sent for now (no connection, the store or the
+ * server answering 5xx, no session until the next login) is kept in this browser and sent when the
+ * connection returns, under the same object name, so nothing taken is lost and nothing recorded twice.
  *
  * A frame's record is added to `frames` first with its trigger_time and marked isSuccess once its
  * record call succeeds, so the list shows the gaps; a failed frame upload raises 'upload failed'
@@ -14,7 +16,7 @@ import { serverNow } from '../exam/clock.js';
 import { examCredentials } from './credentials.js';
 import { meterLevel, type LevelMeter } from './devices.js';
 import { grabStill } from './frames.js';
-import { openOfflineImages, type OfflineImage, type OfflineImageStore } from './offlineImages.js';
+import { openOfflineCaptures, type OfflineCapture, type OfflineCaptureStore } from './offlineCaptures.js';
 import { getStreams, isLive, type ProctorStreams } from './streams.js';
 import { isQuotaFull, isTemporaryFailure, putObject } from './upload.js';
 
@@ -51,7 +53,7 @@ export interface CaptureStatus {
   frames: readonly FrameRecord[];
   /** Set to 'upload failed' after a failed frame upload, cleared by the next good one. */
   error: string | null;
-  /** Pictures kept offline, waiting for the connection. */
+  /** Pictures and recordings kept in this browser, waiting for the connection. */
   offlineWaiting: number;
   /** True once storage refused an upload because the attempt's quota is used up (shown until the page reloads). */
   quotaFull: boolean;
@@ -84,15 +86,15 @@ export function subscribeCaptureStatus(listener: () => void): () => void {
 export interface Proctoring {
   /**
    * Takes a camera picture (the screen when there is no camera), uploads it and records it as a
-   * pertinent moment of the risk record. Never throws: failures are only logged. Answers the
-   * object key, or null when it failed.
+   * pertinent moment of the risk record. Never throws: failures are only logged, and a picture that
+   * cannot be sent for now is kept and sent later. Answers the object key once recorded, else null.
    */
   pertinent(riskRecordId?: number): Promise<string | null>;
   /** Stops the timers and the microphone watcher (not the streams: stopStreams() does that). */
   stop(): void;
 }
 
-/** True when a failure means "not now" (offline, or see isTemporaryFailure): the pictures wait in this browser. */
+/** True when a failure means "not now" (offline, or see isTemporaryFailure): the capture waits in this browser. */
 function isNetworkFailure(e: unknown): boolean {
   if (typeof navigator !== 'undefined' && !navigator.onLine) return true;
   return isTemporaryFailure(e);
@@ -121,8 +123,8 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
   let recorder: MediaRecorder | null = null;
   let lastByteAt = -Infinity;
   let flushing = false;
-  const storePromise: Promise<OfflineImageStore | null> = openOfflineImages().catch((e: unknown) => {
-    log('offline picture store unavailable', e);
+  const storePromise: Promise<OfflineCaptureStore | null> = openOfflineCaptures().catch((e: unknown) => {
+    log('offline capture store unavailable', e);
     return null;
   });
 
@@ -131,26 +133,52 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
     if (store) setStatus({ offlineWaiting: (await store.list(examId)).length });
   }
 
-  async function record(image: Omit<OfflineImage, 'blob'>, blob: Blob, offline: boolean): Promise<void> {
-    const { key, sha256 } = await putObject(credentials, image.name, blob, 'image/jpeg');
-    await request(monitorCalls.capture, {
-      body: {
-        exam_id: examId,
-        kind: image.kind,
-        key,
-        sha256,
-        trigger_time: image.trigger_time,
-        client_id: image.client_id,
-        ...(offline ? { offline: true } : {}),
-      },
-    });
+  /** Uploads a capture and records it by its kind's call; `late` marks a picture sent after it was kept. Answers the key. */
+  async function record(c: OfflineCapture, late: boolean): Promise<string> {
+    const { key, sha256 } = await putObject(credentials, c.name, c.blob, c.blob.type || 'image/jpeg');
+    const body = { exam_id: examId, key, sha256 };
+    switch (c.kind) {
+      case 'frame':
+      case 'screen':
+        await request(monitorCalls.capture, {
+          body: {
+            ...body,
+            kind: c.kind,
+            trigger_time: c.trigger_time,
+            client_id: c.client_id,
+            ...(late ? { offline: true } : {}),
+          },
+        });
+        break;
+      case 'pertinent':
+        await request(subjectCalls.pertinentMoment, {
+          body: { ...body, time: c.trigger_time, ...(c.risk_id ? { risk_id: c.risk_id } : {}) },
+        });
+        break;
+      case 'byte':
+        await request(subjectCalls.byte, { body: { ...body, time: c.trigger_time, duration_ms: c.duration_ms ?? 0 } });
+        break;
+    }
+    return key;
   }
 
-  async function keepOffline(image: OfflineImage): Promise<void> {
-    const store = await storePromise;
-    if (!store) return;
-    await store.put(image);
-    await countOffline();
+  /** Keeps a capture for later when the failure means "not now"; answers whether it was kept. */
+  async function keepIfTemporary(c: OfflineCapture, e: unknown): Promise<boolean> {
+    return isNetworkFailure(e) && keep(c);
+  }
+
+  /** Keeps a capture in this browser until it can be sent; answers whether it was kept. */
+  async function keep(c: OfflineCapture): Promise<boolean> {
+    try {
+      const store = await storePromise;
+      if (!store) return false;
+      await store.put(c);
+      await countOffline();
+      return true;
+    } catch (err) {
+      log(`${c.kind} not kept for later`, err);
+      return false;
+    }
   }
 
   /** One periodic capture of the camera (frame) or the screen. */
@@ -172,13 +200,13 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
       return;
     }
-    const image: OfflineImage = { client_id, exam_id: examId, kind, name, trigger_time, blob };
+    const image: OfflineCapture = { client_id, exam_id: examId, kind, name, trigger_time, blob };
     if (!navigator.onLine) {
-      await keepOffline(image).catch((e: unknown) => log('offline picture not kept', e));
+      await keep(image);
       return;
     }
     try {
-      await record(image, blob, false);
+      await record(image, false);
       if (kind === 'frame') {
         updateFrame(client_id, { isSuccess: true });
         setStatus({ error: null });
@@ -190,28 +218,28 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       if (kind === 'frame' && !isNetworkFailure(e)) {
         console.error(`[proctor] ${UPLOAD_FAILED}:`, e instanceof Error ? e.message : e);
       } else log(`${kind} upload failed`, e);
-      if (isNetworkFailure(e)) await keepOffline(image).catch((err: unknown) => log('offline picture not kept', err));
+      await keepIfTemporary(image, e);
     }
   }
 
-  /** Uploads the pictures kept offline, oldest first; stops at the first network failure. */
+  /** Sends the captures kept in this browser, oldest first; stops at the first failure that means "not now". */
   async function flushOffline(): Promise<void> {
     if (flushing || stopped || !navigator.onLine) return;
     flushing = true;
     try {
       const store = await storePromise;
       if (!store) return;
-      for (const image of await store.list(examId)) {
+      for (const kept of await store.list(examId)) {
         if (stopped) break;
         try {
-          await record(image, image.blob, true);
-          await store.remove(image.client_id);
-          if (image.kind === 'frame') updateFrame(image.client_id, { isSuccess: true });
+          await record(kept, true);
+          await store.remove(kept.client_id);
+          if (kept.kind === 'frame') updateFrame(kept.client_id, { isSuccess: true });
         } catch (e) {
-          log('offline picture upload failed', e);
+          log(`kept ${kept.kind} upload failed`, e);
           if (isNetworkFailure(e)) break;
           // Refused for good (e.g. the attempt is over): keeping it would only block the rest.
-          if (isApiError(e) && e.status >= 400 && e.status < 500) await store.remove(image.client_id);
+          if (isApiError(e) && e.status >= 400 && e.status < 500) await store.remove(kept.client_id);
           else break;
         }
       }
@@ -271,20 +299,22 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       retrySoon();
       return;
     }
-    const duration_ms = Math.round(performance.now() - started);
+    const client_id = newId();
+    const recording: OfflineCapture = {
+      client_id,
+      exam_id: examId,
+      kind: 'byte',
+      name: `byte/${time}-${client_id.slice(0, 8)}.${blob.type.includes('ogg') ? 'ogg' : 'webm'}`,
+      trigger_time: time,
+      blob,
+      duration_ms: Math.round(performance.now() - started),
+    };
     try {
-      const ext = blob.type.includes('ogg') ? 'ogg' : 'webm';
-      const { key, sha256 } = await putObject(
-        credentials,
-        `byte/${time}-${newId().slice(0, 8)}.${ext}`,
-        blob,
-        blob.type,
-      );
-      await request(subjectCalls.byte, { body: { exam_id: examId, key, sha256, time, duration_ms } });
+      await record(recording, false);
     } catch (e) {
-      // Failed byte uploads are only logged; sound heard once storage answers again is recorded soon.
+      // Failed byte uploads are only logged; one that was not kept is followed soon by the next sound's.
       log('byte upload failed', e);
-      retrySoon();
+      if (!(await keepIfTemporary(recording, e))) retrySoon();
     }
   }
 
@@ -324,21 +354,28 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       const stream = isLive(camera) ? camera : isLive(screen) ? screen : null;
       if (!stream) return null;
       const time = serverNow();
+      const client_id = newId();
+      let picture: OfflineCapture;
       try {
-        const blob = await grabStill(stream, { mirror: stream === camera });
-        const { key, sha256 } = await putObject(
-          credentials,
-          `pertinent/${time}-${newId().slice(0, 8)}.jpg`,
-          blob,
-          'image/jpeg',
-        );
-        await request(subjectCalls.pertinentMoment, {
-          body: { exam_id: examId, key, sha256, time, ...(riskRecordId ? { risk_id: riskRecordId } : {}) },
-        });
-        return key;
+        picture = {
+          client_id,
+          exam_id: examId,
+          kind: 'pertinent',
+          name: `pertinent/${time}-${client_id.slice(0, 8)}.jpg`,
+          trigger_time: time,
+          blob: await grabStill(stream, { mirror: stream === camera }),
+          ...(riskRecordId ? { risk_id: riskRecordId } : {}),
+        };
+      } catch (e) {
+        log('pertinent picture not taken', e);
+        return null;
+      }
+      try {
+        return await record(picture, false);
       } catch (e) {
         // Failed pertinent uploads are only logged: the risk record they illustrate is kept without them.
         log('pertinent upload failed', e);
+        await keepIfTemporary(picture, e);
         return null;
       }
     },

@@ -1,9 +1,9 @@
 import { IDBFactory } from 'fake-indexeddb';
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { openOfflineImages, type OfflineImage } from './offlineImages.js';
+import { openOfflineCaptures, type OfflineCapture } from './offlineCaptures.js';
 
-function image(client_id: string, exam_id: number, trigger_time: number): OfflineImage {
+function image(client_id: string, exam_id: number, trigger_time: number): OfflineCapture {
   return {
     client_id,
     exam_id,
@@ -14,16 +14,16 @@ function image(client_id: string, exam_id: number, trigger_time: number): Offlin
   };
 }
 
-describe('offline pictures (offlineImages)', () => {
+describe('captures waiting to be sent (offlineCaptures)', () => {
   it('keeps pictures per exam, oldest first, across reopening, until removed', async () => {
     const factory = new IDBFactory();
-    const store = await openOfflineImages(factory);
+    const store = await openOfflineCaptures(factory);
     await store.put(image('c-3', 1, 300));
     await store.put(image('c-1', 1, 100));
     await store.put(image('other', 2, 50));
     await store.put(image('c-2', 1, 200));
 
-    const reopened = await openOfflineImages(factory);
+    const reopened = await openOfflineCaptures(factory);
     const kept = await reopened.list(1);
     expect(kept.map((i) => i.client_id)).toEqual(['c-1', 'c-2', 'c-3']);
     expect(await kept[0]!.blob.text()).toBe('c-1');
@@ -31,5 +31,23 @@ describe('offline pictures (offlineImages)', () => {
     await reopened.remove('c-1');
     expect((await reopened.list(1)).map((i) => i.client_id)).toEqual(['c-2', 'c-3']);
     expect((await reopened.list(2)).map((i) => i.client_id)).toEqual(['other']);
+  });
+
+  it("keeps a recording's and a risk picture's own fields and content type", async () => {
+    const store = await openOfflineCaptures(new IDBFactory());
+    await store.put({
+      client_id: 'b-1',
+      exam_id: 1,
+      kind: 'byte',
+      name: 'byte/100-b.webm',
+      trigger_time: 100,
+      blob: new Blob(['sound'], { type: 'audio/webm' }),
+      duration_ms: 5_000,
+    });
+    await store.put({ ...image('p-1', 1, 200), kind: 'pertinent', risk_id: 42 });
+    const [byte, pertinent] = await store.list(1);
+    expect(byte).toMatchObject({ kind: 'byte', duration_ms: 5_000 });
+    expect(byte!.blob.type).toBe('audio/webm');
+    expect(pertinent).toMatchObject({ kind: 'pertinent', risk_id: 42 });
   });
 });

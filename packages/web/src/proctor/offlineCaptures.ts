@@ -1,31 +1,36 @@
 /**
- * Pictures taken while offline (counted in the monitor data's `offlineImages`): kept in IndexedDB, which
- * survives a reload or a closed tab, until they are uploaded on reconnect.
+ * Captures that could not be sent (no connection, the store away, no session until the next login): camera and
+ * screen pictures (counted in the monitor data's `offlineImages` once sent), pictures of risk events and
+ * microphone recordings. Kept in IndexedDB, which survives a reload or a closed tab, until they are uploaded.
  */
 import { done, promised } from '../exam/idb.js';
 
-/** One picture waiting for the connection. */
-export interface OfflineImage {
-  /** Client id; also the record's idempotency key. */
+/** One capture waiting to be sent. */
+export interface OfflineCapture {
+  /** Client id: the store's key (and the record's idempotency key for frames and screens). */
   client_id: string;
   /** Exam id. */
   exam_id: number;
-  /** frame (camera) or screen. */
-  kind: 'frame' | 'screen';
-  /** Object name under the attempt's prefix. */
+  /** frame (camera), screen, pertinent (a picture at a risk event) or byte (a microphone recording). */
+  kind: 'frame' | 'screen' | 'pertinent' | 'byte';
+  /** Object name under the attempt's prefix; the same at every try, so a record made twice is one record. */
   name: string;
-  /** When it was taken (server-aligned epoch ms). */
+  /** When it was taken, or when recording started (server-aligned epoch ms). */
   trigger_time: number;
-  /** The JPEG. */
+  /** The JPEG or the recording (its type is the upload's content type). */
   blob: Blob;
+  /** The risk record a pertinent picture belongs to. */
+  risk_id?: number;
+  /** A recording's length, ms. */
+  duration_ms?: number;
 }
 
-/** Where offline pictures are kept. */
-export interface OfflineImageStore {
-  /** Every waiting picture of the exam, oldest first. */
-  list(examId: number): Promise<OfflineImage[]>;
+/** Where captures waiting to be sent are kept. */
+export interface OfflineCaptureStore {
+  /** Every waiting capture of the exam, oldest first. */
+  list(examId: number): Promise<OfflineCapture[]>;
   /** Keeps one. */
-  put(image: OfflineImage): Promise<void>;
+  put(capture: OfflineCapture): Promise<void>;
   /** Forgets one (uploaded and recorded). */
   remove(clientId: string): Promise<void>;
 }
@@ -33,8 +38,8 @@ export interface OfflineImageStore {
 const DB_NAME = 'examhall-captures';
 const STORE = 'offline_images';
 
-/** Opens the offline picture store (creating it on first use). */
-export async function openOfflineImages(factory: IDBFactory = indexedDB): Promise<OfflineImageStore> {
+/** Opens the store of captures waiting to be sent (creating it on first use). */
+export async function openOfflineCaptures(factory: IDBFactory = indexedDB): Promise<OfflineCaptureStore> {
   const open = factory.open(DB_NAME, 1);
   open.onupgradeneeded = () => {
     const store = open.result.createObjectStore(STORE, { keyPath: 'client_id' });
@@ -45,11 +50,11 @@ export async function openOfflineImages(factory: IDBFactory = indexedDB): Promis
     async list(examId) {
       const tx = db.transaction(STORE, 'readonly');
       const range = IDBKeyRange.bound([examId, -Infinity], [examId, Infinity]);
-      return (await promised(tx.objectStore(STORE).index('by_exam').getAll(range))) as OfflineImage[];
+      return (await promised(tx.objectStore(STORE).index('by_exam').getAll(range))) as OfflineCapture[];
     },
-    async put(image) {
+    async put(capture) {
       const tx = db.transaction(STORE, 'readwrite');
-      tx.objectStore(STORE).put(image);
+      tx.objectStore(STORE).put(capture);
       await done(tx);
     },
     async remove(clientId) {
