@@ -75,12 +75,10 @@ describe.runIf(browserAvailable())('fault: the object store unavailable', () => 
       const back = Date.now();
 
       const pictures = [...refused];
-      for (const kind of ['frame', 'screen', 'pertinent', 'byte']) {
-        expect(
-          pictures.filter((k) => k.includes(`/${kind}/`)).length,
-          `${kind} uploads refused`,
-        ).toBeGreaterThanOrEqual(1);
-      }
+      const perKind = ['frame', 'screen', 'pertinent', 'byte'].map(
+        (kind) => [kind, pictures.filter((k) => k.includes(`/${kind}/`)).length] as const,
+      );
+      for (const [kind, n] of perKind) expect(n, `${kind} uploads refused`).toBeGreaterThanOrEqual(1);
       const with503 = pictures.filter((k) => answered503.has(k)).length;
       expect(with503, 'pictures answered 503 during the outage').toBeGreaterThanOrEqual(1);
       expect(pictures.length, 'pictures were taken during the outage').toBeGreaterThanOrEqual(
@@ -91,7 +89,8 @@ describe.runIf(browserAvailable())('fault: the object store unavailable', () => 
         .toBe(pictures.length);
       const found = recorded(pictures).length;
       console.log(
-        `[fault store-outage] store away ${OUTAGE_S} s: evidence uploads refused ${pictures.length} (${with503} answered 503), found ${found} ` +
+        `[fault store-outage] store away ${OUTAGE_S} s: evidence uploads refused ${pictures.length} ` +
+          `(${perKind.map(([kind, n]) => `${n} ${kind}`).join(', ')}; ${with503} answered 503), found ${found} ` +
           `(all stored with their records ${((Date.now() - back) / 1000).toFixed(1)} s after the store came back)`,
       );
       expect(found).toBe(pictures.length);

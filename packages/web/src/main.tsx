@@ -3,13 +3,16 @@ import { App as AntApp } from 'antd';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { I18nProvider } from './i18n/index.js';
+import { I18nProvider, loadStoredLanguage } from './i18n/index.js';
 import { queryClient } from './queryClient.js';
 import { router } from './router.js';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+// A page in English needs its texts before it draws (Chinese comes with the app).
+await loadStoredLanguage();
 
 createRoot(root).render(
   <StrictMode>

@@ -15,6 +15,10 @@ import {
   setPhoneToken,
 } from './client.js';
 import { cookieString, readCookie, removalStrings } from './cookies.js';
+import { loadLanguage } from '../i18n/format.js';
+
+// English is fetched when first chosen; these tests read it.
+await loadLanguage('en-US');
 
 describe('buildUrl', () => {
   it('appends the query, then auth and referer, skipping empty values', () => {

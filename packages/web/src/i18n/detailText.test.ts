@@ -1,8 +1,11 @@
 import { detail, DETAIL_KEYS } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { detailText } from './detailText.js';
-import { translate, type Language } from './format.js';
+import { loadLanguage, translate, type Language } from './format.js';
 import type { MessageKey } from './zh.js';
+
+// English is fetched when first chosen; these tests read it.
+await loadLanguage('en-US');
 
 const tOf = (lang: Language) => (key: MessageKey, params?: Record<string, string | number>) =>
   translate(lang, key, params);

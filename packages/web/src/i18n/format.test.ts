@@ -3,7 +3,7 @@ import { ERROR_CODES } from '@examhall/contract';
 import { consoleEn } from './console.en.js';
 import { consoleZh } from './console.zh.js';
 import { en } from './en.js';
-import { errorKey, toLanguage, translate } from './format.js';
+import { errorKey, isLanguageLoaded, loadLanguage, toLanguage, translate } from './format.js';
 import { zh } from './zh.js';
 
 describe('dictionaries', () => {
@@ -28,6 +28,15 @@ describe('dictionaries', () => {
 });
 
 describe('translate', () => {
+  it('has Chinese with the app and English once loaded', async () => {
+    expect(isLanguageLoaded('zh-CN')).toBe(true);
+    expect(isLanguageLoaded('en-US')).toBe(false);
+    expect(translate('en-US', 'common.minutes', { n: 60 })).toBe('common.minutes');
+    await loadLanguage('en-US');
+    expect(isLanguageLoaded('en-US')).toBe(true);
+    expect(translate('en-US', 'common.minutes', { n: 60 })).toBe('60 min');
+  });
+
   it("shows a console key as itself until the console's texts load, and their text after", async () => {
     expect(translate('en-US', 'console.common.save')).toBe('console.common.save');
     await import('./console.js');

@@ -1,6 +1,5 @@
 import type { ErrorCode } from '@examhall/contract';
 import type { ClientErrorCode } from '../api/client.js';
-import { en } from './en.js';
 import { zh, type BaseMessageKey, type MessageKey } from './zh.js';
 
 /** Languages the app speaks; zh-CN is the default. */
@@ -11,8 +10,27 @@ export type Language = (typeof LANGUAGES)[number];
 /** Where the chosen language is remembered. */
 export const LANGUAGE_STORAGE_KEY = 'examhall.lang';
 
-/** Every text loaded so far per language: the base dictionaries, and the console's once its pages load. */
-const dictionaries: Record<Language, Partial<Record<MessageKey, string>>> = { 'zh-CN': { ...zh }, 'en-US': { ...en } };
+/**
+ * Every text loaded so far per language: Chinese, the default, comes with the app; English is a chunk of its own,
+ * fetched when it is first chosen (see loadLanguage), so a page in Chinese does not download it; the console's texts
+ * in both once its pages load.
+ */
+const dictionaries: Record<Language, Partial<Record<MessageKey, string>>> = { 'zh-CN': { ...zh }, 'en-US': {} };
+/** The languages whose base texts are in `dictionaries`. */
+const loaded = new Set<Language>(['zh-CN']);
+
+/** Loads a language's base texts if they are not yet loaded. Rejects when the chunk cannot be fetched. */
+export async function loadLanguage(lang: Language): Promise<void> {
+  if (loaded.has(lang)) return;
+  const { en } = await import('./en.js');
+  Object.assign(dictionaries['en-US'], en);
+  loaded.add('en-US');
+}
+
+/** True once a language's base texts are loaded (English after loadLanguage). */
+export function isLanguageLoaded(lang: Language): boolean {
+  return loaded.has(lang);
+}
 
 /** Adds texts loaded with a part of the app (the console's, see console.ts). */
 export function addMessages(texts: Readonly<Record<Language, Partial<Record<MessageKey, string>>>>): void {

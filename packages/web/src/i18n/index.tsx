@@ -7,7 +7,15 @@ import 'dayjs/locale/zh-cn';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { configureClient } from '../api/client.js';
 import { APP_THEME } from '../shell/theme.js';
-import { LANGUAGE_STORAGE_KEY, toLanguage, translate, type Language, type MessageParams } from './format.js';
+import {
+  isLanguageLoaded,
+  LANGUAGE_STORAGE_KEY,
+  loadLanguage,
+  toLanguage,
+  translate,
+  type Language,
+  type MessageParams,
+} from './format.js';
 import type { MessageKey } from './zh.js';
 
 export { LANGUAGES, type Language } from './format.js';
@@ -30,6 +38,14 @@ function storedLanguage(): Language {
   }
 }
 
+/**
+ * Loads the texts of the language this browser chose before; call before the first render. When they cannot be
+ * fetched the app starts in the default language.
+ */
+export async function loadStoredLanguage(): Promise<void> {
+  await loadLanguage(storedLanguage()).catch((e: unknown) => console.warn('language texts not loaded', e));
+}
+
 function applyLanguage(lang: Language): void {
   document.documentElement.lang = lang;
   dayjs.locale(lang === 'zh-CN' ? 'zh-cn' : 'en');
@@ -39,7 +55,8 @@ function applyLanguage(lang: Language): void {
 /** Provides the language to the app and to antd. */
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Language>(() => {
-    const initial = storedLanguage();
+    const stored = storedLanguage();
+    const initial = isLanguageLoaded(stored) ? stored : 'zh-CN';
     applyLanguage(initial);
     return initial;
   });
@@ -47,12 +64,18 @@ export function I18nProvider({ children }: { children: ReactNode }) {
   useEffect(() => applyLanguage(lang), [lang]);
 
   const setLang = useCallback((next: Language) => {
-    try {
-      localStorage.setItem(LANGUAGE_STORAGE_KEY, next);
-    } catch {
-      // Not remembered, but still switched for this visit.
-    }
-    setLangState(next);
+    // The texts first, then the switch: the page never shows a language half loaded.
+    loadLanguage(next).then(
+      () => {
+        try {
+          localStorage.setItem(LANGUAGE_STORAGE_KEY, next);
+        } catch {
+          // Not remembered, but still switched for this visit.
+        }
+        setLangState(next);
+      },
+      (e: unknown) => console.warn('language texts not loaded', e),
+    );
   }, []);
 
   const value = useMemo<I18nValue>(

@@ -1,7 +1,7 @@
 import { QUESTION_KINDS } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { en } from '../i18n/en.js';
-import { translate } from '../i18n/format.js';
+import { loadLanguage, translate } from '../i18n/format.js';
 import { zh } from '../i18n/zh.js';
 import { emptyDraft, type QuestionDraft } from './drafts.js';
 import {
@@ -17,6 +17,9 @@ import {
   subProblems,
   validateDraft,
 } from './problems.js';
+
+// English is fetched when first chosen; these tests read it.
+await loadLanguage('en-US');
 
 describe('the field of a problem', () => {
   it.each([

@@ -4,6 +4,10 @@ import { emptyBody, SUB_KINDS } from './drafts.js';
 import { QUESTION_EDITORS } from './edit/editors.js';
 import { SUB_EDITORS } from './edit/SubQuestions.js';
 import { kindLabel, WEB_QUESTION_REGISTRY } from './registry.js';
+import { loadLanguage } from '../i18n/format.js';
+
+// English is fetched when first chosen; these tests read it.
+await loadLanguage('en-US');
 
 describe('the web question registry', () => {
   it('has every kind of the contract registry and no other', () => {
