@@ -102,6 +102,8 @@ const SMS_PERIOD_MS = 1_000;
 const WEBHOOK_PERIOD_MS = 1_000;
 /** How often unfinished judge jobs are looked for in the queue (see JudgeService.requeueLost). */
 const JUDGE_REQUEUE_PERIOD_MS = 10_000;
+/** How often console jobs Redis lost are looked for (see JobQueue.redeliverLost). */
+const JOBS_REDELIVER_PERIOD_MS = 30_000;
 /** How often reminders due are queued. */
 const REMIND_PERIOD_MS = 60_000;
 
@@ -285,8 +287,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders; it posts webhook deliveries due; it queues again judge jobs the queue lost. Each once per
-  // period across the cluster.
+  // queues reminders; it posts webhook deliveries due; it queues again judge jobs and console jobs the queues lost.
+  // Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
@@ -298,6 +300,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
         { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
+        { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
       ];
       scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });

@@ -25,6 +25,11 @@ function connection(redisUrl: string): { url: string; maxRetriesPerRequest: null
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A claimable job is delivered again when BullMQ has not held it for this long (see redeliverLost). */
+export const REDELIVER_AFTER_MS = 60_000;
+/** Claimable jobs looked at per sweep. */
+const REDELIVER_BATCH = 500;
+
 /**
  * Jobs carried by BullMQ on Redis: BullMQ delivers the wakeups to any worker process and notices a worker
  * that died (its lock is not renewed: the job is "stalled" and handed out again); the `job` table still holds
@@ -78,6 +83,23 @@ export class BullJobQueue<K extends string> implements JobQueue<K> {
     this.executor.cancelHere(jobId);
     const row = await this.repo.byId(jobId);
     return row ? jobFromRow<K>(row) : undefined;
+  }
+
+  /**
+   * Jobs the table says a runner may take (queued, or running with a lease that ran out) for more than
+   * REDELIVER_AFTER_MS, while BullMQ holds no delivery of them waiting or running: Redis lost them (restarted without
+   * its data). Each gets a new delivery; the table's claim keeps a job from running twice however it is delivered.
+   */
+  async redeliverLost(): Promise<number> {
+    const now = this.clock();
+    const due = await this.repo.claimable(now, REDELIVER_BATCH, now - REDELIVER_AFTER_MS);
+    if (due.length === 0) return 0;
+    const held = new Set(
+      (await this.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'paused'])).map((j) => j?.data.id),
+    );
+    const lost = due.filter((id) => !held.has(id));
+    for (const id of lost) await this.queue.add('job', { id }, { jobId: `job-${id}-${now}` });
+    return lost.length;
   }
 
   async start(): Promise<void> {

@@ -56,6 +56,11 @@ export class LocalJobQueue<K extends string> implements JobQueue<K> {
     return row ? jobFromRow<K>(row) : undefined;
   }
 
+  /** The runner polls the table: nothing to deliver again. */
+  redeliverLost(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;

@@ -11,7 +11,7 @@ import { testedDialects } from '../test/db.js';
 import { effectCounts, sharedDb, testHandlers, type SharedDb, type TestKind } from '../test/jobKinds.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { startScript, until } from '../test/processes.js';
-import { BullJobQueue } from './bullmq.js';
+import { BullJobQueue, REDELIVER_AFTER_MS } from './bullmq.js';
 import { LocalScheduler, RedisScheduler } from './periodic.js';
 import type { PeriodicScheduler } from './types.js';
 
@@ -66,6 +66,45 @@ describe.runIf(redisHere).each(await testedDialects())('jobs on Redis (BullMQ) w
     expect(JSON.parse(job.result!)).toEqual({ n: 20, mine: 20 - doneByFirst });
     const counts = await effectCounts(shared.db, id);
     expect([...counts.entries()].sort((a, b) => a[0] - b[0])).toEqual(Array.from({ length: 20 }, (_, i) => [i, 1]));
+  }, 60_000);
+
+  it('a job Redis lost (restarted without its data) is delivered again once, and runs once', async () => {
+    let now = Date.now();
+    const clock = () => now;
+    const api = new BullJobQueue<TestKind>(shared.open(), testHandlers(), TEST_REDIS_URL, {
+      prefix,
+      work: false,
+      clock,
+    });
+    closers.push(() => api.close());
+    const id = await api.enqueue({ kind: 'items', payload: { n: 3, delayMs: 1 }, owner });
+    const redis = new Redis(TEST_REDIS_URL);
+    closers.push(() => redis.quit());
+    const keys = await redis.keys(`${prefix}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await redis.del(...keys);
+
+    // Still recent: a job may wait its turn that long.
+    expect(await api.redeliverLost()).toBe(0);
+    now += REDELIVER_AFTER_MS + 1;
+    expect(await api.redeliverLost()).toBe(1);
+    // Delivered and waiting in Redis: not delivered twice.
+    expect(await api.redeliverLost()).toBe(0);
+
+    const worker = new BullJobQueue<TestKind>(shared.open(), testHandlers(), TEST_REDIS_URL, {
+      prefix,
+      concurrency: 1,
+    });
+    closers.push(() => worker.close());
+    await worker.start();
+    const job = await until(async () => {
+      const row = await new JobRepository(shared.db).byId(id);
+      return row && ['done', 'failed', 'cancelled'].includes(row.state) && row;
+    });
+    expect(job.state).toBe('done');
+    expect(job.attempts).toBe(1);
+    const counts = await effectCounts(shared.db, id);
+    expect([...counts.values()]).toEqual([1, 1, 1]);
   }, 60_000);
 });
 

@@ -112,6 +112,11 @@ export interface JobQueue<K extends string = string> {
   cancel(jobId: number): Promise<Job<K> | undefined>;
   /** Starts running jobs in this process (the API process embedded, a worker on Redis). */
   start(): Promise<void>;
+  /**
+   * Delivers again the jobs waiting in the table that the carrier no longer holds (a Redis that lost its data);
+   * answers how many. Once per period across the cluster. The in-process runner reads the table and loses none.
+   */
+  redeliverLost(): Promise<number>;
   /** Stops taking jobs; running handlers are aborted and left for another runner to resume. */
   close(): Promise<void>;
 }

@@ -61,7 +61,6 @@ export class JobRepository {
     return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Ids of jobs a runner may take: queued, or running with a lease that ran out (its runner died); oldest first. */
   /** How many jobs are queued and running, by kind and state. */
   async depths(): Promise<{ kind: string; state: string; count: number }[]> {
     const rows = await this.db
@@ -73,12 +72,19 @@ export class JobRepository {
     return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.n) }));
   }
 
-  async claimable(now: number, limit: number): Promise<number[]> {
+  /**
+   * Ids of jobs a runner may take: queued, or running with a lease that ran out (its runner died); oldest first.
+   * With `waitingSince`, only those queued since then at the latest, or whose lease ran out by then.
+   */
+  async claimable(now: number, limit: number, waitingSince = now): Promise<number[]> {
     const rows = await this.db
       .selectFrom('job')
       .select('id')
       .where((eb) =>
-        eb.or([eb('state', '=', 'queued'), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]),
+        eb.or([
+          eb.and([eb('state', '=', 'queued'), eb('created_at', '<=', waitingSince)]),
+          eb.and([eb('state', '=', 'running'), eb('lease_until', '<', Math.min(now, waitingSince))]),
+        ]),
       )
       .orderBy('id')
       .limit(limit)
