@@ -8,6 +8,7 @@ import { parseChecker } from './checkers/index.js';
 import { judge, readNoFollow } from './judge.js';
 import { describeLanguages } from './languages/index.js';
 import { runWorker } from './queue/bullmq.js';
+import { parseWorkerArgs, positive, WorkerArgsError } from './queue/workerArgs.js';
 import { sandboxInfo } from './sandbox/sandbox.js';
 
 const USAGE = `usage:
@@ -20,10 +21,7 @@ KIND: default | exact | lines | float | float:EPS | float:ABS:REL`;
 class UsageError extends Error {}
 
 function number(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number`);
-  return n;
+  return value === undefined ? fallback : positive(value, name);
 }
 
 /** Reads the `NAME.in` / `NAME.out` pairs of a directory, in natural order of NAME. */
@@ -101,28 +99,10 @@ export async function main(
         return result.verdict === 'AC' ? 0 : 1;
       }
       case 'worker': {
-        const { values } = parseArgs({
-          args: rest,
-          options: {
-            redis: { type: 'string' },
-            concurrency: { type: 'string' },
-            'lock-duration': { type: 'string' },
-            'stalled-interval': { type: 'string' },
-            queue: { type: 'string' },
-          },
-        });
-        const url = values.redis ?? process.env.REDIS_URL;
+        const { redis, options } = parseWorkerArgs(rest);
+        const url = redis ?? process.env.REDIS_URL;
         if (!url) throw new UsageError('--redis URL (or REDIS_URL) is required');
-        const handle = await runWorker(url, {
-          ...(values.queue ? { queue: values.queue } : {}),
-          ...(values.concurrency ? { concurrency: number(values.concurrency, 'concurrency', 1) } : {}),
-          ...(values['lock-duration']
-            ? { lockDuration: number(values['lock-duration'], 'lock-duration', 30_000) }
-            : {}),
-          ...(values['stalled-interval']
-            ? { stalledInterval: number(values['stalled-interval'], 'stalled-interval', 15_000) }
-            : {}),
-        });
+        const handle = await runWorker(url, options);
         out(`examhall-judge worker ${process.pid} ready on ${url.replace(/\/\/[^@]*@/, '//***@')}`);
         await new Promise<void>((resolve) => {
           const stop = (): void => resolve();
@@ -136,7 +116,11 @@ export async function main(
         throw new UsageError(command ? `unknown command ${command}` : 'no command');
     }
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      err instanceof UsageError ||
+      err instanceof WorkerArgsError ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
       return 2;
     }

@@ -8,6 +8,7 @@ export { runInSandbox, sandboxInfo } from './sandbox/sandbox.js';
 export type { RunSpec, RunResult, RunOutcome, SandboxInfo, BoxFile } from './sandbox/sandbox.js';
 export { LocalJudgeQueue } from './queue/local.js';
 export { BullJudgeQueue, runWorker, QUEUE_NAME } from './queue/bullmq.js';
+export { parseWorkerArgs, WorkerArgsError, type WorkerOptions } from './queue/workerArgs.js';
 export type { RecoveryOptions, WorkerHandle } from './queue/bullmq.js';
 export { TASK_LIMITS } from './queue/types.js';
 export type { JobState, JobStatus, JobProgress, JobListener, JudgeQueue } from './queue/types.js';

@@ -42,6 +42,19 @@ describe('examhall command', () => {
     expect(await argon2.verify(rows[0]!.password_hash, 'second-password')).toBe(true);
   });
 
+  it("refuses a judge worker's bad recovery option with the usage, before reaching Redis", async () => {
+    const lines: string[] = [];
+    const code = await runCli(
+      ['judge-worker', '--lock-duration', 'soon'],
+      { REDIS_URL: 'redis://127.0.0.1:1/0' },
+      (t) => lines.push(t),
+      (t) => lines.push(t),
+    );
+    expect(code).toBe(2);
+    expect(lines.join('')).toContain('--lock-duration must be a positive number');
+    expect(lines.join('')).toContain('judge-worker [--concurrency N] [--lock-duration MS] [--stalled-interval MS]');
+  });
+
   it('refuses missing options, short passwords and unknown commands', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-cli-'));
     dirs.push(dir);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BankFolderName, LANGUAGES, type LanguageId, type VerifyEvidenceData } from '@examhall/contract';
 import { FORMATS } from '@examhall/importers';
-import { runWorker } from '@examhall/judge';
+import { parseWorkerArgs, runWorker, WorkerArgsError, type WorkerOptions } from '@examhall/judge';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
@@ -26,7 +26,9 @@ Commands:
                  one of many, on PostgreSQL, Redis and an S3-compatible store; no demo seed)
   migrate        bring the database schema up to date
   seed-demo      seed the demo exam when the database has no exam
-  judge-worker   judge code from the queue in Redis (REDIS_URL); run as many as the machines allow
+  judge-worker [--concurrency N] [--lock-duration MS] [--stalled-interval MS]
+                 judge code from the queue in Redis (REDIS_URL); run as many as the machines allow
+                 (a dead worker's job goes to another once its lock, 30 s, runs out; stalls looked for every 15 s)
   verify-evidence ATTEMPT
                  check an attempt's hash chain and the SHA-256 of every evidence file
                  (exit 0: all good, 1: problems found, 2: usage)
@@ -70,7 +72,15 @@ export async function runCli(
       err('judge-worker needs REDIS_URL: without it the server judges in its own process\n');
       return 2;
     }
-    const worker = await runWorker(config.redisUrl);
+    let options: WorkerOptions;
+    try {
+      ({ options } = parseWorkerArgs(rest));
+    } catch (e) {
+      if (!(e instanceof WorkerArgsError)) throw e;
+      err(`${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    const worker = await runWorker(config.redisUrl, options);
     out(`Judge worker taking jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//')}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
