@@ -14,6 +14,7 @@ import { openScheduler, type JobsSetup, type PeriodicTask } from './jobs/index.j
 import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
+import { faceModelRoutes } from './http/faceModels.js';
 import { docsCsp, securityHeaders } from './http/headers.js';
 import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
@@ -253,6 +254,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.store instanceof LocalObjectStore)
     await storageGateway(app, opts.store, config.storageMaxObjectBytes, new StorageUsageRepository(opts.db));
 
+  faceModelRoutes(app);
   const web = await registerWebApp(app, config);
   app.setNotFoundHandler((request, reply) => {
     const pathOnly = request.url.split('?')[0] ?? '';

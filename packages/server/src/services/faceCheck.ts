@@ -5,6 +5,7 @@ import {
   detail,
   ExamPhase,
   FACE_MATCH_THRESHOLD,
+  PHONE_MIN_SCORE,
   FACE_IMG_MAX_BYTES as CONTRACT_FACE_IMG_MAX_BYTES,
   RISK_EVENTS,
   riskCategoryOf,
@@ -15,7 +16,7 @@ import {
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
-import { faceSimilarity, PHONE_MIN_SCORE, type FaceAnalysis } from '../proctoring/face/engine.js';
+import { faceSimilarity, type FaceAnalysis } from '../proctoring/face/engine.js';
 import { ImageUnreadableError, sniffImage } from '../proctoring/face/image.js';
 import { FaceBusyError, type FacePool } from '../proctoring/face/pool.js';
 import type { AttemptRow } from '../repositories/attempts.js';
