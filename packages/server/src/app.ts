@@ -287,8 +287,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders; it posts webhook deliveries due; it queues again judge jobs the queue lost. Each once per
-  // period across the cluster.
+  // queues reminders; it posts webhook deliveries due; it queues again judge jobs the queue lost; it checks the exam
+  // frames browsers flagged and a sample of the others with its face engine. Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
@@ -300,6 +300,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
         { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
+        { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },
       ];
       scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });
