@@ -97,6 +97,14 @@ describe.runIf(browserAvailable())('face monitoring during the exam', () => {
     expect(frames.map((f) => f.image_key)).toContain(flag!.image_key);
     // Raised once for the episode, however many empty frames followed.
     const faceFlags = () => records().filter((r) => r.risk === 11 && describeDetail(r.detail)?.key === 'noFace').length;
+    // What the monitor costs the candidate's browser: loading the library and models once, then each frame.
+    const spent = await page.evaluate(() => ({
+      load: performance.getEntriesByName('examhall:face-load').map((e) => Math.round(e.duration)),
+      read: performance.getEntriesByName('examhall:face-read').map((e) => Math.round(e.duration)),
+    }));
+    console.log(`face monitor in the browser: load ${spent.load.join(', ')} ms; reads ${spent.read.join(', ')} ms`);
+    expect(spent.load).toHaveLength(1);
+    expect(spent.read.length).toBeGreaterThanOrEqual(1);
     // The models and the backend came from this server, after the page was up.
     expect(models).toEqual(expect.arrayContaining(['/face-models/blazeface.json', '/face-models/centernet.bin']));
 

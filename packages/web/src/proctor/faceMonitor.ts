@@ -13,6 +13,9 @@ import { FaceEpisodes, type FaceFinding, type FrameSeen } from './faceRule.js';
 /** Where this server serves the models and the WASM backend's binaries. */
 export const FACE_MODELS_URL = '/face-models/';
 
+/** Performance entries of the monitor (read by the journey that measures its cost in the browser). */
+export const FACE_MEASURES = { load: 'examhall:face-load', read: 'examhall:face-read' } as const;
+
 /** Longest side a frame is read at, as the server decodes it (proctoring/face/image.ts MODEL_SIDE). */
 const MODEL_SIDE = 640;
 
@@ -66,6 +69,7 @@ export interface FaceReader {
 
 /** Loads the library and its models (once per page); rejects where they cannot run here. */
 export async function loadFaceReader(base = FACE_MODELS_URL): Promise<FaceReader> {
+  const loadStart = performance.now();
   const { Human: HumanClass } = (await import('@vladmandic/human')) as { Human: typeof Human };
   const human = new HumanClass(humanConfig(base));
   // one thread: the threaded build wants SharedArrayBuffer (cross-origin isolation), as on the server's workers
@@ -75,8 +79,10 @@ export async function loadFaceReader(base = FACE_MODELS_URL): Promise<FaceReader
   if (human.tf.getBackend() !== 'wasm') throw new Error(`face models: backend ${human.tf.getBackend()}, not wasm`);
   const { blazeface, faceres, centernet } = human.models.models;
   if (!blazeface || !faceres || !centernet) throw new Error('face models not loaded');
+  performance.measure(FACE_MEASURES.load, { start: loadStart });
   return {
     async read(picture) {
+      const readStart = performance.now();
       const source = await createImageBitmap(picture);
       const scale = Math.min(1, MODEL_SIDE / Math.max(source.width, source.height));
       const canvas = document.createElement('canvas');
@@ -86,6 +92,7 @@ export async function loadFaceReader(base = FACE_MODELS_URL): Promise<FaceReader
       source.close();
       const result = await human.detect(canvas);
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
+      performance.measure(FACE_MEASURES.read, { start: readStart });
       return {
         faces: result.face.map((f) => ({ embedding: f.embedding ? Array.from(f.embedding) : [] })),
         phoneScore: Math.max(0, ...result.object.filter((o) => o.label === 'cell phone').map((o) => o.score)),
