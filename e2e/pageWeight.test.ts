@@ -110,6 +110,21 @@ describe('the built web app', () => {
       expect(fs.existsSync(path.join(dist, `${f}.gz`)), `${f}.gz`).toBe(true);
     }
   });
+  it("loads the face library only on demand from the exam page's monitor, and does not keep it offline", () => {
+    const manifest = readManifest(dist);
+    const human = Object.keys(manifest).find((k) => k.includes('@vladmandic/human'));
+    const monitor = 'src/proctor/faceMonitor.ts';
+    expect(human).toBeDefined();
+    const page = staticClosure(manifest, [entryKey(manifest), EXAM_PAGE_SRC]);
+    expect(page).not.toContain(human);
+    expect(page).not.toContain(monitor);
+    expect(manifest[monitor]!.dynamicImports).toContain(human);
+    expect(dynamicImportsOf(manifest, page)).toContain(monitor);
+    const kept = new Set(offlineList());
+    expect(kept.has(manifest[human!]!.file)).toBe(false);
+    expect(kept.has(manifest[monitor]!.file)).toBe(false);
+  });
+
   it('loads the charting library only from the results pages, and only when they draw', () => {
     const manifest = readManifest(dist);
     const chartKeys = Object.keys(manifest).filter((k) =>

@@ -23,6 +23,13 @@ export interface FaceVideoOptions {
   height?: number;
   /** Frames in the file; Chromium loops it, so one still frame is a steady camera (default 1). */
   frames?: number;
+  /**
+   * Scenes one after the other, each for a number of frames, instead of `scene` and `frames`: Chromium plays the
+   * file from its start each time the camera is opened, then loops it (e.g. a face, then nobody).
+   */
+  sequence?: readonly { scene: CameraScene; frames: number }[];
+  /** Frames a second Chromium plays the file at (default 30); a slow rate keeps a long sequence small. */
+  fps?: number;
   /** File to write (default: a new temporary folder). */
   file?: string;
 }
@@ -115,11 +122,13 @@ export function sceneSignature(opts: FaceVideoOptions = {}): number[] {
 export function writeFaceVideo(opts: FaceVideoOptions = {}): string {
   const width = opts.width ?? 1280;
   const height = opts.height ?? 720;
-  const frames = Math.max(1, opts.frames ?? 1);
+  const sequence = opts.sequence ?? [{ scene: opts.scene ?? 'face', frames: Math.max(1, opts.frames ?? 1) }];
   const file = opts.file ?? path.join(mkdtempSync(path.join(os.tmpdir(), 'examhall-face-video-')), 'face.y4m');
-  const yuv = rgbaToI420(sceneFrame(opts.scene ?? 'face', opts.person ?? 'a', width, height));
-  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`)];
-  for (let i = 0; i < frames; i++) parts.push(Buffer.from('FRAME\n'), yuv);
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${width} H${height} F${opts.fps ?? 30}:1 Ip A1:1 C420jpeg\n`)];
+  for (const { scene, frames } of sequence) {
+    const yuv = rgbaToI420(sceneFrame(scene, opts.person ?? 'a', width, height));
+    for (let i = 0; i < frames; i++) parts.push(Buffer.from('FRAME\n'), yuv);
+  }
   writeFileSync(file, Buffer.concat(parts));
   return file;
 }

@@ -10,6 +10,12 @@ import { MONITOR_STEPS, type MonitorStepKey } from './enums.js';
  */
 export const FACE_MATCH_THRESHOLD = 0.55;
 
+/**
+ * Object-detector confidence (0 to 1) from which a phone counts as seen, by the server's face check and the exam
+ * page's monitor alike.
+ */
+export const PHONE_MIN_SCORE = 0.3;
+
 /** A step id of the monitor phase: -5 camera to -1 signature. */
 export type MonitorStepId = (typeof MONITOR_STEPS)[number]['id'];
 

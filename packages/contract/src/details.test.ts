@@ -9,6 +9,10 @@ const EXAMPLES: { [K in DetailKey]: [string, unknown] } = {
   faceMismatch: [detail.faceMismatch(0.41234, null), { similarity: 0.41, id_similarity: null }],
   phoneSeen: [detail.phoneSeen(0.876), { score: 0.88 }],
   faceFindings: [detail.faceFindings(2, [0.931, 0.5], 0.1), { faces: 2, scores: [0.93, 0.5], phone: 0.1 }],
+  faceVerified: [
+    detail.faceVerified(9, true, 0, 0.014, 'noFace'),
+    { record: 9, agrees: true, faces: 0, phone: 0.01, finding: 'noFace' },
+  ],
   browserOffline: [detail.browserOffline(), {}],
   pageOpenedOffline: [detail.pageOpenedOffline(), {}],
   slowResponse: [detail.slowResponse(5100.4), { ms: 5100 }],

@@ -30,6 +30,17 @@ const DETAIL_PARAMS = {
   phoneSeen: z.object({ score: z.number() }),
   /** What the face check found in a picture it kept as evidence. */
   faceFindings: z.object({ faces: Count, scores: z.array(z.number()), phone: z.number() }),
+  /**
+   * The server's own face check of the picture a browser's face finding (risk record `record`) names: whether it
+   * agrees, and what it saw (faces, phone score, its own finding's kind or null when it saw nothing wrong).
+   */
+  faceVerified: z.object({
+    record: Count,
+    agrees: z.boolean(),
+    faces: Count,
+    phone: z.number(),
+    finding: z.enum(['noFace', 'faces', 'faceMismatch', 'phoneSeen']).nullable(),
+  }),
   /** The browser said it lost the network. */
   browserOffline: z.object({}),
   /** The exam page was opened without a network. */
@@ -103,6 +114,13 @@ export const detail = {
   phoneSeen: (score: number) => buildDetail('phoneSeen', { score: round2(score) }),
   faceFindings: (faces: number, scores: number[], phone: number) =>
     buildDetail('faceFindings', { faces, scores: scores.map(round2), phone: round2(phone) }),
+  faceVerified: (
+    record: number,
+    agrees: boolean,
+    faces: number,
+    phone: number,
+    finding: DetailParams<'faceVerified'>['finding'],
+  ) => buildDetail('faceVerified', { record, agrees, faces, phone: round2(phone), finding }),
   browserOffline: () => buildDetail('browserOffline', {}),
   pageOpenedOffline: () => buildDetail('pageOpenedOffline', {}),
   slowResponse: (ms: number) => buildDetail('slowResponse', { ms: Math.round(ms) }),

@@ -14,6 +14,7 @@ import { openScheduler, type JobsSetup, type PeriodicTask } from './jobs/index.j
 import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
+import { faceModelRoutes } from './http/faceModels.js';
 import { docsCsp, securityHeaders } from './http/headers.js';
 import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
@@ -255,6 +256,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.store instanceof LocalObjectStore)
     await storageGateway(app, opts.store, config.storageMaxObjectBytes, new StorageUsageRepository(opts.db));
 
+  faceModelRoutes(app);
   const web = await registerWebApp(app, config);
   app.setNotFoundHandler((request, reply) => {
     const pathOnly = request.url.split('?')[0] ?? '';
@@ -287,8 +289,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders; it posts webhook deliveries due; it queues again judge jobs and console jobs the queues lost.
-  // Each once per period across the cluster.
+  // queues reminders; it posts webhook deliveries due; it queues again judge jobs and console jobs the queues lost;
+  // it checks the exam frames browsers flagged and a sample of the others with its face engine. Each once per period
+  // across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
@@ -301,6 +304,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
         { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
+        { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },
       ];
       scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });

@@ -69,6 +69,8 @@ const EnvSchema = z
     ERROR_REPORT_URL: z.string().trim().default(''),
     /** Face-check worker threads; 0 means one per core. */
     FACE_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
+    /** The server checks about one in this many exam frames a browser did not flag; 0 checks none. */
+    FACE_SAMPLE_EVERY: z.coerce.number().int().min(0).max(100000).default(10),
     ANALYTICS_URL: z.string().trim().default(''),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     STORAGE_MAX_OBJECT_MB: z.coerce.number().int().min(1).max(1024).default(20),
@@ -193,6 +195,8 @@ export interface Config {
   storageQuotaCeiling: { maxBytes: number; maxObjects: number };
   /** Face-check worker threads (each loads its own models); 0 means one per core. */
   faceWorkers: number;
+  /** The server checks about one in this many exam frames the browser did not flag (0: none). */
+  faceSampleEvery: number;
   /** True when several processes serve together: every part is shared (PostgreSQL, Redis, an S3-compatible store). */
   cluster: boolean;
   /** Candidates entering the exam a second, across every process, when many press start at once (0: no pacing). */
@@ -266,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageMaxObjectBytes: e.STORAGE_MAX_OBJECT_MB * 1024 * 1024,
     storageQuotaCeiling: { maxBytes: e.STORAGE_QUOTA_MAX_MB * 1024 * 1024, maxObjects: e.STORAGE_QUOTA_MAX_OBJECTS },
     faceWorkers: e.FACE_WORKERS,
+    faceSampleEvery: e.FACE_SAMPLE_EVERY,
     staffTotpRequiredForAdmins: e.STAFF_TOTP_REQUIRED_FOR_ADMINS === 'true',
     staffLoginIpLimit: e.STAFF_LOGIN_IP_LIMIT,
     sseLimits: { perToken: e.SSE_MAX_PER_TOKEN, perIp: e.SSE_MAX_PER_IP },

@@ -8,8 +8,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Plugin, Rollup } from 'vite';
 
-/** Route modules whose chunks (and what only they load) the service worker does not keep. */
-export const NOT_OFFLINE = /[\\/]src[\\/]pages[\\/](admin|phone)[\\/]/;
+/**
+ * Modules whose chunks (and what only they load) the service worker does not keep: the console's and the phone's
+ * pages, and the exam page's face monitor (its library is large, its models come from the server, and it reads
+ * only frames the server has recorded, so offline it has nothing to do).
+ */
+export const NOT_OFFLINE = /[\\/]src[\\/](pages[\\/](admin|phone)[\\/]|proctor[\\/]faceMonitor\.ts$)/;
 
 /** Files of `public/` the shell needs besides the bundle, and the shell's own address. */
 export const SHELL_FILES = ['/', '/favicon.svg'];

@@ -24,6 +24,7 @@ import { codeSimilarity } from './migrations/019_code_similarity.js';
 import { grading } from './migrations/021_grading.js';
 import { versionKeyRevision } from './migrations/025_version_key_revision.js';
 import { judgeRunsUnfinished } from './migrations/026_judge_runs_unfinished.js';
+import { faceChecks } from './migrations/027_face_checks.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
 import { integrations } from './migrations/023_integrations.js';
@@ -102,6 +103,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '024_item_flags': itemFlags(),
     '025_version_key_revision': versionKeyRevision(),
     '026_judge_runs_unfinished': judgeRunsUnfinished(),
+    '027_face_checks': faceChecks(kit),
   };
 }
 

@@ -562,6 +562,35 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   api_tokens: ApiTokenTable;
   item_flags: ItemFlagTable;
+  face_checks: FaceCheckTable;
+}
+
+/** The server's face check of one exam frame: a frame a browser flagged, or one of the sample of the others. */
+export interface FaceCheckTable {
+  id: Generated<number>;
+  attempt_id: number;
+  /** 'flagged' (a browser's risk record) or 'sampled'. */
+  source: string;
+  /** The risk record (flagged) or frame record (sampled) checked. */
+  record_id: number;
+  image_key: string;
+  /** The browser's finding (its detail kind), null for a sampled frame. */
+  browser_finding: string | null;
+  /** 'pending', 'done' or 'failed'. */
+  status: string;
+  tries: Generated<number>;
+  /** Held by a checker until then (epoch ms). */
+  lease_until: number | null;
+  faces: number | null;
+  phone_score: number | null;
+  /** The server's finding (detail kind), null when it saw nothing wrong. */
+  server_finding: string | null;
+  /** 1 or 0 for a flagged frame, null for a sampled one. */
+  agrees: number | null;
+  /** The chain record the check wrote, if any. */
+  result_record_id: number | null;
+  created_at: number;
+  checked_at: number | null;
 }
 
 /** Points of one question of one finished attempt: the one table final scores and item analysis read. */

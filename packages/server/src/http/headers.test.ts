@@ -32,7 +32,8 @@ function csp(res: LightMyRequestResponse): Map<string, string[]> {
 /** What every response of the app must carry, page or API. */
 function expectDefences(res: LightMyRequestResponse, what: string): void {
   const policy = csp(res);
-  expect(policy.get('script-src'), what).toEqual(["'self'"]);
+  // WebAssembly for the exam page's face monitor, and no JavaScript eval ('unsafe-eval') with it.
+  expect(policy.get('script-src'), what).toEqual(["'self'", "'wasm-unsafe-eval'"]);
   expect(policy.get('script-src-attr'), what).toEqual(["'none'"]);
   expect(policy.get('frame-ancestors'), what).toEqual(["'none'"]);
   expect(policy.get('object-src'), what).toEqual(["'none'"]);

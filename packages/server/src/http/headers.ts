@@ -43,8 +43,10 @@ export function cspDirectives(config: Config): Record<string, string[]> {
   const assets = [originOf(config.assetBaseUrl)].filter((o): o is string => o !== undefined);
   return {
     'default-src': ["'self'"],
-    // The built app is module scripts from its own origin (or its CDN) only: no inline script, no eval.
-    'script-src': ["'self'", ...assets],
+    // The built app is module scripts from its own origin (or its CDN) only: no inline script, no eval. The exam
+    // page's face monitor compiles WebAssembly (the face models' backend), which needs 'wasm-unsafe-eval' and
+    // allows no JavaScript eval.
+    'script-src': ["'self'", "'wasm-unsafe-eval'", ...assets],
     'script-src-attr': ["'none'"],
     // Ant Design writes its styles at run time (CSS-in-JS) and React sets style attributes.
     'style-src': ["'self'", "'unsafe-inline'", ...assets],

@@ -172,7 +172,7 @@ describe.each(await testedDialects())('the built web app on %s', (dialect) => {
     expect((await get(cdn, '/sw.js')).payload).toContain('const ASSET_BASE = "https://cdn.example.com/exam";');
     // Without it, scripts come from this origin only.
     const plain = String((await get(t, '/exams')).headers['content-security-policy']);
-    expect(plain).toMatch(/script-src 'self';/);
+    expect(plain).toMatch(/script-src 'self' 'wasm-unsafe-eval';/);
     expect(plain).not.toContain('cdn.example.com');
   });
 });

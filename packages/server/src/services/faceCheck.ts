@@ -5,6 +5,7 @@ import {
   detail,
   ExamPhase,
   FACE_MATCH_THRESHOLD,
+  PHONE_MIN_SCORE,
   FACE_IMG_MAX_BYTES as CONTRACT_FACE_IMG_MAX_BYTES,
   RISK_EVENTS,
   riskCategoryOf,
@@ -15,7 +16,7 @@ import {
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
-import { faceSimilarity, PHONE_MIN_SCORE, type FaceAnalysis } from '../proctoring/face/engine.js';
+import { faceSimilarity, type FaceAnalysis } from '../proctoring/face/engine.js';
 import { ImageUnreadableError, sniffImage } from '../proctoring/face/image.js';
 import { FaceBusyError, type FacePool } from '../proctoring/face/pool.js';
 import type { AttemptRow } from '../repositories/attempts.js';
@@ -62,6 +63,24 @@ export interface FirstPictureVerdict {
   idSimilarity: number | null;
   /** Why the camera step does not pass on it, null when it does. */
   problem: CameraProblem | 'no_picture' | null;
+}
+
+/** What the face check makes of one picture (see FaceCheckService.assess). */
+export interface FaceAssessment {
+  /** What the engine saw. */
+  seen: FaceAnalysis;
+  /** Similarity of the one face to the attempt's first picture, null without a comparison. */
+  similarity: number | null;
+  /** Similarity of the one face to the invitation's ID photo, null without a comparison. */
+  idSimilarity: number | null;
+  /** The camera finding's detail (no face, several faces, another person), null when none. */
+  cameraFinding: string | null;
+  /** The camera finding's detail kind, null when none. */
+  cameraKind: 'noFace' | 'faces' | 'faceMismatch' | null;
+  /** A phone was seen. */
+  phoneDetected: boolean;
+  /** No finding and no phone. */
+  passed: boolean;
 }
 
 /** Where an ID photo is kept: outside every attempt's prefix, so no candidate's upload credentials reach it. */
@@ -120,7 +139,26 @@ export class FaceCheckService {
   async recognize(c: Candidate, examId: number, picture: Buffer): Promise<FaceRecognizeData> {
     const attempt = await this.attempts.started(c, examId);
     if (attempt.phase === ExamPhase.submit) throw fail('exam_finished');
-    const seen = await this.analyze(picture, 'face_img');
+    const a = await this.assess(attempt, picture, 'face_img');
+    let riskId: number | null = null;
+    if (!a.passed) riskId = await this.recordFailure(attempt, picture, a.seen, a.cameraFinding, a.phoneDetected);
+    return {
+      face_count: a.seen.faces.length,
+      similarity: a.similarity,
+      id_similarity: a.idSimilarity,
+      phone_detected: a.phoneDetected,
+      passed: a.passed,
+      risk_id: riskId,
+    };
+  }
+
+  /**
+   * What the face check makes of one picture of an attempt's camera, without recording anything: its faces, their
+   * similarity to the attempt's first picture and the invitation's ID photo, the camera finding (no face, several,
+   * another person) and a phone. Throws the API errors of a picture too large, unreadable, or checks too busy.
+   */
+  async assess(attempt: AttemptRow, picture: Buffer, field = 'picture'): Promise<FaceAssessment> {
+    const seen = await this.analyze(picture, field);
     const faceCount = seen.faces.length;
     const phoneDetected = seen.phoneScore >= PHONE_MIN_SCORE;
     let similarity: number | null = null;
@@ -133,26 +171,24 @@ export class FaceCheckService {
       if (idRef) idSimilarity = round(faceSimilarity(face, idRef));
     }
 
-    let finding: string | null = null;
-    if (faceCount === 0) finding = detail.noFace();
-    else if (faceCount > 1) finding = detail.faces(faceCount);
+    let cameraFinding: string | null = null;
+    let cameraKind: FaceAssessment['cameraKind'] = null;
+    if (faceCount === 0) [cameraFinding, cameraKind] = [detail.noFace(), 'noFace'];
+    else if (faceCount > 1) [cameraFinding, cameraKind] = [detail.faces(faceCount), 'faces'];
     else {
       // Both comparisons are named when both fail: the proctor sees which reference the face departs from.
       const first = similarity !== null && similarity < FACE_MATCH_THRESHOLD ? similarity : null;
       const id = idSimilarity !== null && idSimilarity < FACE_MATCH_THRESHOLD ? idSimilarity : null;
-      if (first !== null || id !== null) finding = detail.faceMismatch(first, id);
+      if (first !== null || id !== null) [cameraFinding, cameraKind] = [detail.faceMismatch(first, id), 'faceMismatch'];
     }
-    const passed = finding === null && !phoneDetected;
-
-    let riskId: number | null = null;
-    if (!passed) riskId = await this.recordFailure(attempt, picture, seen, finding, phoneDetected);
     return {
-      face_count: faceCount,
+      seen,
       similarity,
-      id_similarity: idSimilarity,
-      phone_detected: phoneDetected,
-      passed,
-      risk_id: riskId,
+      idSimilarity,
+      cameraFinding,
+      cameraKind,
+      phoneDetected,
+      passed: cameraFinding === null && !phoneDetected,
     };
   }
 

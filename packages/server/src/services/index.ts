@@ -35,6 +35,7 @@ import { EvidenceIntakeService } from './evidence/intake.js';
 import { PhonePageService } from './evidence/phone.js';
 import { EvidenceVerificationService } from './evidence/verification.js';
 import { FaceCheckService } from './faceCheck.js';
+import { FaceVerificationService } from './faceVerification.js';
 import { HomeService } from './home.js';
 import { ExamService } from './exams.js';
 import { JudgeService } from './judging.js';
@@ -140,6 +141,8 @@ export interface Services {
   verification: EvidenceVerificationService;
   /** Face checks of camera pictures (worker-thread engine pool, started on first use). */
   faceCheck: FaceCheckService;
+  /** The server's checks of the exam frames browsers flag, and of a sample of the others. */
+  faceVerification: FaceVerificationService;
   /** The device checks' outcomes: a pass only on what the server sees, a skip only where the exam allows it. */
   checks: DeviceCheckService;
   judge: JudgeService;
@@ -270,6 +273,18 @@ export function createServices(deps: ServiceDeps): Services {
     deps.log,
     metrics,
   );
+  const faceVerification = new FaceVerificationService(db, attempts, faceCheck, risk, store, {
+    sampleEvery: deps.config.faceSampleEvery,
+    clock,
+    log: deps.log,
+  });
+  // Queued in the candidate's call (one insert); a failure to queue loses a check, never the record.
+  risk.afterRecord = (r) =>
+    faceVerification.flagged(r).catch((err: unknown) => deps.log.warn({ err }, 'face check of a flag not queued'));
+  evidence.afterFrame = (f) =>
+    faceVerification
+      .frameRecorded(f)
+      .catch((err: unknown) => deps.log.warn({ err }, 'face check of a frame not queued'));
   return {
     clock,
     store,
@@ -317,6 +332,7 @@ export function createServices(deps: ServiceDeps): Services {
     phone,
     verification,
     faceCheck,
+    faceVerification,
     checks: new DeviceCheckService(db, attempts, risk, faceCheck, clock),
     judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log, metrics),
     profile: new ProfileService(db, store, clock),

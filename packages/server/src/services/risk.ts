@@ -23,8 +23,20 @@ import {
   type ChainInput,
 } from './chain.js';
 
+/** A risk record a candidate's page made. */
+export interface RecordedRisk {
+  attemptId: number;
+  recordId: number;
+  risk: number;
+  detail: string;
+  imageKey: string | null;
+}
+
 /** Risk events: recorded with time and evidence in a hash chain per attempt; screen switches count against cutting_times. */
 export class RiskService {
+  /** Told of every fresh record a candidate's page makes (the face monitor's flags are checked again by the server). */
+  afterRecord: ((record: RecordedRisk) => Promise<unknown>) | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly attempts: AttemptService,
@@ -53,6 +65,15 @@ export class RiskService {
       image_key: body.image_key ?? null,
     };
     const saved = await this.append(attempt.id, body.client_id, row);
+    if (saved.fresh && this.afterRecord) {
+      await this.afterRecord({
+        attemptId: attempt.id,
+        recordId: saved.id,
+        risk: row.risk,
+        detail: row.detail,
+        imageKey: row.image_key,
+      });
+    }
     let current = attempt;
     if (saved.fresh && body.risk === RISK_EVENTS.screenSwitch.id && attempt.phase === ExamPhase.exam) {
       const used = await new RiskRepository(this.db).addCut(attempt.id);

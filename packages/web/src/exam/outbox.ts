@@ -240,8 +240,8 @@ export class Outbox {
     return result;
   }
 
-  /** Queues a risk record (offline 10, network unstable 20). */
-  recordRisk(risk: number, detail?: string): Promise<OutboxEntry> {
+  /** Queues a risk record (offline 10, network unstable 20), naming the picture it was seen on when there is one. */
+  recordRisk(risk: number, detail?: string, imageKey?: string): Promise<OutboxEntry> {
     const run = async () => {
       const now = Math.round(this.deps.now());
       const entry: OutboxEntry = {
@@ -254,6 +254,7 @@ export class Outbox {
         order: this.nextOrder(now),
         risk,
         ...(detail !== undefined ? { detail } : {}),
+        ...(imageKey !== undefined ? { image_key: imageKey } : {}),
       };
       await this.deps.store.put(entry);
       this.entries.set(entry.client_id, entry);

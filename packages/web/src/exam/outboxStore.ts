@@ -35,6 +35,8 @@ export interface OutboxEntry {
   risk?: number;
   /** Free detail of a risk record. */
   detail?: string;
+  /** Object key of the picture a risk record was seen on (the face monitor's frame). */
+  image_key?: string;
 }
 
 /** The storage the outbox needs; IndexedDB in the browser. */

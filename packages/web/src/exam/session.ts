@@ -58,6 +58,7 @@ export async function sendEntry(entry: OutboxEntry): Promise<Receipt | null> {
           risk: entry.risk ?? 0,
           trigger_time: entry.changed_at,
           detail: entry.detail,
+          ...(entry.image_key !== undefined ? { image_key: entry.image_key } : {}),
           client_id: entry.client_id,
         },
       });

@@ -17,6 +17,7 @@ const written = [
   detail.faceMismatch(0.41, 0.3),
   detail.phoneSeen(0.9),
   detail.faceFindings(2, [0.9, 0.8], 0.1),
+  detail.faceVerified(9, false, 1, 0.1, null),
   detail.browserOffline(),
   detail.pageOpenedOffline(),
   detail.slowResponse(5100),

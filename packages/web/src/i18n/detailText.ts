@@ -26,6 +26,14 @@ function words(t: T, d: DescribedDetail): string {
     }
     case 'faceFindings':
       return t('detail.faceFindings', { faces: d.params.faces, phone: d.params.phone });
+    case 'faceVerified': {
+      const saw = d.params.finding === null ? t('detail.faceVerified.clean') : t(`detail.${d.params.finding}.short`);
+      return t(d.params.agrees ? 'detail.faceVerified' : 'detail.faceVerified.disagrees', {
+        record: d.params.record,
+        faces: d.params.faces,
+        saw,
+      });
+    }
     case 'slowResponse':
       return t('detail.slowResponse', { s: seconds(d.params.ms) });
     case 'recording':

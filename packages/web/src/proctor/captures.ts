@@ -82,6 +82,17 @@ export function subscribeCaptureStatus(listener: () => void): () => void {
   return () => statusListeners.delete(listener);
 }
 
+/** Hears every camera frame recorded by the server, with its picture and object key (the face monitor). */
+export type FrameListener = (frame: { picture: Blob; key: string }) => void;
+
+const frameListeners = new Set<FrameListener>();
+
+/** Subscribes to recorded camera frames; answers the unsubscribe function. */
+export function onFrameRecorded(listener: FrameListener): () => void {
+  frameListeners.add(listener);
+  return () => frameListeners.delete(listener);
+}
+
 /** What startProctoring answers. */
 export interface Proctoring {
   /**
@@ -206,10 +217,11 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
       return;
     }
     try {
-      await record(image, false);
+      const key = await record(image, false);
       if (kind === 'frame') {
         updateFrame(client_id, { isSuccess: true });
         setStatus({ error: null });
+        for (const listener of frameListeners) listener({ picture: blob, key });
       }
     } catch (e) {
       if (isQuotaFull(e)) setStatus({ quotaFull: true });

@@ -603,7 +603,10 @@ export function useRiskDetectors(options: RiskOptions): {
       const waiting = box
         .pendingRisks()
         .filter((e) => e.risk !== RISK_EVENTS.screenSwitch.id)
-        .map((e) => riskBody(e.exam_id, e.risk ?? 0, e.changed_at, e.detail ?? '', e.client_id));
+        .map((e) => ({
+          ...riskBody(e.exam_id, e.risk ?? 0, e.changed_at, e.detail ?? '', e.client_id),
+          ...(e.image_key !== undefined ? { image_key: e.image_key } : {}),
+        }));
       beaconRisks(waiting, startAuth);
     };
     window.addEventListener('pagehide', onPageHide);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCH_THRESHOLD } from '../../services/faceCheck.js';
 import { facePhoto, flatPhoto, phonePhoto, twoFacesPhoto } from '../../bench/facePhotos.js';
-import { faceSimilarity, PHONE_MIN_SCORE, type FaceAnalysis } from './engine.js';
+import { PHONE_MIN_SCORE } from '@examhall/contract';
+import { faceSimilarity, type FaceAnalysis } from './engine.js';
 import { decodeImage, ImageUnreadableError, sniffImage } from './image.js';
 import { FaceBusyError, FacePool } from './pool.js';
 

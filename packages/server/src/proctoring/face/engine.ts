@@ -52,16 +52,13 @@ export interface FaceAnalysis {
   inferMs: number;
 }
 
-/** Object-detector confidence from which a phone counts as seen. */
-export const PHONE_MIN_SCORE = 0.3;
-
 /** The models folder shipped inside the @vladmandic/human package; nothing is downloaded. */
 export function humanModelsDir(): string {
   return join(packageDir('@vladmandic/human'), 'models');
 }
 
 /** The folder holding tfjs-backend-wasm's .wasm binaries. */
-function wasmDir(): string {
+export function wasmDir(): string {
   return join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
 }
 
@@ -146,7 +143,7 @@ interface WeightsManifestGroup {
 }
 
 /** A model file as the converter writes it (the parts read here). */
-interface ModelFile {
+export interface ModelFile {
   modelTopology: { node: { name: string; op: string; input?: string[]; attr?: Record<string, unknown> }[] };
   weightsManifest: WeightsManifestGroup[];
   format?: string;
@@ -383,10 +380,39 @@ function foldDepthwiseScales(model: ModelFile, weights: Buffer): Buffer {
   return folded.size > 0 ? replaceWeights(specs, weights, folded) : weights;
 }
 
+/** A model as tfjs loads it: its file's JSON (the weights manifest made to match) and all its weights in one buffer. */
+export interface ModelArtifacts {
+  /** The model file, its manifest describing `weights` (some weights may have lost their quantization). */
+  model: ModelFile;
+  /** Every weight, in manifest order. */
+  weights: Buffer;
+}
+
+/**
+ * Reads one of the package's models the way the engine runs it: the object detector at the options' input size,
+ * the face description with its layers fused. The exam page's monitor gets the same bytes (http/faceModels.ts).
+ */
+export async function loadModelArtifacts(jsonPath: string, options: FaceEngineOptions): Promise<ModelArtifacts> {
+  const model = JSON.parse(await readFile(jsonPath, 'utf8')) as ModelFile;
+  const parts: Buffer[] = [];
+  for (const group of model.weightsManifest) {
+    for (const p of group.paths) parts.push(await readFile(join(dirname(jsonPath), p)));
+  }
+  let all: Buffer = Buffer.concat(parts);
+  const name = basename(jsonPath);
+  if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
+  if (name === 'faceres.json') {
+    if (options.fuse) {
+      if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
+      all = foldDepthwiseScales(model, all);
+    }
+  }
+  return { model, weights: all };
+}
+
 /**
  * Lets tfjs load `file://` model URLs from disk: in Node only tfjs-node registers such a handler,
- * and human's default (fetch) cannot read files. The object detector is loaded at the options' input size,
- * the face description with its layers fused.
+ * and human's default (fetch) cannot read files. Models are loaded as loadModelArtifacts makes them.
  */
 function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
   tf.io.registerLoadRouter((url: unknown) => {
@@ -394,25 +420,10 @@ function registerFileLoader(tf: Human['tf'], options: FaceEngineOptions): void {
     const jsonPath = fileURLToPath(url);
     return {
       load: async () => {
-        const model = JSON.parse(await readFile(jsonPath, 'utf8')) as ModelFile;
-        const parts: Buffer[] = [];
-        const weightSpecs: unknown[] = [];
-        for (const group of model.weightsManifest) {
-          for (const p of group.paths) parts.push(await readFile(join(dirname(jsonPath), p)));
-          weightSpecs.push(...group.weights);
-        }
-        let all: Buffer = Buffer.concat(parts);
-        const name = basename(jsonPath);
-        if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
-        if (name === 'faceres.json') {
-          if (options.fuse) {
-            if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
-            all = foldDepthwiseScales(model, all);
-          }
-        }
+        const { model, weights: all } = await loadModelArtifacts(jsonPath, options);
         return {
           modelTopology: model.modelTopology,
-          weightSpecs,
+          weightSpecs: model.weightsManifest.flatMap((g) => g.weights),
           weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
           format: model.format,
           generatedBy: model.generatedBy,

@@ -57,6 +57,8 @@ export interface UploadedEvidence {
 export class EvidenceIntakeService {
   private readonly repo: EvidenceRepository;
   private readonly usage: StorageUsageRepository;
+  /** Told of every fresh camera frame (the server checks a sample of them). */
+  afterFrame: ((frame: { attemptId: number; recordId: number; key: string }) => Promise<unknown>) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -190,6 +192,9 @@ export class EvidenceIntakeService {
     });
     if (saved.fresh && body.kind === 'signature') {
       await this.repo.setMonitorData(attempt.id, { signature_key: body.key });
+    }
+    if (saved.fresh && body.kind === 'frame' && this.afterFrame) {
+      await this.afterFrame({ attemptId: attempt.id, recordId: saved.id, key: body.key });
     }
     // The proctor's tile shows the latest picture and the signature.
     if (saved.fresh) this.notifier.announce({ type: 'attempt', attemptId: attempt.id });

@@ -2,13 +2,14 @@
  * Proctoring through the exam: captures on the exam's interval and a picture at every risk event, the risk
  * detectors, warnings, the live stream, and the phone's status read now and then while the stream is down.
  */
-import { type AttemptView, type ExamDetail, monitorCalls } from '@examhall/contract';
+import { type AttemptView, type ExamDetail, monitorCalls, RISK_EVENTS } from '@examhall/contract';
 import { App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../../../api/client.js';
 import type { Outbox } from '../../../exam/outbox.js';
 import { useI18n } from '../../../i18n/index.js';
-import { startProctoring, type Proctoring } from '../../../proctor/captures.js';
+import { onFrameRecorded, startProctoring, type Proctoring } from '../../../proctor/captures.js';
+import type { FaceMonitor } from '../../../proctor/faceMonitor.js';
 import { useRiskDetectors } from '../../../proctor/risks.js';
 import { useCandidateEvents, useWarnings } from '../../../proctor/warnings.js';
 
@@ -29,6 +30,35 @@ export function useProctoring(detail: ExamDetail, attempt: AttemptView, box: Out
       proctoring.current = null;
     };
   }, [examId]);
+  // Every recorded camera frame goes through the face models in this browser; a problem that starts is raised
+  // naming the frame, which the server checks again. The monitor's code and the models load at the first frame,
+  // so the exam page stays light and an exam without a camera never loads them.
+  useEffect(() => {
+    if (!box) return;
+    let monitor: FaceMonitor | null = null;
+    let loading = false;
+    let stopped = false;
+    const unsubscribe = onFrameRecorded((frame) => {
+      if (monitor) return monitor.frame(frame);
+      if (loading) return;
+      loading = true;
+      void import('../../../proctor/faceMonitor.js').then(
+        ({ startFaceMonitor }) => {
+          if (stopped) return;
+          monitor = startFaceMonitor((finding, imageKey) => {
+            void box.recordRisk(RISK_EVENTS[finding.risk].id, finding.detail, imageKey).catch(() => undefined);
+          });
+          monitor.frame(frame);
+        },
+        (e: unknown) => console.warn('[proctor] face monitor not loaded:', e instanceof Error ? e.message : e),
+      );
+    });
+    return () => {
+      stopped = true;
+      unsubscribe();
+      monitor?.stop();
+    };
+  }, [box]);
   const [endedReason, setEndedReason] = useState<string | null>(null);
   const risks = useRiskDetectors({
     examId,
