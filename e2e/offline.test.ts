@@ -44,7 +44,7 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     await page.getByTestId('net-banner').waitFor();
     // Each question is read from this browser's copy once its network load has failed (after the client's retries).
     for (const a of answered) {
-      await expect.poll(() => cellOf(a.id).getAttribute('data-answered'), { timeout: 10_000 }).toBe('1');
+      await expect.poll(() => cellOf(a.id).getAttribute('data-answered'), { timeout: 30_000 }).toBe('1');
       expect(await cellOf(a.id).getAttribute('data-save')).toBe('unsaved');
     }
 
