@@ -1,6 +1,6 @@
 /**
- * The files the exam page's face monitor loads: the server's models as its engine runs them (the object detector
- * at its smaller input, the face description fused), each JSON naming one weights file of the right length, and
+ * The files the exam page's face monitor loads: the server's models as its engine runs them (the face detector
+ * run at half its input, the object detector at its smaller input, the face description fused), each JSON naming one weights file of the right length, and
  * the WASM backend's binaries, served with their types and cached by ETag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 
 interface ServedModel {
-  modelTopology: { node: { op: string }[] };
+  modelTopology: { node: { op: string; attr?: { shape?: { shape?: { dim?: { size: string }[] } } } }[] };
   weightsManifest: {
     paths: string[];
     weights: { shape: number[]; dtype: string; quantization?: { dtype: string } }[];
@@ -54,6 +54,13 @@ describe.each(await testedDialects())('/face-models on %s', (dialect) => {
           String(FACE_ENGINE_DEFAULTS.objectInput),
           String(FACE_ENGINE_DEFAULTS.objectInput),
         ]);
+      }
+      if (name === 'blazeface') {
+        // declared at the file's 256 (human's anchors and face crops), run at half behind an average pooling
+        const input = model.modelTopology.node.find((n) => n.op === 'Placeholder');
+        expect(input?.attr?.shape?.shape?.dim?.map((d) => d.size)).toEqual(['1', '256', '256', '3']);
+        const halved = model.modelTopology.node.some((n) => n.op === 'AvgPool');
+        expect(halved).toBe(FACE_ENGINE_DEFAULTS.detectorInput === 128);
       }
       if (name === 'faceres') expect(model.modelTopology.node.some((n) => n.op === '_FusedConv2D')).toBe(true);
     }
