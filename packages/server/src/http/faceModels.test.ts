@@ -12,7 +12,7 @@ interface ServedModel {
   modelTopology: { node: { op: string; attr?: { shape?: { shape?: { dim?: { size: string }[] } } } }[] };
   weightsManifest: {
     paths: string[];
-    weights: { shape: number[]; dtype: string; quantization?: { dtype: string } }[];
+    weights: { name: string; shape: number[]; dtype: string; quantization?: { dtype: string } }[];
   }[];
   signature?: { inputs?: Record<string, { tensorShape?: { dim?: { size: string }[] } }> };
 }
@@ -61,6 +61,11 @@ describe.each(await testedDialects())('/face-models on %s', (dialect) => {
         expect(input?.attr?.shape?.shape?.dim?.map((d) => d.size)).toEqual(['1', '256', '256', '3']);
         const halved = model.modelTopology.node.some((n) => n.op === 'AvgPool');
         expect(halved).toBe(FACE_ENGINE_DEFAULTS.detectorInput === 128);
+      }
+      if (name === 'centernet' && FACE_ENGINE_DEFAULTS.phonesOnly) {
+        // one class left in the heat map
+        const bias = model.weightsManifest.flatMap((g) => g.weights).find((w) => w.name.endsWith('cls_output/biases'));
+        expect(bias?.shape).toEqual([1]);
       }
       if (name === 'faceres') expect(model.modelTopology.node.some((n) => n.op === '_FusedConv2D')).toBe(true);
     }

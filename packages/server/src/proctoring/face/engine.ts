@@ -89,6 +89,8 @@ export interface FaceEngineOptions {
    * tilted; off, the description reads the upright crop, which scored the fixtures' same person higher.
    */
   rotation: boolean;
+  /** The object detector's class head cut to phones, the only class the checks read (see phonesOnly). */
+  phonesOnly: boolean;
   /** Face description layers fused (see fuseClippedRelus). */
   fuse: boolean;
 }
@@ -96,6 +98,7 @@ export interface FaceEngineOptions {
 /** The settings the server runs with. */
 export const FACE_ENGINE_DEFAULTS: FaceEngineOptions = {
   detectorInput: 128,
+  phonesOnly: true,
   objectInput: 256,
   mesh: false,
   rotation: false,
@@ -396,6 +399,56 @@ function halveFaceDetector(model: ModelFile, weights: Buffer): Buffer {
   return edit.done();
 }
 
+/** The object detector's class of "cell phone" (human's label list counts from 0, "person"). */
+const PHONE_CLASS = 67;
+
+/**
+ * The object detector reduced to the one class the checks read, phones: its class head computes one heat map
+ * instead of 80 (the pointwise convolution's filter and bias cut to the phone's channel), and everything after
+ * it (sigmoid, peak test, top 100, class arithmetic) works on 1/80 of the values. Its detections keep their
+ * layout, the class column set back to the phone's. A phone's score is computed exactly as before; it can only
+ * be found more often (no other class's box can suppress it or crowd it out of the top 100).
+ */
+function phonesOnly(model: ModelFile, weights: Buffer): Buffer {
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const nodes = model.modelTopology.node;
+  const head = 'CenternetHead/centernet_cls_output/';
+  const filterName = `${head}pointwise_weights`;
+  const biasName = `${head}biases`;
+  const filter = floatWeight(specs, weights, filterName);
+  const bias = floatWeight(specs, weights, biasName);
+  const filterSpec = specs.find((w) => w.name === filterName);
+  const classes = 80;
+  if (!filter || !bias || bias.length !== classes || filterSpec?.shape.join() !== `1,1,128,${classes}`) {
+    throw new Error('object detector class head not found');
+  }
+  const concat = nodes.find((n) => n.name === 'tower_0/concat_1' && n.op === 'ConcatV2');
+  if (concat?.input?.[5] !== 'tower_0/Cast_3') throw new Error('object detector class column not found');
+  patchInt32(specs, weights, { 'tower_0/strided_slice_7': { from: [classes], to: [1] } });
+  const inputs = filter.length / classes;
+  const phoneFilter = Float32Array.from({ length: inputs }, (_, i) => filter[i * classes + PHONE_CLASS]!);
+  const cut = replaceWeights(
+    specs,
+    weights,
+    new Map([
+      [filterName, phoneFilter],
+      [biasName, Float32Array.of(bias[PHONE_CLASS]!)],
+    ]),
+  );
+  const resize = (name: string, shape: number[]) => {
+    specs.find((w) => w.name === name)!.shape = shape;
+    const node = nodes.find((n) => n.name === name);
+    const tensor = (node?.attr?.['value'] as { tensor?: { tensorShape?: unknown } } | undefined)?.tensor;
+    if (tensor) tensor.tensorShape = { dim: shape.map((d) => ({ size: String(d) })) };
+  };
+  resize(filterName, [1, 1, inputs, 1]);
+  resize(biasName, [1]);
+  const edit = new GraphEdit(model, cut);
+  const phone = edit.constant('examhall/phones/class', 'float32', [], [PHONE_CLASS]);
+  concat.input[5] = edit.node('examhall/phones/column', 'AddV2', ['tower_0/Cast_3', phone]);
+  return edit.done();
+}
+
 /** A float16 number from its bits. */
 function fromHalf(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
@@ -557,7 +610,10 @@ export async function loadModelArtifacts(jsonPath: string, options: FaceEngineOp
   let all: Buffer = Buffer.concat(parts);
   const name = basename(jsonPath);
   if (name === 'blazeface.json' && options.detectorInput === 128) all = halveFaceDetector(model, all);
-  if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
+  if (name === 'centernet.json') {
+    resizeObjectDetector(model, all, options.objectInput);
+    if (options.phonesOnly) all = phonesOnly(model, all);
+  }
   if (name === 'faceres.json') {
     if (options.fuse) {
       if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
