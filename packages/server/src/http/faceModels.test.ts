@@ -1,7 +1,8 @@
 /**
  * The files the exam page's face monitor loads: the server's models as its engine runs them (the face detector
- * run at half its input, the object detector at its smaller input, the face description fused), each JSON naming one weights file of the right length, and
- * the WASM backend's binaries, served with their types and cached by ETag.
+ * run at half its input, the object detector at its smaller input and on phones only, the face description
+ * fused), each JSON naming one weights file of the right length, and the WASM backend's binaries, served with
+ * their types and cached by ETag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_ENGINE_DEFAULTS } from '../proctoring/face/engine.js';

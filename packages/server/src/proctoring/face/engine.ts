@@ -64,13 +64,14 @@ export function wasmDir(): string {
 
 /**
  * How the models run. The defaults are the fast ones `npm run bench:face` measures (README, Performance): the
- * face detector at half its input, the object detector at a smaller input than its file declares, no face mesh, no rotation, the description's
- * layers fused. The other values are the package's own way, kept to measure against.
+ * face detector at half its input, the object detector at a smaller input than its file declares and on phones
+ * only, no face mesh, no rotation, the description's layers fused. The other values are the package's own way,
+ * kept to measure against.
  */
 export interface FaceEngineOptions {
   /**
-   * Face detector (blazeface) input side: the file's 256, or 128 (see halveFaceDetector), about a quarter of
-   * the cost; a candidate at a desk fills much of the camera's picture.
+   * Face detector (blazeface) input side: the file's 256, or 128 (see halveFaceDetector), half the cost or
+   * less; a candidate at a desk fills much of the camera's picture.
    */
   detectorInput: 256 | 128;
   /**
@@ -597,9 +598,9 @@ export interface ModelArtifacts {
 }
 
 /**
- * Reads one of the package's models the way the engine runs it: the face detector at half its input (options), the object
- * detector at the options' input size,
- * the face description with its layers fused. The exam page's monitor gets the same bytes (http/faceModels.ts).
+ * Reads one of the package's models the way the engine runs it (as the options say): the face detector at half
+ * its input, the object detector at its smaller input and on phones only, the face description with its layers
+ * fused. The exam page's monitor gets the same bytes (http/faceModels.ts).
  */
 export async function loadModelArtifacts(jsonPath: string, options: FaceEngineOptions): Promise<ModelArtifacts> {
   const model = JSON.parse(await readFile(jsonPath, 'utf8')) as ModelFile;
