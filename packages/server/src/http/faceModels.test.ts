@@ -1,7 +1,8 @@
 /**
- * The files the exam page's face monitor loads: the server's models as its engine runs them (the object detector
- * at its smaller input, the face description fused), each JSON naming one weights file of the right length, and
- * the WASM backend's binaries, served with their types and cached by ETag.
+ * The files the exam page's face monitor loads: the server's models as its engine runs them (the face detector
+ * run at half its input, the object detector at its smaller input and on phones only, the face description
+ * fused), each JSON naming one weights file of the right length, and the WASM backend's binaries, served with
+ * their types and cached by ETag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_ENGINE_DEFAULTS } from '../proctoring/face/engine.js';
@@ -9,10 +10,10 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 
 interface ServedModel {
-  modelTopology: { node: { op: string }[] };
+  modelTopology: { node: { op: string; attr?: { shape?: { shape?: { dim?: { size: string }[] } } } }[] };
   weightsManifest: {
     paths: string[];
-    weights: { shape: number[]; dtype: string; quantization?: { dtype: string } }[];
+    weights: { name: string; shape: number[]; dtype: string; quantization?: { dtype: string } }[];
   }[];
   signature?: { inputs?: Record<string, { tensorShape?: { dim?: { size: string }[] } }> };
 }
@@ -54,6 +55,18 @@ describe.each(await testedDialects())('/face-models on %s', (dialect) => {
           String(FACE_ENGINE_DEFAULTS.objectInput),
           String(FACE_ENGINE_DEFAULTS.objectInput),
         ]);
+      }
+      if (name === 'blazeface') {
+        // declared at the file's 256 (human's anchors and face crops), run at half behind an average pooling
+        const input = model.modelTopology.node.find((n) => n.op === 'Placeholder');
+        expect(input?.attr?.shape?.shape?.dim?.map((d) => d.size)).toEqual(['1', '256', '256', '3']);
+        const halved = model.modelTopology.node.some((n) => n.op === 'AvgPool');
+        expect(halved).toBe(FACE_ENGINE_DEFAULTS.detectorInput === 128);
+      }
+      if (name === 'centernet' && FACE_ENGINE_DEFAULTS.phonesOnly) {
+        // one class left in the heat map
+        const bias = model.weightsManifest.flatMap((g) => g.weights).find((w) => w.name.endsWith('cls_output/biases'));
+        expect(bias?.shape).toEqual([1]);
       }
       if (name === 'faceres') expect(model.modelTopology.node.some((n) => n.op === '_FusedConv2D')).toBe(true);
     }

@@ -1,7 +1,8 @@
 /**
  * The face models and WASM binaries the exam page's monitor loads on demand (web: proctor/faceMonitor.ts), from
  * this server and never a CDN: the models @vladmandic/human ships, made exactly as the server's engine runs them
- * (loadModelArtifacts: the object detector at its smaller input, the face description fused), so the browser and
+ * (loadModelArtifacts: the face detector at half its input, the object detector at its smaller input, the face
+ * description fused), so the browser and
  * the server see a picture alike. Each file is built once per process and kept in memory (about 5 MB).
  */
 import { createHash } from 'node:crypto';

@@ -64,10 +64,16 @@ export function wasmDir(): string {
 
 /**
  * How the models run. The defaults are the fast ones `npm run bench:face` measures (README, Performance): the
- * object detector at a smaller input than its file declares, no face mesh, no rotation, the description's
- * layers fused. The other values are the package's own way, kept to measure against.
+ * face detector at half its input, the object detector at a smaller input than its file declares and on phones
+ * only, no face mesh, no rotation, the description's layers fused. The other values are the package's own way,
+ * kept to measure against.
  */
 export interface FaceEngineOptions {
+  /**
+   * Face detector (blazeface) input side: the file's 256, or 128 (see halveFaceDetector), half the cost or
+   * less; a candidate at a desk fills much of the camera's picture.
+   */
+  detectorInput: 256 | 128;
   /**
    * Object detector (centernet) input side in pixels, a multiple of 32 up to the file's 512. Smaller is
    * cheaper (the cost goes with its square) and misses smaller phones: on the fixtures' phone, 256 still sees
@@ -84,12 +90,16 @@ export interface FaceEngineOptions {
    * tilted; off, the description reads the upright crop, which scored the fixtures' same person higher.
    */
   rotation: boolean;
+  /** The object detector's class head cut to phones, the only class the checks read (see phonesOnly). */
+  phonesOnly: boolean;
   /** Face description layers fused (see fuseClippedRelus). */
   fuse: boolean;
 }
 
 /** The settings the server runs with. */
 export const FACE_ENGINE_DEFAULTS: FaceEngineOptions = {
+  detectorInput: 128,
+  phonesOnly: true,
   objectInput: 256,
   mesh: false,
   rotation: false,
@@ -241,6 +251,205 @@ function resizeObjectDetector(model: ModelFile, weights: Buffer, side: number): 
   setInputSide(model, side);
 }
 
+/** A model's graph being extended: new constants (as weights) and nodes. */
+class GraphEdit {
+  private readonly extra: Buffer[] = [];
+  constructor(
+    private readonly model: ModelFile,
+    private readonly weights: Buffer,
+  ) {}
+
+  /** A new constant, stored as a weight named `name`. */
+  constant(name: string, dtype: 'float32' | 'int32', shape: number[], values: number[]): string {
+    const buffer = Buffer.alloc(values.length * 4);
+    values.forEach((v, i) => (dtype === 'int32' ? buffer.writeInt32LE(v, i * 4) : buffer.writeFloatLE(v, i * 4)));
+    this.extra.push(buffer);
+    (this.model.weightsManifest.at(-1)!.weights as WeightSpec[]).push({ name, shape, dtype });
+    const type = dtype === 'int32' ? 'DT_INT32' : 'DT_FLOAT';
+    this.model.modelTopology.node.push({
+      name,
+      op: 'Const',
+      attr: {
+        value: { tensor: { dtype: type, tensorShape: { dim: shape.map((d) => ({ size: String(d) })) } } },
+        dtype: { type },
+      },
+    });
+    return name;
+  }
+
+  /** A new node; returns its name. */
+  node(name: string, op: string, input: string[], attr: Record<string, unknown> = { T: { type: 'DT_FLOAT' } }): string {
+    this.model.modelTopology.node.push({ name, op, input, attr });
+    return name;
+  }
+
+  /** The weights with the new constants after them. */
+  done(): Buffer {
+    return Buffer.concat([this.weights, ...this.extra]);
+  }
+}
+
+/** The int32 values of a weight (checked to be an unquantized int32 one). */
+function int32Weight(specs: WeightSpec[], weights: Buffer, name: string): number[] {
+  const w = weightOffsets(specs).get(name);
+  if (!w || w.spec.dtype !== 'int32' || w.spec.quantization) throw new Error(`model constant not found: ${name}`);
+  return Array.from({ length: w.count }, (_, i) => weights.readInt32LE(w.offset + i * 4));
+}
+
+/**
+ * The face detector (BlazeFace, 256 input, 896 anchors) run at half its input, 128, at about a quarter of the
+ * cost: the network is convolutional, so it reads a picture averaged down two by two (one AvgPool in front) and
+ * sees the faces half as large, which at a desk are large anyway. The file still declares 256 and answers in
+ * its own layout, so human (here and in the browser) keeps its anchors and crops the faces for their
+ * description from the same 256 picture. What changes is behind the heads: at 128 they give an 8x8 grid of 2
+ * anchors and a 4x4 grid of 6 instead of 16x16 by 2 and 8x8 by 6, in 128 pixels. Each of their predictions is
+ * doubled into 256 pixels and put in a slot of the 256 layout whose anchor sits where its own anchor does
+ * (8x8 cells: the same centres, in the first 2 of each cell's 6 slots) or, for the 4x4 grid, 3 cells of 2
+ * slots in the top row of the 4x4 block of 16-pixel cells it covers, with the difference of the two centres
+ * added to its box centre and landmarks. Every other slot scores -100 (a sigmoid of 0), so human's decoding
+ * and non-maximum suppression see the same boxes as a 128-input model would give.
+ */
+function halveFaceDetector(model: ModelFile, weights: Buffer): Buffer {
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const nodes = model.modelTopology.node;
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const input = nodes.find((n) => n.op === 'Placeholder');
+  const first = nodes.filter((n) => n.input?.includes(input?.name ?? ''));
+  const heads = {
+    cls16: {
+      reshape: 'StatefulPartitionedCall/functional_1/tf_op_layer_classificators_1/classificators_1',
+      shape: [1, 512, 1],
+    },
+    reg16: {
+      reshape: 'StatefulPartitionedCall/functional_1/tf_op_layer_regressors_1/regressors_1',
+      shape: [1, 512, 16],
+    },
+    cls32: {
+      reshape: 'StatefulPartitionedCall/functional_1/tf_op_layer_classificators_2/classificators_2',
+      shape: [1, 384, 1],
+    },
+    reg32: {
+      reshape: 'StatefulPartitionedCall/functional_1/tf_op_layer_regressors_2/regressors_2',
+      shape: [1, 384, 16],
+    },
+  };
+  const found = Object.fromEntries(
+    Object.entries(heads).map(([key, head]) => {
+      const reshape = byName.get(head.reshape);
+      const output = nodes.find((n) => n.op === 'Identity' && n.input?.[0] === head.reshape);
+      if (reshape?.op !== 'Reshape' || !reshape.input || !output)
+        throw new Error(`face detector head not found: ${key}`);
+      const shape = int32Weight(specs, weights, reshape.input[1]!);
+      if (shape.join() !== head.shape.join()) throw new Error(`unexpected face detector head ${key}: ${shape.join()}`);
+      reshape.op = 'Removed';
+      return [key, { conv: reshape.input[0]!, output }];
+    }),
+  ) as Record<keyof typeof heads, { conv: string; output: ModelFile['modelTopology']['node'][number] }>;
+  if (!input || first.length !== 1) throw new Error('face detector input not found');
+
+  const edit = new GraphEdit(model, weights);
+  const at = (name: string) => `examhall/half/${name}`;
+  const pool = edit.node(at('pool'), 'AvgPool', [input.name], {
+    T: { type: 'DT_FLOAT' },
+    data_format: { s: Buffer.from('NHWC').toString('base64') },
+    ksize: { list: { i: ['1', '2', '2', '1'] } },
+    strides: { list: { i: ['1', '2', '2', '1'] } },
+    padding: { s: Buffer.from('VALID').toString('base64') },
+  });
+  first[0]!.input = first[0]!.input!.map((i) => (i === input.name ? pool : i));
+  const two = edit.constant(at('two'), 'float32', [], [2]);
+  const none = edit.constant(at('none'), 'float32', [], [-100]);
+  const int = (name: string, shape: number[], values: number[]) => edit.constant(at(name), 'int32', shape, values);
+  const shape = (name: string, values: number[]) => int(name, [values.length], values);
+
+  // the 8x8 grid (stride 16 at 128, 32 at 256): 2 of the 6 slots of the same cell, the others empty
+  const cls8 = edit.node(at('cls8/pad'), 'PadV2', [
+    found.cls16.conv,
+    int('cls8/paddings', [4, 2], [0, 0, 0, 0, 0, 0, 0, 4]),
+    none,
+  ]);
+  found.cls32.output.input = [edit.node(at('cls8'), 'Reshape', [cls8, shape('cls8/shape', [1, 384, 1])])];
+  const reg8x2 = edit.node(at('reg8/mul'), 'Mul', [found.reg16.conv, two]);
+  const reg8 = edit.node(at('reg8/pad'), 'Pad', [reg8x2, int('reg8/paddings', [4, 2], [0, 0, 0, 0, 0, 0, 0, 64])]);
+  found.reg32.output.input = [edit.node(at('reg8'), 'Reshape', [reg8, shape('reg8/shape', [1, 384, 16])])];
+
+  // the 4x4 grid (stride 32 at 128, 64 at 256): cell (y, x) to the 16-pixel cells (4y, 4x + 0..2), 2 slots each
+  const cls4rows = edit.node(at('cls4/rows'), 'Reshape', [found.cls32.conv, shape('cls4/rows/shape', [4, 1, 4, 6])]);
+  const cls4 = edit.node(at('cls4/pad'), 'PadV2', [
+    cls4rows,
+    int('cls4/paddings', [4, 2], [0, 0, 0, 3, 0, 0, 0, 2]),
+    none,
+  ]);
+  found.cls16.output.input = [edit.node(at('cls4'), 'Reshape', [cls4, shape('cls4/shape', [1, 512, 1])])];
+  // its anchor (64x + 32, 64y + 32) less the slot's (64x + 16k + 8, 64y + 8), for box centre and the 6 landmarks
+  const offsets: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    for (let slot = 0; slot < 2; slot++) {
+      for (let c = 0; c < 16; c++) offsets.push(c === 2 || c === 3 ? 0 : c % 2 === 0 ? 24 - 16 * k : 24);
+    }
+  }
+  const reg4x2 = edit.node(at('reg4/mul'), 'Mul', [found.reg32.conv, two]);
+  const reg4rows = edit.node(at('reg4/rows'), 'Reshape', [reg4x2, shape('reg4/rows/shape', [4, 1, 4, 96])]);
+  const reg4moved = edit.node(at('reg4/add'), 'AddV2', [
+    reg4rows,
+    edit.constant(at('reg4/offsets'), 'float32', [96], offsets),
+  ]);
+  const reg4 = edit.node(at('reg4/pad'), 'Pad', [reg4moved, int('reg4/paddings', [4, 2], [0, 0, 0, 3, 0, 0, 0, 32])]);
+  found.reg16.output.input = [edit.node(at('reg4'), 'Reshape', [reg4, shape('reg4/shape', [1, 512, 16])])];
+  model.modelTopology.node = model.modelTopology.node.filter((n) => n.op !== 'Removed');
+  return edit.done();
+}
+
+/** The object detector's class of "cell phone" (human's label list counts from 0, "person"). */
+const PHONE_CLASS = 67;
+
+/**
+ * The object detector reduced to the one class the checks read, phones: its class head computes one heat map
+ * instead of 80 (the pointwise convolution's filter and bias cut to the phone's channel), and everything after
+ * it (sigmoid, peak test, top 100, class arithmetic) works on 1/80 of the values. Its detections keep their
+ * layout, the class column set back to the phone's. A phone's score is computed exactly as before; it can only
+ * be found more often (no other class's box can suppress it or crowd it out of the top 100).
+ */
+function phonesOnly(model: ModelFile, weights: Buffer): Buffer {
+  const specs = model.weightsManifest.flatMap((g) => g.weights as WeightSpec[]);
+  const nodes = model.modelTopology.node;
+  const head = 'CenternetHead/centernet_cls_output/';
+  const filterName = `${head}pointwise_weights`;
+  const biasName = `${head}biases`;
+  const filter = floatWeight(specs, weights, filterName);
+  const bias = floatWeight(specs, weights, biasName);
+  const filterSpec = specs.find((w) => w.name === filterName);
+  const classes = 80;
+  if (!filter || !bias || bias.length !== classes || filterSpec?.shape.join() !== `1,1,128,${classes}`) {
+    throw new Error('object detector class head not found');
+  }
+  const concat = nodes.find((n) => n.name === 'tower_0/concat_1' && n.op === 'ConcatV2');
+  if (concat?.input?.[5] !== 'tower_0/Cast_3') throw new Error('object detector class column not found');
+  patchInt32(specs, weights, { 'tower_0/strided_slice_7': { from: [classes], to: [1] } });
+  const inputs = filter.length / classes;
+  const phoneFilter = Float32Array.from({ length: inputs }, (_, i) => filter[i * classes + PHONE_CLASS]!);
+  const cut = replaceWeights(
+    specs,
+    weights,
+    new Map([
+      [filterName, phoneFilter],
+      [biasName, Float32Array.of(bias[PHONE_CLASS]!)],
+    ]),
+  );
+  const resize = (name: string, shape: number[]) => {
+    specs.find((w) => w.name === name)!.shape = shape;
+    const node = nodes.find((n) => n.name === name);
+    const tensor = (node?.attr?.['value'] as { tensor?: { tensorShape?: unknown } } | undefined)?.tensor;
+    if (tensor) tensor.tensorShape = { dim: shape.map((d) => ({ size: String(d) })) };
+  };
+  resize(filterName, [1, 1, inputs, 1]);
+  resize(biasName, [1]);
+  const edit = new GraphEdit(model, cut);
+  const phone = edit.constant('examhall/phones/class', 'float32', [], [PHONE_CLASS]);
+  concat.input[5] = edit.node('examhall/phones/column', 'AddV2', ['tower_0/Cast_3', phone]);
+  return edit.done();
+}
+
 /** A float16 number from its bits. */
 function fromHalf(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
@@ -389,8 +598,9 @@ export interface ModelArtifacts {
 }
 
 /**
- * Reads one of the package's models the way the engine runs it: the object detector at the options' input size,
- * the face description with its layers fused. The exam page's monitor gets the same bytes (http/faceModels.ts).
+ * Reads one of the package's models the way the engine runs it (as the options say): the face detector at half
+ * its input, the object detector at its smaller input and on phones only, the face description with its layers
+ * fused. The exam page's monitor gets the same bytes (http/faceModels.ts).
  */
 export async function loadModelArtifacts(jsonPath: string, options: FaceEngineOptions): Promise<ModelArtifacts> {
   const model = JSON.parse(await readFile(jsonPath, 'utf8')) as ModelFile;
@@ -400,7 +610,11 @@ export async function loadModelArtifacts(jsonPath: string, options: FaceEngineOp
   }
   let all: Buffer = Buffer.concat(parts);
   const name = basename(jsonPath);
-  if (name === 'centernet.json') resizeObjectDetector(model, all, options.objectInput);
+  if (name === 'blazeface.json' && options.detectorInput === 128) all = halveFaceDetector(model, all);
+  if (name === 'centernet.json') {
+    resizeObjectDetector(model, all, options.objectInput);
+    if (options.phonesOnly) all = phonesOnly(model, all);
+  }
   if (name === 'faceres.json') {
     if (options.fuse) {
       if (fuseClippedRelus(model, all) === 0) throw new Error('face description: no layer to fuse');
