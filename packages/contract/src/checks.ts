@@ -16,6 +16,56 @@ export const FACE_MATCH_THRESHOLD = 0.55;
  */
 export const PHONE_MIN_SCORE = 0.3;
 
+/**
+ * The face library's (@vladmandic/human) settings of every face check, the server's and the exam page's monitor
+ * alike, so both read a picture the same way: the WASM backend on one thread, every picture independent (no reuse
+ * between frames), faces with their descriptions, phones from the object detector; `files` is where the models and
+ * the backend's binaries are (a file: URL on the server, /face-models/ in the browser).
+ */
+export function faceLibrarySettings(files: {
+  wasmPath: string;
+  modelBasePath: string;
+  rotation: boolean;
+  mesh: boolean;
+}) {
+  return {
+    backend: 'wasm',
+    wasmPath: files.wasmPath,
+    // the threaded binary needs cross-origin isolation (SharedArrayBuffer)
+    wasmPlatformFetch: false,
+    modelBasePath: files.modelBasePath,
+    debug: false,
+    warmup: 'none',
+    cacheSensitivity: 0,
+    skipAllowed: false,
+    filter: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { rotation: files.rotation, maxDetected: 10, minConfidence: 0.5, skipFrames: 0, skipTime: 0 },
+      mesh: { enabled: files.mesh },
+      iris: { enabled: false },
+      emotion: { enabled: false },
+      description: { enabled: true, skipFrames: 0, skipTime: 0 },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      attention: { enabled: false },
+      gear: { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+    object: {
+      enabled: true,
+      modelPath: 'centernet.json',
+      minConfidence: 0.2,
+      maxDetected: 20,
+      skipFrames: 0,
+      skipTime: 0,
+    },
+  } as const;
+}
+
 /** A step id of the monitor phase: -5 camera to -1 signature. */
 export type MonitorStepId = (typeof MONITOR_STEPS)[number]['id'];
 

@@ -7,6 +7,7 @@
  * or run (no WebAssembly, a refused download) the monitor stops and the exam goes on; the server's sample of
  * frames still runs.
  */
+import { faceLibrarySettings } from '@examhall/contract';
 import type { Config, Human } from '@vladmandic/human';
 import { FaceEpisodes, type FaceFinding, type FrameSeen } from './faceRule.js';
 
@@ -19,44 +20,9 @@ export const FACE_MEASURES = { load: 'examhall:face-load', read: 'examhall:face-
 /** Longest side a frame is read at, as the server decodes it (proctoring/face/image.ts MODEL_SIDE). */
 const MODEL_SIDE = 640;
 
-/** Human's settings, those of the server's engine (humanConfig there) with this server's files. */
+/** The face library's settings of every face check (the server's too), with this server's files. */
 function humanConfig(base: string): Partial<Config> {
-  return {
-    backend: 'wasm',
-    wasmPath: base,
-    // the threaded binary needs cross-origin isolation, which the app does not ask for
-    wasmPlatformFetch: false,
-    modelBasePath: base,
-    debug: false,
-    warmup: 'none',
-    cacheSensitivity: 0,
-    skipAllowed: false,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { rotation: false, maxDetected: 10, minConfidence: 0.5, skipFrames: 0, skipTime: 0 },
-      mesh: { enabled: false },
-      iris: { enabled: false },
-      emotion: { enabled: false },
-      description: { enabled: true, skipFrames: 0, skipTime: 0 },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-      attention: { enabled: false },
-      gear: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    object: {
-      enabled: true,
-      modelPath: 'centernet.json',
-      minConfidence: 0.2,
-      maxDetected: 20,
-      skipFrames: 0,
-      skipTime: 0,
-    },
-  };
+  return faceLibrarySettings({ wasmPath: base, modelBasePath: base, rotation: false, mesh: false });
 }
 
 /** The loaded library: reads one picture. */

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { faceLibrarySettings } from '@examhall/contract';
 import type { Config, Human, Result } from '@vladmandic/human';
 import { decodeImage } from './image.js';
 
@@ -108,42 +109,12 @@ export const FACE_ENGINE_DEFAULTS: FaceEngineOptions = {
 
 /** Human's settings: face detection with description, and the object detector for phones; everything else off. */
 function humanConfig(options: FaceEngineOptions): Partial<Config> {
-  return {
-    backend: 'wasm',
+  return faceLibrarySettings({
     wasmPath: wasmDir() + '/',
-    wasmPlatformFetch: false,
     modelBasePath: pathToFileURL(humanModelsDir()).href + '/',
-    debug: false,
-    warmup: 'none',
-    // every picture is independent: no result reuse between "frames"
-    cacheSensitivity: 0,
-    skipAllowed: false,
-    filter: { enabled: false },
-    face: {
-      enabled: true,
-      detector: { rotation: options.rotation, maxDetected: 10, minConfidence: 0.5, skipFrames: 0, skipTime: 0 },
-      mesh: { enabled: options.mesh },
-      iris: { enabled: false },
-      emotion: { enabled: false },
-      description: { enabled: true, skipFrames: 0, skipTime: 0 },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-      attention: { enabled: false },
-      gear: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    object: {
-      enabled: true,
-      modelPath: 'centernet.json',
-      minConfidence: 0.2,
-      maxDetected: 20,
-      skipFrames: 0,
-      skipTime: 0,
-    },
-  };
+    rotation: options.rotation,
+    mesh: options.mesh,
+  });
 }
 
 /** Minimal slice of tfjs's IO types that the file loader fills in. */
