@@ -1,7 +1,8 @@
 /**
  * npm run bench:exam -- --candidates N: the whole campus exam mix against the built server (examBench.ts). Options:
- * --login-spread-s (logins and device checks spread over this many seconds before the opening), --start-spread-s
- * (everyone presses start within this), --exam-s (each candidate's exam after its start), --dialect
+ * --login-spread-s (logins and device checks spread over this many seconds before the window opens: candidates
+ * check in before it, at most CHECK_IN_MINUTES), --start-spread-s (everyone presses start within this after the
+ * opening, and follows the admission queue as the page does), --admission-rate (the server's ADMISSION_RATE), --exam-s (each candidate's exam after its start), --dialect
  * sqlite|postgres, --sockets (the load process's keep-alive pool), --answer-every-s, --sync-every-s,
  * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --api-processes N (or --cluster N: N API
  * processes with CLUSTER=true on a fresh PostgreSQL database, a Redis server of their own and s3rver on loopback;
@@ -11,6 +12,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CHECK_IN_MINUTES } from '@examhall/contract';
 import { runExamBench } from './examBench.js';
 
 const { values } = parseArgs({
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     'login-spread-s': { type: 'string', default: '30' },
     'start-spread-s': { type: 'string', default: '30' },
     'exam-s': { type: 'string', default: '60' },
+    'admission-rate': { type: 'string' },
     dialect: { type: 'string', default: 'sqlite' },
     'api-processes': { type: 'string', default: '1' },
     cluster: { type: 'string' },
@@ -51,6 +54,14 @@ if (values.dialect !== 'sqlite' && values.dialect !== 'postgres') {
   process.exit(2);
 }
 
+// Candidates check in before the opening: the server takes the device checks from CHECK_IN_MINUTES before it.
+if (num('login-spread-s') > CHECK_IN_MINUTES * 60 - 10) {
+  console.error(
+    `--login-spread-s must be at most ${CHECK_IN_MINUTES * 60 - 10}: candidates check in from ${CHECK_IN_MINUTES} minutes before the opening`,
+  );
+  process.exit(2);
+}
+
 const apiProcesses = Math.floor(values.cluster !== undefined ? num('cluster', 1) : num('api-processes', 1));
 if (apiProcesses > 1 && values.dialect !== 'postgres' && process.argv.includes('--dialect')) {
   console.error('a cluster runs on PostgreSQL: leave out --dialect or give --dialect postgres');
@@ -65,6 +76,7 @@ await runExamBench(
     loginSpreadS: num('login-spread-s'),
     startSpreadS: num('start-spread-s'),
     examS: num('exam-s'),
+    ...(values['admission-rate'] !== undefined ? { admissionRate: Math.floor(num('admission-rate')) } : {}),
     sockets: Math.floor(num('sockets', 1)),
     answerEveryS: num('answer-every-s', 0.1),
     syncEveryS: num('sync-every-s', 0.1),

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { dialectAvailable } from '../test/db.js';
 import { tsxLoader } from '../test/processes.js';
 import { runExamBench } from './examBench.js';
-import { NOOP } from './examMix.js';
+import { NOOP, QUEUED } from './examMix.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CANDIDATES = 12;
@@ -105,6 +105,50 @@ describe('bench:exam at a tiny scale', () => {
     expect(written.candidates).toBe(CANDIDATES);
     expect(path.dirname(summary.files.html)).toBe(out);
     expect(fs.readFileSync(summary.files.html, 'utf8')).toContain('<svg');
+  }, 60_000);
+});
+
+describe('bench:exam start wave at a tiny scale', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-exam-bench-wave-'));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('checks in before the window opens, then follows the admission queue to the first question, with no error', async () => {
+    const candidates = 12;
+    const admissionRate = 4;
+    const summary = await runExamBench(
+      {
+        candidates,
+        dialect: 'sqlite',
+        admissionRate,
+        loginSpreadS: 2,
+        startSpreadS: 0.2,
+        examS: 0.5,
+        answerEveryS: 1,
+        syncEveryS: 1,
+        frameEveryS: 1,
+        riskEveryS: 10,
+        sockets: 16,
+        noopPerS: 5,
+        assets: false,
+        outDir: path.join(tmp, 'results'),
+        serverEnv: { WEB_DIST: tinyWeb(tmp) },
+        launch: { main: path.resolve(here, '../main.ts'), nodeArgs: ['--import', tsxLoader] },
+      },
+      () => undefined,
+    );
+
+    expect(summary.calls.flatMap((c) => c.error_samples)).toEqual([]);
+    expect(summary.errors).toBe(0);
+    const byCall = new Map(summary.calls.map((c) => [c.call, c]));
+    // The device checks were done before the opening (the server refuses them earlier than CHECK_IN_MINUTES).
+    expect(byCall.get('POST /monitor/check')?.count ?? 0).toBeGreaterThanOrEqual(candidates);
+    // Everyone pressed start within 0.2 s; at 4 a second the server queued some, and all entered at their turn.
+    expect(byCall.get(QUEUED)?.count ?? 0).toBeGreaterThan(0);
+    expect(byCall.get('POST /monitor/start-exam (enter)')?.count).toBe(candidates);
+    expect(summary.first_question_s.seen).toBe(candidates);
+    // The last of 12 entered about 12 / 4 s after the opening, less the queue's burst: the pace held them.
+    expect(summary.first_question_s.max).toBeGreaterThan(1);
+    expect(byCall.get('POST /monitor/finish-exam')?.count).toBe(candidates);
   }, 60_000);
 });
 

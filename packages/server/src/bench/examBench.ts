@@ -29,8 +29,13 @@ import {
 import { round1 } from './latency.js';
 
 /** What a run is asked for. */
-export interface ExamBenchOptions extends Omit<MixOptions, 'bases' | 'store' | 'examId' | 'phones' | 'codeOf'> {
+export interface ExamBenchOptions extends Omit<
+  MixOptions,
+  'bases' | 'store' | 'examId' | 'phones' | 'codeOf' | 'opensAt'
+> {
   candidates: number;
+  /** The server's ADMISSION_RATE (entries a second when everyone presses start at once); absent, its default. */
+  admissionRate?: number;
   dialect: 'sqlite' | 'postgres';
   /**
    * 1: one process on its embedded store (the database `dialect`). More: a cluster of that many API processes
@@ -92,6 +97,11 @@ export interface ExamBenchSummary {
 
 const pad = (v: string | number, n: number) => String(v).padStart(n);
 
+/** The window opens this long after the last login may begin, for the set-up's last steps. */
+const OPENING_SLACK_MS = 2000;
+/** How long the exam's window stays open: past every run's end. */
+const WINDOW_OPEN_MS = 7 * 86_400_000;
+
 /** Runs the bench; `print` receives each line of its report, the last one being the summary JSON. */
 export async function runExamBench(o: ExamBenchOptions, print: (line: string) => void): Promise<ExamBenchSummary> {
   const phones = Array.from({ length: o.candidates }, (_, i) => `137${String(i).padStart(8, '0')}`);
@@ -118,6 +128,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
       examId,
       phones,
       codeOf,
+      opensAt: servers.opensAt,
     });
     const cpuAfter = pids.map(cpuMicros);
     const parts = await partsCpu.stop();
@@ -297,6 +308,8 @@ interface ExamServers {
   store: StoreAccount | null;
   /** The cluster's other parts: each one's processes with their CPU so far, µs (none in the single mode). */
   partsCpu(): Promise<Record<string, Map<number, number>>>;
+  /** When the exam's window opens (epoch ms). */
+  opensAt: number;
   /** What the run is on, for the report's first line. */
   what: string;
   /** Stops every part and removes the run's data. */
@@ -360,6 +373,7 @@ async function startExamServers(o: ExamBenchOptions, phones: readonly string[]):
       partPids.redis = async () => [redis.pid];
       partPids.s3rver = async () => [s3.pid];
     }
+    if (o.admissionRate !== undefined) env.ADMISSION_RATE = String(o.admissionRate);
     Object.assign(env, o.serverEnv);
     const apis: ServerProcess[] = [];
     // One after the other: the first one migrates the database.
@@ -384,10 +398,19 @@ async function startExamServers(o: ExamBenchOptions, phones: readonly string[]):
       phones.map((phone) => ({ area_code: DEFAULT_AREA_CODE, phone })),
       Date.now(),
     );
+    // The window opens once the logins are spread: candidates check in before it (CHECK_IN_MINUTES) and enter at it.
+    // No candidate has read the exam yet, so every process reads this window.
+    const opensAt = Date.now() + o.loginSpreadS * 1000 + OPENING_SLACK_MS;
+    await handle.db
+      .updateTable('exams')
+      .set({ start_at: opensAt, end_at: opensAt + WINDOW_OPEN_MS })
+      .where('id', '=', examId)
+      .execute();
     await handle.db.destroy();
     return {
       apis,
       examId,
+      opensAt,
       inbox,
       store,
       async partsCpu() {

@@ -35,6 +35,12 @@ export interface MixOptions {
   codeOf(phone: string): Promise<string>;
   /** Logins and device checks are spread over this many seconds before the opening. */
   loginSpreadS: number;
+  /**
+   * When the exam's window opens (server clock, epoch ms): candidates check in before it and press start after it,
+   * following the server's answer as the page does (before the opening, wait for it; in the admission queue, wait
+   * for the turn and press again). Absent, the opening is `loginSpreadS` after the mix starts.
+   */
+  opensAt?: number;
   /** Every candidate presses start within this many seconds after the opening. */
   startSpreadS: number;
   /** How long each candidate's exam runs after its start, seconds. */
@@ -80,6 +86,15 @@ export interface MixResult {
 
 /** The call measured as the no-op: the server clock, which reads nothing (as bench:answers uses it). */
 export const NOOP = 'no-op GET /monitor/time-table';
+/** Presses of start the server answered with a place in its admission queue (counted apart: not errors). */
+export const QUEUED = 'POST /monitor/start-exam (enter: queued)';
+
+/** Presses at the opening are spread over this much, as the page spreads them (web/src/exam/startWave.ts). */
+const OPENING_SPREAD_MS = 3000;
+/** A queue's turn is asked for a little after it comes, spread over this much, as the page does. */
+const TURN_SPREAD_MS = 250;
+/** A press of start is given up after this many answers of waiting (opening or queue). */
+const MAX_PRESSES = 200;
 
 /** One simulated candidate: a handful of fields. */
 interface Candidate {
@@ -184,6 +199,28 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     body?: Record<string, unknown>,
     form = false,
   ): Promise<T | null> {
+    const res = await called<T>(name, method, path, c, body, form);
+    if (res === null || res.ok) return res?.data ?? null;
+    stats.of(name).fail(`${res.status} ${res.msg}`);
+    return null;
+  }
+
+  /**
+   * A call under `name`: its data when it succeeded (timed under `name`), its status and error envelope when the
+   * server refused it (for the caller to count), or null after counting a broken connection or an unreadable answer.
+   */
+  async function called<T>(
+    name: string,
+    method: string,
+    path: string,
+    c: Candidate | null,
+    body?: Record<string, unknown>,
+    form = false,
+  ): Promise<
+    | { ok: true; data: T; ms: number }
+    | { ok: false; status: number; msg: string; code: string; data: Record<string, unknown> | null; ms: number }
+    | null
+  > {
     const headers: http.OutgoingHttpHeaders = c ? { 'x-forwarded-for': c.ip } : {};
     let text: string | undefined;
     if (body !== undefined && form) {
@@ -199,13 +236,13 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       const res = await request(apis[api]!, method, `/api${path}`, headers, text);
       if (c) served[api]! += 1;
       const ms = performance.now() - started;
-      const env = JSON.parse(res.body.toString()) as { status?: string; msg?: string; data?: T };
+      const env = JSON.parse(res.body.toString()) as { status?: string; msg?: string; code?: string; data?: unknown };
       if (res.status !== 200 || env.status !== 'success') {
-        stats.of(name).fail(`${res.status} ${env.msg ?? ''}`);
-        return null;
+        const data = env.data && typeof env.data === 'object' ? (env.data as Record<string, unknown>) : null;
+        return { ok: false, status: res.status, msg: env.msg ?? '', code: env.code ?? '', data, ms };
       }
       stats.done(name, ms);
-      return env.data as T;
+      return { ok: true, data: env.data as T, ms };
     } catch (err) {
       stats.of(name).fail(String(err));
       return null;
@@ -382,13 +419,40 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     return true;
   }
 
+  /**
+   * Presses start as the page does: before the opening the server names it and the page presses again then
+   * (spread over a few seconds); in the admission queue it names the wait and the page presses again at the turn.
+   * Answers whether the candidate entered.
+   */
+  async function enter(c: Candidate): Promise<boolean> {
+    const name = 'POST /monitor/start-exam (enter)';
+    const body = { exam_id: opts.examId, anid: c.anid, phase: 2 };
+    for (let press = 0; press < MAX_PRESSES; press++) {
+      const res = await called(name, 'POST', `/monitor/start-exam?${auth(c)}`, c, body);
+      if (res === null) return false;
+      if (res.ok) return true;
+      let waitMs: number;
+      if (res.code === 'admission_queue' && typeof res.data?.retry_after_ms === 'number') {
+        stats.done(QUEUED, res.ms);
+        waitMs = res.data.retry_after_ms + Math.random() * TURN_SPREAD_MS;
+      } else if (res.code === 'exam_not_open' && typeof res.data?.opens_at === 'number') {
+        stats.done(`${name} (before the opening)`, res.ms);
+        waitMs = res.data.opens_at - Date.now() + Math.random() * OPENING_SPREAD_MS;
+      } else {
+        stats.of(name).fail(`${res.status} ${res.msg}`);
+        return false;
+      }
+      await new Promise((r) => setTimeout(r, Math.max(0, waitMs)));
+    }
+    stats.of(name).fail(`still waiting after ${MAX_PRESSES} presses`);
+    return false;
+  }
+
   /** Start: the attempt, the clock, the question order, each section's questions, the event stream. */
   async function start(c: Candidate, opening: number): Promise<boolean> {
     if (!(await c.ready)) return false;
     const pressed = performance.now();
-    const body = { exam_id: opts.examId, anid: c.anid, phase: 2 };
-    if (!(await measured('POST /monitor/start-exam (enter)', 'POST', `/monitor/start-exam?${auth(c)}`, c, body)))
-      return false;
+    if (!(await enter(c))) return false;
     await measured('GET /monitor/time-table', 'GET', '/monitor/time-table', c);
     const order = await measured<{ subject_order: { id: number; type: number; section: string }[] }>(
       'GET /subject/order-list',
@@ -560,7 +624,8 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   }
 
   const t0 = performance.now();
-  const opening = t0 + opts.loginSpreadS * 1000;
+  const opening =
+    opts.opensAt === undefined ? t0 + opts.loginSpreadS * 1000 : t0 + Math.max(0, opts.opensAt - Date.now());
   const candidates = opts.phones.map((_, i): Candidate => ({
     i,
     api: i % apis.length,
