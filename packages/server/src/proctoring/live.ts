@@ -120,7 +120,6 @@ export function followAttempt(
   });
 
   const stop = s.notifier.listen((change) => {
-    if (change.attemptId !== attemptId) return;
     if (change.type === 'warning') {
       run(async () => {
         const w = await s.proctor.warning(change.warningId);
@@ -129,7 +128,7 @@ export function followAttempt(
     } else if (change.type === 'attempt') {
       run(refresh);
     }
-  });
+  }, attemptId);
 
   return () => {
     stop();

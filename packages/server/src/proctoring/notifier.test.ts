@@ -40,6 +40,30 @@ describe('proctor notifiers', () => {
     ]);
   });
 
+  it("in process: a listener to one attempt hears that attempt's changes only, until it stops", async () => {
+    const n = new InProcessNotifier();
+    open.push(n);
+    const mine: ProctorChange[] = [];
+    const stop = n.listen((c) => mine.push(c), 7);
+    const other: ProctorChange[] = [];
+    n.listen((c) => other.push(c), 8);
+    const all = hear(n, 3);
+    n.announce({ type: 'attempt', attemptId: 7 });
+    n.announce({ type: 'warning', attemptId: 8, warningId: 1 });
+    n.announce({ type: 'record', attemptId: 7, recordId: 2 });
+    await all;
+    expect(mine).toEqual([
+      { type: 'attempt', attemptId: 7 },
+      { type: 'record', attemptId: 7, recordId: 2 },
+    ]);
+    expect(other).toEqual([{ type: 'warning', attemptId: 8, warningId: 1 }]);
+    stop();
+    const after = hear(n, 1);
+    n.announce({ type: 'attempt', attemptId: 7 });
+    await after;
+    expect(mine).toHaveLength(2);
+  });
+
   it.runIf(redisHere)(
     'through Redis: an announce in one notifier reaches listeners on another connected to the same Redis',
     async () => {
@@ -50,6 +74,14 @@ describe('proctor notifiers', () => {
       await Promise.all([a.ready, b.ready]);
       const onB = hear(b, 3);
       const onA = hear(a, 3);
+      // A candidate's stream on the other process hears its attempt's changes.
+      const attemptOnB = new Promise<ProctorChange[]>((resolve) => {
+        const got: ProctorChange[] = [];
+        b.listen((c) => {
+          got.push(c);
+          if (got.length === 3) resolve(got);
+        }, 41);
+      });
       const changes: ProctorChange[] = [
         { type: 'attempt', attemptId: 41 },
         { type: 'record', attemptId: 41, recordId: 7 },
@@ -59,6 +91,7 @@ describe('proctor notifiers', () => {
       // Both processes hear the same changes in the same order, the announcing one included.
       expect(await onB).toEqual(changes);
       expect(await onA).toEqual(changes);
+      expect(await attemptOnB).toEqual(changes);
     },
   );
 

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 
 /** A proctoring change others may want to hear about at once (the proctor console, the candidate's page). */
@@ -17,35 +16,57 @@ export type ProctorChange =
 export interface ProctorNotifier {
   /** Announces a change to every listener (in every API process, when the implementation spans them). */
   announce(change: ProctorChange): void;
-  /** Listens to every change; returns the function that stops listening. */
-  listen(fn: (change: ProctorChange) => void): () => void;
+  /**
+   * Listens to every change, or with `attemptId` to that attempt's changes only (a candidate's stream: a change
+   * reaches the streams it concerns without passing every other open stream); returns the function that stops
+   * listening.
+   */
+  listen(fn: (change: ProctorChange) => void, attemptId?: number): () => void;
   /** Stops delivering (closes connections the implementation holds). */
   close(): Promise<void>;
 }
 
+type Listener = (change: ProctorChange) => void;
+
 /** Announces changes to listeners in this process: the embedded default with one API process. */
 export class InProcessNotifier implements ProctorNotifier {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  /** Listeners to every change (proctors' consoles). */
+  private readonly everything = new Set<Listener>();
+  /** Listeners to one attempt's changes, by attempt (candidates' streams). */
+  private readonly byAttempt = new Map<number, Set<Listener>>();
 
   announce(change: ProctorChange): void {
     // Listeners run after the current write's response path, never inside it.
-    queueMicrotask(() => this.emitter.emit('change', change));
+    queueMicrotask(() => {
+      for (const fn of [...this.everything, ...(this.byAttempt.get(change.attemptId) ?? [])]) {
+        try {
+          fn(change);
+        } catch {
+          // A listener's failure is its own; the others still hear the change.
+        }
+      }
+    });
   }
 
-  listen(fn: (change: ProctorChange) => void): () => void {
-    const safe = (change: ProctorChange) => {
-      try {
-        fn(change);
-      } catch {
-        // A listener's failure is its own; the others still hear the change.
-      }
+  listen(fn: Listener, attemptId?: number): () => void {
+    // Each listening is its own entry, even of a function already listening.
+    const entry: Listener = (change) => fn(change);
+    if (attemptId === undefined) {
+      this.everything.add(entry);
+      return () => void this.everything.delete(entry);
+    }
+    let set = this.byAttempt.get(attemptId);
+    if (!set) this.byAttempt.set(attemptId, (set = new Set()));
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+      if (set.size === 0 && this.byAttempt.get(attemptId) === set) this.byAttempt.delete(attemptId);
     };
-    this.emitter.on('change', safe);
-    return () => this.emitter.off('change', safe);
   }
 
   async close(): Promise<void> {
-    this.emitter.removeAllListeners();
+    this.everything.clear();
+    this.byAttempt.clear();
   }
 }
 
@@ -108,8 +129,8 @@ export class RedisNotifier implements ProctorNotifier {
     });
   }
 
-  listen(fn: (change: ProctorChange) => void): () => void {
-    return this.local.listen(fn);
+  listen(fn: (change: ProctorChange) => void, attemptId?: number): () => void {
+    return this.local.listen(fn, attemptId);
   }
 
   async close(): Promise<void> {
