@@ -163,7 +163,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url, call });
   });
 
-  await securityHeaders(app, config);
+  securityHeaders(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, {

@@ -3,8 +3,9 @@
  * inline script, no framing (the console and the candidate pages alike: nothing needs to embed them, and a
  * framed page invites clickjacking), nosniff, a referrer policy, and HSTS when the site is served over https.
  */
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.js';
 import { localStorageEndpoint } from '../storage/gateway.js';
 
@@ -68,10 +69,39 @@ export function cspDirectives(config: Config): Record<string, string[]> {
   };
 }
 
-/** Registers the security headers (@fastify/helmet) for every route of `app`. */
-export async function securityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+/**
+ * The security headers, computed once: helmet's answer to any request, since no header of ours depends on the
+ * request (no per-response nonce). Helmet builds its policies anew on each call, so calling it per request would
+ * parse the whole policy for every response.
+ */
+export function securityHeaderSet(config: Config): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(helmetOptions(config))({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return headers;
+}
+
+/** Registers the security headers for every route of `app` (pages, assets, API, storage). */
+export function securityHeaders(app: FastifyInstance, config: Config): void {
+  const headers = securityHeaderSet(config);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+}
+
+function helmetOptions(config: Config): HelmetOptions {
   const https = config.publicUrl.startsWith('https:');
-  await app.register(helmet, {
+  return {
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
     // DENY for browsers that predate frame-ancestors.
     frameguard: { action: 'deny' },
@@ -83,7 +113,7 @@ export async function securityHeaders(app: FastifyInstance, config: Config): Pro
     strictTransportSecurity: https ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: false } : false,
     // An API on a host of its own (API_PREFIX empty) serves media links to pages of a sibling host.
     crossOriginResourcePolicy: { policy: 'same-site' },
-  });
+  };
 }
 
 /**
