@@ -127,15 +127,33 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   /**
+   * Runs `place` (which puts a file at `file`), making the file's folder first only when it is missing: most
+   * objects go into a folder that already holds others (an attempt's frames), so the folder is not made for each.
+   */
+  private async intoFolder<T>(file: string, place: () => Promise<T>): Promise<T> {
+    try {
+      return await place();
+    } catch (err) {
+      if (errno(err) === 'ENOTDIR') throw new KeyConflictError('parent');
+      if (errno(err) !== 'ENOENT') throw err;
+    }
+    await this.folderFor(file);
+    return place();
+  }
+
+  /**
    * A temp file holding `data`, synced; the caller renames or links it into place. Temp files live in a folder
    * of the root whose name no key can have ("~" is not a key character) and have short names, so a key whose
    * last segment is as long as a file name may be still has room for its temp file.
    */
   private async writeTemp(data: Buffer): Promise<string> {
     const dir = path.join(this.root, '~tmp');
-    await fs.promises.mkdir(dir, { recursive: true });
     const tmp = path.join(dir, `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}`);
-    const handle = await fs.promises.open(tmp, 'w');
+    const handle = await fs.promises.open(tmp, 'w').catch(async (err: unknown) => {
+      if (errno(err) !== 'ENOENT') throw err;
+      await fs.promises.mkdir(dir, { recursive: true });
+      return fs.promises.open(tmp, 'w');
+    });
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -147,10 +165,9 @@ export class LocalObjectStore implements ObjectStore {
 
   async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
     const file = this.file(key);
-    await this.folderFor(file);
     const tmp = await this.writeTemp(data);
     try {
-      await fs.promises.rename(tmp, file);
+      await this.intoFolder(file, () => fs.promises.rename(tmp, file));
     } catch (err) {
       await fs.promises.rm(tmp, { force: true });
       if (errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' || errno(err) === 'EEXIST')
@@ -185,10 +202,9 @@ export class LocalObjectStore implements ObjectStore {
    */
   async create(key: string, data: Buffer): Promise<boolean> {
     const file = this.file(key);
-    await this.folderFor(file);
     const tmp = await this.writeTemp(data);
     try {
-      await fs.promises.link(tmp, file);
+      await this.intoFolder(file, () => fs.promises.link(tmp, file));
       return true;
     } catch (err) {
       if (errno(err) !== 'EEXIST') throw err;
