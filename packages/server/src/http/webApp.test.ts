@@ -33,6 +33,8 @@ function webDist(): string {
   write('sw.js', SW, true);
   write('assets/index-Ab12Cd34.js', SCRIPT, true);
   write('assets/index-Ef56Gh78.css', `body{margin:0}\n${'.a{color:red}\n'.repeat(60)}`, true);
+  write('assets/tiny-Ij90Kl12.js', 'export {};\n', false);
+  write('assets/index-Ab12Cd34.js.map', '{"version":3}', false);
   write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>', false);
   return dir;
 }
@@ -119,6 +121,32 @@ describe.each(await testedDialects())('the built web app on %s', (dialect) => {
     expect(css.headers['content-encoding']).toBe('br');
     expect(css.headers['content-type']).toMatch(/text\/css/);
     expect(css.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it('answers scripts and styles from memory (read once at start, 304 on their tag), source maps from disk', async () => {
+    const first = await get(t, '/assets/index-Ab12Cd34.js', 'br');
+    const again = await t.app.inject({
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'if-none-match': first.headers.etag! },
+    });
+    expect(again.statusCode).toBe(304);
+    // A file too small to have compressed copies is answered as it is, not keyed by Accept-Encoding.
+    const tiny = await get(t, '/assets/tiny-Ij90Kl12.js', 'br');
+    expect([tiny.statusCode, tiny.headers['content-encoding'], tiny.headers.vary]).toEqual([200, undefined, undefined]);
+    expect(tiny.headers['cache-control']).toBe(IMMUTABLE);
+    const map = await get(t, '/assets/index-Ab12Cd34.js.map');
+    expect([map.statusCode, map.payload]).toEqual([200, '{"version":3}']);
+    expect((await get(t, '/assets/missing-Zz99Zz99.js')).statusCode).toBe(404);
+    // Kept in memory: the file gone from disk after start is still served whole.
+    const file = path.join(dist, 'assets/index-Ab12Cd34.js');
+    const saved = fs.readFileSync(file);
+    fs.rmSync(file);
+    try {
+      const res = await get(t, '/assets/index-Ab12Cd34.js', 'identity');
+      expect([res.statusCode, res.payload]).toEqual([200, SCRIPT]);
+    } finally {
+      fs.writeFileSync(file, saved);
+    }
   });
 
   it('does not serve the compressed copies or the page under their own names', async () => {

@@ -3,7 +3,9 @@
  * Vary) and cached for a year as immutable, since a new build gives them new names; the page (index.html) and the
  * service worker revalidated on every load, so a release reaches browsers at once. Both are read once at start and
  * written with the address the built files come from (ASSET_BASE_URL, a CDN, or this server), then kept compressed
- * in memory.
+ * in memory. The hashed scripts and styles (what every candidate's page loads at once) are kept in memory too with
+ * their compressed copies, so a start wave's thousands of page loads touch no file; other built files (source maps,
+ * the icon) are served from disk.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -18,14 +20,23 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The page and the service worker: kept, but asked again (If-None-Match) before each use. */
 export const REVALIDATE = 'no-cache';
 
-/** A response kept in memory with its compressed forms. */
+/** A response kept in memory with its compressed forms (a built file too small to compress has none). */
 interface Rendered {
   type: string;
+  cacheControl: string;
   identity: Buffer;
-  br: Buffer;
-  gzip: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
   etag: string;
 }
+
+/** Built files kept in memory, by extension, with their types. */
+const KEPT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+const etagOf = (identity: Buffer) => `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`;
 
 /** The encoding to answer with: brotli when the client takes it, then gzip, else none (q=0 refuses). */
 export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
@@ -60,20 +71,48 @@ function rendered(body: string, type: string): Rendered {
   const identity = Buffer.from(body);
   return {
     type,
+    cacheControl: REVALIDATE,
     identity,
     br: brotliCompressSync(identity),
     gzip: gzipSync(identity, { level: 9 }),
-    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+    etag: etagOf(identity),
   };
 }
 
+/** The hashed scripts and styles under assets/ with the compressed copies the build wrote, by address. */
+function keptAssets(dist: string): Map<string, Rendered> {
+  const kept = new Map<string, Rendered>();
+  const dir = path.join(dist, 'assets');
+  if (!fs.existsSync(dir)) return kept;
+  for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const type = KEPT_TYPES[path.extname(name)];
+    const file = path.join(dir, name);
+    if (!type || !fs.statSync(file).isFile()) continue;
+    const identity = fs.readFileSync(file);
+    const copy = (ext: string) => (fs.existsSync(file + ext) ? fs.readFileSync(file + ext) : undefined);
+    const [br, gzip] = [copy('.br'), copy('.gz')];
+    kept.set(`/assets/${name.split(path.sep).join('/')}`, {
+      type,
+      cacheControl: IMMUTABLE,
+      identity,
+      ...(br ? { br } : {}),
+      ...(gzip ? { gzip } : {}),
+      etag: etagOf(identity),
+    });
+  }
+  return kept;
+}
+
 function sendRendered(request: FastifyRequest, reply: FastifyReply, page: Rendered): FastifyReply {
-  reply.header('cache-control', REVALIDATE).header('vary', 'Accept-Encoding').header('etag', page.etag);
+  reply.header('cache-control', page.cacheControl).header('etag', page.etag);
+  // Files with compressed copies differ by Accept-Encoding, so caches must key them by it.
+  if (page.br || page.gzip) reply.header('vary', 'Accept-Encoding');
   reply.type(page.type);
   if (request.headers['if-none-match'] === page.etag && reply.statusCode === 200) return reply.code(304).send();
   const encoding = pickEncoding(request.headers['accept-encoding']);
-  if (encoding) reply.header('content-encoding', encoding);
-  return reply.send(encoding ? page[encoding] : page.identity);
+  const body = encoding ? page[encoding] : undefined;
+  if (encoding && body) reply.header('content-encoding', encoding);
+  return reply.send(body ?? page.identity);
 }
 
 /** Cache headers of a file served from the build (`file` is its path on disk, possibly its .br or .gz copy). */
@@ -116,13 +155,23 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     );
     app.get('/sw.js', (request, reply) => sendRendered(request, reply, sw));
   }
+  for (const [address, asset] of keptAssets(config.webDist)) {
+    app.get(address, (request, reply) => sendRendered(request, reply, asset));
+  }
   await app.register(fastifyStatic, {
     root: config.webDist,
     wildcard: false,
     index: false,
     preCompressed: true,
-    // The page and the worker are answered from memory (above); compressed copies are chosen, not addressed.
-    globIgnore: ['index.html', 'sw.js', '**/*.br', '**/*.gz'],
+    // The page, the worker and the kept scripts and styles are answered from memory (above); compressed copies are
+    // chosen, not addressed.
+    globIgnore: [
+      'index.html',
+      'sw.js',
+      '**/*.br',
+      '**/*.gz',
+      ...Object.keys(KEPT_TYPES).map((ext) => `assets/**/*${ext}`),
+    ],
     cacheControl: false,
     setHeaders: setFileHeaders(config.webDist),
   });
