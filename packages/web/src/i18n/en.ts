@@ -715,6 +715,7 @@ export const en: Dictionary = {
   'error.rate_limited': 'Too many requests, please try again later',
   'error.sms_too_frequent': 'A code was sent recently, please wait before requesting another',
   'error.sms_daily_limit': 'Daily limit of verification codes reached for this phone',
+  'error.sms_queue_full': 'Very many verification codes are being sent at once; please ask for yours again in a minute',
   'error.account_locked': 'Too many failed logins, please try again later',
   'error.totp_required': 'Enter the code from your authenticator app',
   'error.totp_invalid': 'Wrong or already used code',

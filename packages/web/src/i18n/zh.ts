@@ -693,6 +693,7 @@ export const zh = {
   'error.rate_limited': '请求过于频繁，请稍后再试',
   'error.sms_too_frequent': '验证码刚刚发送过，请稍后再获取',
   'error.sms_daily_limit': '该手机号今日获取验证码次数已达上限',
+  'error.sms_queue_full': '同时获取验证码的人太多，请一分钟后再试',
   'error.account_locked': '登录失败次数过多，请稍后再试',
   'error.totp_required': '请输入身份验证器应用中的验证码',
   'error.totp_invalid': '验证码错误或已被使用',
