@@ -41,6 +41,8 @@ export const en: Dictionary = {
   'login.sendCode': 'Send code',
   'login.resendIn': 'Resend in {s} s',
   'login.codeSent': 'Code sent; it is valid for {min} minutes',
+  'login.codeQueued':
+    'Many are logging in: the code is on its way, about {s} s; it is valid for {min} minutes after it arrives',
   'login.submit': 'Log in',
   'login.hint': 'Use the phone number your exam invitation was sent to.',
   'login.staffLink': 'Recruiter login',

@@ -50,6 +50,7 @@ export const zh = {
   'login.sendCode': '获取验证码',
   'login.resendIn': '{s} 秒后重新获取',
   'login.codeSent': '验证码已发送，{min} 分钟内有效',
+  'login.codeQueued': '同时登录的人较多，验证码正在路上，约 {s} 秒后送达，送达后 {min} 分钟内有效',
   'login.submit': '登录',
   'login.hint': '请使用接收笔试邀请的手机号登录。',
   'login.staffLink': '招聘方登录',
