@@ -63,6 +63,10 @@ export const ERRORS = {
   rate_limited: { status: 429, msg: 'too many requests, please try again later' },
   sms_too_frequent: { status: 429, msg: 'a code was sent recently, please wait before requesting another' },
   sms_daily_limit: { status: 429, msg: 'daily limit of verification codes reached for this phone' },
+  sms_queue_full: {
+    status: 429,
+    msg: 'very many verification codes are being sent at once, please request yours again in a minute',
+  },
   account_locked: { status: 429, msg: 'too many failed logins, please try again later' },
   exam_detail_missing: { status: 404, msg: 'failed to get exam detail' },
   warning_not_found: { status: 404, msg: 'no such warning for this attempt' },

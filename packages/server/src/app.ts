@@ -274,6 +274,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.addHook('onClose', async () => {
     await services.judge.drain();
   });
+  // Login codes still waiting for their turn are recorded as unsent, so their candidates may ask again at once.
+  app.addHook('onClose', async () => {
+    await services.candidateAuth.close();
+  });
   // The face engine's worker threads would otherwise keep the process alive.
   app.addHook('onClose', async () => {
     await services.faceCheck.close();

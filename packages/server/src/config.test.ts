@@ -81,6 +81,23 @@ describe('configuration', () => {
     expect(loadConfig({}).cluster).toBe(false);
   });
 
+  it('paces login codes within the SMS rate: all of it by default, less or none (0) when set, with a bounded wait', () => {
+    expect(loadConfig({}).sms).toMatchObject({ rate: 50, loginRate: 50, loginMaxWaitMs: 120_000 });
+    expect(loadConfig({ SMS_RATE: '200', SMS_LOGIN_RATE: '' }).sms.loginRate).toBe(200);
+    expect(loadConfig({ SMS_RATE: '200', SMS_LOGIN_RATE: '150', SMS_LOGIN_MAX_WAIT: '30' }).sms).toMatchObject({
+      rate: 200,
+      loginRate: 150,
+      loginMaxWaitMs: 30_000,
+    });
+    expect(loadConfig({ SMS_LOGIN_RATE: '0', SMS_LOGIN_MAX_WAIT: '0' }).sms).toMatchObject({
+      loginRate: 0,
+      loginMaxWaitMs: 0,
+    });
+    expect(problems({ SMS_RATE: '50', SMS_LOGIN_RATE: '60' })).toContain('SMS_LOGIN_RATE: must not exceed SMS_RATE');
+    expect(problems({ SMS_LOGIN_RATE: '-1' })).toContain('SMS_LOGIN_RATE');
+    expect(problems({ SMS_LOGIN_MAX_WAIT: '601' })).toContain('SMS_LOGIN_MAX_WAIT');
+  });
+
   it('checks variables that go together', () => {
     expect(problems({ SMS_PROVIDER: 'webhook' })).toContain('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
     expect(problems({ ADMIN_PHONE: '13900000000' })).toContain('ADMIN_PASSWORD');

@@ -49,6 +49,12 @@ const EnvSchema = z
     SMS_PROVIDER: z.enum(['console', 'webhook']).default('console'),
     SMS_WEBHOOK_URL: optionalText.pipe(z.url().optional()),
     SMS_RATE: z.coerce.number().int().min(1).max(10_000).default(50),
+    /** Login codes a second at most, across the cluster; unset: all of SMS_RATE; 0: each sent in its request. */
+    SMS_LOGIN_RATE: optionalText
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .pipe(z.number().int().min(0).max(10_000).optional()),
+    /** Seconds a login code may wait for its turn at the provider; past it the request is refused. */
+    SMS_LOGIN_MAX_WAIT: z.coerce.number().int().min(0).max(600).default(120),
     COOKIE_DOMAIN: z.string().trim().default(''),
     MAINTENANCE_FROM: serverTime('MAINTENANCE_FROM'),
     MAINTENANCE_TO: serverTime('MAINTENANCE_TO'),
@@ -141,6 +147,13 @@ const EnvSchema = z
             'an S3-compatible store is required with CLUSTER=true: the local store (DATA_DIR/objects) is one machine’s disk, which the other processes cannot read',
         });
     }
+    if (env.SMS_LOGIN_RATE !== undefined && env.SMS_LOGIN_RATE > env.SMS_RATE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_LOGIN_RATE'],
+        message: 'must not exceed SMS_RATE: login codes are part of what the provider takes a second',
+      });
+    }
     if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
     }
@@ -175,8 +188,18 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  /** SMS delivery; `rate` is how many texts to candidates go out a second at most, across the cluster. */
-  sms: { provider: 'console' | 'webhook'; webhookUrl: string | undefined; rate: number };
+  /**
+   * SMS delivery. `rate` is how many texts (login codes, invitations, reminders) go out a second at most, across
+   * the cluster; login codes take up to `loginRate` of it first (0: each code is sent in its request, unpaced),
+   * and a code that would wait longer than `loginMaxWaitMs` for its turn is refused.
+   */
+  sms: {
+    provider: 'console' | 'webhook';
+    webhookUrl: string | undefined;
+    rate: number;
+    loginRate: number;
+    loginMaxWaitMs: number;
+  };
   cookieDomain: string;
   maintenance: { from: number; to: number } | null;
   supportPhone: string;
@@ -252,7 +275,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    sms: { provider: e.SMS_PROVIDER, webhookUrl: e.SMS_WEBHOOK_URL, rate: e.SMS_RATE },
+    sms: {
+      provider: e.SMS_PROVIDER,
+      webhookUrl: e.SMS_WEBHOOK_URL,
+      rate: e.SMS_RATE,
+      loginRate: e.SMS_LOGIN_RATE ?? e.SMS_RATE,
+      loginMaxWaitMs: e.SMS_LOGIN_MAX_WAIT * 1000,
+    },
     cookieDomain: e.COOKIE_DOMAIN,
     maintenance:
       e.MAINTENANCE_FROM !== undefined && e.MAINTENANCE_TO !== undefined

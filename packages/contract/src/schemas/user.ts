@@ -66,6 +66,11 @@ export const SendMsgData = z.object({
   resend_after: z.number().int(),
   /** Seconds the code stays valid. */
   expires_in: z.number().int(),
+  /**
+   * Seconds until the code goes to the SMS provider: 0 when it went during the call, more when many candidates
+   * ask at once and it waits for its turn (it arrives by itself; `resend_after` and `expires_in` count it).
+   */
+  delay: z.number().int().min(0),
 });
 /** GET /user/send-msg data. */
 export type SendMsgData = z.infer<typeof SendMsgData>;

@@ -331,7 +331,9 @@ async function startExamServers(o: ExamBenchOptions, phones: readonly string[]):
       ...db.env,
       SMS_PROVIDER: 'webhook',
       SMS_WEBHOOK_URL: inbox.url,
-      // Login codes are texted as candidates ask; the default 50 a second would hold a wave back at the gateway.
+      // Login codes are paced to SMS_RATE (all of it for codes, by default): the default 50 a second would hold a
+      // wave back for minutes and refuse it past SMS_LOGIN_MAX_WAIT. A code paced a moment after its call still
+      // reaches the inbox, where codeOf waits for it.
       SMS_RATE: '10000',
       // Every simulated candidate comes from an address of its own (X-Forwarded-For); a campus behind one NAT
       // would need this limit raised the same way.

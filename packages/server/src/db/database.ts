@@ -25,6 +25,7 @@ import { grading } from './migrations/021_grading.js';
 import { versionKeyRevision } from './migrations/025_version_key_revision.js';
 import { judgeRunsUnfinished } from './migrations/026_judge_runs_unfinished.js';
 import { faceChecks } from './migrations/027_face_checks.js';
+import { smsCodeSend } from './migrations/028_sms_code_send.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
 import { integrations } from './migrations/023_integrations.js';
@@ -104,6 +105,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '025_version_key_revision': versionKeyRevision(),
     '026_judge_runs_unfinished': judgeRunsUnfinished(),
     '027_face_checks': faceChecks(kit),
+    '028_sms_code_send': smsCodeSend(),
   };
 }
 

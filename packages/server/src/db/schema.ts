@@ -100,6 +100,10 @@ export interface SmsCodeTable {
   expires_at: number;
   attempts: number;
   consumed_at: number | null;
+  /** When the code goes (or went) to the provider; null on codes from before pacing, sent when created. */
+  send_at: number | null;
+  /** When the provider refused the code; such a code holds no limit. */
+  failed_at: number | null;
 }
 
 /** Exams. `settings` is JSON of the per-exam flags (is_paste, cutting_times, ...). */

@@ -45,6 +45,20 @@ function contract(name: string, make: () => { limiter: RateLimiter; wait: (ms: n
       expect(await limiter.turn(q, 'd', 100, 60_000, now + 5_000)).toBe(now + 5_000);
     });
 
+    it('answers a turn past the latest one asked for without giving it, so the queue stays as it was', async () => {
+      const { limiter } = make();
+      const q = `q-${randomBytes(4).toString('hex')}`;
+      const now = 1_000_000;
+      expect(await limiter.turn(q, 'a', 100, 60_000, now, now + 150)).toBe(now);
+      expect(await limiter.turn(q, 'b', 100, 60_000, now, now + 150)).toBe(now + 100);
+      // Too late for c: answered, not taken, and again not taken when c asks again.
+      expect(await limiter.turn(q, 'c', 100, 60_000, now, now + 150)).toBe(now + 200);
+      expect(await limiter.turn(q, 'c', 100, 60_000, now, now + 150)).toBe(now + 200);
+      // Whoever will wait longer gets the turn c did not take.
+      expect(await limiter.turn(q, 'd', 100, 60_000, now)).toBe(now + 200);
+      expect(await limiter.turn(q, 'e', 100, 60_000, now)).toBe(now + 300);
+    });
+
     it('leases places under every key, all or none; release frees one, renewal keeps one, an unrenewed one lapses', async () => {
       const { limiter, wait } = make();
       const k = `k-${randomBytes(4).toString('hex')}`;

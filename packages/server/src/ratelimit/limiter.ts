@@ -44,9 +44,11 @@ export interface RateLimiter {
   /**
    * A turn in an evenly paced queue (`queue`): when `member` may go (epoch ms). A member's first call takes the
    * next turn, `intervalMs` after the last one given and never before `now`; later calls answer the same turn,
-   * so a member keeps their place while they wait. Turns are forgotten `ttlMs` after they were given.
+   * so a member keeps their place while they wait. Turns are forgotten `ttlMs` after they were given. With
+   * `latest`, a turn later than it is answered but not given (the queue stays as it was), so callers who will
+   * not wait that long do not push back those who will.
    */
-  turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number): Promise<number>;
+  turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number, latest?: number): Promise<number>;
   /** Releases connections. */
   close(): Promise<void>;
 }
@@ -106,12 +108,20 @@ export class MemoryRateLimiter implements RateLimiter {
     };
   }
 
-  async turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number): Promise<number> {
+  async turn(
+    queue: string,
+    member: string,
+    intervalMs: number,
+    ttlMs: number,
+    now: number,
+    latest = Infinity,
+  ): Promise<number> {
     const key = `${queue}:${member}`;
     const mine = this.turns.get(key);
     if (mine && mine.until > now) return mine.at;
     const last = this.turns.get(queue);
     const at = Math.max(now, last && last.until > now ? last.at + intervalMs : now);
+    if (at > latest) return at;
     this.turns.set(queue, { at, until: now + ttlMs });
     this.turns.set(key, { at, until: now + ttlMs });
     if (this.turns.size > 10_000) for (const [k, v] of this.turns) if (v.until <= now) this.turns.delete(k);
@@ -197,7 +207,7 @@ return 1`;
     };
   }
 
-  /** The member's turn if it has one, else the queue's next, stored for both, in one script. */
+  /** The member's turn if it has one, else the queue's next, stored for both unless past the latest, in one script. */
   private static readonly TURN = `
 local mine = redis.call('GET', KEYS[2])
 if mine then return mine end
@@ -205,11 +215,19 @@ local now = tonumber(ARGV[1])
 local last = redis.call('GET', KEYS[1])
 local at = now
 if last then at = math.max(now, tonumber(last) + tonumber(ARGV[2])) end
+if ARGV[4] ~= '' and at > tonumber(ARGV[4]) then return tostring(at) end
 redis.call('SET', KEYS[1], at, 'PX', ARGV[3])
 redis.call('SET', KEYS[2], at, 'PX', ARGV[3])
 return tostring(at)`;
 
-  async turn(queue: string, member: string, intervalMs: number, ttlMs: number, now: number): Promise<number> {
+  async turn(
+    queue: string,
+    member: string,
+    intervalMs: number,
+    ttlMs: number,
+    now: number,
+    latest?: number,
+  ): Promise<number> {
     const at = await this.redis.eval(
       RedisRateLimiter.TURN,
       2,
@@ -218,6 +236,7 @@ return tostring(at)`;
       now,
       intervalMs,
       Math.ceil(ttlMs),
+      latest === undefined || !Number.isFinite(latest) ? '' : Math.floor(latest),
     );
     return Number(at);
   }

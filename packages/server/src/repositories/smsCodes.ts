@@ -15,31 +15,42 @@ export class SmsCodeRepository {
     return r.id;
   }
 
-  /** Removes a code that could not be delivered, so it counts against no limit. */
-  async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('sms_codes').where('id', '=', id).execute();
+  /**
+   * Records that codes were not delivered (refused by the provider, or left unsent by a stopping process): they
+   * then count against no limit and cannot log in.
+   */
+  async markFailed(ids: readonly number[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('sms_codes')
+      .set({ failed_at: now })
+      .where('id', 'in', ids)
+      .where('failed_at', 'is', null)
+      .execute();
   }
 
-  /** The most recent code sent to a phone. */
+  /** The most recent code sent, or queued to be sent, to a phone; refused ones do not count. */
   latest(areaCode: string, phone: string): Promise<SmsCode | undefined> {
     return this.db
       .selectFrom('sms_codes')
       .selectAll()
       .where('area_code', '=', areaCode)
       .where('phone', '=', phone)
+      .where('failed_at', 'is', null)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
   }
 
-  /** Codes sent to a phone since `since`. */
+  /** Codes sent, or queued, to a phone since `since`; refused ones do not count. */
   async countSince(areaCode: string, phone: string, since: number): Promise<number> {
     const row = await this.db
       .selectFrom('sms_codes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('area_code', '=', areaCode)
       .where('phone', '=', phone)
+      .where('failed_at', 'is', null)
       .where('created_at', '>=', since)
       .executeTakeFirstOrThrow();
     return Number(row.n);

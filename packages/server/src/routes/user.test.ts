@@ -32,7 +32,7 @@ describe.each(await testedDialects())('candidate login on %s', (dialect) => {
   it('sends a 6-digit code through the webhook, logs in, creates the candidate once and sets the 30-day cookie', async () => {
     const sent = await send();
     expect(sent.statusCode).toBe(200);
-    expect(body(sent).data).toEqual({ resend_after: 60, expires_in: 300 });
+    expect(body(sent).data).toEqual({ resend_after: 60, expires_in: 300, delay: 0 });
     const code = t.sms.lastCode(PHONE);
     expect(code).toMatch(/^\d{6}$/);
     expect(t.sms.messages.at(-1)).toMatchObject({ phone: PHONE, area_code: '86', purpose: 'login' });

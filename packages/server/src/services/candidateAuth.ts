@@ -6,7 +6,9 @@ import { fail } from '../http/errors.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { CandidateRepository, type Candidate } from '../repositories/candidates.js';
 import { SmsCodeRepository } from '../repositories/smsCodes.js';
-import type { SmsSender } from '../sms/sender.js';
+import type { SmsCode, SmsSender } from '../sms/sender.js';
+import { maskPhone } from './proctor.js';
+import type { SmsPacer } from './smsPacing.js';
 import { hashToken, type TokenService } from './tokens.js';
 
 /** Login attempts allowed from one IP address per window (codes are also limited per code). */
@@ -16,40 +18,68 @@ function hashCode(areaCode: string, phone: string, code: string): Buffer {
   return createHash('sha256').update(`${areaCode}:${phone}:${code}`).digest();
 }
 
+/** Runs `run` after `ms` milliseconds; answers a function that cancels it. */
+export type Later = (ms: number, run: () => void) => () => void;
+
+const realLater: Later = (ms, run) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
+
 /** Dependencies of candidate login. */
 export interface CandidateAuthDeps {
   db: Db;
   limiter: RateLimiter;
   sms: SmsSender;
+  /** The provider's budget: when each login code may go. */
+  pacer: SmsPacer;
   tokens: TokenService;
   clock: () => number;
   log: ServiceLog;
+  /** Timers of queued sends (default: setTimeout); tests move a clock of their own. */
+  later?: Later;
 }
 
 /** Candidate login by SMS code, and the candidate behind a token. */
 export class CandidateAuthService {
   private readonly codes: SmsCodeRepository;
   private readonly candidates: CandidateRepository;
+  private readonly later: Later;
+  /** Codes waiting for their turn at the provider, by code id: held only here, in memory, never stored in clear. */
+  private readonly queued = new Map<number, () => void>();
+  /** Queued sends under way. */
+  private readonly sending = new Set<Promise<void>>();
 
   constructor(private readonly deps: CandidateAuthDeps) {
     this.codes = new SmsCodeRepository(deps.db);
     this.candidates = new CandidateRepository(deps.db);
+    this.later = deps.later ?? realLater;
   }
 
-  /** Sends a login code, within the per-IP, per-phone interval and daily limits. */
+  /**
+   * Sends a login code, within the per-IP, per-phone interval and daily limits, at its turn at the provider: now
+   * during the call, or later in the background, the answer then saying when (`delay`); a turn further away than
+   * the longest wait is refused (sms_queue_full). The resend interval and the code's life count from its turn.
+   */
   async sendCode(areaCode: string, phone: string, ip: string): Promise<SendMsgData> {
     const now = this.deps.clock();
     const ipHit = await this.deps.limiter.hit(`sms:ip:${ip}`, SMS_RULES.ipLimit, SMS_RULES.ipWindowMs);
     if (!ipHit.allowed) throw fail('rate_limited');
 
     const latest = await this.codes.latest(areaCode, phone);
-    if (latest && now - latest.created_at < SMS_RULES.resendIntervalMs) {
-      const wait = Math.ceil((SMS_RULES.resendIntervalMs - (now - latest.created_at)) / 1000);
+    const nextAllowed = latest ? (latest.send_at ?? latest.created_at) + SMS_RULES.resendIntervalMs : now;
+    if (now < nextAllowed) {
+      const wait = Math.ceil((nextAllowed - now) / 1000);
       throw fail('sms_too_frequent', `a code was sent recently, please wait ${wait} s before requesting another`);
     }
     const today = await this.codes.countSince(areaCode, phone, serverDayStart(now));
     if (today >= SMS_RULES.dailyCapPerPhone) throw fail('sms_daily_limit');
 
+    const at = await this.deps.pacer.loginTurn(now);
+    if (at === null) {
+      this.deps.log.warn({ phone: maskPhone(phone) }, 'SMS login code refused: the provider queue is full');
+      throw fail('sms_queue_full');
+    }
     const code = String(randomInt(0, 10 ** SMS_RULES.codeLength)).padStart(SMS_RULES.codeLength, '0');
     const id = await this.codes.insert({
       area_code: areaCode,
@@ -57,17 +87,72 @@ export class CandidateAuthService {
       code_hash: hashCode(areaCode, phone, code).toString('hex'),
       ip,
       created_at: now,
-      expires_at: now + SMS_RULES.codeTtlMs,
+      send_at: at,
+      expires_at: at + SMS_RULES.codeTtlMs,
       attempts: 0,
     });
-    try {
-      await this.deps.sms.send({ area_code: areaCode, phone, code, purpose: 'login' });
-    } catch (err) {
-      await this.codes.delete(id);
-      this.deps.log.warn({ err }, 'SMS delivery failed');
-      throw fail('sms_delivery_failed');
+    const message: SmsCode = { area_code: areaCode, phone, code, purpose: 'login' };
+    if (at <= now) {
+      if (!(await this.deliver(id, message))) throw fail('sms_delivery_failed');
+    } else {
+      this.queue(id, message, at - now);
     }
-    return { resend_after: SMS_RULES.resendIntervalMs / 1000, expires_in: SMS_RULES.codeTtlMs / 1000 };
+    return {
+      resend_after: Math.ceil((at - now + SMS_RULES.resendIntervalMs) / 1000),
+      expires_in: Math.ceil((at - now + SMS_RULES.codeTtlMs) / 1000),
+      delay: Math.ceil((at - now) / 1000),
+    };
+  }
+
+  /** Sends a code at its turn, from memory. */
+  private queue(id: number, message: SmsCode, ms: number): void {
+    const cancel = this.later(ms, () => {
+      this.queued.delete(id);
+      const sent = this.deliver(id, message)
+        .then(() => undefined)
+        .catch((err: unknown) =>
+          this.deps.log.error({ err, code_id: id }, 'SMS login code: recording its outcome failed'),
+        )
+        .finally(() => this.sending.delete(sent));
+      this.sending.add(sent);
+    });
+    this.queued.set(id, cancel);
+  }
+
+  /**
+   * Hands a code to the provider; a refusal is recorded (the code then holds no limit, so the candidate may ask
+   * again at once) and logged without the code or the whole phone number.
+   */
+  private async deliver(id: number, message: SmsCode): Promise<boolean> {
+    try {
+      await this.deps.sms.send(message);
+      return true;
+    } catch (err) {
+      await this.codes.markFailed([id], this.deps.clock());
+      this.deps.log.warn(
+        { code_id: id, phone: maskPhone(message.phone), reason: (err as Error).message || String(err) },
+        'SMS login code not delivered; the candidate may ask for another at once',
+      );
+      return false;
+    }
+  }
+
+  /** Resolves once the queued sends that have started have finished and their outcome is recorded. */
+  async idle(): Promise<void> {
+    while (this.sending.size > 0) await Promise.all(this.sending);
+  }
+
+  /**
+   * Stops: queued codes are not sent by this process, and are recorded as refused so their candidates may ask
+   * again at once (from any process); sends under way finish.
+   */
+  async close(): Promise<void> {
+    const ids = [...this.queued.keys()];
+    for (const cancel of this.queued.values()) cancel();
+    this.queued.clear();
+    await this.idle();
+    await this.codes.markFailed(ids, this.deps.clock());
+    if (ids.length > 0) this.deps.log.warn({ codes: ids.length }, 'SMS login codes left unsent at shutdown');
   }
 
   /** Checks the latest code; creates the candidate on first login and issues a token. */

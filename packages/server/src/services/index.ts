@@ -25,6 +25,7 @@ import { ImportService } from './imports.js';
 import { JobService } from './jobs.js';
 import { InvitationService } from './invitations.js';
 import { SmsDispatcher } from './smsDispatch.js';
+import { SmsPacer } from './smsPacing.js';
 import { CandidateService } from './candidates.js';
 import { ExamCandidateService } from './examCandidates.js';
 import { CandidateAuthService } from './candidateAuth.js';
@@ -218,6 +219,7 @@ export function createServices(deps: ServiceDeps): Services {
     log: deps.log,
     allowPrivate: deps.config.webhookAllowPrivate,
   });
+  const smsPacer = new SmsPacer(deps.limiter, deps.config.sms);
   const admission = new AdmissionService(deps.limiter, {
     rate: deps.config.admissionRate,
     burstMs: ADMISSION_BURST_MS,
@@ -296,7 +298,7 @@ export function createServices(deps: ServiceDeps): Services {
     imports,
     jobs,
     invitations,
-    smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { rate: deps.config.sms.rate, clock, log: deps.log }),
+    smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { pacer: smsPacer, clock, log: deps.log }),
     jobQueue,
     candidates,
     similarity,
@@ -310,7 +312,7 @@ export function createServices(deps: ServiceDeps): Services {
     webhooks,
     apiTokens: new ApiTokenService(db, audit, clock),
     resultFeed,
-    candidateAuth: new CandidateAuthService({ ...deps, tokens }),
+    candidateAuth: new CandidateAuthService({ ...deps, tokens, pacer: smsPacer }),
     staff,
     exams: new ExamService(db, attempts, clock),
     schedule: new ScheduleService(db, { access, audit, attempts, notifier: deps.notifier, clock }),

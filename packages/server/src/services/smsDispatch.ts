@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { InvitationRepository, type SmsRow } from '../repositories/invitations.js';
 import type { InvitationService } from './invitations.js';
 import type { ServiceLog } from './log.js';
+import type { SmsPacer } from './smsPacing.js';
 
 /** How long a sender holds the texts it took; past it, a text it never settled is sent again under its id. */
 export const SEND_LEASE_MS = 60_000;
@@ -13,8 +14,8 @@ export const RETRY_DELAYS_MS: readonly number[] = [30_000, 2 * 60_000, 10 * 60_0
 const REMINDER_STEP = 500;
 
 /**
- * Sends the queued texts, paced: each run (once per period across the cluster) takes at most `rate` texts a
- * second of its period, oldest first, and sends them. A refusal is retried later
+ * Sends the queued texts, paced: each run (once per period across the cluster) takes at most what login codes
+ * leave of the provider's rate over its period (SmsPacer.textBudget), oldest first, and sends them. A refusal is retried later
  * (RETRY_DELAYS_MS) and recorded; a text whose sender died mid-send goes out again under the same message id.
  * Reminders are queued by `remind`, once per invitation and reminder time, for those who have not started.
  */
@@ -23,13 +24,14 @@ export class SmsDispatcher {
     private readonly db: Db,
     private readonly sender: SmsSender,
     private readonly invitations: InvitationService,
-    private readonly opts: { rate: number; clock: () => number; log: ServiceLog; leaseMs?: number },
+    private readonly opts: { pacer: SmsPacer; clock: () => number; log: ServiceLog; leaseMs?: number },
   ) {}
 
-  /** Sends what is due, at most `rate` a second over `periodMs`; answers how many were delivered. */
+  /** Sends what is due, within what login codes leave of the provider's rate over `periodMs`; answers how many were delivered. */
   async dispatch(periodMs: number): Promise<number> {
     const now = this.opts.clock();
-    const budget = Math.max(1, Math.floor((this.opts.rate * periodMs) / 1000));
+    const budget = await this.opts.pacer.textBudget(now, periodMs);
+    if (budget === 0) return 0;
     const lease = this.opts.leaseMs ?? SEND_LEASE_MS;
     const texts = await new InvitationRepository(this.db).claimDue(now, budget, now + lease);
     let delivered = 0;

@@ -126,6 +126,8 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     SSE_MAX_PER_IP: '1000000',
     // The clock stands still in tests, so a paced entry would wait for ever: admission has its own tests.
     ADMISSION_RATE: '0',
+    // Likewise login codes go out in their request, each at once: pacing has its own tests.
+    SMS_LOGIN_RATE: '0',
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);

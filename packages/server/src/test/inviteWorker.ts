@@ -15,7 +15,9 @@ import { AccessService } from '../services/access.js';
 import { AuditService } from '../services/audit.js';
 import { InvitationService } from '../services/invitations.js';
 import { JobService } from '../services/jobs.js';
+import { MemoryRateLimiter } from '../ratelimit/limiter.js';
 import { SmsDispatcher } from '../services/smsDispatch.js';
+import { SmsPacer } from '../services/smsPacing.js';
 import { WebhookSmsSender } from '../sms/sender.js';
 
 const target = process.env.JOB_DB ?? '';
@@ -45,7 +47,7 @@ const invitations = new InvitationService(db, {
 });
 Object.assign(handlers, { invitation_bulk: (ctx) => invitations.runBulk(ctx) } satisfies Partial<JobHandlers<JobKind>>);
 const dispatcher = new SmsDispatcher(db, new WebhookSmsSender(process.env.SMS_WEBHOOK_URL ?? ''), invitations, {
-  rate: 10_000,
+  pacer: new SmsPacer(new MemoryRateLimiter(), { rate: 10_000, loginRate: 0, loginMaxWaitMs: 0 }),
   clock: Date.now,
   log,
   leaseMs,

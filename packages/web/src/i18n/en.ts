@@ -41,6 +41,8 @@ export const en: Dictionary = {
   'login.sendCode': 'Send code',
   'login.resendIn': 'Resend in {s} s',
   'login.codeSent': 'Code sent; it is valid for {min} minutes',
+  'login.codeQueued':
+    'Many are logging in: the code is on its way, about {s} s; it is valid for {min} minutes after it arrives',
   'login.submit': 'Log in',
   'login.hint': 'Use the phone number your exam invitation was sent to.',
   'login.staffLink': 'Recruiter login',
@@ -715,6 +717,7 @@ export const en: Dictionary = {
   'error.rate_limited': 'Too many requests, please try again later',
   'error.sms_too_frequent': 'A code was sent recently, please wait before requesting another',
   'error.sms_daily_limit': 'Daily limit of verification codes reached for this phone',
+  'error.sms_queue_full': 'Very many verification codes are being sent at once; please ask for yours again in a minute',
   'error.account_locked': 'Too many failed logins, please try again later',
   'error.totp_required': 'Enter the code from your authenticator app',
   'error.totp_invalid': 'Wrong or already used code',

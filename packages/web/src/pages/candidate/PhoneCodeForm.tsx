@@ -16,6 +16,7 @@ import { useI18n } from '../../i18n/index.js';
 import { rememberLoginPhone, useLogin } from '../../session/candidate.js';
 import { FormError } from '../../shell/FormError.js';
 import { useCountdown } from '../../shell/useCountdown.js';
+import { codeNotice } from './codeNotice.js';
 
 interface LoginForm {
   area_code: string;
@@ -52,8 +53,12 @@ export function PhoneCodeForm(p: { initial?: { area_code: string; phone: string 
     mutationFn: (query: SendMsgQuery) => request(userCalls.sendMsg, { query }),
     onSuccess: (data) => {
       setError(null);
-      countdown.start(data.resend_after > 0 ? data.resend_after : SMS_RULES.resendIntervalMs / 1000);
-      void message.success(t('login.codeSent', { min: Math.round(data.expires_in / 60) }));
+      const notice = codeNotice(data);
+      countdown.start(notice.resendAfter);
+      const text = t(notice.key, notice.params);
+      void (notice.key === 'login.codeQueued'
+        ? message.info(text, notice.seconds)
+        : message.success(text, notice.seconds));
       codeInput.current?.focus();
     },
     onError: (e) => setError(errorText(e)),
