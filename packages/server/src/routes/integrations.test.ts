@@ -22,6 +22,7 @@ import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 import { staffCalls } from '../test/staffCalls.js';
 import { expectedSignature, startHookReceiver, type HookReceiver } from '../test/webhookReceiver.js';
+import { API_TOKEN_REQUESTS_PER_MINUTE } from '../services/apiTokens.js';
 import { verifyWebhook } from '../services/webhookPost.js';
 
 const SECRET = 'whsec-0123456789abcdef';
@@ -400,5 +401,23 @@ describe.each(await testedDialects())('integrations on %s', (dialect) => {
     expect(logs).toContain('/v1/results');
     for (const token of [made.token, teamToken, ownToken]) expect(logs).not.toContain(token);
     expect(logs).not.toContain(made.token.slice(4));
+  });
+
+  it('API tokens: each held to its requests of the minute (429 with the wait), another token not, the next minute again', async () => {
+    const results = async (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/v1/results?limit=1', headers: { authorization: `Bearer ${token}` } });
+    const busy = (await ok<ApiTokenCreateData>(api.apiTokenCreate, { name: 'Busy ATS' })).token;
+    const calm = (await ok<ApiTokenCreateData>(api.apiTokenCreate, { name: 'Calm ATS' })).token;
+    for (let sent = 0; sent < API_TOKEN_REQUESTS_PER_MINUTE; sent += 50) {
+      const batch = await Promise.all(Array.from({ length: 50 }, () => results(busy)));
+      expect(batch.map((r) => r.statusCode)).toEqual(batch.map(() => 200));
+    }
+    t.advance(20_000);
+    const refused = await results(busy);
+    expect([refused.statusCode, body(refused).code]).toEqual([429, 'rate_limited']);
+    expect(body<null>(refused).data).toEqual({ retry_after_s: 40 });
+    expect((await results(calm)).statusCode).toBe(200);
+    t.advance(40_000);
+    expect((await results(busy)).statusCode).toBe(200);
   });
 });

@@ -9,6 +9,7 @@ import type {
   ParsedQuery,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
+import type { RateLimiter } from '../ratelimit/limiter.js';
 import { fail } from '../http/errors.js';
 import { ApiTokenRepository, type ApiTokenListed } from '../repositories/integrations.js';
 import { TeamRepository } from '../repositories/teams.js';
@@ -27,6 +28,11 @@ export interface ApiCaller {
 
 /** Marks tokens as ours, so a leaked one is recognised by secret scanners and people alike. */
 const TOKEN_PREFIX = 'exh_';
+/**
+ * Requests one token may make a minute, across every process: an applicant-tracking system pages through results
+ * far below this; a runaway or leaked token is held to it instead of loading the server.
+ */
+export const API_TOKEN_REQUESTS_PER_MINUTE = 600;
 /** Characters of a token the console shows to tell tokens apart. */
 const SHOWN = TOKEN_PREFIX.length + 6;
 
@@ -61,6 +67,7 @@ export class ApiTokenService {
     private readonly db: Db,
     private readonly audit: AuditService,
     private readonly clock: () => number,
+    private readonly limiter: RateLimiter,
   ) {
     this.repo = new ApiTokenRepository(db);
   }
@@ -118,11 +125,23 @@ export class ApiTokenService {
     return view((await this.repo.byId(id))!);
   }
 
-  /** The caller a live token stands for, its use noted; null for anything else. */
+  /**
+   * The caller a live token stands for, its use noted; null for anything else. A token past its requests of the
+   * minute is refused (rate_limited) with the seconds until the next minute.
+   */
   async resolve(token: string): Promise<ApiCaller | null> {
     if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
     const row = await this.repo.live(hashToken(token));
     if (!row) return null;
+    const hit = await this.limiter.hit(`api-token:${row.id}`, API_TOKEN_REQUESTS_PER_MINUTE, 60_000);
+    if (!hit.allowed) {
+      const wait = Math.max(1, Math.ceil((hit.resetAt - this.clock()) / 1000));
+      throw fail(
+        'rate_limited',
+        `this API token made more than ${API_TOKEN_REQUESTS_PER_MINUTE} requests in a minute; try again in ${wait} s`,
+        { retry_after_s: wait },
+      );
+    }
     await this.repo.touch(row.id, this.clock());
     return { id: row.id, scope: 'read-results', teamId: row.team_id };
   }

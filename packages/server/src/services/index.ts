@@ -310,7 +310,7 @@ export function createServices(deps: ServiceDeps): Services {
     results,
     tokens,
     webhooks,
-    apiTokens: new ApiTokenService(db, audit, clock),
+    apiTokens: new ApiTokenService(db, audit, clock, deps.limiter),
     resultFeed,
     candidateAuth: new CandidateAuthService({ ...deps, tokens, pacer: smsPacer }),
     staff,
