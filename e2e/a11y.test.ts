@@ -174,7 +174,7 @@ describe.runIf(browserAvailable())('accessibility', () => {
         const editor = page.getByTestId('question-editor');
         await editor.waitFor();
         // The lazily loaded text and code editors are in.
-        await expect.poll(() => editor.locator('.ant-spin-spinning').count()).toBe(0);
+        await expect.poll(() => editor.locator('.ant-spin-spinning, [data-loading]').count()).toBe(0);
         await scan(page, `question editor: ${await editor.getAttribute('data-kind')} #${id}`);
         await page.getByTestId('question-close').click();
         await editor.waitFor({ state: 'detached' });
@@ -192,7 +192,9 @@ describe.runIf(browserAvailable())('accessibility', () => {
       await scan(page, 'exams');
       await open.click();
       await page.getByTestId('exam-editor').waitFor();
-      const loading = page.locator('.ant-tabs-tabpane-active').locator('.ant-skeleton, .ant-spin-spinning');
+      const loading = page
+        .locator('.ant-tabs-tabpane-active')
+        .locator('.ant-skeleton, .ant-spin-spinning, [data-loading]');
       for (const tab of await page.getByTestId('exam-editor').getByRole('tab').all()) {
         const name = (await tab.textContent()) ?? '';
         await tab.click();

@@ -100,6 +100,21 @@ describe.runIf(browserAvailable())('the answer card', () => {
     await summary.waitFor({ state: 'detached' });
     await expect.poll(() => shownNumber(page)).toBe(total);
 
+    // The dialog is a labelled modal: focus starts on its OK button, Tab and Shift+Tab stay inside, Escape closes it
+    // and focus goes back to the submit button.
+    await page.getByTestId('exam-submit').click();
+    const dialog = page.getByRole('dialog', { name: '确认交卷' });
+    await dialog.waitFor();
+    const focusInDialog = () => dialog.evaluate((d) => d.contains(document.activeElement));
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('submit-confirm');
+    await page.keyboard.press('Tab');
+    expect(await focusInDialog()).toBe(true);
+    for (let i = 0; i < 40; i++) await page.keyboard.press('Shift+Tab');
+    expect(await focusInDialog()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('exam-submit');
+
     // The result page counts the same way: one answered (in part) out of every question, evaluation included.
     await page.getByTestId('exam-submit').click();
     await page.getByTestId('submit-confirm').click();

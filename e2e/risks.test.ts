@@ -205,7 +205,7 @@ describe.runIf(browserAvailable())('risk events raised in the browser', () => {
     // 4: a paste of text that was never copied in the page. The demo forbids pasting, so it is also stopped.
     const outside = 'SELECT answer FROM the_internet;';
     expect(await clipboard(page, 'paste', '[data-testid="question"]', outside)).toBe(false);
-    await page.locator('.ant-message-notice').first().waitFor();
+    await page.getByTestId('toast').first().waitFor();
     const [pasted] = await expectRisk(j.server, attemptId, 'copyPasteOutside');
     expect(pasted!.detail).toContain(outside);
     // Text copied inside the page and pasted back is no outside paste.

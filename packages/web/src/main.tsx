@@ -1,11 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp } from 'antd';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { I18nProvider, loadStoredLanguage } from './i18n/index.js';
 import { queryClient } from './queryClient.js';
 import { router } from './router.js';
+import { Toaster } from './ui/Toaster.js';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -18,9 +18,8 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <I18nProvider>
-        <AntApp>
-          <RouterProvider router={router} />
-        </AntApp>
+        <RouterProvider router={router} />
+        <Toaster />
       </I18nProvider>
     </QueryClientProvider>
   </StrictMode>,

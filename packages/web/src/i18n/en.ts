@@ -15,6 +15,7 @@ export const en: Dictionary = {
   'common.skipToContent': 'Skip to main content',
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
+  'common.cancel': 'Cancel',
   'common.logout': 'Log out',
   'common.backHome': 'Back to home',
   'common.minutes': '{n} min',

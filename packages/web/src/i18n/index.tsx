@@ -1,12 +1,9 @@
-/** The app's two languages: a context that holds the choice, remembers it and tells antd, dayjs and the API. */
-import { ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
+/**
+ * The app's two languages: a context that holds the choice, remembers it and tells the page and the API (antd's
+ * pages read it in shell/AntdScope.tsx).
+ */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { configureClient } from '../api/client.js';
-import { APP_THEME } from '../shell/theme.js';
 import {
   isLanguageLoaded,
   LANGUAGE_STORAGE_KEY,
@@ -48,11 +45,10 @@ export async function loadStoredLanguage(): Promise<void> {
 
 function applyLanguage(lang: Language): void {
   document.documentElement.lang = lang;
-  dayjs.locale(lang === 'zh-CN' ? 'zh-cn' : 'en');
   configureClient({ getLanguage: () => lang });
 }
 
-/** Provides the language to the app and to antd. */
+/** Provides the language to the app. */
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Language>(() => {
     const stored = storedLanguage();
@@ -83,13 +79,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     [lang, setLang],
   );
 
-  return (
-    <I18nContext.Provider value={value}>
-      <ConfigProvider locale={lang === 'zh-CN' ? zhCN : enUS} theme={APP_THEME}>
-        {children}
-      </ConfigProvider>
-    </I18nContext.Provider>
-  );
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 
 /** The current language, its setter and the translate function. */

@@ -25,6 +25,7 @@ export const zh = {
   'common.skipToContent': '跳到主要内容',
   'common.loading': '加载中…',
   'common.retry': '重试',
+  'common.cancel': '取消',
   'common.logout': '退出登录',
   'common.backHome': '返回首页',
   'common.minutes': '{n} 分钟',

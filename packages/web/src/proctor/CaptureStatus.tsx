@@ -1,6 +1,6 @@
-import { Alert } from 'antd';
 import { useSyncExternalStore } from 'react';
 import { useI18n } from '../i18n/index.js';
+import { Alert } from '../ui/Alert.js';
 import { getCaptureStatus, subscribeCaptureStatus, type CaptureStatus as Status } from './captures.js';
 
 /** The capture status as React state. */
@@ -19,25 +19,11 @@ export function CaptureStatus() {
   return (
     <div data-testid="capture-status">
       {status.quotaFull && (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          title={t('error.storage_quota_exceeded')}
-          data-testid="capture-quota-full"
-        />
+        <Alert type="error" title={t('error.storage_quota_exceeded')} data-testid="capture-quota-full" />
       )}
-      {status.error && (
-        <Alert
-          type="warning"
-          showIcon
-          role="alert"
-          title={t('proctor.uploadFailed')}
-          data-testid="capture-upload-failed"
-        />
-      )}
+      {status.error && <Alert type="warning" title={t('proctor.uploadFailed')} data-testid="capture-upload-failed" />}
       {status.offlineWaiting > 0 && (
-        <Alert type="info" showIcon title={t('proctor.offlineWaiting', { n: status.offlineWaiting })} />
+        <Alert type="info" title={t('proctor.offlineWaiting', { n: status.offlineWaiting })} />
       )}
     </div>
   );

@@ -1,10 +1,12 @@
 import { type MonitorStepKey, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Space } from 'antd';
 import { useState } from 'react';
 import { request } from '../api/client.js';
 import { queryKey } from '../api/queryKeys.js';
 import { useI18n, type MessageKey } from '../i18n/index.js';
+import { Alert } from '../ui/Alert.js';
+import { Button } from '../ui/Button.js';
+import { Space } from '../ui/Flex.js';
 import { STEP_IDS } from './checks.js';
 import { openCamera, openMicrophone, openScreen, toDeviceError, type DeviceError } from './devices.js';
 import { DeviceProblem } from './steps/widgets.js';
@@ -67,11 +69,9 @@ export function DeviceReconnect({ examId }: { examId: number }) {
       )}
       <Alert
         type="warning"
-        showIcon
-        role="alert"
         title={t('proctor.reconnect.title')}
         description={
-          <Space wrap>
+          <Space>
             {missing.map((d) => (
               <Button
                 key={d.kind}

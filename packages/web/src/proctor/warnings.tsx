@@ -3,13 +3,16 @@
  * (a proctor's warnings, the end of the attempt, the phone's status), the warning dialog the
  * candidate must acknowledge, the prompt to return to fullscreen and the screen-switch notice.
  */
-import { ExclamationCircleFilled, FullscreenOutlined } from '@ant-design/icons';
 import { CandidateEvent, type WarningView, monitorCalls } from '@examhall/contract';
-import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { request, urlFor } from '../api/client.js';
 import { useI18n } from '../i18n/index.js';
-import { serverTime } from '../shell/MaintenanceModal.js';
+import { serverTime } from '../shell/serverTime.js';
+import { Alert } from '../ui/Alert.js';
+import { Button } from '../ui/Button.js';
+import { Dialog } from '../ui/Dialog.js';
+import { Icon } from '../ui/icons.js';
+import { Paragraph, Text } from '../ui/Typography.js';
 
 /** What the page does with the live stream's events. */
 export interface CandidateEventHandlers {
@@ -133,18 +136,13 @@ export function WarningDialog({
   const { t } = useI18n();
   const current = warnings[0];
   return (
-    <Modal
+    <Dialog
       open={current !== undefined}
-      destroyOnHidden
-      closable={false}
-      mask={{ closable: false }}
-      keyboard={false}
-      centered
       title={
-        <Flex align="center" gap={8}>
-          <ExclamationCircleFilled style={{ color: 'var(--ant-color-error, #ff4d4f)' }} aria-hidden />
+        <>
+          <Icon name="error" style={{ color: 'var(--ui-danger)' }} />
           {t('warning.title')}
-        </Flex>
+        </>
       }
       footer={
         <Button
@@ -160,16 +158,16 @@ export function WarningDialog({
     >
       {current && (
         <div role="alert" aria-live="assertive" data-testid="proctor-warning" data-warning-id={current.id}>
-          <Typography.Paragraph strong style={{ fontSize: 16, whiteSpace: 'pre-wrap' }}>
+          <Paragraph strong style={{ fontSize: 16, whiteSpace: 'pre-wrap' }}>
             {current.text}
-          </Typography.Paragraph>
-          <Typography.Text type="secondary">
+          </Paragraph>
+          <Text type="secondary">
             {t('warning.sentAt', { time: serverTime(current.time) })}
             {warnings.length > 1 ? ` · ${t('warning.more', { n: warnings.length - 1 })}` : ''}
-          </Typography.Text>
+          </Text>
         </div>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -185,43 +183,38 @@ export function FullscreenPrompt(props: { fullscreen: boolean; left: boolean; on
   };
   if (props.fullscreen) return null;
   const refusedNote = refused ? (
-    <Typography.Paragraph type="danger" data-testid="fullscreen-refused">
+    <Paragraph type="danger" data-testid="fullscreen-refused">
       {t('risk.fullscreen.refused')}
-    </Typography.Paragraph>
+    </Paragraph>
   ) : null;
   if (props.left) {
     return (
-      <Modal
+      <Dialog
         open
-        closable={false}
-        mask={{ closable: false }}
-        keyboard={false}
-        centered
         title={t('risk.fullscreen.leftTitle')}
         footer={
-          <Button type="primary" icon={<FullscreenOutlined />} onClick={enter} data-testid="fullscreen-return">
+          <Button type="primary" icon={<Icon name="fullscreen" />} onClick={enter} data-testid="fullscreen-return">
             {t('risk.fullscreen.return')}
           </Button>
         }
       >
         <div role="alert" data-testid="fullscreen-left">
-          <Typography.Paragraph>{t('risk.fullscreen.leftBody')}</Typography.Paragraph>
+          <Paragraph>{t('risk.fullscreen.leftBody')}</Paragraph>
           {refusedNote}
         </div>
-      </Modal>
+      </Dialog>
     );
   }
   return (
     <Alert
       type="info"
-      showIcon
       title={t('risk.fullscreen.ask')}
       description={refusedNote}
       action={
         <Button
           size="small"
           type="primary"
-          icon={<FullscreenOutlined />}
+          icon={<Icon name="fullscreen" />}
           onClick={enter}
           data-testid="fullscreen-enter"
         >
@@ -240,9 +233,8 @@ export function SwitchNotice({ left, onClose }: { left: number | null; onClose: 
   return (
     <Alert
       type={left > 0 ? 'warning' : 'error'}
-      showIcon
-      role="alert"
-      closable={{ onClose, 'aria-label': t('risk.switch.dismiss') }}
+      onClose={onClose}
+      closeLabel={t('risk.switch.dismiss')}
       title={left > 0 ? t('risk.switch.counted', { n: left }) : t('risk.switch.last')}
       data-testid="switch-notice"
       data-left={left}

@@ -12,11 +12,28 @@ import { ListeningAnswer, ReadingAnswer } from './render/SubsAnswer.js';
 import type { RendererProps } from './render/types.js';
 
 /**
+ * An answer area built with Ant Design, loaded with antd's theme and language around it: the exam page, built with
+ * the kit in ui/, has no antd context of its own.
+ */
+async function withAntd(
+  load: Promise<ComponentType<RendererProps>>,
+): Promise<{ default: ComponentType<RendererProps> }> {
+  const [Area, { AntdProviders }] = await Promise.all([load, import('../shell/AntdScope.js')]);
+  return {
+    default: (props: RendererProps) => (
+      <AntdProviders inline>
+        <Area {...props} />
+      </AntdProviders>
+    ),
+  };
+}
+
+/**
  * The answer areas with an editor (code, rich text) load with their editor, only when such a question shows: the
  * exam page's first load stays light (QuestionBody waits for them under a Suspense).
  */
-const CodeAnswer = lazy(async () => ({ default: (await import('./render/CodeAnswer.js')).CodeAnswer }));
-const QaAnswer = lazy(async () => ({ default: (await import('./render/QaAnswer.js')).QaAnswer }));
+const CodeAnswer = lazy(() => withAntd(import('./render/CodeAnswer.js').then((m) => m.CodeAnswer)));
+const QaAnswer = lazy(() => withAntd(import('./render/QaAnswer.js').then((m) => m.QaAnswer)));
 
 /** What the web app knows about one kind. */
 export interface WebQuestionEntry {

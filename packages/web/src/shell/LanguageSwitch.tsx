@@ -1,6 +1,6 @@
-import { GlobalOutlined } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useI18n } from '../i18n/index.js';
+import { Button } from '../ui/Button.js';
+import { Icon } from '../ui/icons.js';
 
 /** Switches between Chinese and English; the label names the language it switches to. */
 export function LanguageSwitch() {
@@ -8,7 +8,7 @@ export function LanguageSwitch() {
   return (
     <Button
       type="text"
-      icon={<GlobalOutlined aria-hidden />}
+      icon={<Icon name="globe" />}
       aria-label={t('lang.switchLabel')}
       lang={lang === 'zh-CN' ? 'en' : 'zh-CN'}
       data-testid="lang-switch"

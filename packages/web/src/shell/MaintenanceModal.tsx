@@ -1,42 +1,21 @@
-import { SERVER_UTC_OFFSET_MINUTES, type SiteConfigData } from '@examhall/contract';
-import { Modal, Typography } from 'antd';
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
+import type { SiteConfigData } from '@examhall/contract';
 import { useI18n } from '../i18n/index.js';
+import { Dialog } from '../ui/Dialog.js';
+import { Paragraph } from '../ui/Typography.js';
+import { serverTime } from './serverTime.js';
 
-dayjs.extend(utc);
-
-/** A time as the server's clock shows it (UTC+8), which is how candidates read exam times. */
-export function serverTime(ms: number): string {
-  return dayjs(ms).utcOffset(SERVER_UTC_OFFSET_MINUTES).format('YYYY-MM-DD HH:mm');
-}
-
-/** The non-closable maintenance notice, open while the server says the window is active. */
+/** The maintenance notice, open while the server says the window is active; it cannot be closed. */
 export function MaintenanceModal({ config }: { config: SiteConfigData | undefined }) {
   const { t } = useI18n();
   const window = config?.maintenance;
-  const open = window?.active === true;
   return (
-    <Modal
-      open={open}
-      title={t('maintenance.title')}
-      closable={false}
-      mask={{ closable: false }}
-      keyboard={false}
-      footer={null}
-      centered
-      data-testid="maintenance-modal"
-    >
+    <Dialog open={window?.active === true} title={t('maintenance.title')} data-testid="maintenance-modal">
       {window && (
         <>
-          <Typography.Paragraph>
-            {t('maintenance.body', { from: serverTime(window.from), to: serverTime(window.to) })}
-          </Typography.Paragraph>
-          {config.support_phone && (
-            <Typography.Paragraph>{t('maintenance.support', { phone: config.support_phone })}</Typography.Paragraph>
-          )}
+          <Paragraph>{t('maintenance.body', { from: serverTime(window.from), to: serverTime(window.to) })}</Paragraph>
+          {config.support_phone && <Paragraph>{t('maintenance.support', { phone: config.support_phone })}</Paragraph>}
         </>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
 import { LOADER_DELAY_MS } from '@examhall/contract';
-import { Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigation } from 'react-router';
 import { useI18n } from '../i18n/index.js';
+import { Spin } from '../ui/Spin.js';
 
 /** The loading overlay, shown only when waiting has lasted LOADER_DELAY_MS, so quick changes do not flash. */
 export function DelayedOverlay() {

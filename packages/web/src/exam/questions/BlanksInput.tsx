@@ -1,5 +1,5 @@
-import { Input } from 'antd';
 import { useI18n } from '../../i18n/index.js';
+import { Input } from '../../ui/Input.js';
 
 /** One text field per blank, each labelled with its number. */
 export function BlanksInput(props: {

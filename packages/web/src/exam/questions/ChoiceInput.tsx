@@ -1,4 +1,4 @@
-import { Checkbox, Radio } from 'antd';
+import { Checkbox, CheckboxGroup, Radio, RadioGroup } from '../../ui/ChoiceGroup.js';
 import { Html } from './Html.js';
 
 interface Option {
@@ -15,11 +15,11 @@ export function SingleChoice(props: {
   onChange: (option: string) => void;
 }) {
   return (
-    <Radio.Group
+    <RadioGroup
       name={props.name}
       aria-label={props.label}
       value={props.value}
-      onChange={(e) => props.onChange(String(e.target.value))}
+      onChange={props.onChange}
       className="option-group"
       data-testid="choice-group"
     >
@@ -28,7 +28,7 @@ export function SingleChoice(props: {
           <span className="option-id">{o.id}.</span> <Html as="span" html={o.content} />
         </Radio>
       ))}
-    </Radio.Group>
+    </RadioGroup>
   );
 }
 
@@ -40,21 +40,21 @@ export function MultiChoice(props: {
   value: string[];
   onChange: (options: string[]) => void;
 }) {
-  const order = props.options.map((o) => o.id);
   return (
-    <Checkbox.Group
+    <CheckboxGroup
+      name={props.name}
       aria-label={props.label}
-      role="group"
       value={props.value}
-      onChange={(v) => props.onChange([...(v as string[])].sort((a, b) => order.indexOf(a) - order.indexOf(b)))}
+      order={props.options.map((o) => o.id)}
+      onChange={props.onChange}
       className="option-group"
       data-testid="multi-group"
     >
       {props.options.map((o) => (
-        <Checkbox key={o.id} value={o.id} name={props.name} data-testid="multi-option" data-option={o.id}>
+        <Checkbox key={o.id} value={o.id} data-testid="multi-option" data-option={o.id}>
           <span className="option-id">{o.id}.</span> <Html as="span" html={o.content} />
         </Checkbox>
       ))}
-    </Checkbox.Group>
+    </CheckboxGroup>
   );
 }

@@ -1,10 +1,13 @@
-import { SoundOutlined } from '@ant-design/icons';
 import { subjectCalls } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { errorText, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
+import { Alert } from '../../ui/Alert.js';
+import { Button } from '../../ui/Button.js';
+import { Space } from '../../ui/Flex.js';
+import { Icon } from '../../ui/icons.js';
+import { Text } from '../../ui/Typography.js';
 
 /** The play button of a listening question: plays left come from the server, which counts every play. */
 export function ListeningPlayer({ examId, subjectId }: { examId: number; subjectId: number }) {
@@ -50,9 +53,9 @@ export function ListeningPlayer({ examId, subjectId }: { examId: number; subject
   const left = info.data ? Math.max(0, info.data.play_limit - info.data.play_count) : 0;
   return (
     <div className="listening" data-testid="listening">
-      <Space wrap align="center">
+      <Space>
         <Button
-          icon={<SoundOutlined aria-hidden />}
+          icon={<Icon name="sound" />}
           onClick={() => {
             setError(null);
             play.mutate();
@@ -64,16 +67,14 @@ export function ListeningPlayer({ examId, subjectId }: { examId: number; subject
           {t('exam.audio.play')}
         </Button>
         {info.data && (
-          <Typography.Text aria-live="polite" data-testid="audio-plays-left">
+          <Text aria-live="polite" data-testid="audio-plays-left">
             {left > 0 ? t('exam.audio.playsLeft', { n: left, limit: info.data.play_limit }) : t('exam.audio.none')}
-          </Typography.Text>
+          </Text>
         )}
-        {info.data && (
-          <Typography.Text type="secondary">{t('exam.audio.duration', { s: info.data.duration_s })}</Typography.Text>
-        )}
+        {info.data && <Text type="secondary">{t('exam.audio.duration', { s: info.data.duration_s })}</Text>}
       </Space>
-      {info.isError && <Alert type="error" showIcon title={errorText(info.error)} />}
-      {error && <Alert type="warning" showIcon role="alert" title={error} style={{ marginTop: 8 }} />}
+      {info.isError && <Alert type="error" title={errorText(info.error)} />}
+      {error && <Alert type="warning" title={error} style={{ marginTop: 8 }} />}
     </div>
   );
 }

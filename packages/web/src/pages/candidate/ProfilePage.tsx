@@ -29,7 +29,7 @@ import { currentAuth } from '../../api/cookies.js';
 import { useI18n } from '../../i18n/index.js';
 import { USER_INFO_KEY } from '../../session/candidate.js';
 import { safeRedirect } from '../../session/redirect.js';
-import { serverTime } from '../../shell/MaintenanceModal.js';
+import { serverTime } from '../../shell/serverTime.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 
 const MY_INFO_KEY = ['my-info'] as const;

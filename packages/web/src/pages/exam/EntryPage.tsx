@@ -9,7 +9,7 @@ import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.j
 import { examSteps } from '../../exam/steps.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { useUserInfo } from '../../session/candidate.js';
-import { serverTime } from '../../shell/MaintenanceModal.js';
+import { serverTime } from '../../shell/serverTime.js';
 import { ExamLoadError } from './ExamLoadError.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { StartAttempt } from './StartAttempt.js';

@@ -1,11 +1,10 @@
 import { answerState, ExamPhase, type AttemptView, type ExamDetail, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Flex, Skeleton } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
-import { keyOf, summarize, type CardItem } from '../../exam/card.js';
+import { keyOf, summarize, type CardItem, type CardSummary } from '../../exam/card.js';
 import { alignClock, alignWithOffset } from '../../exam/clock.js';
 import { isNetworkFailure, recall, remember } from '../../exam/offlineCache.js';
 import { saveStateOf } from '../../exam/outbox.js';
@@ -20,6 +19,11 @@ import { useAnswerEvents, useNavigation } from '../../exam/useNavigation.js';
 import { useSubmit } from '../../exam/useSubmit.js';
 import { useI18n } from '../../i18n/index.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { Button } from '../../ui/Button.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { Flex } from '../../ui/Flex.js';
+import { Skeleton } from '../../ui/Skeleton.js';
+import { showToast } from '../../ui/toast.js';
 import { ExamLoadError } from './ExamLoadError.js';
 import { AnswerCard, type CellStatus } from './room/AnswerCard.js';
 import { ExamBanners } from './room/ExamBanners.js';
@@ -72,6 +76,7 @@ export default function ExamPage() {
     staleTime: Infinity,
   });
   const clock = useQuery({ queryKey: ['server-clock'], queryFn: loadClock, staleTime: Infinity });
+  const { t } = useI18n();
 
   if (currentAuth() === null) {
     return <Navigate to={`/login?redirect=${encodeURIComponent(location.pathname + location.search)}`} replace />;
@@ -90,9 +95,8 @@ export default function ExamPage() {
   if (!detail.data || !attempt.data || !clock.data) {
     return (
       <div className="page-body">
-        {/* Drawn like antd's Card, without loading Card (and the tabs it brings) on the exam page. */}
         <div className="plain-card">
-          <Skeleton active />
+          <Skeleton label={t('common.loading')} />
         </div>
       </div>
     );
@@ -104,8 +108,8 @@ export default function ExamPage() {
 function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: AttemptView; anid: number }) {
   const { t } = useI18n();
   useDocumentTitle(detail.name);
-  // The app's modal (not the static Modal.confirm), so the dialog has the app's theme and language.
-  const { message, modal } = App.useApp();
+  // The submit dialog's summary, taken when it opens; null while it is closed.
+  const [confirming, setConfirming] = useState<CardSummary | null>(null);
   const examId = detail.id;
   const hasEvaluation = detail.countNum.evaluation > 0;
 
@@ -144,30 +148,13 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
   const toggleCurrent = useCallback(() => current && toggle(keyOf(current)), [current, toggle]);
   useMarkShortcut(toggleCurrent);
 
-  const confirmSubmit = () => {
-    const summary = summarize(items, stateOf, (item) => marks.has(keyOf(item)));
-    const dialog = modal.confirm({
-      title: t('exam.submitConfirmTitle'),
-      content: (
-        <SubmitSummary
-          summary={summary}
-          onJump={(i) => {
-            dialog.destroy();
-            goto(i);
-          }}
-        />
-      ),
-      okText: t('exam.submit'),
-      okButtonProps: { 'data-testid': 'submit-confirm' } as Record<string, string>,
-      onOk: () => submit.submit(false),
-    });
-  };
+  const confirmSubmit = () => setConfirming(summarize(items, stateOf, (item) => marks.has(keyOf(item))));
 
   const ctx: QuestionContext = {
     examId,
     allowPaste: detail.is_paste === 1,
     allowUpload: detail.is_upload_file === 1,
-    warnPaste: () => void message.warning({ content: t('exam.pasteBlocked'), key: 'paste-blocked' }),
+    warnPaste: () => void showToast('warning', t('exam.pasteBlocked'), 'paste-blocked'),
     saveNow: async () => {
       if (box) await box.drain(JUDGE_SAVE_WAIT_MS);
     },
@@ -186,6 +173,25 @@ function ExamRoom({ detail, attempt, anid }: { detail: ExamDetail; attempt: Atte
         onSubmit={confirmSubmit}
       />
       <NarrowNotice />
+      <ConfirmDialog
+        open={confirming !== null}
+        title={t('exam.submitConfirmTitle')}
+        okText={t('exam.submit')}
+        cancelText={t('common.cancel')}
+        okTestId="submit-confirm"
+        onOk={() => submit.submit(false)}
+        onClose={() => setConfirming(null)}
+      >
+        {confirming && (
+          <SubmitSummary
+            summary={confirming}
+            onJump={(i) => {
+              setConfirming(null);
+              goto(i);
+            }}
+          />
+        )}
+      </ConfirmDialog>
       {session.expired && (
         <Suspense fallback={null}>
           <SessionExpired

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { errorText, request } from '../../api/client.js';
 import { detailText } from '../../i18n/detailText.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
-import { serverTime } from '../../shell/MaintenanceModal.js';
+import { serverTime } from '../../shell/serverTime.js';
 
 const DECISION_COLORS = { confirmed: 'red', dismissed: 'green', pending: 'default' } as const;
 

@@ -8,7 +8,7 @@ import { currentAuth } from '../../api/cookies.js';
 import { shownOutcome } from '../../exam/outcome.js';
 import { dimensionsKey, resultKey, useExamParams } from '../../exam/queries.js';
 import { useI18n } from '../../i18n/index.js';
-import { serverTime } from '../../shell/MaintenanceModal.js';
+import { serverTime } from '../../shell/serverTime.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { IntegrityLog } from './IntegrityLog.js';
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { formatDuration, serverNow } from '../../exam/clock.js';
 import type { StartWait } from '../../exam/startWave.js';
 import { useI18n } from '../../i18n/index.js';
-import { serverTime } from '../../shell/MaintenanceModal.js';
+import { serverTime } from '../../shell/serverTime.js';
 
 /** What the page waits for before it presses start again by itself: the opening, or the queue's turn. */
 export function StartWaitNotice({ wait }: { wait: StartWait }) {

@@ -1,8 +1,11 @@
 /** The widgets the device steps share: device guidance, the live preview, the Continue / Skip buttons, the step frame. */
 import type { MonitorStepKey } from '@examhall/contract';
-import { Alert, Button, Space, Typography } from 'antd';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
+import { Alert } from '../../ui/Alert.js';
+import { Button } from '../../ui/Button.js';
+import { Space } from '../../ui/Flex.js';
+import { Paragraph } from '../../ui/Typography.js';
 import { deviceLabel, type DeviceError } from '../devices.js';
 import type { StepDevice, StepProps, StepRecorder } from './hooks.js';
 
@@ -36,8 +39,6 @@ export function DeviceProblem({
   return (
     <Alert
       type="error"
-      showIcon
-      role="alert"
       data-testid="device-problem"
       data-problem={error.problem}
       title={t(PROBLEM_KEYS[error.problem], { device, surface: error.detail })}
@@ -94,14 +95,12 @@ export function StepActions({
       {record.error && (
         <Alert
           type="error"
-          showIcon
-          role="alert"
           data-testid="record-failed"
           title={t('proctor.recordFailed', { msg: record.error })}
           style={{ margin: '12px 0' }}
         />
       )}
-      <Space wrap style={{ marginTop: 12 }}>
+      <Space style={{ marginTop: 12 }}>
         <Button type="primary" disabled={!canPass} loading={record.busy} onClick={onPass} data-testid="step-pass">
           {t('proctor.continue')}
         </Button>
@@ -112,9 +111,9 @@ export function StepActions({
         )}
       </Space>
       {skippable && (
-        <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+        <Paragraph type="secondary" style={{ marginTop: 8 }}>
           {t('proctor.skipHint')}
-        </Typography.Paragraph>
+        </Paragraph>
       )}
     </>
   );
@@ -146,7 +145,7 @@ export function DeviceStep({
 }) {
   return (
     <div data-testid={`step-${step}`}>
-      <Typography.Paragraph>{intro}</Typography.Paragraph>
+      <Paragraph>{intro}</Paragraph>
       {device.problem && <DeviceProblem step={step} error={device.problem} onRetry={() => void device.start()} />}
       {!device.stream ? (
         <Button

@@ -1,7 +1,7 @@
-import { Typography } from 'antd';
 import { useI18n } from '../../i18n/index.js';
 import { Html } from '../../exam/questions/Html.js';
 import { ListeningPlayer } from '../../exam/questions/ListeningPlayer.js';
+import { Text } from '../../ui/Typography.js';
 import { SubInput } from './SubInput.js';
 import type { RendererProps } from './types.js';
 
@@ -13,7 +13,7 @@ function SubQuestions({ subject, value, onChange, ctx }: RendererProps) {
     <ol className="sub-questions" data-testid="sub-questions">
       {(subject.subs ?? []).map((sub, i) => (
         <li key={sub.id} className="sub-question" data-testid="sub-question">
-          <Typography.Text strong>{t('exam.subQuestion', { n: i + 1 })}</Typography.Text>
+          <Text strong>{t('exam.subQuestion', { n: i + 1 })}</Text>
           <Html html={sub.stem} className="question-text" />
           <SubInput
             subject={sub}

@@ -3,7 +3,7 @@ import { Alert, Card, Checkbox, Empty, Select, Space, Typography } from 'antd';
 import { Link, useParams } from 'react-router';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { intParam, textParam, type ParamValue } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';

@@ -1,7 +1,7 @@
 import type { BankItemFlag } from '@examhall/contract';
 import { Alert, Tag, Tooltip } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { figure } from '../analysis/figures.js';
 
 /** One exam's flag in words: the exam, both indices, the attempts and when. */

@@ -8,7 +8,7 @@ import { draftFromView, emptyDraft, type QuestionDraft } from '../../../question
 import { QuestionEditor } from '../../../questions/edit/QuestionEditor.js';
 import { checkDraft, type DraftFields } from '../../../questions/problems.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { TeamSelect } from '../staff/TeamSelect.js';

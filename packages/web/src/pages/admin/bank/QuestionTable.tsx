@@ -3,7 +3,7 @@ import type { BankQuestionItem, BankVerificationState } from '@examhall/contract
 import { Button, Empty, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
 import { MeasureSafe } from '../shared/MeasureSafe.js';
 import { ItemFlagTag } from './FlagNotice.js';

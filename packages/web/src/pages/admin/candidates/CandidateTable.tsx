@@ -2,7 +2,7 @@ import type { CANDIDATE_SORTS } from '@examhall/contract';
 import { type CandidateListData, type CandidateView } from '@examhall/contract';
 import { Button, Empty, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
 
 /** A sort column of the directory. */

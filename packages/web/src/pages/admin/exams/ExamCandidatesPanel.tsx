@@ -12,7 +12,7 @@ import { Button, Dropdown, Empty, Flex, Input, Space, Table, Tag, Typography, ty
 import { useState } from 'react';
 import { fetchFile, request, saveFile } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
 

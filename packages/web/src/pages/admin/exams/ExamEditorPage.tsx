@@ -7,7 +7,7 @@ import { Link, useBlocker, useParams, useSearchParams } from 'react-router';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
 import { Forbidden, LoadError } from '../shared/PageTitle.js';

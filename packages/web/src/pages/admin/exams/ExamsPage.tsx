@@ -22,7 +22,7 @@ import { Link, useNavigate } from 'react-router';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { FormError } from '../../../shell/FormError.js';
 import { PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';

@@ -2,7 +2,7 @@ import { type InvitationListQuery, type InvitationView, type SlotView } from '@e
 import { Button, Empty, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { InvitationSmsActions } from './InvitationSmsActions.js';
 import { BulkModal, ReopenModal, type BulkKind } from './ScheduleModals.js';

@@ -4,7 +4,7 @@ import { Alert, App, Button, DatePicker, Descriptions, Form, InputNumber, Typogr
 import { useState } from 'react';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
 import { fromPicker, toPicker } from '../shared/serverClock.js';
 import { liveChangeBody } from './draft.js';

@@ -3,7 +3,7 @@ import { Alert, App, Checkbox, DatePicker, Form, Input, InputNumber, Modal, Radi
 import type { Dayjs } from 'dayjs';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { fromPicker } from '../shared/serverClock.js';
 import { useAccommodations, useAssignSlot, useReopen } from './scheduleQueries.js';
 

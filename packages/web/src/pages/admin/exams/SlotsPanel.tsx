@@ -20,7 +20,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { fromPicker, toPicker } from '../shared/serverClock.js';
 import { useRefreshSchedule } from './scheduleQueries.js';
 

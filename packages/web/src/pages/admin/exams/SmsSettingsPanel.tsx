@@ -2,7 +2,7 @@ import { ExamSmsBody, type ExamSmsData, type SmsTemplateField } from '@examhall/
 import { Alert, App, Button, Form, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { useSaveSmsSettings, useSmsSettings } from './invitationQueries.js';

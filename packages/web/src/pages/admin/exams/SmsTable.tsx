@@ -3,7 +3,7 @@ import { App, Button, Empty, Input, Select, Space, Table, Tag, Typography, type 
 import { useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { useResend, useSmsList } from './invitationQueries.js';
 

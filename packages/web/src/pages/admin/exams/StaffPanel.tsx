@@ -4,7 +4,7 @@ import { Alert, Button, Empty, Popconfirm, Select, Space, Table, Tag, Typography
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { examStaffKey } from './queries.js';
 

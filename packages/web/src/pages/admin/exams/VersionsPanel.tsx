@@ -1,7 +1,7 @@
 import type { EditorExamDetail, ExamVersionView } from '@examhall/contract';
 import { Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { useStaffList } from '../staff/queries.js';
 
 /** The exam's published versions, newest first: when, by whom, how many questions and attempts each. */

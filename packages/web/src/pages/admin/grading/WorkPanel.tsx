@@ -3,7 +3,7 @@ import { Card, Empty, List, Spin, Table, Tag, Typography, type TableColumnsType 
 import { lazy, Suspense } from 'react';
 import { Html } from '../../../exam/questions/Html.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 
 const CodeEditor = lazy(() => import('../../../exam/questions/CodeEditor.js'));
 

@@ -20,7 +20,7 @@ import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { FormError } from '../../../shell/FormError.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { zodRule } from '../shared/zodRule.js';

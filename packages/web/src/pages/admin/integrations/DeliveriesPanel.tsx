@@ -4,7 +4,7 @@ import { App, Button, Card, Empty, Select, Space, Table, Tag, Typography, type T
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { INTEGRATIONS_KEY, useDeliveries, useWebhooks } from './queries.js';

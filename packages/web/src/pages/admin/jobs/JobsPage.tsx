@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';

@@ -2,7 +2,7 @@ import { RANKING_SORTS, type RankingData, type RankingRow } from '@examhall/cont
 import { Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
 import type { RankingState } from './rankingQuery.js';
 

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { EditStaffDrawer } from './EditStaffDrawer.js';
 import { ResetPasswordModal } from './ResetPasswordModal.js';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { zodRule } from '../shared/zodRule.js';
 import { STAFF_LIST_KEY, TEAMS_KEY, useTeams } from './queries.js';

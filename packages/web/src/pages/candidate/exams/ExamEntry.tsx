@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { listView, type ListAction, type OwnState, type WindowState } from '../../../exam/listState.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 import { Countdown } from './Countdown.js';
 import { PrepareList } from './PrepareList.js';
 import { SlotPicker } from './SlotPicker.js';

@@ -6,7 +6,7 @@ import { errorText, request } from '../../../api/client.js';
 import { queryKey } from '../../../api/queryKeys.js';
 import { serverNow } from '../../../exam/clock.js';
 import { useI18n } from '../../../i18n/index.js';
-import { serverTime } from '../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../shell/serverTime.js';
 
 /** A button that opens the exam's slots (seats left each) and chooses or changes the candidate's own. */
 export function SlotPicker({ examId, hasSlot }: { examId: number; hasSlot: boolean }) {

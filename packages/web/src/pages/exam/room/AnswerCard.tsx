@@ -1,8 +1,9 @@
-import { Button, Typography } from 'antd';
 import type { AnswerState } from '@examhall/contract';
 import { groupBySection, keyOf, type CardItem } from '../../../exam/card.js';
 import type { SaveState } from '../../../exam/outbox.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { Button } from '../../../ui/Button.js';
+import { Paragraph, Text, Title } from '../../../ui/Typography.js';
 
 const SAVE_KEYS: Record<SaveState, MessageKey> = {
   saved: 'exam.legend.saved',
@@ -37,9 +38,9 @@ export function AnswerCard(p: {
   const currentSection = p.items[p.index]?.section;
   return (
     <aside className="answer-card" aria-labelledby="card-title">
-      <Typography.Title level={2} style={{ fontSize: 16 }} id="card-title">
+      <Title level={2} style={{ fontSize: 16 }} id="card-title">
         {t('exam.card')}
-      </Typography.Title>
+      </Title>
       <nav aria-label={t('exam.sectionTabs')} className="section-tabs" data-testid="section-tabs">
         {groups.map((g) => (
           <Button
@@ -62,7 +63,7 @@ export function AnswerCard(p: {
           data-testid="card-section"
           data-section={g.section}
         >
-          <Typography.Text strong>{t(`section.${g.section}`)}</Typography.Text>
+          <Text strong>{t(`section.${g.section}`)}</Text>
           <ol className="card-grid">
             {g.indexes.map((i) => (
               <li key={keyOf(p.items[i]!)}>
@@ -79,9 +80,9 @@ export function AnswerCard(p: {
         </section>
       ))}
       <CardLegend />
-      <Typography.Paragraph type="secondary" style={{ marginTop: 12 }} data-testid="shortcuts">
+      <Paragraph type="secondary" style={{ marginTop: 12 }} data-testid="shortcuts">
         {t('exam.shortcuts')}
-      </Typography.Paragraph>
+      </Paragraph>
     </aside>
   );
 }

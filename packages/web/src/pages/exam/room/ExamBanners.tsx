@@ -1,4 +1,3 @@
-import { Alert } from 'antd';
 import { errorText } from '../../../api/client.js';
 import { keyOf, type CardItem } from '../../../exam/card.js';
 import { pendingCount, type OutboxSnapshot } from '../../../exam/outbox.js';
@@ -7,6 +6,7 @@ import { CaptureStatus } from '../../../proctor/CaptureStatus.js';
 import { DeviceReconnect } from '../../../proctor/DeviceReconnect.js';
 import type { useRiskDetectors } from '../../../proctor/risks.js';
 import { FullscreenPrompt, SwitchNotice, WarningDialog, type useWarnings } from '../../../proctor/warnings.js';
+import { Alert } from '../../../ui/Alert.js';
 
 /** Everything the exam page tells the candidate above the questions: network, proctoring, warnings and failures. */
 export function ExamBanners(p: {
@@ -25,10 +25,10 @@ export function ExamBanners(p: {
   return (
     <div className="exam-status">
       {!snapshot.online ? (
-        <Alert type="warning" showIcon title={t('exam.offline')} data-testid="net-banner" />
+        <Alert type="warning" title={t('exam.offline')} data-testid="net-banner" />
       ) : (
         snapshot.failures > 0 && (
-          <Alert type="warning" showIcon title={t('exam.unstable', { n: pending })} data-testid="net-banner" />
+          <Alert type="warning" title={t('exam.unstable', { n: pending })} data-testid="net-banner" />
         )
       )}
       <SwitchNotice left={risks.state.switchNotice} onClose={risks.dismissSwitchNotice} />
@@ -38,7 +38,7 @@ export function ExamBanners(p: {
         onEnter={risks.requestFullscreen}
       />
       {risks.state.accountChanged !== null && (
-        <Alert type="error" showIcon role="alert" title={t('risk.accountChanged')} data-testid="account-changed" />
+        <Alert type="error" title={t('risk.accountChanged')} data-testid="account-changed" />
       )}
       <CaptureStatus />
       <DeviceReconnect examId={p.examId} />
@@ -47,11 +47,11 @@ export function ExamBanners(p: {
         .filter((r) => !r.key.startsWith('risk:'))
         .map((r, i) => {
           const n = p.items.findIndex((it) => keyOf(it) === r.key) + 1;
-          return <Alert key={i} type="error" showIcon title={t('exam.rejected', { n, msg: errorText(r.error) })} />;
+          return <Alert key={i} type="error" title={t('exam.rejected', { n, msg: errorText(r.error) })} />;
         })}
-      {p.errors.map((e, i) => e && <Alert key={`e${i}`} type="error" showIcon role="alert" title={e} />)}
-      {p.submitting && <Alert type="info" showIcon title={t('exam.submitting')} />}
-      {p.submitError && <Alert type="error" showIcon role="alert" title={p.submitError} data-testid="submit-error" />}
+      {p.errors.map((e, i) => e && <Alert key={`e${i}`} type="error" title={e} />)}
+      {p.submitting && <Alert type="info" title={t('exam.submitting')} />}
+      {p.submitError && <Alert type="error" title={p.submitError} data-testid="submit-error" />}
     </div>
   );
 }

@@ -1,8 +1,12 @@
 import { ExamMode, type AttemptView, type ExamDetail } from '@examhall/contract';
-import { Alert, Button, Flex, Tag, Typography } from 'antd';
 import { pendingCount, type OutboxSnapshot } from '../../../exam/outbox.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LanguageSwitch } from '../../../shell/LanguageSwitch.js';
+import { Alert } from '../../../ui/Alert.js';
+import { Button } from '../../../ui/Button.js';
+import { Flex } from '../../../ui/Flex.js';
+import { Tag } from '../../../ui/Tag.js';
+import { Text, Title } from '../../../ui/Typography.js';
 import { Timer } from './Timer.js';
 
 /** The exam's bar: its name, screen switches left, the save state beside the timer, and the submit button. */
@@ -19,9 +23,9 @@ export function ExamHeader(p: {
   return (
     <header className="exam-header">
       <Flex align="center" gap={12} wrap style={{ minWidth: 0 }}>
-        <Typography.Title level={1} className="exam-title" data-testid="exam-title">
+        <Title level={1} className="exam-title" data-testid="exam-title">
           {p.detail.name}
-        </Typography.Title>
+        </Title>
         {p.detail.mode === ExamMode.simulate && (
           <Tag color="gold" data-testid="practice-badge">
             {t('exam.practiceBadge')}
@@ -54,9 +58,9 @@ function SaveSummary({ snapshot }: { snapshot: OutboxSnapshot }) {
       : t('exam.allSaved');
   return (
     <div className="exam-save" role="status" aria-live="polite" data-testid="save-status">
-      <Typography.Text type={pending > 0 ? 'warning' : 'secondary'} data-testid="save-summary">
+      <Text type={pending > 0 ? 'warning' : 'secondary'} data-testid="save-summary">
         {text}
-      </Typography.Text>
+      </Text>
     </div>
   );
 }
@@ -66,7 +70,7 @@ export function NarrowNotice() {
   const { t } = useI18n();
   return (
     <div className="narrow-notice" data-testid="narrow-notice">
-      <Alert type="warning" showIcon title={t('exam.needsComputer')} />
+      <Alert type="warning" title={t('exam.needsComputer')} />
     </div>
   );
 }

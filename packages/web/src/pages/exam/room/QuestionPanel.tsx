@@ -1,5 +1,3 @@
-import { FlagOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, Radio, Skeleton, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { errorText, isApiError } from '../../../api/client.js';
@@ -10,6 +8,14 @@ import { QuestionBody, type QuestionContext } from '../../../exam/questions/Ques
 import { loadQuestion, questionQueryKey, SubjectWarning } from '../../../exam/questionLoad.js';
 import type { PageAnswer } from '../../../exam/useAnswers.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { Alert } from '../../../ui/Alert.js';
+import { Button } from '../../../ui/Button.js';
+import { Radio, RadioGroup } from '../../../ui/ChoiceGroup.js';
+import { Flex } from '../../../ui/Flex.js';
+import { Icon } from '../../../ui/icons.js';
+import { Skeleton } from '../../../ui/Skeleton.js';
+import { Tag } from '../../../ui/Tag.js';
+import { Paragraph, Title } from '../../../ui/Typography.js';
 import { PreviewKeys } from '../PreviewKeys.js';
 
 /** One question with its answer input; the server's answer is adopted once it has loaded. */
@@ -46,14 +52,12 @@ export function QuestionPanel(props: {
     return (
       <Alert
         type={warning ? 'warning' : 'error'}
-        showIcon
-        role="alert"
         title={q.error instanceof SubjectWarning ? q.error.message : t('exam.loadFailed', { msg: errorText(q.error) })}
         data-testid="question-warning"
       />
     );
   }
-  if (!q.data) return <Skeleton active />;
+  if (!q.data) return <Skeleton label={t('common.loading')} />;
 
   const heading = (type: number, points?: number) => (
     <QuestionHeading
@@ -69,14 +73,14 @@ export function QuestionPanel(props: {
     const s = q.data.data.subject;
     return (
       <Article type="ceping" id={s.id} heading={heading(11)} examId={props.examId}>
-        <Typography.Paragraph type="secondary">{t('exam.evaluation.note')}</Typography.Paragraph>
+        <Paragraph type="secondary">{t('exam.evaluation.note')}</Paragraph>
         <div className={props.allowCopy ? '' : 'no-copy'}>
           <Html html={s.stem} className="question-text" />
         </div>
-        <Radio.Group
+        <RadioGroup
           aria-labelledby="question-heading"
           value={typeof props.value === 'string' ? props.value : undefined}
-          onChange={(e) => props.onChange(String(e.target.value))}
+          onChange={props.onChange}
           className="option-group"
           data-testid="choice-group"
         >
@@ -85,7 +89,7 @@ export function QuestionPanel(props: {
               <span className="option-id">{o.id}.</span> <Html as="span" html={o.content} />
             </Radio>
           ))}
-        </Radio.Group>
+        </RadioGroup>
       </Article>
     );
   }
@@ -128,15 +132,15 @@ function QuestionHeading(p: {
   const { t } = useI18n();
   return (
     <Flex align="center" gap={8} wrap>
-      <Typography.Title level={2} style={{ fontSize: 18, margin: 0 }} id="question-heading" tabIndex={-1}>
+      <Title level={2} style={{ fontSize: 18, margin: 0 }} id="question-heading" tabIndex={-1}>
         {t('exam.question', { n: p.number })}
-      </Typography.Title>
+      </Title>
       <Tag>{t(`exam.type.${p.type}` as MessageKey)}</Tag>
       {p.points !== undefined && <Tag color="blue">{t('exam.points', { n: p.points })}</Tag>}
       <Button
         size="small"
         type={p.marked ? 'primary' : 'default'}
-        icon={<FlagOutlined />}
+        icon={<Icon name="flag" />}
         aria-pressed={p.marked}
         onClick={p.onToggleMark}
         style={{ marginLeft: 'auto' }}

@@ -1,15 +1,25 @@
 import { Alert, Card, Typography } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
+import { AntdProviders } from '../../../shell/AntdScope.js';
 import { lastLoginPhone } from '../../../session/candidate.js';
 import { PhoneCodeForm } from '../../candidate/PhoneCodeForm.js';
 
 /**
  * The notice in place of the lost session, above the questions: nothing is lost, the exam can go on, and the
- * candidate logs in again here with the phone filled in. Loaded only when a session is lost.
+ * candidate logs in again here with the phone filled in. Loaded only when a session is lost, with antd's context
+ * (the exam page around it has none).
  */
 export default function SessionExpired({ open, onRenewed }: { open: boolean; onRenewed: () => void }) {
-  const { t } = useI18n();
   if (!open) return null;
+  return (
+    <AntdProviders inline>
+      <SessionNotice onRenewed={onRenewed} />
+    </AntdProviders>
+  );
+}
+
+function SessionNotice({ onRenewed }: { onRenewed: () => void }) {
+  const { t } = useI18n();
   return (
     <Card
       className="session-expired"

@@ -1,6 +1,8 @@
-import { Button, Flex, Typography } from 'antd';
 import type { CardSummary } from '../../../exam/card.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { Button } from '../../../ui/Button.js';
+import { Flex } from '../../../ui/Flex.js';
+import { Paragraph, Text } from '../../../ui/Typography.js';
 
 /** The submit dialog's body: the count, then the questions not answered, partly answered and marked, each a jump. */
 export function SubmitSummary({ summary, onJump }: { summary: CardSummary; onJump: (index: number) => void }) {
@@ -13,13 +15,13 @@ export function SubmitSummary({ summary, onJump }: { summary: CardSummary; onJum
   const open = lists.filter((l) => l.indexes.length > 0);
   return (
     <div data-testid="submit-summary">
-      <Typography.Paragraph data-testid="submit-count">
+      <Paragraph data-testid="submit-count">
         {t('exam.submitConfirmBody', { answered: summary.answered, total: summary.total })}
-      </Typography.Paragraph>
-      {open.length === 0 && <Typography.Paragraph>{t('exam.submitList.allDone')}</Typography.Paragraph>}
+      </Paragraph>
+      {open.length === 0 && <Paragraph>{t('exam.submitList.allDone')}</Paragraph>}
       {open.map((l) => (
         <div key={l.key} data-testid={l.testId}>
-          <Typography.Text strong>{t(l.key, { n: l.indexes.length })}</Typography.Text>
+          <Text strong>{t(l.key, { n: l.indexes.length })}</Text>
           <Flex wrap gap={4} style={{ margin: '4px 0 8px' }}>
             {l.indexes.map((i) => (
               <Button

@@ -3,7 +3,6 @@
  * detectors, warnings, the live stream, and the phone's status read now and then while the stream is down.
  */
 import { type AttemptView, type ExamDetail, monitorCalls, RISK_EVENTS } from '@examhall/contract';
-import { App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../../../api/client.js';
 import type { Outbox } from '../../../exam/outbox.js';
@@ -12,6 +11,7 @@ import { onFrameRecorded, startProctoring, type Proctoring } from '../../../proc
 import type { FaceMonitor } from '../../../proctor/faceMonitor.js';
 import { useRiskDetectors } from '../../../proctor/risks.js';
 import { useCandidateEvents, useWarnings } from '../../../proctor/warnings.js';
+import { showToast } from '../../../ui/toast.js';
 
 /** How often the phone's status is read while the live stream is down. */
 const PHONE_POLL_MS = 15_000;
@@ -19,7 +19,6 @@ const PHONE_POLL_MS = 15_000;
 /** Starts proctoring for the page's life; `endedReason` is set when the server ends the attempt. */
 export function useProctoring(detail: ExamDetail, attempt: AttemptView, box: Outbox | null) {
   const { t } = useI18n();
-  const { message } = App.useApp();
   const examId = detail.id;
   const proctoring = useRef<Proctoring | null>(null);
   useEffect(() => {
@@ -66,8 +65,8 @@ export function useProctoring(detail: ExamDetail, attempt: AttemptView, box: Out
     cutsLeft: attempt.cuts_left,
     allowPaste: detail.is_paste === 1,
     allowCopy: detail.is_copy_question === 1,
-    onPasteBlocked: () => void message.warning({ content: t('exam.pasteBlocked'), key: 'paste-blocked' }),
-    onCopyBlocked: () => void message.warning({ content: t('exam.copyBlocked'), key: 'copy-blocked' }),
+    onPasteBlocked: () => showToast('warning', t('exam.pasteBlocked'), 'paste-blocked'),
+    onCopyBlocked: () => showToast('warning', t('exam.copyBlocked'), 'copy-blocked'),
     pertinent: (id) => void proctoring.current?.pertinent(id),
     onEnded: setEndedReason,
   });

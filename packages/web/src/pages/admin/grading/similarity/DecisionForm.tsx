@@ -3,7 +3,7 @@ import { App, Button, Form, Input, Radio, Space, Typography } from 'antd';
 import { useEffect } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';
-import { serverTime } from '../../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../../shell/serverTime.js';
 import { zodRule } from '../../shared/zodRule.js';
 import { useDecidePair } from './queries.js';
 

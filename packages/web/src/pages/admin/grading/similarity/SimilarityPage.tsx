@@ -1,7 +1,7 @@
 import { SIMILARITY_SORTS, SIMILARITY_STATUSES, type SimilarityPairsQuery } from '@examhall/contract';
 import { Card, Empty, InputNumber, Select, Space, Typography } from 'antd';
 import { useI18n } from '../../../../i18n/index.js';
-import { serverTime } from '../../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../../shell/serverTime.js';
 import { can, useStaffMe } from '../../../../session/staff.js';
 import { useDocumentTitle } from '../../../../shell/useDocumentTitle.js';
 import { intParam, textParam } from '../../shared/listParams.js';

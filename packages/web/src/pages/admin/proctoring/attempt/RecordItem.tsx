@@ -2,7 +2,7 @@ import type { FlagDecision, IntegrityRecord } from '@examhall/contract';
 import { Image, Space, Tag, Typography } from 'antd';
 import { detailText } from '../../../../i18n/detailText.js';
 import { useI18n } from '../../../../i18n/index.js';
-import { serverTime } from '../../../../shell/MaintenanceModal.js';
+import { serverTime } from '../../../../shell/serverTime.js';
 import { categoryName, eventName, timeOfDay } from '../labels.js';
 import { DecideForm } from './DecideForm.js';
 
