@@ -26,6 +26,14 @@ function banner(config: Config, address: string, dialect: string, seeded: boolea
 }
 
 /**
+ * Connections the kernel holds for the process before it accepts them (capped by net.core.somaxconn). In a start
+ * wave thousands connect within seconds while the process is busy answering; with Node's default of 511 the queue
+ * overflowed, and connections the client took for open were dropped and then reset (the exam bench's event streams:
+ * 2,732 of 10,000 reset while opening).
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/**
  * Serves the API (and the web app) until SIGTERM or SIGINT, then shuts down gracefully. One of any number of API
  * processes in a cluster; the demo exam is seeded on an empty database only when `seed` says so (never in a
  * cluster, where the operators own the data).
@@ -45,7 +53,7 @@ export async function serve(config: Config, opts: { seed: boolean }): Promise<vo
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = opts.seed && (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const listening = address.replace('0.0.0.0', 'localhost');
   process.stdout.write(`${banner(config, listening, runtime.handle.dialect, seeded)}\n`);
   // The first face check of a cold process would wait for the models; load them while candidates log in.
