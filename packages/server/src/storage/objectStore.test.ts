@@ -43,6 +43,18 @@ describe('LocalObjectStore writes', () => {
     expect(fs.readdirSync(path.join(root, 'objects', '~tmp'))).toEqual([]);
   });
 
+  it('puts a file (copied beside the store first) into a new folder, refuses the same conflicts, and keeps no temp file', async () => {
+    const source = path.join(root, 'export.xlsx');
+    fs.writeFileSync(source, 'workbook');
+    expect(await store.putFile('exports/1/result.xlsx', source)).toEqual({ size: 8 });
+    expect((await store.get('exports/1/result.xlsx'))?.toString()).toBe('workbook');
+    const err = await store.putFile('exports/1/result.xlsx/x', source).catch((e: unknown) => e);
+    expect((err as KeyConflictError).kind).toBe('parent');
+    const missing = await store.putFile('exports/2/none.xlsx', path.join(root, 'none')).catch((e: unknown) => e);
+    expect((missing as NodeJS.ErrnoException).code).toBe('ENOENT');
+    expect(fs.readdirSync(path.join(root, 'objects', '~tmp'))).toEqual([]);
+  });
+
   it('creates only where nothing is, never replacing', async () => {
     expect(await store.create('k/one', Buffer.from('first'))).toBe(true);
     expect(await store.create('k/one', Buffer.from('second'))).toBe(false);

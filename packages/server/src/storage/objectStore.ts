@@ -91,6 +91,17 @@ const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
 const errno = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
 
+/** Runs `op`; when a folder it writes into is missing (ENOENT), makes it with `makeFolder` and runs `op` once more. */
+async function withFolder<T>(op: () => Promise<T>, makeFolder: () => Promise<unknown>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (errno(err) !== 'ENOENT') throw err;
+  }
+  await makeFolder();
+  return op();
+}
+
 /** Object storage in a folder: the embedded default. Writes go to a temp file and are renamed, so a reader never sees half a file. */
 export class LocalObjectStore implements ObjectStore {
   constructor(
@@ -130,30 +141,29 @@ export class LocalObjectStore implements ObjectStore {
    * Runs `place` (which puts a file at `file`), making the file's folder first only when it is missing: most
    * objects go into a folder that already holds others (an attempt's frames), so the folder is not made for each.
    */
-  private async intoFolder<T>(file: string, place: () => Promise<T>): Promise<T> {
-    try {
-      return await place();
-    } catch (err) {
-      if (errno(err) === 'ENOTDIR') throw new KeyConflictError('parent');
-      if (errno(err) !== 'ENOENT') throw err;
-    }
-    await this.folderFor(file);
-    return place();
+  private intoFolder<T>(file: string, place: () => Promise<T>): Promise<T> {
+    const placed = () =>
+      place().catch((err: unknown) => {
+        throw errno(err) === 'ENOTDIR' ? new KeyConflictError('parent') : err;
+      });
+    return withFolder(placed, () => this.folderFor(file));
   }
 
   /**
-   * A temp file holding `data`, synced; the caller renames or links it into place. Temp files live in a folder
-   * of the root whose name no key can have ("~" is not a key character) and have short names, so a key whose
-   * last segment is as long as a file name may be still has room for its temp file.
+   * A new temp file's path. Temp files live in a folder of the root whose name no key can have ("~" is not a key
+   * character) and have short names, so a key whose last segment is as long as a file name may be still has room
+   * for its temp file. `made` runs an operation that creates the file, making the folder when it is missing.
    */
-  private async writeTemp(data: Buffer): Promise<string> {
+  private temp(): { tmp: string; made: <T>(create: () => Promise<T>) => Promise<T> } {
     const dir = path.join(this.root, '~tmp');
     const tmp = path.join(dir, `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}`);
-    const handle = await fs.promises.open(tmp, 'w').catch(async (err: unknown) => {
-      if (errno(err) !== 'ENOENT') throw err;
-      await fs.promises.mkdir(dir, { recursive: true });
-      return fs.promises.open(tmp, 'w');
-    });
+    return { tmp, made: (create) => withFolder(create, () => fs.promises.mkdir(dir, { recursive: true })) };
+  }
+
+  /** A temp file holding `data`, synced; the caller renames or links it into place. */
+  private async writeTemp(data: Buffer): Promise<string> {
+    const { tmp, made } = this.temp();
+    const handle = await made(() => fs.promises.open(tmp, 'w'));
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -163,9 +173,8 @@ export class LocalObjectStore implements ObjectStore {
     return tmp;
   }
 
-  async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
-    const file = this.file(key);
-    const tmp = await this.writeTemp(data);
+  /** Renames a temp file to the key's `file` (removing it when that fails); a folder of other objects there is a conflict. */
+  private async moveIntoPlace(tmp: string, file: string): Promise<void> {
     try {
       await this.intoFolder(file, () => fs.promises.rename(tmp, file));
     } catch (err) {
@@ -174,25 +183,25 @@ export class LocalObjectStore implements ObjectStore {
         throw new KeyConflictError('folder');
       throw err;
     }
+  }
+
+  async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
+    const file = this.file(key);
+    await this.moveIntoPlace(await this.writeTemp(data), file);
     return { sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
   }
 
   async putFile(key: string, source: string): Promise<{ size: number }> {
     const file = this.file(key);
-    await this.folderFor(file);
-    const dir = path.join(this.root, '~tmp');
-    await fs.promises.mkdir(dir, { recursive: true });
     // Copied beside the store first (the source may be on another file system), then renamed into place.
-    const tmp = path.join(dir, `${process.pid}-${Date.now()}-${randomBytes(6).toString('hex')}`);
+    const { tmp, made } = this.temp();
     try {
-      await fs.promises.copyFile(source, tmp);
-      await fs.promises.rename(tmp, file);
+      await made(() => fs.promises.copyFile(source, tmp));
     } catch (err) {
       await fs.promises.rm(tmp, { force: true });
-      if (errno(err) === 'EISDIR' || errno(err) === 'ENOTEMPTY' || errno(err) === 'EEXIST')
-        throw new KeyConflictError('folder');
       throw err;
     }
+    await this.moveIntoPlace(tmp, file);
     return { size: (await fs.promises.stat(file)).size };
   }
 
