@@ -432,6 +432,18 @@ describe.runIf(browserAvailable())('the console journey: from an empty team to a
     await editorTab(page, '规则');
     await page.getByTestId('set-check-mobileDevice').getByText('可跳过').click();
 
+    // Leaving with unsaved changes asks first, through a link as through the browser's back button; staying keeps
+    // the page and its changes.
+    const editorUrl = page.url();
+    for (const leave of [() => page.getByTestId('nav-home').click(), () => page.goBack({ waitUntil: 'commit' })]) {
+      await leave();
+      const ask = page.getByRole('dialog').filter({ hasText: '离开并放弃未保存的修改？' });
+      await ask.getByRole('button', { name: '留在此页' }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(page.url()).toBe(editorUrl);
+      await page.getByTestId('exam-dirty').waitFor();
+    }
+
     await page.getByTestId('exam-save').click();
     await page.getByTestId('exam-dirty').waitFor({ state: 'detached' });
     await page.getByTestId('exam-publish').click();

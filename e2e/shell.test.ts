@@ -132,4 +132,20 @@ describe.runIf(browserAvailable())('application shell', () => {
     expect(await page.evaluate(() => (window as unknown as { loaderSeen: boolean }).loaderSeen)).toBe(false);
     await context.close();
   });
+  it("says so when a page's code cannot be fetched, offers a retry, and clears when the candidate moves on", async () => {
+    server = await startServer();
+    const { context, page } = await newPage(browser, server.baseUrl, { serviceWorkers: 'block' });
+    await page.goto('/login');
+    await page.getByTestId('phone-input').waitFor();
+    await page.route(/\/assets\/AdminLoginPage-[^/]+\.js$/, (route) => route.abort());
+    await page.getByRole('link', { name: '招聘方登录' }).click();
+    const notice = page.getByTestId('route-error');
+    await notice.waitFor();
+    expect(await notice.getByRole('alert').textContent()).toContain('加载失败');
+    await notice.getByRole('button', { name: '重试' }).waitFor();
+    await page.goBack();
+    await page.getByTestId('phone-input').waitFor();
+    expect(await notice.count()).toBe(0);
+    await context.close();
+  });
 });

@@ -1,12 +1,17 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { setNavigator } from './api/client.js';
 import { I18nProvider, loadStoredLanguage } from './i18n/index.js';
 import { queryClient } from './queryClient.js';
-import { router } from './router.js';
+import { routes } from './routes.js';
+import { AppRouter, navigateTo } from './shell/appRouter.js';
+import { DelayedOverlay } from './shell/RouteLoader.js';
 import { Toaster } from './ui/Toaster.js';
 import './styles.css';
+
+// The HTTP client's redirects (login, 404) move the app like its links do.
+setNavigator((to) => navigateTo(to, to === '/404'));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -18,7 +23,7 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <I18nProvider>
-        <RouterProvider router={router} />
+        <AppRouter routes={routes} fallback={<DelayedOverlay />} />
         <Toaster />
       </I18nProvider>
     </QueryClientProvider>

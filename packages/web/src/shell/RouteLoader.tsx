@@ -1,8 +1,8 @@
 import { LOADER_DELAY_MS } from '@examhall/contract';
 import { useEffect, useState } from 'react';
-import { useNavigation } from 'react-router';
 import { useI18n } from '../i18n/index.js';
 import { Spin } from '../ui/Spin.js';
+import { useRouteLoading } from './appRouter.js';
 
 /** The loading overlay, shown only when waiting has lasted LOADER_DELAY_MS, so quick changes do not flash. */
 export function DelayedOverlay() {
@@ -21,13 +21,7 @@ export function DelayedOverlay() {
   );
 }
 
-/** The overlay during route changes (lazy pages and loaders). */
+/** The overlay while a move waits for its page's code. */
 export function RouteLoader() {
-  const navigation = useNavigation();
-  return navigation.state === 'loading' ? <DelayedOverlay /> : null;
-}
-
-/** What the first page load shows before its lazy route arrives. */
-export function HydrateFallback() {
-  return <DelayedOverlay />;
+  return useRouteLoading() ? <DelayedOverlay /> : null;
 }
