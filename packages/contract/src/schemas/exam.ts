@@ -9,6 +9,8 @@ export const ExamModeField = z.union([
   z.literal(ExamMode.exam),
   z.literal(ExamMode.longTime),
 ]);
+/** What candidates see of their outcome: their score, only passed or not, or nothing. */
+export const ShowScoreField = z.enum(['score', 'pass', 'none']);
 /** An exam phase id. */
 export const ExamPhaseField = z.union([
   z.literal(ExamPhase.monitor),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isValidPhone } from '../areaCodes.js';
 import { SECTIONS } from '../enums.js';
 import { EpochMs, Id, PageQuery, IdParam } from './common.js';
-import { ExamModeField, ExamSettings } from './exam.js';
+import { ExamModeField, ExamSettings, ShowScoreField } from './exam.js';
 import { AreaCodeField, PhoneField } from './user.js';
 
 /** Longest exam length, minutes (a week). */
@@ -105,9 +105,6 @@ export const PassingRule = z.discriminatedUnion('kind', [
 ]);
 /** When a candidate passes. */
 export type PassingRule = z.infer<typeof PassingRule>;
-
-/** What candidates see of their outcome: their score, only passed or not, or nothing. */
-export const ShowScoreField = z.enum(['score', 'pass', 'none']);
 
 /** A position recommended after the exam to candidates who reach its bar. */
 export const PositionDef = z.object({

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { RISK_EVENT_IDS } from '../enums.js';
 import { ClientId, EpochMs, Id, IdParam } from './common.js';
-import { ExamModeField, ExamPhaseField } from './exam.js';
-import { ShowScoreField } from './examEditor.js';
+import { ExamModeField, ExamPhaseField, ShowScoreField } from './exam.js';
 
 /** GET /monitor/time-table data: the server's clock. */
 export const TimeTableData = z.object({

@@ -6,6 +6,7 @@
 import { type JudgeData, type JudgeLatestData, type LanguageId, type Verdict, subjectCalls } from '@examhall/contract';
 import { ApiError, isApiError, request } from '../api/client.js';
 import type { BaseMessageKey as MessageKey } from '../i18n/zh.js';
+import { onSessionEnd } from '../session/sessionEnd.js';
 
 /** How often a job's status is asked for while it runs. */
 export const POLL_INTERVAL_MS = 500;
@@ -343,3 +344,5 @@ export class JudgeRuns {
 
 /** The page's runs: they outlive a question's component, so a result is still there after moving on and back. */
 export const judgeRuns = new JudgeRuns();
+// The next candidate in this tab must not see them.
+onSessionEnd(() => judgeRuns.clear());

@@ -16,6 +16,8 @@ import { resultsEn } from './results.en.js';
 import { resultsZh } from './results.zh.js';
 import { integrationsEn } from './integrations.en.js';
 import { integrationsZh } from './integrations.zh.js';
+import { questionsEn } from './questions.en.js';
+import { questionsZh } from './questions.zh.js';
 import { similarityEn } from './similarity.en.js';
 import { similarityZh } from './similarity.zh.js';
 import { addMessages } from './format.js';
@@ -23,6 +25,7 @@ import { addMessages } from './format.js';
 addMessages({
   'zh-CN': {
     ...consoleZh,
+    ...questionsZh,
     ...candidatesZh,
     ...invitationsZh,
     ...similarityZh,
@@ -33,6 +36,7 @@ addMessages({
   },
   'en-US': {
     ...consoleEn,
+    ...questionsEn,
     ...candidatesEn,
     ...invitationsEn,
     ...similarityEn,

@@ -1,17 +1,16 @@
 import { detailsEn } from './details.en.js';
 import { proctorEn } from './proctor.en.js';
-import { questionsEn } from './questions.en.js';
 import type { Dictionary } from './zh.js';
 
 /** English strings of the candidate pages and the shell (the console's are in console.en.ts). */
 export const en: Dictionary = {
-  ...questionsEn,
   ...detailsEn,
   ...proctorEn,
   'app.name': 'Examhall',
   'app.tagline': 'Online written tests and question bank for campus recruitment',
   'lang.switch': '中文',
   'lang.switchLabel': '切换为中文',
+  'qedit.image.insert': 'Insert a picture',
   'common.skipToContent': 'Skip to main content',
   'common.loading': 'Loading…',
   'common.retry': 'Retry',

@@ -101,7 +101,6 @@ export const questionsEn: Record<keyof typeof questionsZh, string> = {
   'qedit.field.defaultScore': 'Default points',
   'qedit.field.tags': 'Tags',
   'qedit.field.knowledgePoints': 'Knowledge points',
-  'qedit.image.insert': 'Insert a picture',
   'qedit.image.failed': 'The picture could not be uploaded: {msg}',
   'qedit.image.tooLarge': 'A picture is at most {mb} MB',
   'qedit.stem': 'Stem',

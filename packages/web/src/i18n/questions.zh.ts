@@ -1,4 +1,4 @@
-/** Chinese strings of the question editors (labels, problems, field names); spread into zh.ts. */
+/** Chinese strings of the question editors (labels, problems, field names); the console's texts (console.ts) add them. */
 export const questionsZh = {
   'qedit.err.stemEmpty': '请填写题干',
   'qedit.err.passageEmpty': '请填写阅读材料',
@@ -99,7 +99,6 @@ export const questionsZh = {
   'qedit.field.defaultScore': '默认分值',
   'qedit.field.tags': '标签',
   'qedit.field.knowledgePoints': '知识点',
-  'qedit.image.insert': '插入图片',
   'qedit.image.failed': '图片上传失败：{msg}',
   'qedit.image.tooLarge': '图片不能超过 {mb} MB',
   'qedit.stem': '题干',

@@ -8,20 +8,21 @@ import type { integrationsZh } from './integrations.zh.js';
 import type { analysisZh } from './analysis.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
-import { questionsZh } from './questions.zh.js';
+import type { questionsZh } from './questions.zh.js';
 
 /**
  * Chinese strings of the candidate pages and the shell, the default language. Every key here must exist in en.ts
  * too. The console's strings (console.zh.ts) load with the console (console.ts), so candidates never download them.
  */
 export const zh = {
-  ...questionsZh,
   ...detailsZh,
   ...proctorZh,
   'app.name': 'Examhall 在线笔试',
   'app.tagline': '校园招聘在线笔试与题库平台',
   'lang.switch': 'English',
   'lang.switchLabel': 'Switch language to English',
+  // The rich-text editor's, which candidates' Q&A answers use too.
+  'qedit.image.insert': '插入图片',
   'common.skipToContent': '跳到主要内容',
   'common.loading': '加载中…',
   'common.retry': '重试',
@@ -750,6 +751,7 @@ export type BaseMessageKey = keyof typeof zh;
 export type MessageKey =
   | BaseMessageKey
   | keyof typeof consoleZh
+  | keyof typeof questionsZh
   | keyof typeof candidatesZh
   | keyof typeof invitationsZh
   | keyof typeof similarityZh

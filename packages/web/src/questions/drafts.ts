@@ -6,13 +6,15 @@
 import {
   CODE_LIMITS,
   OPTION_IDS,
-  QUESTION_REGISTRY,
   type BankQuestionView,
   type LanguageId,
   type QuestionBody,
   type RubricCriterion,
   type QuestionKind,
 } from '@examhall/contract';
+import { subKindOf, subTypeOf, type SubKind, type SubType } from './subKinds.js';
+
+export { SUB_KINDS, subKindOf, subTypeOf, type SubKind, type SubType } from './subKinds.js';
 
 /** An option: its letter and its text (HTML). */
 export interface OptionDraft {
@@ -97,8 +99,6 @@ export interface ProgrammingKeyDraft {
   reference?: SourceDraft;
 }
 
-/** Type ids a sub-question may have (the contract's SUB_QUESTION_TYPES). */
-export type SubType = 1 | 2 | 3 | 4 | 7 | 11;
 /** A sub-question of a reading or listening question. */
 export interface SubDraft {
   id: number;
@@ -174,21 +174,6 @@ export type QuestionDraft = KindBody & DraftMeta;
 // A stored question is always a draft (compile-time check that the draft types only loosen the contract's).
 const _bodyIsDraft = (b: QuestionBody): KindBody => b;
 void _bodyIsDraft;
-
-/** The kinds a reading or listening question's sub-questions may have. */
-export const SUB_KINDS = ['single', 'multiple', 'indefinite', 'fill_blank', 'true_false', 'gradient'] as const;
-/** A sub-question's kind. */
-export type SubKind = (typeof SUB_KINDS)[number];
-
-/** The kind of a sub-question's type id. */
-export function subKindOf(type: SubType): SubKind {
-  return SUB_KINDS.find((k) => QUESTION_REGISTRY[k].type === type) ?? 'single';
-}
-
-/** The type id of a sub-question's kind. */
-export function subTypeOf(kind: SubKind): SubType {
-  return QUESTION_REGISTRY[kind].type as SubType;
-}
 
 /** Languages a new programming question offers. */
 export const DEFAULT_LANGUAGES: LanguageId[] = ['c', 'cpp', 'java', 'python', 'javascript', 'go'];

@@ -5,7 +5,7 @@
  */
 import { BankQuestionCreateBody, LANGUAGES, OPTION_IDS } from '@examhall/contract';
 import type { MessageParams } from '../i18n/format.js';
-import type { BaseMessageKey as MessageKey } from '../i18n/zh.js';
+import type { MessageKey } from '../i18n/zh.js';
 import { bodyOf, type QuestionDraft } from './drafts.js';
 
 /** A path into a draft, from its top: ['content', 'options', 1, 'content']. */

@@ -3,7 +3,7 @@ import { type GetInfoData, type LoginBody, type LoginData, userCalls } from '@ex
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError, request } from '../api/client.js';
 import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
-import { judgeRuns } from '../exam/judge.js';
+import { endSession } from './sessionEnd.js';
 import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
 
 /** Query key of the logged-in candidate. */
@@ -61,7 +61,7 @@ export function useLogout() {
         await request(userCalls.logout);
       } finally {
         clearAuth(getCookieDomain());
-        judgeRuns.clear();
+        endSession();
         window.location.replace('/login');
       }
     },

@@ -2,7 +2,7 @@ import { QUESTION_REGISTRY } from '@examhall/contract';
 import { useI18n } from '../../i18n/index.js';
 import { BlanksInput } from '../../exam/questions/BlanksInput.js';
 import { MultiChoice, SingleChoice } from '../../exam/questions/ChoiceInput.js';
-import { subKindOf, type SubType } from '../drafts.js';
+import { subKindOf, type SubType } from '../subKinds.js';
 import type { RendererProps, SubInputProps } from './types.js';
 
 /** Choice or blanks input for a question or a sub-question, by the answer its kind takes. */
