@@ -9,11 +9,13 @@
  * candidates are spread over them in turn), --no-assets (the page's files come from a CDN:
  * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart).
  */
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CHECK_IN_MINUTES } from '@examhall/contract';
 import { runExamBench } from './examBench.js';
+import { fileLimitVerdict, filesNeeded, readFileLimit } from './fileLimit.js';
 
 const { values } = parseArgs({
   options: {
@@ -68,9 +70,37 @@ if (apiProcesses > 1 && values.dialect !== 'postgres' && process.argv.includes('
   process.exit(2);
 }
 
+// Every candidate's event stream is an open file in the load process and the server: raise the soft limit (the
+// server inherits it) by running again under `ulimit -n`, or refuse a run the hard limit cannot hold.
+const candidates = Math.floor(num('candidates', 1));
+const verdict = fileLimitVerdict(
+  filesNeeded({ candidates, apiProcesses, sockets: Math.floor(num('sockets', 1)) }),
+  readFileLimit(),
+);
+if (verdict.kind === 'refuse' || (verdict.kind === 'raise' && process.env.EXAMHALL_BENCH_FILES_RAISED)) {
+  console.error(verdict.kind === 'refuse' ? verdict.reason : 'the open-file limit could not be raised');
+  process.exit(2);
+}
+if (verdict.kind === 'raise') {
+  console.log(`raising the open-file limit to ${verdict.to} for ${candidates} event streams`);
+  const again = spawnSync(
+    '/bin/sh',
+    [
+      '-c',
+      'ulimit -n "$0" && exec "$@"',
+      String(verdict.to),
+      process.execPath,
+      ...process.execArgv,
+      ...process.argv.slice(1),
+    ],
+    { stdio: 'inherit', env: { ...process.env, EXAMHALL_BENCH_FILES_RAISED: '1' } },
+  );
+  process.exit(again.status ?? 1);
+}
+
 await runExamBench(
   {
-    candidates: Math.floor(num('candidates', 1)),
+    candidates,
     apiProcesses,
     dialect: apiProcesses > 1 ? 'postgres' : values.dialect,
     loginSpreadS: num('login-spread-s'),

@@ -137,6 +137,15 @@ export function cameraFrames(): Buffer[] {
 
 /** Exponentially distributed delay with the given mean, ms (a Poisson rhythm, as many independent people make). */
 const expMs = (meanS: number) => -Math.log(1 - Math.random()) * meanS * 1000;
+/**
+ * The local address of a candidate's event stream: on loopback, one of 16 (127.0.0.1 to 127.0.0.16). Connections
+ * from one address to one port have the kernel's ephemeral ports at most (about 28,000), fewer than a national
+ * exam's streams; Linux answers every 127.0.0.0/8 address on the loopback interface.
+ */
+export function streamSource(api: URL, i: number): { localAddress?: string } {
+  return api.hostname === '127.0.0.1' ? { localAddress: `127.0.0.${1 + (i % 16)}` } : {};
+}
+
 /** A delay of about `s` seconds, give or take 10 %, ms. */
 const jitterMs = (s: number) => s * 1000 * (0.9 + Math.random() * 0.2);
 
@@ -499,6 +508,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
         method: 'GET',
         path: `/api/monitor/events?exam_id=${opts.examId}&${auth(c)}`,
         agent: streamAgent,
+        ...streamSource(api, c.i),
         headers: { accept: 'text/event-stream', 'x-forwarded-for': c.ip },
       },
       (res) => {
