@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CHECK_IN_MINUTES } from '@examhall/contract';
 import { runExamBench } from './examBench.js';
-import { fileLimitVerdict, filesNeeded, readFileLimit } from './fileLimit.js';
+import { fileLimitVerdict, filesNeeded, mostCandidates, readFileLimit } from './fileLimit.js';
 
 const { values } = parseArgs({
   options: {
@@ -73,9 +73,12 @@ if (apiProcesses > 1 && values.dialect !== 'postgres' && process.argv.includes('
 // Every candidate's event stream is an open file in the load process and the server: raise the soft limit (the
 // server inherits it) by running again under `ulimit -n`, or refuse a run the hard limit cannot hold.
 const candidates = Math.floor(num('candidates', 1));
+const fileRun = { apiProcesses, sockets: Math.floor(num('sockets', 1)) };
+const fileLimit = readFileLimit();
 const verdict = fileLimitVerdict(
-  filesNeeded({ candidates, apiProcesses, sockets: Math.floor(num('sockets', 1)) }),
-  readFileLimit(),
+  filesNeeded({ candidates, ...fileRun }),
+  fileLimit,
+  fileLimit ? mostCandidates(fileLimit.hard, fileRun) : undefined,
 );
 if (verdict.kind === 'refuse' || (verdict.kind === 'raise' && process.env.EXAMHALL_BENCH_FILES_RAISED)) {
   console.error(verdict.kind === 'refuse' ? verdict.reason : 'the open-file limit could not be raised');

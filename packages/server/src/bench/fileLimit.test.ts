@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FILES_BESIDES_STREAMS, fileLimitVerdict, filesNeeded, readFileLimit } from './fileLimit.js';
+import { FILES_BESIDES_STREAMS, fileLimitVerdict, filesNeeded, mostCandidates, readFileLimit } from './fileLimit.js';
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -30,9 +30,14 @@ describe('the exam bench and the open-file limit', () => {
     const limit = { soft: 1024, hard: 20_000 };
     expect(fileLimitVerdict(900, limit)).toEqual({ kind: 'enough' });
     expect(fileLimitVerdict(12_000, limit)).toEqual({ kind: 'raise', to: 12_000 });
-    const refused = fileLimitVerdict(filesNeeded({ candidates: 50_000, apiProcesses: 1, sockets: 256 }), limit);
+    const run = { apiProcesses: 1, sockets: 256 };
+    const most = mostCandidates(limit.hard, run);
+    const refused = fileLimitVerdict(filesNeeded({ candidates: 50_000, ...run }), limit, most);
     expect(refused.kind).toBe('refuse');
-    if (refused.kind === 'refuse') expect(refused.reason).toMatch(/allows 20000/);
+    if (refused.kind === 'refuse') expect(refused.reason).toMatch(/allows 20000.*at most 19232 candidates/);
+    // The most that fit does fit, and one more does not.
+    expect(fileLimitVerdict(filesNeeded({ candidates: most, ...run }), limit).kind).toBe('raise');
+    expect(fileLimitVerdict(filesNeeded({ candidates: most + 1, ...run }), limit).kind).toBe('refuse');
     expect(fileLimitVerdict(1e9, null)).toEqual({ kind: 'enough' });
   });
 });

@@ -42,8 +42,8 @@ export function filesNeeded(o: { candidates: number; apiProcesses: number; socke
 /** What to do about the limit: go on, raise the soft limit (the server inherits it), or refuse with the reason. */
 export type LimitVerdict = { kind: 'enough' } | { kind: 'raise'; to: number } | { kind: 'refuse'; reason: string };
 
-/** The verdict for `needed` open files under `limit` (null: not known, go on). */
-export function fileLimitVerdict(needed: number, limit: FileLimit | null): LimitVerdict {
+/** The verdict for `needed` open files under `limit` (null: not known, go on); `most` is the largest run it holds. */
+export function fileLimitVerdict(needed: number, limit: FileLimit | null, most?: number): LimitVerdict {
   if (!limit || needed <= limit.soft) return { kind: 'enough' };
   if (needed <= limit.hard) return { kind: 'raise', to: needed };
   return {
@@ -51,7 +51,12 @@ export function fileLimitVerdict(needed: number, limit: FileLimit | null): Limit
     reason:
       `this run holds every candidate's event stream open: it needs about ${needed} open files in one process, and ` +
       `this machine allows ${limit.hard} (the hard limit of open files; only a privileged process may raise it: ` +
-      `ulimit -Hn, /etc/security/limits.conf, or a container's --ulimit nofile). Run fewer candidates, or more API ` +
-      `processes with --cluster and a load process per ${limit.hard - FILES_BESIDES_STREAMS} candidates.`,
+      `ulimit -Hn, /etc/security/limits.conf, or a container's --ulimit nofile)` +
+      (most !== undefined && most > 0 ? `; at most ${most} candidates fit here.` : '.'),
   };
+}
+
+/** The most candidates whose streams fit under `hard` open files in every process of a run. */
+export function mostCandidates(hard: number, o: { apiProcesses: number; sockets: number }): number {
+  return Math.max(0, hard - o.sockets * o.apiProcesses - FILES_BESIDES_STREAMS);
 }
