@@ -7,6 +7,7 @@
  * does, so no other page loads it with them). Each group becomes one chunk; everything else is split as before.
  */
 import type { Plugin } from 'vite';
+import { reachable } from './pageWeight.js';
 
 /** The module ids each group captures, filled when the build's module graph is complete. */
 export interface PageGroups {
@@ -22,15 +23,7 @@ export interface ModuleEdges {
 
 /** Module ids of `roots` and everything they import statically, transitively. */
 export function staticModules(roots: readonly string[], edges: (id: string) => ModuleEdges | null): Set<string> {
-  const seen = new Set<string>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    for (const next of edges(id)?.importedIds ?? []) stack.push(next);
-  }
-  return seen;
+  return new Set(reachable(roots, (id) => edges(id)?.importedIds ?? []));
 }
 
 /**

@@ -46,18 +46,25 @@ export function entryKey(manifest: Manifest): string {
   return key;
 }
 
-/** The keys of `roots` and every chunk they import statically, transitively (dynamic imports not followed). */
-export function staticClosure(manifest: Manifest, roots: string[]): string[] {
+/** `roots` and everything `next` leads to from them, transitively, each once. */
+export function reachable(roots: readonly string[], next: (id: string) => readonly string[]): string[] {
   const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`the manifest has no chunk ${key}`);
-    seen.add(key);
-    for (const next of chunk.imports ?? []) visit(next);
+  const visit = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const n of next(id)) visit(n);
   };
   for (const root of roots) visit(root);
   return [...seen];
+}
+
+/** The keys of `roots` and every chunk they import statically, transitively (dynamic imports not followed). */
+export function staticClosure(manifest: Manifest, roots: string[]): string[] {
+  return reachable(roots, (key) => {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`the manifest has no chunk ${key}`);
+    return chunk.imports ?? [];
+  });
 }
 
 /**
