@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
 import { useJourney } from './support/journey.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-import { answerOffline, outboxSize } from './support/offline.js';
+import { answerOffline, outboxSize, storedAnswerKeys } from './support/offline.js';
 
 describe.runIf(browserAvailable())('answers survive a lost network and a reload', () => {
   const j = useJourney();
@@ -36,13 +36,15 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     }
     const cellOf = (id: string) => page.locator(`[data-testid="card-item"][data-id="${id}"]`);
     for (const a of answered) expect(await cellOf(a.id).getAttribute('data-save')).toBe('unsaved');
-    expect(await outboxSize(page)).toBeGreaterThanOrEqual(10);
+    // The page shows a change before the browser has stored it: the reload waits until all ten are stored.
+    const keys = answered.map((a) => `${a.kind}:${a.id}`).sort();
+    await expect.poll(() => storedAnswerKeys(page), { timeout: 15_000 }).toEqual(keys);
 
     // A reload without a network: the page comes back with the ten answers, still unsaved.
     await page.reload();
     await page.getByTestId('question').waitFor();
     await page.getByTestId('net-banner').waitFor();
-    // Each question is read from this browser's copy once its network load has failed (after the client's retries).
+    // The card lays the outbox's unsent answers over the server's copy once the outbox has opened.
     for (const a of answered) {
       await expect.poll(() => cellOf(a.id).getAttribute('data-answered'), { timeout: 30_000 }).toBe('1');
       expect(await cellOf(a.id).getAttribute('data-save')).toBe('unsaved');

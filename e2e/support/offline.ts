@@ -35,18 +35,46 @@ export async function answerOffline(page: Page, type: string): Promise<void> {
   }
 }
 
-/** What the outbox in this browser's IndexedDB holds for the exam. */
-export function outboxSize(page: Page): Promise<number> {
+/** The entries in this browser's IndexedDB outbox (every exam): answers, answer events and risk records. */
+function outboxEntries(
+  page: Page,
+): Promise<{ channel: string; subject_id: number; answer?: unknown; option?: unknown }[]> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve, reject) => {
+      new Promise<{ channel: string; subject_id: number; answer?: unknown; option?: unknown }[]>((resolve, reject) => {
         const open = indexedDB.open('examhall-outbox');
         open.onerror = () => reject(new Error('no outbox database'));
         open.onsuccess = () => {
-          const req = open.result.transaction('outbox').objectStore('outbox').count();
-          req.onsuccess = () => resolve(req.result);
-          req.onerror = () => reject(new Error('count failed'));
+          const db = open.result;
+          const req = db.transaction('outbox').objectStore('outbox').getAll();
+          req.onsuccess = () => {
+            db.close();
+            resolve(req.result as { channel: string; subject_id: number }[]);
+          };
+          req.onerror = () => {
+            db.close();
+            reject(new Error('read failed'));
+          };
         };
       }),
   );
+}
+
+/** How many entries the outbox in this browser holds. */
+export async function outboxSize(page: Page): Promise<number> {
+  return (await outboxEntries(page)).length;
+}
+
+/**
+ * The questions whose answer the outbox has durably stored, as `kind:id` in the card's terms (`subject:12`,
+ * `ceping:3`), sorted. The page shows a change at once and stores it a moment later; only a stored change is the
+ * browser's to keep through a reload.
+ */
+export async function storedAnswerKeys(page: Page): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const e of await outboxEntries(page)) {
+    if (e.answer === undefined && e.option === undefined) continue;
+    keys.add(`${e.channel === 'ceping' ? 'ceping' : 'subject'}:${e.subject_id}`);
+  }
+  return [...keys].sort();
 }
