@@ -36,5 +36,6 @@ export * from './schemas/subject.js';
 export * from './schemas/team.js';
 export * from './schemas/user.js';
 export * from './time.js';
+export * from './uploadCredentials.js';
 export * from './schemas/profile.js';
 export * from './webPages.js';

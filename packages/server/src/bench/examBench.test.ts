@@ -96,6 +96,8 @@ describe('bench:exam at a tiny scale', () => {
     // One finish per candidate: every one went through the whole exam.
     expect(byCall.get('POST /monitor/finish-exam')?.count).toBe(CANDIDATES);
 
+    // The table prints the slowest request of each call beside its percentiles: a stall shows there.
+    expect(lines.find((l) => l.startsWith('call'))).toMatch(/p99\s+max\s+errors/);
     const last = JSON.parse(lines.at(-1)!) as { candidates: number; errors: number; p99_ms: Record<string, number> };
     expect(last.candidates).toBe(CANDIDATES);
     expect(last.errors).toBe(0);

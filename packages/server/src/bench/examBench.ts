@@ -210,7 +210,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
         `exam ${o.examS} s${o.assets ? '' : ', page files from a CDN'}; frames ${mix.frameBytes.map((b) => Math.round(b / 1024)).join('/')} KB; one load process`,
     );
     print(
-      `${'call'.padEnd(34)}${pad('count', 8)}${pad('rps', 8)}${pad('p50', 8)}${pad('p95', 8)}${pad('p99', 8)}${pad('errors', 8)}`,
+      `${'call'.padEnd(34)}${pad('count', 8)}${pad('rps', 8)}${pad('p50', 8)}${pad('p95', 8)}${pad('p99', 8)}${pad('max', 9)}${pad('errors', 8)}`,
     );
     const noop = calls.find((c) => c.call === NOOP);
     for (const c of [...calls].sort((a, b) => a.call.localeCompare(b.call))) {
@@ -219,7 +219,7 @@ export async function runExamBench(o: ExamBenchOptions, print: (line: string) =>
           ? ` (p99 ${(c.p99_ms / noop.p99_ms).toFixed(1)}x no-op)`
           : '';
       print(
-        `${c.call.padEnd(34)}${pad(c.count, 8)}${pad(c.rps, 8)}${pad(c.p50_ms, 8)}${pad(c.p95_ms, 8)}${pad(c.p99_ms, 8)}${pad(c.errors, 8)}${ratio}`,
+        `${c.call.padEnd(34)}${pad(c.count, 8)}${pad(c.rps, 8)}${pad(c.p50_ms, 8)}${pad(c.p95_ms, 8)}${pad(c.p99_ms, 8)}${pad(c.max_ms, 9)}${pad(c.errors, 8)}${ratio}`,
       );
       for (const e of c.error_samples) print(`    error: ${e}`);
     }

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { requiredSteps, stepSkippable, type ExamDetail, type StsData } from '@examhall/contract';
+import { requiredSteps, stepSkippable, stsExpired, type ExamDetail, type StsData } from '@examhall/contract';
 import { AwsClient } from 'aws4fetch';
 import jpeg from 'jpeg-js';
 import { flatPhoto } from './facePhotos.js';
@@ -290,7 +290,9 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       });
       return { key, url, signer };
     }
-    if (!c.sts) {
+    // Fetched again when spent, by the page's rule: credentials taken at the device check, up to the login
+    // spread before the opening, run out during the exam.
+    if (!c.sts || stsExpired(c.sts, Date.now())) {
       c.sts = await measured<StsData>('GET /sts/get-token', 'GET', stsPath(c), c);
       if (!c.sts) return null;
     }

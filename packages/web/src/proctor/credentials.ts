@@ -1,14 +1,10 @@
 /**
- * Upload credentials: kept per exam and fetched again when missing or past their
- * Expiration. A small margin before Expiration counts as expired, so an upload never starts
- * with credentials that run out on its way.
+ * Upload credentials: kept per exam and fetched again when missing or spent (the contract's stsExpired: past
+ * their Expiration, less a margin, so an upload never starts with credentials that run out on its way).
  */
-import { type StsData, monitorCalls } from '@examhall/contract';
+import { type StsData, monitorCalls, stsExpired } from '@examhall/contract';
 import { request } from '../api/client.js';
 import { serverNow } from '../exam/clock.js';
-
-/** Credentials younger than this before Expiration are refetched. */
-export const EXPIRY_MARGIN_MS = 30_000;
 
 /** A cache of credentials around one fetch function. */
 export class CredentialCache {
@@ -26,7 +22,7 @@ export class CredentialCache {
 
   /** Valid credentials: the cached ones, or fresh ones when missing or (nearly) expired. */
   async get(): Promise<StsData> {
-    if (this.current && !isExpired(this.current, this.now())) return this.current;
+    if (this.current && !stsExpired(this.current, this.now())) return this.current;
     // Concurrent uploads share one fetch.
     this.pending ??= this.fetchToken().finally(() => {
       this.pending = null;
@@ -39,12 +35,6 @@ export class CredentialCache {
   invalidate(): void {
     this.current = null;
   }
-}
-
-/** True when the credentials are past Expiration (less the margin) or their Expiration is unreadable. */
-export function isExpired(sts: StsData, now: number): boolean {
-  const expires = Date.parse(sts.Expiration);
-  return !Number.isFinite(expires) || expires - EXPIRY_MARGIN_MS <= now;
 }
 
 const byExam = new Map<number, CredentialCache>();
