@@ -1,10 +1,11 @@
 import type { ItemAnalysisData, ItemAnalysisItem, ItemAnalysisSort } from '@examhall/contract';
 import { Empty, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
-import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import { tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
 import { FigureTitle } from './FigureTitle.js';
 import { figure } from './figures.js';
 import { OptionBars } from './OptionBars.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 /** Background of a flagged row (AA contrast with the table's text). */
 const FLAGGED_ROW = '#fff1e6';
@@ -93,13 +94,7 @@ export function ItemTable(props: {
           }) as Record<string, unknown>
         }
         onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
-        pagination={{
-          current: props.paging.page,
-          pageSize: props.paging.page_size,
-          total: props.data?.total ?? 0,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-        }}
+        pagination={serverPagination(props.paging, props.data?.total, t)}
         locale={{ emptyText: <Empty description={t('analysis.empty.noMatch')} /> }}
       />
     </div>

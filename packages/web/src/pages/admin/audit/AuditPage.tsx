@@ -8,12 +8,13 @@ import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { intParam, PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';
+import { intParam, tableOrder, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 import { useListState } from '../shared/useListState.js';
 import { AuditDiff } from './AuditDiff.js';
 import { AuditFilters } from './AuditFilters.js';
 import { countChanges, diffEntries } from './diff.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 const DEFAULT_SORT = { sort: 'time', order: 'desc' } as const;
 
@@ -60,14 +61,7 @@ export default function AuditPage() {
             loading={list.isFetching}
             scroll={{ x: true }}
             onChange={(pagination, _filters, sorter) => onTableChange(pagination, sorter)}
-            pagination={{
-              current: paging.page,
-              pageSize: paging.page_size,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showTotal: (total) => t('console.common.total', { n: total }),
-            }}
+            pagination={serverPagination(paging, list.data?.total, t)}
             expandable={{
               expandedRowRender: (entry) => <AuditDiff entry={entry} />,
               rowExpandable: (entry) => entry.before !== null || entry.after !== null,

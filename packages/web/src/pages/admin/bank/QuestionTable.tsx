@@ -4,9 +4,10 @@ import { Button, Empty, Space, Table, Tag, Tooltip, Typography, type TableColumn
 import type { ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import { tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
 import { MeasureSafe } from '../shared/MeasureSafe.js';
 import { ItemFlagTag } from './FlagNotice.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 const DEFAULT_SORT = { sort: 'updated', order: 'desc' } as const;
 
@@ -147,14 +148,7 @@ export function QuestionTable(props: {
               }
             : undefined
         }
-        pagination={{
-          current: paging.page,
-          pageSize: paging.page_size,
-          total: props.total,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showTotal: (total) => t('console.common.total', { n: total }),
-        }}
+        pagination={serverPagination(paging, props.total, t)}
         locale={{ emptyText: props.empty }}
       />
     </div>

@@ -3,7 +3,8 @@ import { type CandidateListData, type CandidateView } from '@examhall/contract';
 import { Button, Empty, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import { tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 /** A sort column of the directory. */
 type Sort = (typeof CANDIDATE_SORTS)[number];
@@ -74,14 +75,7 @@ export function CandidateTable(props: {
       loading={props.loading}
       scroll={{ x: true }}
       onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
-      pagination={{
-        current: props.paging.page,
-        pageSize: props.paging.page_size,
-        total: props.data?.total ?? 0,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZES.map(String),
-        showTotal: (total) => t('console.common.total', { n: total }),
-      }}
+      pagination={serverPagination(props.paging, props.data?.total, t)}
       locale={{ emptyText: <Empty description={props.filtered ? t('console.common.noMatch') : t('cand.empty')} /> }}
       data-testid="candidate-table"
     />

@@ -14,7 +14,8 @@ import { fetchFile, request, saveFile } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
-import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
+import { sortFromTable } from '../shared/listParams.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 /** How often the list is asked for again, so statuses change on screen as candidates move on. */
 export const CANDIDATES_REFRESH_MS = 5000;
@@ -175,14 +176,7 @@ export function ExamCandidatesPanel({ examId }: { examId: number }) {
           const { sort, order } = sortFromTable(sorter, EXAM_CANDIDATE_SORTS);
           setQuery((q) => ({ ...q, sort, order, page: p.current ?? 1, page_size: p.pageSize ?? q.page_size }));
         }}
-        pagination={{
-          current: query.page,
-          pageSize: query.page_size,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showTotal: (n) => t('console.common.total', { n }),
-        }}
+        pagination={serverPagination(query, list.data?.total, t)}
         locale={{
           emptyText: (
             <Empty description={query.q || query.status ? t('console.common.noMatch') : t('exam.cand.empty')} />

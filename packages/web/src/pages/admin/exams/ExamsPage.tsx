@@ -25,13 +25,14 @@ import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { FormError } from '../../../shell/FormError.js';
-import { PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';
+import { tableOrder, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 import { useListState } from '../shared/useListState.js';
 import { zodRule } from '../shared/zodRule.js';
 import { TeamSelect } from '../staff/TeamSelect.js';
 import { modeKey, STATUS_COLOR } from './labels.js';
 import { useArchiveExam, useCopyExam, useCreateExam, useExamList } from './queries.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 const SORTS = ['updated_at', 'name', 'start_at', 'id'] as const;
 const DEFAULT_SORT = { sort: 'updated_at', order: 'desc' } as const;
@@ -173,14 +174,7 @@ export default function ExamsPage() {
             loading={list.isFetching}
             scroll={{ x: true }}
             onChange={(pagination, _f, sorter) => onTableChange(pagination, sorter)}
-            pagination={{
-              current: paging.page,
-              pageSize: paging.page_size,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showTotal: (total) => t('console.common.total', { n: total }),
-            }}
+            pagination={serverPagination(paging, list.data?.total, t)}
             locale={{
               emptyText: filtered ? (
                 <Empty description={t('console.common.noMatch')}>

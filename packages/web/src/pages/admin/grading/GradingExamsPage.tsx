@@ -7,8 +7,9 @@ import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../shared/listParams.js';
+import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 /** The grading area's start: the exams the caller grades, with their progress, paged and searched on the server. */
 export default function GradingExamsPage() {
@@ -95,11 +96,7 @@ export default function GradingExamsPage() {
             loading={list.isPending && allowed}
             locale={{ emptyText: <Empty description={t('console.grading.empty')} /> }}
             pagination={{
-              current: paging.page,
-              pageSize: paging.page_size,
-              total: list.data?.total ?? 0,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showSizeChanger: true,
+              ...serverPagination(paging, list.data?.total, t),
               onChange: (page, page_size) => setPaging({ page, page_size }),
             }}
             scroll={{ x: true }}

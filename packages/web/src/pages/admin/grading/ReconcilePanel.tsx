@@ -5,10 +5,11 @@ import { useState } from 'react';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../shared/listParams.js';
+import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { AnswerView } from './AnswerView.js';
 import { useMark } from './useMark.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 /** Answers whose two marks differ by more than the margin: both marks side by side, and the deciding mark. */
 export function ReconcilePanel({ examId }: { examId: number }) {
@@ -54,10 +55,7 @@ export function ReconcilePanel({ examId }: { examId: number }) {
           loading={list.isPending}
           locale={{ emptyText: <Empty description={t('console.grading.reconcileEmpty')} /> }}
           pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: list.data?.total ?? 0,
-            pageSizeOptions: PAGE_SIZES.map(String),
+            ...serverPagination(paging, list.data?.total, t),
             onChange: (page, page_size) => setPaging({ page, page_size }),
           }}
           scroll={{ x: true }}

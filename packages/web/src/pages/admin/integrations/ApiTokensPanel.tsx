@@ -21,11 +21,12 @@ import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { FormError } from '../../../shell/FormError.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../shared/listParams.js';
+import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { zodRule } from '../shared/zodRule.js';
 import { INTEGRATIONS_KEY, useApiTokens } from './queries.js';
 import { ScopeSelect } from './ScopeSelect.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 /** API tokens: the list (paged on the server), create (the token shown once, with copy), revoke. */
 export function ApiTokensPanel() {
@@ -92,14 +93,7 @@ export function ApiTokensPanel() {
           loading={list.isFetching && !list.data}
           scroll={{ x: true }}
           onChange={(p) => setPaging({ page: p.current ?? 1, page_size: p.pageSize ?? DEFAULT_PAGE_SIZE })}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            showTotal: (total) => t('console.common.total', { n: total }),
-          }}
+          pagination={serverPagination(paging, list.data?.total, t)}
           locale={{ emptyText: <Empty description={t('console.integrations.noTokens')} /> }}
         />
       </div>

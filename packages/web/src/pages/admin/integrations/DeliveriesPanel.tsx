@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
+import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { INTEGRATIONS_KEY, useDeliveries, useWebhooks } from './queries.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 const STATE_COLORS: Record<DeliveryState, string> = { pending: 'blue', delivered: 'green', failed: 'red' };
 
@@ -116,14 +117,7 @@ export function DeliveriesPanel() {
           loading={list.isFetching && !list.data}
           scroll={{ x: true }}
           onChange={(p) => setPaging({ page: p.current ?? 1, page_size: p.pageSize ?? DEFAULT_PAGE_SIZE })}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.page_size,
-            total: list.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            showTotal: (total) => t('console.common.total', { n: total }),
-          }}
+          pagination={serverPagination(paging, list.data?.total, t)}
           locale={{
             emptyText: (
               <Empty

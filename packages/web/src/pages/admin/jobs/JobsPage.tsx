@@ -7,11 +7,12 @@ import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { PAGE_SIZES, tableOrder, textParam } from '../shared/listParams.js';
+import { tableOrder, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 import { useListState } from '../shared/useListState.js';
 import { JobProgress } from './JobProgress.js';
 import { jobEnded } from '../../../api/jobs.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 const DEFAULT_SORT = { sort: 'created', order: 'desc' } as const;
 /** How often the list is read again while a job on it is in progress, ms. */
@@ -82,14 +83,7 @@ export default function JobsPage() {
             loading={list.isFetching && !list.data}
             scroll={{ x: true }}
             onChange={(pagination, _filters, sorter) => onTableChange(pagination, sorter)}
-            pagination={{
-              current: paging.page,
-              pageSize: paging.page_size,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showTotal: (total) => t('console.common.total', { n: total }),
-            }}
+            pagination={serverPagination(paging, list.data?.total, t)}
             locale={{
               emptyText: <Empty description={filtered ? t('console.jobs.noMatch') : t('console.jobs.empty')} />,
             }}

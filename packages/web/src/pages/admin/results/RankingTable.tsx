@@ -3,8 +3,9 @@ import { Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { PAGE_SIZES, sortFromTable } from '../shared/listParams.js';
+import { sortFromTable } from '../shared/listParams.js';
 import type { RankingState } from './rankingQuery.js';
+import { serverPagination } from '../shared/serverPagination.js';
 
 type Patch = Partial<RankingState>;
 
@@ -115,13 +116,7 @@ export function RankingTable({
         locale={{
           emptyText: <Empty description={filtered ? t('console.results.emptyFiltered') : t('console.results.empty')} />,
         }}
-        pagination={{
-          current: query.page,
-          pageSize: query.page_size,
-          total: data?.total ?? 0,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-        }}
+        pagination={serverPagination(query, data?.total, t)}
         onChange={(pagination, _filters, sorter) => {
           const { sort, order: dir } = sortFromTable(sorter, RANKING_SORTS);
           onChange({

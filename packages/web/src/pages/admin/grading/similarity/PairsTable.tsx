@@ -7,8 +7,9 @@ import {
 } from '@examhall/contract';
 import { Button, Empty, Table, Tag, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../../i18n/index.js';
-import { PAGE_SIZES, tableOrder, type ListPaging, type TableSort } from '../../shared/listParams.js';
+import { tableOrder, type ListPaging, type TableSort } from '../../shared/listParams.js';
 import { sideName } from './PairDrawer.js';
+import { serverPagination } from '../../shared/serverPagination.js';
 
 /** A sort column of the pair list. */
 type Sort = (typeof SIMILARITY_SORTS)[number];
@@ -68,13 +69,7 @@ export function PairsTable(props: {
       loading={props.loading}
       scroll={{ x: true }}
       onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
-      pagination={{
-        current: props.paging.page,
-        pageSize: props.paging.page_size,
-        total: props.data?.total ?? 0,
-        pageSizeOptions: PAGE_SIZES.map(String),
-        showSizeChanger: true,
-      }}
+      pagination={serverPagination(props.paging, props.data?.total, t)}
       locale={{ emptyText: <Empty description={t('sim.empty.noPairs', { min: props.minScore.toFixed(2) })} /> }}
     />
   );
