@@ -13,6 +13,7 @@ import {
   type Receipt,
 } from './outbox.js';
 import { openIndexedDbStore, type OutboxStore } from './outboxStore.js';
+import { storageJournal, type StagedJournal } from './stagedJournal.js';
 
 const EXAM = 7;
 const NOW = Date.UTC(2025, 5, 1, 2, 0, 0);
@@ -60,9 +61,20 @@ function manualTimers() {
   };
 }
 
-async function setup(opts: { factory?: IDBFactory; online?: boolean; server?: ReturnType<typeof fakeServer> } = {}) {
+async function setup(
+  opts: {
+    factory?: IDBFactory;
+    online?: boolean;
+    server?: ReturnType<typeof fakeServer>;
+    journal?: StagedJournal;
+    /** Wraps the IndexedDB store (to hold its writes back). */
+    wrap?: (store: OutboxStore) => OutboxStore;
+    now?: () => number;
+  } = {},
+) {
   const factory = opts.factory ?? new IDBFactory();
-  const store = await openIndexedDbStore(factory);
+  const idb = await openIndexedDbStore(factory);
+  const store = opts.wrap ? opts.wrap(idb) : idb;
   const server = opts.server ?? fakeServer();
   const timers = manualTimers();
   let n = 0;
@@ -70,11 +82,12 @@ async function setup(opts: { factory?: IDBFactory; online?: boolean; server?: Re
     store,
     send: server.send,
     classify: (e) => (e instanceof Fail ? e.kind : 'retry'),
-    now: () => NOW,
+    now: opts.now ?? (() => NOW),
     newId: () => `client-${++n}-${Math.random().toString(36).slice(2, 8)}`,
     setTimer: timers.setTimer,
     clearTimer: timers.clearTimer,
     online: opts.online ?? true,
+    ...(opts.journal ? { journal: opts.journal } : {}),
   });
   return { factory, store, server, timers, box };
 }
@@ -297,5 +310,93 @@ describe('a change on its way into storage', () => {
     await stored;
     expect(saveStateOf(box.getSnapshot(), questionKey('answer', 7))).toBe('unsaved');
     expect(box.getSnapshot().pending.get(questionKey('answer', 7))).toBe(1);
+  });
+});
+
+/** A journal over a Map, as over localStorage. */
+function newJournal() {
+  const m = new Map<string, string>();
+  return storageJournal({
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => m.set(k, v),
+    removeItem: (k) => m.delete(k),
+  });
+}
+
+/** A store whose writes wait until released (the page may go away meanwhile); the rest is IndexedDB's. */
+function heldWrites(store: OutboxStore) {
+  const held: (() => void)[] = [];
+  return {
+    release: () => held.splice(0).forEach((go) => go()),
+    wrap: (): OutboxStore => ({
+      list: (examId) => store.list(examId),
+      remove: (ids) => store.remove(ids),
+      nextSeq: (key, floor) => store.nextSeq(key, floor),
+      put: (entry, replaces) =>
+        new Promise<void>((resolve) => held.push(resolve)).then(() => store.put(entry, replaces)),
+    }),
+  };
+}
+
+describe('a page gone before its change was stored', () => {
+  it('loses nothing: the next visit takes the noted changes back, stores and sends them', async () => {
+    const journal = newJournal();
+    const factory = new IDBFactory();
+    const writes = heldWrites(await openIndexedDbStore(factory));
+    const first = await setup({ factory, journal, wrap: writes.wrap, now: () => NOW - 5_000 });
+    void first.box.enqueue({ channel: 'answer', subject_id: 4, answer: choice('C') });
+    void first.box.enqueue({ channel: 'ceping', subject_id: 9, option: 'B' });
+    await settle();
+    // The page goes away with both writes on their way: the store never gets them.
+    first.box.close();
+    expect(await first.store.list(EXAM)).toEqual([]);
+
+    const server = fakeServer();
+    server.failNext('retry');
+    const second = await setup({ factory, online: false, journal, server });
+    const restored = second.box.pendingAnswers();
+    expect(restored.get(questionKey('answer', 4))?.answer).toEqual(choice('C'));
+    expect(restored.get(questionKey('ceping', 9))?.option).toBe('B');
+    expect(saveStateOf(second.box.getSnapshot(), questionKey('answer', 4))).toBe('unsaved');
+    expect((await second.store.list(EXAM)).filter((e) => e.channel !== 'risk')).toHaveLength(2);
+    expect(journal.read(EXAM)).toEqual([]);
+
+    second.box.setOnline(true);
+    await settle();
+    const answers = server.received.filter((e) => e.channel !== 'risk');
+    expect(answers.map((e) => [e.channel, e.subject_id, e.changed_at])).toEqual([
+      ['answer', 4, NOW - 5_000],
+      ['ceping', 9, NOW - 5_000],
+    ]);
+  });
+
+  it('notes only the newest change of a question, and forgets it once that change is stored', async () => {
+    const journal = newJournal();
+    const factory = new IDBFactory();
+    const writes = heldWrites(await openIndexedDbStore(factory));
+    const { box } = await setup({ factory, journal, wrap: writes.wrap });
+    const firstWrite = box.enqueue({ channel: 'answer', subject_id: 2, answer: choice('A') });
+    const secondWrite = box.enqueue({ channel: 'answer', subject_id: 2, answer: choice('D') });
+    expect(journal.read(EXAM)).toEqual([{ channel: 'answer', subject_id: 2, answer: choice('D'), changed_at: NOW }]);
+    // The older change is stored first: the newer one is still on its way, so the note stays.
+    await settle();
+    writes.release();
+    await firstWrite;
+    expect(journal.read(EXAM)).toHaveLength(1);
+    await settle();
+    writes.release();
+    await secondWrite;
+    expect(journal.read(EXAM)).toEqual([]);
+  });
+
+  it('notes no event and no risk record: only answers are on their way', async () => {
+    const journal = newJournal();
+    const factory = new IDBFactory();
+    const writes = heldWrites(await openIndexedDbStore(factory));
+    const { box } = await setup({ factory, journal, wrap: writes.wrap });
+    void box.enqueue({ channel: 'answer', subject_id: 2, event: 5 });
+    void box.recordRisk(RISK_EVENTS.networkUnstable.id, 'slow');
+    await settle();
+    expect(journal.read(EXAM)).toEqual([]);
   });
 });

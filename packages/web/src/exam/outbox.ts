@@ -1,7 +1,9 @@
 /**
  * Zero lost answers: every change is written to the durable store before anything is sent, a
  * single sender sends the entries in the order they were made, and an entry leaves the store
- * only when the server's receipt names it (or a newer change of the same question). Failed sends
+ * only when the server's receipt names it (or a newer change of the same question). Until the
+ * store has it, the question's newest change is noted in a synchronous journal, which the next
+ * visit takes back, so a page that goes away mid-write loses nothing either. Failed sends
  * are retried with backoff; offline and failing networks are visible in the snapshot and are
  * recorded as risk events through the same outbox, so they survive a reload too.
  *
@@ -9,6 +11,7 @@
  */
 import { detail, RISK_EVENTS, type AnswerEvent, type AnswerValue } from '@examhall/contract';
 import type { OutboxChannel, OutboxEntry, OutboxStore } from './outboxStore.js';
+import type { StagedChange, StagedJournal } from './stagedJournal.js';
 
 export type { OutboxChannel, OutboxEntry, OutboxStore } from './outboxStore.js';
 
@@ -36,6 +39,9 @@ export interface OutboxDeps {
   clearTimer?: (handle: unknown) => void;
   /** Whether the browser believes it is online at the start. */
   online?: boolean;
+  /** Notes of the changes on their way to the store (localStorage in the browser); none, and a page that goes away
+   * mid-write loses the change it was writing. */
+  journal?: StagedJournal;
 }
 
 /** Save state of one question. */
@@ -99,6 +105,14 @@ export type Change =
 
 const carriesAnswer = (e: OutboxEntry) => e.answer !== undefined || e.option !== undefined;
 
+/** The journal's note of a change that carries an answer. */
+function noteOf(change: Change, changedAt: number): StagedChange | null {
+  if (change.channel === 'ceping') return { ...change, changed_at: changedAt };
+  return change.answer === undefined
+    ? null
+    : { channel: 'answer', subject_id: change.subject_id, answer: change.answer, changed_at: changedAt };
+}
+
 /** The outbox of one exam. */
 export class Outbox {
   private readonly entries = new Map<string, OutboxEntry>();
@@ -138,6 +152,10 @@ export class Outbox {
       box.entries.set(e.client_id, e);
       box.lastOrder = Math.max(box.lastOrder, e.order);
     }
+    // Changes an earlier visit noted but had not stored when it went away: stored now, as the newest of their
+    // questions (a note is forgotten only once its change is stored, so nothing newer can be in the store).
+    const notes = deps.journal?.read(examId) ?? [];
+    await Promise.all(notes.map((n) => box.stage(n, n.changed_at).catch(() => undefined)));
     box.emit();
     // A page opened (or reloaded) without a network is offline from its first moment: that is recorded too,
     // unless the offline record of the visit before is still waiting to be sent.
@@ -193,15 +211,21 @@ export class Outbox {
    * overwrites it anyway; events are never merged away.
    */
   enqueue(change: Change): Promise<OutboxEntry> {
+    return this.stage(change, Math.round(this.deps.now()));
+  }
+
+  /** Stores a change made at `now` (enqueue's work; also a journal's note taken back). */
+  private stage(change: Change, now: number): Promise<OutboxEntry> {
     const key = questionKey(change.channel, change.subject_id);
-    // Counted as pending from this moment: storing it takes a while, and meanwhile the page must not say 'saved'.
-    const staged = change.channel === 'ceping' || change.answer !== undefined;
-    if (staged) {
+    // Counted as pending from this moment: storing it takes a while, and meanwhile the page must not say 'saved';
+    // and noted, so that a page gone before the store has it does not lose it.
+    const note = noteOf(change, now);
+    if (note) {
       this.staged.set(key, (this.staged.get(key) ?? 0) + 1);
+      this.deps.journal?.note(this.examId, key, note);
       this.emit();
     }
     const run = async () => {
-      const now = Math.round(this.deps.now());
       // Seconds since the epoch as a floor keep sequence numbers growing across devices and
       // cleared storage, and stay within a 32-bit column until 2038.
       const seq = await this.deps.store.nextSeq(`${this.examId}:${key}`, Math.floor(now / 1000));
@@ -225,11 +249,14 @@ export class Outbox {
       await this.deps.store.put(entry, replaced?.client_id);
       if (replaced) this.entries.delete(replaced.client_id);
       this.entries.set(entry.client_id, entry);
-      // A change that could not be stored stays counted, so its question never shows as saved.
-      if (staged) {
+      // A change that could not be stored stays counted (and noted), so its question never shows as saved.
+      if (note) {
         const left = (this.staged.get(key) ?? 1) - 1;
         if (left > 0) this.staged.set(key, left);
-        else this.staged.delete(key);
+        else {
+          this.staged.delete(key);
+          this.deps.journal?.forget(this.examId, key);
+        }
       }
       this.emit();
       this.kick();

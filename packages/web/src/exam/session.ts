@@ -4,6 +4,7 @@ import { isApiError, request } from '../api/client.js';
 import { serverNow } from './clock.js';
 import { Outbox, type FailureKind, type OutboxEntry, type Receipt } from './outbox.js';
 import { openIndexedDbStore } from './outboxStore.js';
+import { browserJournal } from './stagedJournal.js';
 
 /** Sorts a failed send: the attempt is over, the server refuses this change for good, or try again. */
 export function classifyFailure(e: unknown): FailureKind {
@@ -85,6 +86,7 @@ export async function openExamOutbox(examId: number): Promise<Outbox> {
     now: serverNow,
     newId: () => crypto.randomUUID(),
     online: navigator.onLine,
+    journal: browserJournal(),
   });
   const online = () => box.setOnline(true);
   const offline = () => box.setOnline(false);
