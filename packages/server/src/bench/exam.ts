@@ -17,29 +17,52 @@ import { CHECK_IN_MINUTES } from '@examhall/contract';
 import { runExamBench } from './examBench.js';
 import { fileLimitVerdict, filesNeeded, mostCandidates, readFileLimit } from './fileLimit.js';
 
-const { values } = parseArgs({
-  options: {
-    candidates: { type: 'string', default: '200' },
-    'login-spread-s': { type: 'string', default: '30' },
-    'start-spread-s': { type: 'string', default: '30' },
-    'exam-s': { type: 'string', default: '60' },
-    'admission-rate': { type: 'string' },
-    dialect: { type: 'string', default: 'sqlite' },
-    'api-processes': { type: 'string', default: '1' },
-    cluster: { type: 'string' },
-    sockets: { type: 'string', default: '256' },
-    'answer-every-s': { type: 'string', default: '10' },
-    'sync-every-s': { type: 'string', default: '60' },
-    'frame-every-s': { type: 'string', default: '30' },
-    'risk-every-s': { type: 'string', default: '600' },
-    'noop-per-s': { type: 'string', default: '20' },
-    'no-assets': { type: 'boolean', default: false },
-    out: {
-      type: 'string',
-      default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/results'),
-    },
+const OPTIONS = {
+  candidates: { type: 'string', default: '200' },
+  'login-spread-s': { type: 'string', default: '30' },
+  'start-spread-s': { type: 'string', default: '30' },
+  'exam-s': { type: 'string', default: '60' },
+  'admission-rate': { type: 'string' },
+  dialect: { type: 'string', default: 'sqlite' },
+  'api-processes': { type: 'string', default: '1' },
+  cluster: { type: 'string' },
+  sockets: { type: 'string', default: '256' },
+  'answer-every-s': { type: 'string', default: '10' },
+  'sync-every-s': { type: 'string', default: '60' },
+  'frame-every-s': { type: 'string', default: '30' },
+  'risk-every-s': { type: 'string', default: '600' },
+  'noop-per-s': { type: 'string', default: '20' },
+  'no-assets': { type: 'boolean', default: false },
+  out: {
+    type: 'string',
+    default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/results'),
   },
-});
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** The options, one a line, with their defaults: what --help and a mistyped option print. */
+function usage(): string {
+  const lines = Object.entries(OPTIONS).map(([name, o]) => {
+    const d = 'default' in o && o.default !== false ? ` (default ${String(o.default)})` : '';
+    return `  --${name}${o.type === 'string' ? ' VALUE' : ''}${d}`;
+  });
+  return ['usage: npm run bench:exam -- [options]', ...lines].join('\n');
+}
+
+function parse() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (err) {
+    console.error(`${err instanceof Error ? err.message : String(err)}\n${usage()}`);
+    process.exit(2);
+  }
+}
+
+const values = parse();
+if (values.help) {
+  console.log(usage());
+  process.exit(0);
+}
 
 /** A positive number option, or a clear refusal. */
 function num(name: keyof typeof values, min = 0): number {
