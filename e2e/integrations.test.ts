@@ -39,6 +39,7 @@ describe.runIf(browserAvailable())('integrations journey', () => {
       expect(receiver.received[0]!.verified).toBe(true);
       await page.getByTestId('deliveries-table').getByText('已送达').waitFor();
       await page.getByTestId('deliveries-table').getByText('ping').waitFor();
+      await page.getByTestId('deliveries-kept').getByText('保留 90 天', { exact: false }).waitFor();
 
       await page.getByTestId('token-create').click();
       await page.getByTestId('token-submit').click();

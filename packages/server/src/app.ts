@@ -101,6 +101,8 @@ export interface App {
 const SMS_PERIOD_MS = 1_000;
 /** How often webhook deliveries due are posted. */
 const WEBHOOK_PERIOD_MS = 1_000;
+/** How often the webhook delivery log drops what is older than it keeps. */
+const WEBHOOK_PRUNE_PERIOD_MS = 3_600_000;
 /** How often unfinished judge jobs are looked for in the queue (see JudgeService.requeueLost). */
 const JUDGE_REQUEUE_PERIOD_MS = 10_000;
 /** How often console jobs Redis lost are looked for (see JobQueue.redeliverLost). */
@@ -293,7 +295,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders; it posts webhook deliveries due; it queues again judge jobs and console jobs the queues lost;
+  // queues reminders; it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console jobs the queues lost;
   // it checks the exam frames browsers flagged and a sample of the others with its face engine. Each once per period
   // across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
@@ -306,6 +308,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
         { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
+        { name: 'webhooks.prune', periodMs: WEBHOOK_PRUNE_PERIOD_MS, run: () => services.webhooks.prune() },
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
         { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
         { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },

@@ -22,6 +22,9 @@ const serverTime = (name: string) =>
     return ms;
   });
 
+/** Days the webhook delivery log keeps a settled delivery unless WEBHOOK_LOG_DAYS says otherwise. */
+export const WEBHOOK_LOG_DAYS = 90;
+
 /** The environment variables Examhall reads, with their defaults. */
 const EnvSchema = z
   .object({
@@ -105,6 +108,8 @@ const EnvSchema = z
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     /** 'true' lets webhooks reach loopback, private and link-local addresses (an intranet's systems). */
     WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+    /** Days the webhook delivery log keeps a delivery once it is delivered or given up on. */
+    WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(WEBHOOK_LOG_DAYS),
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -236,6 +241,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** True when webhooks may reach loopback, private and link-local addresses. */
   webhookAllowPrivate: boolean;
+  /** Days the delivery log keeps a settled delivery. */
+  webhookLogDays: number;
   /** How long a stopping process lets requests in flight finish before it cuts them off, ms. */
   shutdownGraceMs: number;
 }
@@ -307,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admissionRate: e.ADMISSION_RATE,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookLogDays: e.WEBHOOK_LOG_DAYS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN

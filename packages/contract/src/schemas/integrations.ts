@@ -175,6 +175,8 @@ export const DeliveryListData = z.object({
   list: z.array(DeliveryView),
   /** How many match in all. */
   total: z.number().int(),
+  /** Days the log keeps a delivery once it is delivered or given up on (the server's WEBHOOK_LOG_DAYS). */
+  kept_days: z.number().int(),
 });
 /** GET /admin/integrations/deliveries data. */
 export type DeliveryListData = z.infer<typeof DeliveryListData>;

@@ -344,6 +344,63 @@ export class WebhookRepository {
       .where('d.id', '=', id)
       .executeTakeFirst();
   }
+
+  /** Deletes the rows of `table` by id; answers how many. */
+  private async removeRows(table: 'webhook_deliveries' | 'webhook_events', rows: { id: number }[]): Promise<number> {
+    if (rows.length > 0) {
+      await this.db
+        .deleteFrom(table)
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    }
+    return rows.length;
+  }
+
+  /** Removes up to `limit` settled deliveries (delivered or given up on) last changed before `before`; answers how many. */
+  async pruneDeliveries(before: number, limit: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', 'in', ['delivered', 'failed'])
+      .where('updated_at', '<', before)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return this.removeRows('webhook_deliveries', rows);
+  }
+
+  /**
+   * Removes up to `limit` events made before `before` that no delivery refers to any more, but never an attempt's
+   * latest (a new score is compared with it, so that an unchanged score is not sent again); answers how many.
+   */
+  async pruneEvents(before: number, limit: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('webhook_events as e')
+      .select('e.id')
+      .where('e.created_at', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))),
+      )
+      .where(({ or, eb, exists, selectFrom }) =>
+        or([
+          eb('e.attempt_id', 'is', null),
+          exists(
+            selectFrom('webhook_events as later')
+              .select('later.id')
+              .whereRef('later.attempt_id', '=', 'e.attempt_id')
+              .whereRef('later.id', '>', 'e.id'),
+          ),
+        ]),
+      )
+      .orderBy('e.id')
+      .limit(limit)
+      .execute();
+    return this.removeRows('webhook_events', rows);
+  }
 }
 
 /** API tokens. */

@@ -36,7 +36,7 @@ describe.each(await testedDialects())('integrations on %s', (dialect) => {
 
   beforeEach(async () => {
     // The receiver listens on loopback: the operator lets webhooks reach private addresses.
-    t = await createTestApp(dialect, { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    t = await createTestApp(dialect, { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_LOG_DAYS: '14' } });
     admin = await t.loginStaff('admin');
     ({ examId } = await t.seed('13800138000'));
     receiver = await startHookReceiver(SECRET);
@@ -144,6 +144,8 @@ describe.each(await testedDialects())('integrations on %s', (dialect) => {
 
     const [delivery] = await deliveries({ status: 'delivered', attempt_id: attemptId });
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, delivered_at: t.now() });
+    // The log says how long it keeps a settled delivery: the operator's days.
+    expect((await ok<DeliveryListData>(api.webhookDeliveries, {})).kept_days).toBe(14);
     // Nothing more is due: a later run posts nothing.
     t.advance(3_600_000);
     expect(await t.services.webhooks.deliver()).toBe(0);

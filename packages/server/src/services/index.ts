@@ -218,6 +218,7 @@ export function createServices(deps: ServiceDeps): Services {
     clock,
     log: deps.log,
     allowPrivate: deps.config.webhookAllowPrivate,
+    logDays: deps.config.webhookLogDays,
   });
   const smsPacer = new SmsPacer(deps.limiter, deps.config.sms);
   const admission = new AdmissionService(deps.limiter, {

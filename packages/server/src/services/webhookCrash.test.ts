@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { WebhookRepository } from '../repositories/integrations.js';
 import { testedDialects } from '../test/db.js';
+import { finishedAttempts } from '../test/finishedAttempts.js';
 import { sharedDb, type SharedDb } from '../test/jobKinds.js';
 import { startScript, until } from '../test/processes.js';
 import { startHookReceiver, type HookReceiver } from '../test/webhookReceiver.js';
@@ -18,74 +19,13 @@ const SECRET = 'crash-test-secret-0123';
 /** Finished attempts of one exam, each with an `attempt.scored` event for the endpoint; answers the event ids. */
 async function scoredAttempts(db: Db, endpointId: number): Promise<number[]> {
   const now = Date.now();
-  const exam = await db
-    .insertInto('exams')
-    .values({
-      name: '校招笔试',
-      description: '',
-      mode: 1,
-      time_minutes: 60,
-      start_at: now - 86_400_000,
-      end_at: now + 86_400_000,
-      settings: '{}',
-      created_at: now,
-      status: 'published',
-      draft: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { examId, attemptIds } = await finishedAttempts(db, EVENTS, now);
   const repo = new WebhookRepository(db);
   const events: number[] = [];
-  for (let i = 0; i < EVENTS; i++) {
-    const phone = `1391111${String(i).padStart(4, '0')}`;
-    const candidate = await db
-      .insertInto('candidates')
-      .values({
-        area_code: '86',
-        phone,
-        name: `候选人 ${i}`,
-        school: null,
-        major: null,
-        degree: null,
-        graduation_year: null,
-        created_at: now,
-        last_login_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const invitation = await db
-      .insertInto('invitations')
-      .values({ exam_id: exam.id, area_code: '86', phone, extra_minutes: 0, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const attempt = await db
-      .insertInto('attempts')
-      .values({
-        exam_id: exam.id,
-        candidate_id: candidate.id,
-        invitation_id: invitation.id,
-        mode: 1,
-        phase: 3,
-        created_at: now,
-        started_at: now,
-        end_at: now,
-        finished_at: now,
-        finish_reason: 'submit',
-        score: i,
-        max_score: 100,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+  for (const [i, attemptId] of attemptIds.entries()) {
     events.push(
       await repo.insertEvent(
-        {
-          event: 'attempt.scored',
-          attempt_id: attempt.id,
-          exam_id: exam.id,
-          score: i,
-          max_score: 100,
-          created_at: now,
-        },
+        { event: 'attempt.scored', attempt_id: attemptId, exam_id: examId, score: i, max_score: 100, created_at: now },
         [endpointId],
         now,
       ),

@@ -42,6 +42,8 @@ const DELIVERY_PARALLEL = 20;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Tries before a delivery is given up on (about three days with the backoff below). */
 export const DELIVERY_MAX_TRIES = 80;
+/** Rows one statement of the log's pruning removes. */
+const PRUNE_BATCH = 1000;
 
 /** The wait after the n-th failed try (1-based): 30 s doubling each time, at most an hour. */
 export function retryDelayMs(failedTries: number): number {
@@ -60,6 +62,10 @@ export interface WebhookDeps {
   timeoutMs?: number;
   /** How long a run holds what it took. */
   leaseMs?: number;
+  /** Days the delivery log keeps a delivery once it is delivered or given up on. */
+  logDays: number;
+  /** Rows one statement of the pruning removes. */
+  pruneBatch?: number;
 }
 
 function endpointView(e: EndpointListed): WebhookEndpointView {
@@ -183,7 +189,7 @@ export class WebhookService implements ScoreOutbox {
       (q.page - 1) * q.page_size,
       q.page_size,
     );
-    return { list: rows.map(deliveryView), total };
+    return { list: rows.map(deliveryView), total, kept_days: this.deps.logDays };
   }
 
   /** Makes a delivery due at once, its tries counted afresh (audited). */
@@ -265,6 +271,33 @@ export class WebhookService implements ScoreOutbox {
       await repo.endpointsFor(attempt.exam_id),
       now,
     );
+  }
+
+  /**
+   * Keeps the delivery log to its days: removes the deliveries settled (delivered or given up on) longer ago, then
+   * the events none of them needs any more, an attempt's latest excepted; in batches, so that no statement holds
+   * the database for long. Pending deliveries and their events stay, whatever their age.
+   */
+  async prune(): Promise<{ deliveries: number; events: number }> {
+    const before = this.deps.clock() - this.deps.logDays * 86_400_000;
+    const batch = this.deps.pruneBatch ?? PRUNE_BATCH;
+    const removed = { deliveries: 0, events: 0 };
+    let n: number;
+    do {
+      n = await this.repo.pruneDeliveries(before, batch);
+      removed.deliveries += n;
+    } while (n === batch);
+    do {
+      n = await this.repo.pruneEvents(before, batch);
+      removed.events += n;
+    } while (n === batch);
+    if (removed.deliveries + removed.events > 0) {
+      this.deps.log.info(
+        { deliveries: removed.deliveries, events: removed.events, days: this.deps.logDays },
+        'webhook log pruned',
+      );
+    }
+    return removed;
   }
 
   /**

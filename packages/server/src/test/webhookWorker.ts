@@ -6,6 +6,7 @@
  * Environment: JOB_DB, JOB_DB_SCHEMA (see jobWorker.ts), WEBHOOK_LEASE_MS.
  */
 import pino from 'pino';
+import { WEBHOOK_LOG_DAYS } from '../config.js';
 import { openDb } from '../db/database.js';
 import { AuditService } from '../services/audit.js';
 import { ExamCatalog } from '../services/catalog.js';
@@ -25,6 +26,7 @@ const webhooks = new WebhookService(db, {
   clock: Date.now,
   log,
   allowPrivate: true,
+  logDays: WEBHOOK_LOG_DAYS,
   leaseMs: Number(process.env.WEBHOOK_LEASE_MS ?? 1000),
   timeoutMs: 60_000,
 });

@@ -52,6 +52,8 @@ export const integrationsEn: Record<keyof typeof integrationsZh, string> = {
   'console.integrations.noDeliveries':
     "No delivery yet. Deliveries appear here once a candidate's score is final, or after you send a test.",
   'console.integrations.noDeliveriesMatch': 'No delivery matches these filters.',
+  'console.integrations.keptDays':
+    'Deliveries that were delivered or given up on are kept {n} days; pending ones until they settle.',
   'console.integrations.tokens': 'API tokens',
   'console.integrations.tokensHint':
     'A recruiting system reads final scores with a token: GET /api/v1/results with Authorization: Bearer. A token is shown only when it is made.',

@@ -47,6 +47,7 @@ export const integrationsZh = {
   'console.integrations.allStatuses': '全部状态',
   'console.integrations.noDeliveries': '还没有投递。考生成绩确定后，或点击“发送测试”后，这里会出现记录。',
   'console.integrations.noDeliveriesMatch': '没有符合筛选条件的投递。',
+  'console.integrations.keptDays': '已送达或已放弃的投递保留 {n} 天；待投递的保留到有结果为止。',
   'console.integrations.tokens': 'API 令牌',
   'console.integrations.tokensHint':
     '招聘系统使用令牌调用 GET /api/v1/results（Authorization: Bearer）读取最终成绩。令牌只在创建时显示一次。',

@@ -109,6 +109,11 @@ export function DeliveriesPanel() {
         />
       </Space>
       <LoadError error={list.error} />
+      {list.data && (
+        <Typography.Paragraph type="secondary" data-testid="deliveries-kept">
+          {t('console.integrations.keptDays', { n: list.data.kept_days })}
+        </Typography.Paragraph>
+      )}
       <div data-testid="deliveries-table">
         <Table<DeliveryView>
           rowKey="id"
