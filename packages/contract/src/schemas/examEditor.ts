@@ -449,6 +449,8 @@ export type ExamIdData = z.infer<typeof ExamIdData>;
 export const PreviewData = z.object({
   /** A candidate token of the staff member's preview candidate (the `auth` of candidate calls). */
   token: z.string(),
+  /** The preview candidate's id (whose the browser's kept exam data is while the preview runs). */
+  candidate_id: z.number().int(),
   /** When the token expires (epoch ms). */
   expires_at: EpochMs,
   /** Exam id. */

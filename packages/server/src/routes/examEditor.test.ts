@@ -19,6 +19,7 @@ import { testedDialects } from '../test/db.js';
 import { staffCalls } from '../test/staffCalls.js';
 import { enterExam } from '../test/checks.js';
 import { PY_SUM } from '../test/programs.js';
+import { hashToken } from '../services/tokens.js';
 
 const opts = (...texts: string[]) => texts.map((content, i) => ({ id: String.fromCharCode(65 + i), content }));
 
@@ -473,6 +474,13 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     const p = await ok<PreviewData>(api.examEditorPreview, { exam_id: examId });
     const c = asCandidate(p.token, examId, p.anid);
     expect((await c.get(`/exam/show?id=${examId}&anid=${p.anid}`)).statusCode).toBe(200);
+    // The preview names its candidate: the one its token is of.
+    const owner = await t.db.handle.db
+      .selectFrom('auth_tokens')
+      .select('subject_id')
+      .where('token_hash', '=', hashToken(p.token))
+      .executeTakeFirstOrThrow();
+    expect(p.candidate_id).toBe(owner.subject_id);
     // The preview candidate's profile is complete, so the candidate pages open the exam, not the profile form.
     const info = body<{ info: number; userInfo: { name: string | null } }>(await c.get('/user/get-info')).data;
     expect(info.info).toBe(1);

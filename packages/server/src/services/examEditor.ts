@@ -675,7 +675,14 @@ export class ExamEditorService {
         throw isUniqueViolation(err) ? fail('conflict', 'a preview of this exam was being made at the same time') : err;
       });
     const { token, expiresAt } = await this.deps.tokens.issue('candidate', candidateId, PREVIEW_WINDOW_MS);
-    return { token, expires_at: expiresAt, exam_id: examId, anid, version_id: versionId };
+    return {
+      token,
+      candidate_id: candidateId,
+      expires_at: expiresAt,
+      exam_id: examId,
+      anid,
+      version_id: versionId,
+    };
   }
 
   /** GET /admin/exam/preview-keys: the keys of a preview version's questions, by the ids candidate pages show. */

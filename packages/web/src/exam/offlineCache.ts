@@ -1,9 +1,11 @@
 /**
  * The candidate's own exam data kept in this browser (exam detail, attempt, question list,
  * questions), so a reload without a network brings the exam page back and the unsent answers
- * with it. Only read when the network fails; a fresh answer always replaces it.
+ * with it. Only read when the network fails; a fresh answer always replaces it. Kept per
+ * candidate: on a shared browser, one candidate never reads another's copy.
  */
 import { isApiError } from '../api/client.js';
+import { currentCandidate } from '../session/owner.js';
 
 const DB_NAME = 'examhall-cache';
 const STORE = 'responses';
@@ -20,11 +22,14 @@ function db(): Promise<IDBDatabase> {
   return dbPromise;
 }
 
+/** The key of `key` for the candidate logged in now. */
+const scoped = (key: string) => `${currentCandidate() ?? '-'}:${key}`;
+
 async function write(key: string, value: unknown): Promise<void> {
   const d = await db();
   await new Promise<void>((resolve, reject) => {
     const tx = d.transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).put(value, key);
+    tx.objectStore(STORE).put(value, scoped(key));
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error ?? new Error('IndexedDB write failed'));
   });
@@ -33,7 +38,7 @@ async function write(key: string, value: unknown): Promise<void> {
 async function read<T>(key: string): Promise<T | undefined> {
   const d = await db();
   return new Promise<T | undefined>((resolve, reject) => {
-    const req = d.transaction(STORE, 'readonly').objectStore(STORE).get(key);
+    const req = d.transaction(STORE, 'readonly').objectStore(STORE).get(scoped(key));
     req.onsuccess = () => resolve(req.result as T | undefined);
     req.onerror = () => reject(req.error ?? new Error('IndexedDB read failed'));
   });

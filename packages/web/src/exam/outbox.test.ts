@@ -400,3 +400,120 @@ describe('a page gone before its change was stored', () => {
     expect(journal.read(EXAM)).toEqual([]);
   });
 });
+
+describe('a browser two candidates use in turn', () => {
+  it("keeps each candidate's unsent changes to themselves, and sends them with their own login", async () => {
+    let owner = 1;
+    const factory = new IDBFactory();
+    const journal = newJournal();
+    const first = await setup({ factory, journal, online: false });
+    const firstServer = fakeServer();
+    firstServer.failNext('retry');
+    const a = await Outbox.open(EXAM, {
+      store: first.store,
+      send: firstServer.send,
+      classify: () => 'retry',
+      now: () => NOW,
+      newId: () => `a-${Math.random()}`,
+      setTimer: () => null,
+      clearTimer: () => undefined,
+      online: false,
+      owner: () => owner,
+    });
+    await a.enqueue({ channel: 'answer', subject_id: 3, answer: choice('A') });
+    a.close();
+
+    // The second candidate logs in on this browser: the first one's change is neither shown nor sent.
+    owner = 2;
+    const server = fakeServer();
+    const open = (send: ReturnType<typeof fakeServer>) =>
+      Outbox.open(EXAM, {
+        store: first.store,
+        send: send.send,
+        classify: () => 'retry',
+        now: () => NOW,
+        newId: () => `b-${Math.random()}`,
+        online: true,
+        owner: () => owner,
+      });
+    const b = await open(server);
+    expect(b.pendingAnswers().size).toBe(0);
+    await b.enqueue({ channel: 'answer', subject_id: 3, answer: choice('B') });
+    await settle();
+    expect(server.received.map((e) => [e.candidate_id, e.answer])).toEqual([[2, choice('B')]]);
+    b.close();
+    expect((await first.store.list(EXAM)).map((e) => [e.candidate_id, e.answer])).toEqual([[1, choice('A')]]);
+
+    // The first candidate comes back: their change is theirs again, and goes with their login.
+    owner = 1;
+    const again = fakeServer();
+    const back = await open(again);
+    expect(back.pendingAnswers().get(questionKey('answer', 3))?.answer).toEqual(choice('A'));
+    await settle();
+    expect(again.received.map((e) => [e.candidate_id, e.answer])).toEqual([[1, choice('A')]]);
+    expect(await first.store.list(EXAM)).toEqual([]);
+  });
+
+  it('sends nothing while another candidate is logged in on the page, and goes on once the right one is', async () => {
+    let owner = 1;
+    const server = fakeServer();
+    server.failNext('retry');
+    const { box, timers } = await setup({ server });
+    const opened = await Outbox.open(EXAM, {
+      store: (await setup()).store,
+      send: server.send,
+      classify: () => 'retry',
+      now: () => NOW,
+      newId: () => `c-${Math.random()}`,
+      setTimer: timers.setTimer,
+      clearTimer: timers.clearTimer,
+      online: true,
+      owner: () => owner,
+    });
+    box.close();
+    await opened.enqueue({ channel: 'answer', subject_id: 8, answer: choice('C') });
+    await settle();
+    expect(server.received).toEqual([]);
+    // A new login in place, by someone else: the retry sends nothing.
+    owner = 2;
+    opened.retryNow();
+    await settle();
+    expect(server.received).toEqual([]);
+    owner = 1;
+    opened.retryNow();
+    await settle();
+    expect(server.received.map((e) => e.subject_id)).toEqual([8]);
+  });
+
+  it("takes back only the candidate's own notes of changes on their way", async () => {
+    let owner = 1;
+    const journal = newJournal();
+    const factory = new IDBFactory();
+    const writes = heldWrites(await openIndexedDbStore(factory));
+    const deps = (store: OutboxStore) => ({
+      store,
+      send: () => Promise.reject(new Error('offline')),
+      classify: () => 'retry' as const,
+      now: () => NOW,
+      newId: () => `d-${Math.random()}`,
+      setTimer: () => null,
+      clearTimer: () => undefined,
+      online: false,
+      journal,
+      owner: () => owner,
+    });
+    const a = await Outbox.open(EXAM, deps(writes.wrap()));
+    void a.enqueue({ channel: 'answer', subject_id: 5, answer: choice('A') });
+    await settle();
+    a.close();
+    owner = 2;
+    const b = await Outbox.open(EXAM, deps(await openIndexedDbStore(factory)));
+    expect(b.pendingAnswers().size).toBe(0);
+    expect(journal.read(EXAM)).toHaveLength(1);
+    b.close();
+    owner = 1;
+    const back = await Outbox.open(EXAM, deps(await openIndexedDbStore(factory)));
+    expect(back.pendingAnswers().get(questionKey('answer', 5))?.candidate_id).toBe(1);
+    expect(journal.read(EXAM)).toEqual([]);
+  });
+});

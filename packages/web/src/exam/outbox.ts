@@ -42,6 +42,11 @@ export interface OutboxDeps {
   /** Notes of the changes on their way to the store (localStorage in the browser); none, and a page that goes away
    * mid-write loses the change it was writing. */
   journal?: StagedJournal;
+  /**
+   * The candidate logged in on this browser now (null: not known). Changes are noted as theirs; another
+   * candidate's are neither shown nor sent, and wait in the store for their own login.
+   */
+  owner?: () => number | null;
 }
 
 /** Save state of one question. */
@@ -105,12 +110,20 @@ export type Change =
 
 const carriesAnswer = (e: OutboxEntry) => e.answer !== undefined || e.option !== undefined;
 
-/** The journal's note of a change that carries an answer. */
-function noteOf(change: Change, changedAt: number): StagedChange | null {
-  if (change.channel === 'ceping') return { ...change, changed_at: changedAt };
+/** True when `change` may be shown and sent for `owner`: theirs, or nobody's known. */
+function ownedBy(change: { candidate_id?: number }, owner: number | null): boolean {
+  return change.candidate_id === undefined || owner === null || change.candidate_id === owner;
+}
+
+/** The journal's note of a change that carries an answer, made by `author`. */
+function noteOf(change: Change, changedAt: number, author: { candidate_id?: number }): StagedChange | null {
+  if (change.channel === 'ceping') {
+    const { channel, subject_id, option } = change;
+    return { channel, subject_id, option, changed_at: changedAt, ...author };
+  }
   return change.answer === undefined
     ? null
-    : { channel: 'answer', subject_id: change.subject_id, answer: change.answer, changed_at: changedAt };
+    : { channel: 'answer', subject_id: change.subject_id, answer: change.answer, changed_at: changedAt, ...author };
 }
 
 /** The outbox of one exam. */
@@ -148,14 +161,21 @@ export class Outbox {
   /** Loads what an earlier visit left unsent and starts sending it. */
   static async open(examId: number, deps: OutboxDeps): Promise<Outbox> {
     const box = new Outbox(examId, deps);
+    const owner = box.owner();
     for (const e of await deps.store.list(examId)) {
-      box.entries.set(e.client_id, e);
       box.lastOrder = Math.max(box.lastOrder, e.order);
+      if (ownedBy(e, owner)) box.entries.set(e.client_id, e);
     }
     // Changes an earlier visit noted but had not stored when it went away: stored now, as the newest of their
     // questions (a note is forgotten only once its change is stored, so nothing newer can be in the store).
-    const notes = deps.journal?.read(examId) ?? [];
-    await Promise.all(notes.map((n) => box.stage(n, n.changed_at).catch(() => undefined)));
+    const notes = (deps.journal?.read(examId) ?? []).filter((n) => ownedBy(n, owner));
+    await Promise.all(
+      notes.map((n) =>
+        box
+          .stage(n, n.changed_at, n.candidate_id === undefined ? box.author() : { candidate_id: n.candidate_id })
+          .catch(() => undefined),
+      ),
+    );
     box.emit();
     // A page opened (or reloaded) without a network is offline from its first moment: that is recorded too,
     // unless the offline record of the visit before is still waiting to be sent.
@@ -164,6 +184,16 @@ export class Outbox {
     }
     box.kick();
     return box;
+  }
+
+  private owner(): number | null {
+    return this.deps.owner?.() ?? null;
+  }
+
+  /** The candidate a new change is noted as made by. */
+  private author(): { candidate_id?: number } {
+    const owner = this.owner();
+    return owner === null ? {} : { candidate_id: owner };
   }
 
   private waitingRisk(risk: number): boolean {
@@ -214,15 +244,16 @@ export class Outbox {
     return this.stage(change, Math.round(this.deps.now()));
   }
 
-  /** Stores a change made at `now` (enqueue's work; also a journal's note taken back). */
-  private stage(change: Change, now: number): Promise<OutboxEntry> {
+  /** Stores a change `author` made at `now` (enqueue's work; also a journal's note taken back). */
+  private stage(change: Change, now: number, author = this.author()): Promise<OutboxEntry> {
     const key = questionKey(change.channel, change.subject_id);
     // Counted as pending from this moment: storing it takes a while, and meanwhile the page must not say 'saved';
-    // and noted, so that a page gone before the store has it does not lose it.
-    const note = noteOf(change, now);
+    // and noted, so that a page gone before the store has it does not lose it (each candidate's notes apart).
+    const note = noteOf(change, now, author);
+    const noteKey = author.candidate_id === undefined ? key : `${author.candidate_id}/${key}`;
     if (note) {
       this.staged.set(key, (this.staged.get(key) ?? 0) + 1);
-      this.deps.journal?.note(this.examId, key, note);
+      this.deps.journal?.note(this.examId, noteKey, note);
       this.emit();
     }
     const run = async () => {
@@ -237,6 +268,7 @@ export class Outbox {
         seq,
         changed_at: now,
         order: this.nextOrder(now),
+        ...author,
         ...(change.channel === 'answer'
           ? {
               ...(change.answer !== undefined ? { answer: change.answer } : {}),
@@ -255,7 +287,7 @@ export class Outbox {
         if (left > 0) this.staged.set(key, left);
         else {
           this.staged.delete(key);
-          this.deps.journal?.forget(this.examId, key);
+          this.deps.journal?.forget(this.examId, noteKey);
         }
       }
       this.emit();
@@ -282,6 +314,7 @@ export class Outbox {
         risk,
         ...(detail !== undefined ? { detail } : {}),
         ...(imageKey !== undefined ? { image_key: imageKey } : {}),
+        ...this.author(),
       };
       await this.deps.store.put(entry);
       this.entries.set(entry.client_id, entry);
@@ -377,6 +410,9 @@ export class Outbox {
         for (const entry of this.sorted()) {
           if (this.stopped || this.finished) return;
           if (!this.entries.has(entry.client_id) || this.rejected.has(entry.client_id)) continue;
+          // Another candidate logged in on this page: nothing is sent with their login; a login of the
+          // candidate who made the changes sends them (retryNow).
+          if (!ownedBy(entry, this.owner())) return;
           if (!(await this.sendOne(entry))) return;
         }
       } while (this.again && !this.stopped);

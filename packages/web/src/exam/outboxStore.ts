@@ -37,6 +37,8 @@ export interface OutboxEntry {
   detail?: string;
   /** Object key of the picture a risk record was seen on (the face monitor's frame). */
   image_key?: string;
+  /** Whose change it is: the candidate logged in when it was made (absent: made before candidates were noted). */
+  candidate_id?: number;
 }
 
 /** The storage the outbox needs; IndexedDB in the browser. */

@@ -4,6 +4,7 @@ import { isApiError, request } from '../api/client.js';
 import { serverNow } from './clock.js';
 import { Outbox, type FailureKind, type OutboxEntry, type Receipt } from './outbox.js';
 import { openIndexedDbStore } from './outboxStore.js';
+import { currentCandidate } from '../session/owner.js';
 import { browserJournal } from './stagedJournal.js';
 
 /** Sorts a failed send: the attempt is over, the server refuses this change for good, or try again. */
@@ -87,6 +88,7 @@ export async function openExamOutbox(examId: number): Promise<Outbox> {
     newId: () => crypto.randomUUID(),
     online: navigator.onLine,
     journal: browserJournal(),
+    owner: currentCandidate,
   });
   const online = () => box.setOnline(true);
   const offline = () => box.setOnline(false);

@@ -7,9 +7,13 @@
 import type { AnswerValue } from '@examhall/contract';
 
 /** A change as the page hands it to the outbox, with when it was made (server-aligned epoch ms). */
-export type StagedChange =
+export type StagedChange = (
   | { channel: 'answer'; subject_id: number; answer: AnswerValue; changed_at: number }
-  | { channel: 'ceping'; subject_id: number; option: string; changed_at: number };
+  | { channel: 'ceping'; subject_id: number; option: string; changed_at: number }
+) & {
+  /** Whose change it is (see OutboxEntry.candidate_id). */
+  candidate_id?: number;
+};
 
 /** Synchronous notes of the changes on their way to the store, by exam and question key. */
 export interface StagedJournal {

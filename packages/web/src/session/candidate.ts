@@ -3,6 +3,7 @@ import { type GetInfoData, type LoginBody, type LoginData, userCalls } from '@ex
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError, request } from '../api/client.js';
 import { clearAuth, currentAuth, storeAuth } from '../api/cookies.js';
+import { rememberCandidate } from './owner.js';
 import { endSession } from './sessionEnd.js';
 import { ensureCookieDomain, getCookieDomain } from './siteConfig.js';
 
@@ -44,6 +45,7 @@ export function useLogin() {
       const domain = getCookieDomain();
       if (currentAuth() !== data.auth) storeAuth(data.auth, domain);
       if (currentAuth() !== data.auth && domain) storeAuth(data.auth, '');
+      rememberCandidate(data.user_id);
       queryClient.removeQueries({ queryKey: USER_INFO_KEY });
     },
   });

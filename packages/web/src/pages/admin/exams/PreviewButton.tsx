@@ -5,6 +5,7 @@ import { App, Button, Tooltip } from 'antd';
 import { storeAuth } from '../../../api/cookies.js';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
+import { rememberCandidate } from '../../../session/owner.js';
 import { ensureCookieDomain } from '../../../session/siteConfig.js';
 import { savePreview } from '../../exam/previewMode.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
@@ -16,6 +17,7 @@ import type { DraftEditor } from './useDraftEditor.js';
  */
 async function openPreview(p: PreviewData, tab: Window | null): Promise<void> {
   storeAuth(p.token, await ensureCookieDomain());
+  rememberCandidate(p.candidate_id);
   try {
     savePreview(window.localStorage, {
       exam_id: p.exam_id,
