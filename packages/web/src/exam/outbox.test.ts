@@ -474,15 +474,18 @@ describe('a browser two candidates use in turn', () => {
     await opened.enqueue({ channel: 'answer', subject_id: 8, answer: choice('C') });
     await settle();
     expect(server.received).toEqual([]);
-    // A new login in place, by someone else: the retry sends nothing.
+    await opened.recordRisk(RISK_EVENTS.networkUnstable.id, 'slow');
+    expect(opened.pendingRisks()).toHaveLength(1);
+    // A new login in place, by someone else: the retry sends nothing, nor does the beacon on the way out.
     owner = 2;
     opened.retryNow();
     await settle();
     expect(server.received).toEqual([]);
+    expect(opened.pendingRisks()).toEqual([]);
     owner = 1;
     opened.retryNow();
     await settle();
-    expect(server.received.map((e) => e.subject_id)).toEqual([8]);
+    expect(server.received.map((e) => e.channel)).toEqual(['answer', 'risk']);
   });
 
   it("takes back only the candidate's own notes of changes on their way", async () => {

@@ -11,6 +11,7 @@
  */
 import { detail, RISK_EVENTS, type AnswerEvent, type AnswerValue } from '@examhall/contract';
 import type { OutboxChannel, OutboxEntry, OutboxStore } from './outboxStore.js';
+import { ownedBy } from '../session/owner.js';
 import type { StagedChange, StagedJournal } from './stagedJournal.js';
 
 export type { OutboxChannel, OutboxEntry, OutboxStore } from './outboxStore.js';
@@ -109,11 +110,6 @@ export type Change =
   | { channel: 'ceping'; subject_id: number; option: string };
 
 const carriesAnswer = (e: OutboxEntry) => e.answer !== undefined || e.option !== undefined;
-
-/** True when `change` may be shown and sent for `owner`: theirs, or nobody's known. */
-function ownedBy(change: { candidate_id?: number }, owner: number | null): boolean {
-  return change.candidate_id === undefined || owner === null || change.candidate_id === owner;
-}
 
 /** The journal's note of a change that carries an answer, made by `author`. */
 function noteOf(change: Change, changedAt: number, author: { candidate_id?: number }): StagedChange | null {
@@ -232,7 +228,8 @@ export class Outbox {
 
   /** Risk records not yet confirmed by the server, oldest first (sent by beacon when the page goes away). */
   pendingRisks(): OutboxEntry[] {
-    return this.sorted().filter((e) => e.channel === 'risk' && !this.rejected.has(e.client_id));
+    const owner = this.owner();
+    return this.sorted().filter((e) => e.channel === 'risk' && !this.rejected.has(e.client_id) && ownedBy(e, owner));
   }
 
   /**

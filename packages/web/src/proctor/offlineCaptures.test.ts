@@ -51,3 +51,21 @@ describe('captures waiting to be sent (offlineCaptures)', () => {
     expect(pertinent).toMatchObject({ kind: 'pertinent', risk_id: 42 });
   });
 });
+
+describe('captures on a browser two candidates use in turn', () => {
+  it("keeps each candidate's pictures to themselves, to be sent with their own login", async () => {
+    let owner: number | null = 1;
+    const factory = new IDBFactory();
+    const store = await openOfflineCaptures(factory, () => owner);
+    await store.put(image('mine', 1, 100));
+    owner = 2;
+    await store.put(image('theirs', 1, 200));
+    expect((await store.list(1)).map((c) => [c.client_id, c.candidate_id])).toEqual([['theirs', 2]]);
+    owner = 1;
+    const reopened = await openOfflineCaptures(factory, () => owner);
+    expect((await reopened.list(1)).map((c) => [c.client_id, c.candidate_id])).toEqual([['mine', 1]]);
+    // Nobody known: every capture shows, as before candidates were noted.
+    owner = null;
+    expect((await reopened.list(1)).map((c) => c.client_id)).toEqual(['mine', 'theirs']);
+  });
+});

@@ -4,6 +4,7 @@
  * microphone recordings. Kept in IndexedDB, which survives a reload or a closed tab, until they are uploaded.
  */
 import { done, promised } from '../exam/idb.js';
+import { currentCandidate, ownedBy } from '../session/owner.js';
 
 /** One capture waiting to be sent. */
 export interface OfflineCapture {
@@ -23,13 +24,15 @@ export interface OfflineCapture {
   risk_id?: number;
   /** A recording's length, ms. */
   duration_ms?: number;
+  /** Whose it is: the candidate logged in when it was kept (set by the store). */
+  candidate_id?: number;
 }
 
 /** Where captures waiting to be sent are kept. */
 export interface OfflineCaptureStore {
-  /** Every waiting capture of the exam, oldest first. */
+  /** Every waiting capture of the exam the candidate logged in now took, oldest first. */
   list(examId: number): Promise<OfflineCapture[]>;
-  /** Keeps one. */
+  /** Keeps one, as the candidate's logged in now. */
   put(capture: OfflineCapture): Promise<void>;
   /** Forgets one (uploaded and recorded). */
   remove(clientId: string): Promise<void>;
@@ -38,8 +41,14 @@ export interface OfflineCaptureStore {
 const DB_NAME = 'examhall-captures';
 const STORE = 'offline_images';
 
-/** Opens the store of captures waiting to be sent (creating it on first use). */
-export async function openOfflineCaptures(factory: IDBFactory = indexedDB): Promise<OfflineCaptureStore> {
+/**
+ * Opens the store of captures waiting to be sent (creating it on first use). Each is kept as the candidate's
+ * logged in (`owner`): on a shared browser, one candidate's pictures are never sent with another's login.
+ */
+export async function openOfflineCaptures(
+  factory: IDBFactory = indexedDB,
+  owner: () => number | null = currentCandidate,
+): Promise<OfflineCaptureStore> {
   const open = factory.open(DB_NAME, 1);
   open.onupgradeneeded = () => {
     const store = open.result.createObjectStore(STORE, { keyPath: 'client_id' });
@@ -50,11 +59,14 @@ export async function openOfflineCaptures(factory: IDBFactory = indexedDB): Prom
     async list(examId) {
       const tx = db.transaction(STORE, 'readonly');
       const range = IDBKeyRange.bound([examId, -Infinity], [examId, Infinity]);
-      return (await promised(tx.objectStore(STORE).index('by_exam').getAll(range))) as OfflineCapture[];
+      const all = (await promised(tx.objectStore(STORE).index('by_exam').getAll(range))) as OfflineCapture[];
+      const now = owner();
+      return all.filter((c) => ownedBy(c, now));
     },
     async put(capture) {
       const tx = db.transaction(STORE, 'readwrite');
-      tx.objectStore(STORE).put(capture);
+      const now = owner();
+      tx.objectStore(STORE).put(now === null ? capture : { ...capture, candidate_id: now });
       await done(tx);
     },
     async remove(clientId) {

@@ -24,3 +24,8 @@ export function currentCandidate(): number | null {
     return null;
   }
 }
+
+/** True when something kept for later may be shown and sent for `owner`: theirs, or nobody's known. */
+export function ownedBy(kept: { candidate_id?: number }, owner: number | null): boolean {
+  return kept.candidate_id === undefined || owner === null || kept.candidate_id === owner;
+}
