@@ -5,6 +5,7 @@ import {
   MUTE_GRACE_MS,
   phoneWatcher,
   watchFullscreen,
+  watchClosedPage,
   watchTracks,
   type FullscreenDocument,
   type Raise,
@@ -173,5 +174,53 @@ describe('watchFullscreen', () => {
 describe('maskPhone', () => {
   it('hides the middle of a mobile number', () => {
     expect(maskPhone('86 13700137001')).toBe('86 137****7001');
+  });
+});
+
+describe('watchClosedPage', () => {
+  /** A window and localStorage for the watcher; answers a way to close the page. */
+  function browser() {
+    const items = new Map<string, string>();
+    const win = new EventTarget();
+    vi.stubGlobal('window', win);
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => items.get(k) ?? null,
+      setItem: (k: string, v: string) => void items.set(k, v),
+      removeItem: (k: string) => void items.delete(k),
+    });
+    return { close: () => win.dispatchEvent(new Event('pagehide')) };
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("raises a screen switch for the candidate's own page closed a while, not for a reload or another candidate's", () => {
+    const page = browser();
+    let now = 1_000_000;
+    let owner = 1;
+    const r = recorder();
+    const watch = () =>
+      watchClosedPage(
+        5,
+        r.raise,
+        () => now,
+        () => owner,
+      );
+    watch();
+    page.close();
+    // A reload: back at once.
+    now += 1_000;
+    watch();
+    expect(r.raised).toEqual([]);
+    page.close();
+    // Another candidate on this browser, a while later: not their leaving.
+    now += 600_000;
+    owner = 2;
+    watch();
+    expect(r.raised).toEqual([]);
+    // The first candidate back after the same while: their page was closed.
+    owner = 1;
+    watch();
+    expect(r.raised.map(([risk]) => risk)).toEqual(['screenSwitch']);
   });
 });

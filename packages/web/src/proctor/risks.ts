@@ -23,6 +23,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { encodeBody, isApiError, readResponse, request, urlFor } from '../api/client.js';
 import { currentAuth } from '../api/cookies.js';
 import { serverNow } from '../exam/clock.js';
+import { currentCandidate } from '../session/owner.js';
 import type { Outbox, OutboxEntry } from '../exam/outbox.js';
 import { onRiskRecorded } from '../exam/session.js';
 import { getStreams, subscribeStreams, type ProctorStreams } from './streams.js';
@@ -100,10 +101,15 @@ export function watchScreenSwitch(raise: Raise): Stop {
 /**
  * A page that was closed or reloaded: when it went away is kept in localStorage, and a return after
  * more than CLOSED_PAGE_SWITCH_MS is a screen switch (a reload is quicker; closing the exam to look
- * something up is not).
+ * something up is not). Kept per candidate: on a shared browser, another candidate's leaving is not theirs.
  */
-export function watchClosedPage(examId: number, raise: Raise, now: () => number = serverNow): Stop {
-  const key = `exam-left:${examId}`;
+export function watchClosedPage(
+  examId: number,
+  raise: Raise,
+  now: () => number = serverNow,
+  owner: () => number | null = currentCandidate,
+): Stop {
+  const key = `exam-left:${examId}:${owner() ?? '-'}`;
   try {
     const left = Number(localStorage.getItem(key));
     localStorage.removeItem(key);
