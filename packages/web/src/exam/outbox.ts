@@ -273,8 +273,7 @@ export class Outbox {
             }
           : { option: change.option }),
       };
-      const replaced =
-        carriesAnswer(entry) && entry.event === undefined ? this.replaceableFor(key, entry.client_id) : undefined;
+      const replaced = carriesAnswer(entry) && entry.event === undefined ? this.replaceableFor(key, entry) : undefined;
       await this.deps.store.put(entry, replaced?.client_id);
       if (replaced) this.entries.delete(replaced.client_id);
       this.entries.set(entry.client_id, entry);
@@ -371,10 +370,12 @@ export class Outbox {
     return this.lastOrder;
   }
 
-  private replaceableFor(key: string, except: string): OutboxEntry | undefined {
+  /** An unsent answer of the question, by the same candidate, that `entry` makes needless. */
+  private replaceableFor(key: string, entry: OutboxEntry): OutboxEntry | undefined {
     for (const e of this.entries.values()) {
-      if (e.client_id === except || e.client_id === this.inFlight || this.rejected.has(e.client_id)) continue;
+      if (e.client_id === entry.client_id || e.client_id === this.inFlight || this.rejected.has(e.client_id)) continue;
       if (e.channel === 'risk' || e.event !== undefined || !carriesAnswer(e)) continue;
+      if (e.candidate_id !== entry.candidate_id) continue;
       if (questionKey(e.channel, e.subject_id) === key) return e;
     }
     return undefined;
