@@ -8,8 +8,9 @@ import { DEMO_PHONE, type TestServer } from './server.js';
 export async function loginAs(page: Page, server: TestServer, phone = DEMO_PHONE): Promise<void> {
   await page.goto('/login');
   await page.getByTestId('phone-input').fill(phone);
+  const before = server.sms.codesSent(phone);
   await page.getByTestId('send-code').click();
-  const code = await server.sms.waitForCode(phone);
+  const code = await server.sms.waitForCode(phone, 10_000, before);
   await page.getByTestId('code-input').fill(code);
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/\/exams$/);
@@ -115,9 +116,10 @@ export function examIdsOf(page: Page): { examId: number; anid: number } {
 
 /** Logs in as `phone` through the API (SMS code from the server's webhook) and answers the token. */
 export async function candidateToken(server: TestServer, phone: string): Promise<string> {
+  const before = server.sms.codesSent(phone);
   const send = await fetch(`${server.baseUrl}/api/user/send-msg?phone=${phone}&area_code=86`);
   if (send.status !== 200) throw new Error(`send-msg answered ${send.status}`);
-  const code = await server.sms.waitForCode(phone);
+  const code = await server.sms.waitForCode(phone, 10_000, before);
   const res = await fetch(`${server.baseUrl}/api/user/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -23,8 +23,13 @@ export interface SmsRecorder {
   messages: () => RecordedSms[];
   /** The invitation texts received so far, oldest first. */
   texts: () => RecordedText[];
-  /** The latest code sent to `phone`, waiting up to `timeoutMs` for it to arrive. */
-  waitForCode: (phone: string, timeoutMs?: number) => Promise<string>;
+  /**
+   * The latest code sent to `phone`, waiting up to `timeoutMs` for it to arrive; with `after`, for a code past the
+   * first `after` ones (a new login's, not an earlier one's).
+   */
+  waitForCode: (phone: string, timeoutMs?: number, after?: number) => Promise<string>;
+  /** How many codes `phone` has been sent. */
+  codesSent: (phone: string) => number;
   close: () => Promise<void>;
 }
 
@@ -46,12 +51,12 @@ export async function startSmsRecorder(): Promise<SmsRecorder> {
     url: recorder.url,
     messages,
     texts: () => recorder.bodies.filter(isText),
-    async waitForCode(phone, timeoutMs = 10_000) {
+    codesSent: (phone) => messages().filter((m) => m.phone === phone).length,
+    async waitForCode(phone, timeoutMs = 10_000, after = 0) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = messages()
-          .filter((m) => m.phone === phone)
-          .at(-1);
+        const sent = messages().filter((m) => m.phone === phone);
+        const found = sent.length > after ? sent.at(-1) : undefined;
         if (found) return found.code;
         if (Date.now() > deadline)
           throw new Error(`no SMS for ${phone} within ${timeoutMs} ms (got ${messages().length} in all)`);
