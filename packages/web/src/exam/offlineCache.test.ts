@@ -3,17 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client.js';
 import { rememberCandidate } from '../session/owner.js';
 import { cached, recall, remember } from './offlineCache.js';
+import { memoryStorage } from '../test/memoryStorage.js';
 
 const offline = () => Promise.reject(new ApiError('network_error', 0, 'Failed to fetch'));
 
 describe('the exam data kept in this browser, per candidate', () => {
   beforeEach(() => {
-    const items = new Map<string, string>();
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => items.get(k) ?? null,
-      setItem: (k: string, v: string) => void items.set(k, v),
-      removeItem: (k: string) => void items.delete(k),
-    });
+    vi.stubGlobal('localStorage', memoryStorage());
   });
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -14,6 +14,7 @@ import {
 } from './outbox.js';
 import { openIndexedDbStore, type OutboxStore } from './outboxStore.js';
 import { storageJournal, type StagedJournal } from './stagedJournal.js';
+import { memoryStorage } from '../test/memoryStorage.js';
 
 const EXAM = 7;
 const NOW = Date.UTC(2025, 5, 1, 2, 0, 0);
@@ -314,14 +315,7 @@ describe('a change on its way into storage', () => {
 });
 
 /** A journal over a Map, as over localStorage. */
-function newJournal() {
-  const m = new Map<string, string>();
-  return storageJournal({
-    getItem: (k) => m.get(k) ?? null,
-    setItem: (k, v) => m.set(k, v),
-    removeItem: (k) => m.delete(k),
-  });
-}
+const newJournal = () => storageJournal(memoryStorage());
 
 /** A store whose writes wait until released (the page may go away meanwhile); the rest is IndexedDB's. */
 function heldWrites(store: OutboxStore) {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadMarks, toggleMark } from './reviewMarks.js';
-
-/** A Storage of a plain map. */
-function memoryStorage() {
-  const map = new Map<string, string>();
-  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), map };
-}
+import { memoryStorage } from '../test/memoryStorage.js';
 
 describe('review marks', () => {
   it('keeps marks per attempt across a reload, and a second toggle removes one', () => {

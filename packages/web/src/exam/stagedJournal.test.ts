@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storageJournal, type StagedChange } from './stagedJournal.js';
-
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (k: string) => items.get(k) ?? null,
-    setItem: (k: string, v: string) => void items.set(k, v),
-    removeItem: (k: string) => void items.delete(k),
-  };
-}
+import { memoryStorage } from '../test/memoryStorage.js';
 
 const answer = (subject_id: number, option: string, changed_at: number): StagedChange => ({
   channel: 'answer',

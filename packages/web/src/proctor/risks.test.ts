@@ -11,6 +11,7 @@ import {
   type Raise,
 } from './risks.js';
 import type { ProctorStreams } from './streams.js';
+import { memoryStorage } from '../test/memoryStorage.js';
 
 /** A media track as far as the detector sees it: events, kind, label, muted. */
 class FakeTrack extends EventTarget {
@@ -180,14 +181,9 @@ describe('maskPhone', () => {
 describe('watchClosedPage', () => {
   /** A window and localStorage for the watcher; answers a way to close the page. */
   function browser() {
-    const items = new Map<string, string>();
     const win = new EventTarget();
     vi.stubGlobal('window', win);
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => items.get(k) ?? null,
-      setItem: (k: string, v: string) => void items.set(k, v),
-      removeItem: (k: string) => void items.delete(k),
-    });
+    vi.stubGlobal('localStorage', memoryStorage());
     return { close: () => win.dispatchEvent(new Event('pagehide')) };
   }
   afterEach(() => {
