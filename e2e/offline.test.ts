@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
 import { useJourney } from './support/journey.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-import { answerOffline, outboxSize, storedAnswerKeys } from './support/offline.js';
+import { answerCell, outboxSize, readyForOffline, storedAnswerKeys } from './support/offline.js';
 
 describe.runIf(browserAvailable())('answers survive a lost network and a reload', () => {
   const j = useJourney();
@@ -13,26 +13,13 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     await enterDemoExam(page);
     const { examId } = examIdsOf(page);
     const auth = await authOf(context);
-    // The service worker keeps the shell; every question was fetched up front and kept in this browser.
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 })
-      .toBe(true);
-    await page.waitForLoadState('networkidle');
+    await readyForOffline(page);
 
     await context.setOffline(true);
     await page.getByTestId('net-banner').waitFor();
 
     const cells = page.getByTestId('card-item');
-    const answerAt = async (i: number) => {
-      const cell = cells.nth(i);
-      await cell.click();
-      const id = (await cell.getAttribute('data-id'))!;
-      const q = page.locator(`[data-testid="question"][data-id="${id}"]`);
-      await q.waitFor();
-      await answerOffline(page, (await q.getAttribute('data-type'))!);
-      await expect.poll(() => cell.getAttribute('data-answered')).toBe('1');
-      return { id, kind: (await cell.getAttribute('data-kind'))! };
-    };
+    const answerAt = (i: number) => answerCell(page, cells.nth(i));
     const answered: { id: string; kind: string }[] = [];
     while (answered.length < 10) answered.push(await answerAt(answered.length));
     const cellOf = (id: string) => page.locator(`[data-testid="card-item"][data-id="${id}"]`);

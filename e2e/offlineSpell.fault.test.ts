@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
-import { answerOffline, outboxSize, storedAnswerKeys } from './support/offline.js';
+import { answerCell, outboxSize, readyForOffline, storedAnswerKeys } from './support/offline.js';
 
 const OFFLINE_S = Number(process.env.FAULT_OFFLINE_SECONDS) || (process.env.FAULT_FULL === 'true' ? 600 : 20);
 const ANSWERS = 10;
@@ -24,10 +24,7 @@ describe.runIf(browserAvailable())('fault: the browser offline for a long spell'
       await enterDemoExam(page);
       const { examId } = examIdsOf(page);
       const auth = await authOf(context);
-      await expect
-        .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 })
-        .toBe(true);
-      await page.waitForLoadState('networkidle');
+      await readyForOffline(page);
       // Gone if the page reloads; a navigation of the main frame is counted too.
       await page.evaluate(() => Object.assign(window, { faultMarker: 'same page' }));
       let navigations = 0;
@@ -43,14 +40,7 @@ describe.runIf(browserAvailable())('fault: the browser offline for a long spell'
       for (let i = 0; answered.length < ANSWERS; i++) {
         // Spread over the spell, as a candidate goes on working.
         await sleep(Math.max(0, began + ((answered.length + 1) * OFFLINE_S * 1000) / (ANSWERS + 1) - Date.now()));
-        const cell = cells.nth(i);
-        await cell.click();
-        const id = (await cell.getAttribute('data-id'))!;
-        const q = page.locator(`[data-testid="question"][data-id="${id}"]`);
-        await q.waitFor();
-        await answerOffline(page, (await q.getAttribute('data-type'))!);
-        await expect.poll(() => cell.getAttribute('data-answered')).toBe('1');
-        answered.push({ id, kind: (await cell.getAttribute('data-kind'))! });
+        answered.push(await answerCell(page, cells.nth(i)));
       }
       await sleep(Math.max(0, began + OFFLINE_S * 1000 - Date.now()));
       const cellOf = (id: string) => page.locator(`[data-testid="card-item"][data-id="${id}"]`);

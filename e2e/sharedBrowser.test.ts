@@ -9,7 +9,7 @@ import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
-import { answerOffline, storedAnswerKeys } from './support/offline.js';
+import { answerCell, readyForOffline, storedAnswerKeys } from './support/offline.js';
 import { ADMIN } from './support/server.js';
 
 const SECOND = '13700137999';
@@ -25,20 +25,12 @@ describe.runIf(browserAvailable())('a browser two candidates use in turn', () =>
     const { examId } = examIdsOf(page);
     // The first candidate's token, to ask the server later (leaving only drops it from this browser).
     const first = await authOf(context);
-    await expect
-      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 })
-      .toBe(true);
-    await page.waitForLoadState('networkidle');
+    await readyForOffline(page);
 
     // The first candidate answers a question without a network, then leaves the computer.
     await context.setOffline(true);
     await page.getByTestId('net-banner').waitFor();
-    const cell = page.locator('[data-testid="card-item"][data-kind="subject"]').first();
-    await cell.click();
-    const id = (await cell.getAttribute('data-id'))!;
-    const q = page.locator(`[data-testid="question"][data-id="${id}"]`);
-    await q.waitFor();
-    await answerOffline(page, (await q.getAttribute('data-type'))!);
+    const { id } = await answerCell(page, page.locator('[data-testid="card-item"][data-kind="subject"]').first());
     await expect.poll(() => storedAnswerKeys(page), { timeout: 15_000 }).toEqual([`subject:${id}`]);
     await page.goto('about:blank');
     await context.clearCookies();

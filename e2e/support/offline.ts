@@ -1,5 +1,6 @@
 /** Answering in the exam without a network, and what the page keeps for later meanwhile. */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Answers the question on screen with what works without a network (no audio, no file upload). */
 export async function answerOffline(page: Page, type: string): Promise<void> {
@@ -77,4 +78,26 @@ export async function storedAnswerKeys(page: Page): Promise<string[]> {
     keys.add(`${e.channel === 'ceping' ? 'ceping' : 'subject'}:${e.subject_id}`);
   }
   return [...keys].sort();
+}
+
+/**
+ * Waits until the exam page can go on without a network: the service worker controls it (it keeps the shell) and
+ * every load is done (every question was fetched up front and kept in this browser).
+ */
+export async function readyForOffline(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 })
+    .toBe(true);
+  await page.waitForLoadState('networkidle');
+}
+
+/** Opens the question of an answer card cell and answers it offline; answers its id and kind once it shows answered. */
+export async function answerCell(page: Page, cell: Locator): Promise<{ id: string; kind: string }> {
+  await cell.click();
+  const id = (await cell.getAttribute('data-id'))!;
+  const q = page.locator(`[data-testid="question"][data-id="${id}"]`);
+  await q.waitFor();
+  await answerOffline(page, (await q.getAttribute('data-type'))!);
+  await expect.poll(() => cell.getAttribute('data-answered')).toBe('1');
+  return { id, kind: (await cell.getAttribute('data-kind'))! };
 }
