@@ -17,6 +17,7 @@ import {
   addTags,
   chooseByIndex,
   chooseOption,
+  clickForCall,
   inputOf,
   staffCall,
   staffLogin,
@@ -401,10 +402,17 @@ describe.runIf(browserAvailable())('the console journey: from an empty team to a
     const page = author;
     await page.getByTestId('nav-exams').click();
     await page.getByTestId('exam-new').click();
-    await page.getByTestId('exam-create-name').fill('E2E 校招笔试');
-    await page.getByTestId('exam-create-submit').click();
-    await page.waitForURL(/\/admin\/exams\/\d+/);
-    examId = Number(/\/admin\/exams\/(\d+)/.exec(page.url())![1]);
+    const name = page.getByTestId('exam-create-name');
+    // The dialog has put the caret in the name (autofocus) before the name is typed.
+    await expect.poll(() => name.evaluate((input) => input === document.activeElement)).toBe(true);
+    await name.fill('E2E 校招笔试');
+    await expect.poll(() => name.inputValue()).toBe('E2E 校招笔试');
+    ({ exam_id: examId } = await clickForCall<{ exam_id: number }>(
+      page,
+      page.getByTestId('exam-create-submit'),
+      '/admin/exam/create',
+    ));
+    await page.waitForURL(new RegExp(`/admin/exams/${examId}(\\D|$)`));
 
     // Open from an hour ago for a day, on the server's clock.
     const now = Date.now();

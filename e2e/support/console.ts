@@ -110,3 +110,24 @@ export async function publishOneQuestionExam(
   await staffCall(page, '/admin/exam/publish', { exam_id: examId, revision: saved.revision });
   return examId;
 }
+
+/** How long `clickForCall` waits for the call's answer. */
+const CALL_WAIT_MS = 15_000;
+
+/**
+ * Clicks `button`, waits for the call to `path` the click makes, and expects it to succeed, so a step that fails
+ * says what the server answered (or that no call was made) rather than only that the page did not move on.
+ */
+export async function clickForCall<T>(page: Page, button: Locator, path: string): Promise<T> {
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === `/api${path}`,
+    { timeout: CALL_WAIT_MS },
+  );
+  await button.click();
+  const res = await answered.catch((e: unknown) => {
+    throw new Error(`no answer to ${path} within ${CALL_WAIT_MS} ms of the click`, { cause: e });
+  });
+  const body = (await res.json()) as { status: string; msg: string; data: T };
+  expect(body.status, `${path}: ${res.status()} ${body.msg}`).toBe('success');
+  return body.data;
+}

@@ -1,7 +1,10 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchBrowser } from './browser.js';
 import { startServer, type TestServer } from './server.js';
+
+/** The most of the server's output a failed step prints (its end). */
+const SERVER_TAIL_CHARS = 8_000;
 
 /** The server and browser one journey file shares. */
 export interface Journey {
@@ -18,6 +21,14 @@ export function useJourney(env: Record<string, string> = {}, browserArgs: readon
   beforeAll(async () => {
     parts.server = await startServer(env);
     parts.browser = await launchBrowser(browserArgs);
+  });
+  // A journey step that fails shows what the server said meanwhile (warnings and errors: the journeys log at warn).
+  beforeEach(({ onTestFailed }) => {
+    const from = parts.server?.output().length ?? 0;
+    onTestFailed(() => {
+      const said = parts.server?.output().slice(from).trim();
+      if (said) console.error(`the server printed during this step:\n${said.slice(-SERVER_TAIL_CHARS)}`);
+    });
   });
   afterAll(async () => {
     await parts.browser?.close();
