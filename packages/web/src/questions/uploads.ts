@@ -1,6 +1,6 @@
 /** The bank's uploads the editors make: pictures, listening audio, and zips of hidden cases. */
 import { BANK_LIMITS, bankCalls } from '@examhall/contract';
-import { upload, type UploadProgress } from '../api/client.js';
+import { errorText, upload, type UploadProgress } from '../api/client.js';
 
 /** Stores a picture for a stem, an option or a passage; answers where it is served. */
 export function uploadImage(file: File, onProgress?: UploadProgress) {
@@ -34,4 +34,26 @@ export function formatBytes(n: number): string {
 /** Bytes of a text once encoded as UTF-8 (what a case file held). */
 export function utf8Bytes(text: string): number {
   return new TextEncoder().encode(text).length;
+}
+
+/** How sending a picked file ended: the server's answer, or why not (too large, so not sent; or the failure). */
+export type Sent<T> =
+  { ok: true; data: T } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false; reason: string };
+
+/**
+ * Sends a picked `file` with `send` when it is at most `maxBytes` (a larger one is never sent: the server would
+ * refuse it after the whole upload), telling `onPercent` the whole percent sent as it goes.
+ */
+export async function sendPicked<T>(
+  file: File,
+  maxBytes: number,
+  send: (file: File, onProgress: UploadProgress) => Promise<T>,
+  onPercent: (percent: number) => void,
+): Promise<Sent<T>> {
+  if (file.size > maxBytes) return { ok: false, tooLarge: true };
+  try {
+    return { ok: true, data: await send(file, (f) => onPercent(Math.round(f * 100))) };
+  } catch (e) {
+    return { ok: false, tooLarge: false, reason: errorText(e) };
+  }
 }

@@ -1,12 +1,11 @@
-import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
+import { DeleteOutlined } from '@ant-design/icons';
 import { Alert, Button, Space, Table, Typography } from 'antd';
-import { useRef, useState } from 'react';
-import { errorText } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import type { CaseDraft } from '../drafts.js';
 import type { Problem } from '../problems.js';
 import { formatBytes, UPLOAD_LIMITS, uploadCases, utf8Bytes } from '../uploads.js';
 import { Field } from './FieldProblems.js';
+import { FilePicker, useFileUpload } from './FilePicker.js';
 
 /** The hidden cases: read by the server from a zip of .in/.out pairs, listed by name and size. */
 export function CasesField({
@@ -21,28 +20,13 @@ export function CasesField({
   idPrefix: string;
 }) {
   const { t } = useI18n();
-  const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const onFile = async (file: File | undefined) => {
-    setError(null);
-    if (!file) return;
-    if (file.size > UPLOAD_LIMITS.cases) {
-      setError(t('qedit.casesTooLarge', { mb: UPLOAD_LIMITS.cases / 1024 / 1024 }));
-      return;
-    }
-    setProgress(0);
-    try {
-      const data = await uploadCases(file, (f) => setProgress(Math.round(f * 100)));
-      onChange(data.cases);
-    } catch (e) {
-      setError(t('qedit.casesFailed', { msg: errorText(e) }));
-    } finally {
-      setProgress(null);
-      if (input.current) input.current.value = '';
-    }
-  };
+  const upload = useFileUpload({
+    maxBytes: UPLOAD_LIMITS.cases,
+    tooLarge: t('qedit.casesTooLarge', { mb: UPLOAD_LIMITS.cases / 1024 / 1024 }),
+    failed: (msg) => t('qedit.casesFailed', { msg }),
+    send: uploadCases,
+    onSent: (data) => onChange(data.cases),
+  });
 
   const rows = cases.map((c, i) => ({
     key: i,
@@ -55,32 +39,21 @@ export function CasesField({
     <Field label={t('qedit.cases')} field="key.cases" problems={problems} extra={t('qedit.casesHint')}>
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Space wrap>
-          <input
-            ref={input}
+          <FilePicker
+            upload={upload}
             id={`${idPrefix}-cases-file`}
-            type="file"
             accept=".zip,application/zip"
-            className="visually-hidden"
-            tabIndex={-1}
-            aria-label={t('qedit.casesUpload')}
-            onChange={(e) => void onFile(e.target.files?.[0])}
-            data-testid="cases-file-input"
+            label={t('qedit.casesUpload')}
+            text={cases.length > 0 ? t('qedit.casesReplace') : t('qedit.casesUpload')}
+            testId="cases"
           />
-          <Button
-            icon={<UploadOutlined aria-hidden />}
-            loading={progress !== null}
-            onClick={() => input.current?.click()}
-            data-testid="cases-upload"
-          >
-            {progress !== null ? `${progress}%` : cases.length > 0 ? t('qedit.casesReplace') : t('qedit.casesUpload')}
-          </Button>
           {cases.length > 0 && (
             <Button danger icon={<DeleteOutlined aria-hidden />} onClick={() => onChange([])}>
               {t('qedit.casesClear')}
             </Button>
           )}
         </Space>
-        {error && <Alert type="error" showIcon role="alert" title={error} />}
+        {upload.error && <Alert type="error" showIcon role="alert" title={upload.error} />}
         {cases.length === 0 ? (
           <Typography.Text type="secondary">{t('qedit.casesNone')}</Typography.Text>
         ) : (
