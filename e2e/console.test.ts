@@ -105,12 +105,39 @@ async function fillChoice(scope: Locator, stem: string, options: readonly string
   for (const id of right) await scope.getByTestId(`option-right-${id}`).check();
 }
 
+/** A 1x1 PNG: the picture put in a stem. */
+const DOT_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/**
+ * Puts a picture in the rich text `field` through its picture button's file input. One over the limit is refused
+ * before it is sent, saying so; the picture within it shows in the field once stored.
+ */
+async function insertPicture(page: Page, field: Locator): Promise<void> {
+  const input = field.locator('xpath=ancestor::div[contains(@class, "rich-text")][1]').getByTestId('image-input');
+  const uploads: string[] = [];
+  const onRequest = (r: { url: () => string }) => {
+    if (r.url().includes('/admin/bank/uploads/image')) uploads.push(r.url());
+  };
+  page.on('request', onRequest);
+  await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+  await page.locator('.ant-message', { hasText: '图片不能超过 5 MB' }).waitFor();
+  expect(uploads).toEqual([]);
+  await input.setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: DOT_PNG });
+  await expect.poll(() => field.locator('img[alt="dot.png"]').count()).toBe(1);
+  page.off('request', onRequest);
+  expect(uploads).toHaveLength(1);
+}
+
 /** Writes the body of a question of `q.kind` in the open editor. */
 async function writeBody(page: Page, q: Written): Promise<void> {
   const editor = page.getByTestId('question-editor');
   switch (q.kind) {
     case 'single':
-      return fillChoice(editor, `${q.marker}: 1 + 1 = ?`, ['1', '2', '3', '4'], ['B']);
+      await fillChoice(editor, `${q.marker}: 1 + 1 = ?`, ['1', '2', '3', '4'], ['B']);
+      return insertPicture(page, editor.getByTestId('stem-editor'));
     case 'multiple':
       return fillChoice(editor, `${q.marker}: 哪些是质数?`, ['4', '5', '6', '7'], ['B', 'D']);
     case 'indefinite':

@@ -1,12 +1,11 @@
 import { QUESTION_KINDS, type BankVerification, type QuestionKind } from '@examhall/contract';
 import { App, Divider, Form, Select } from 'antd';
 import { useCallback, useId, useMemo, useState, type ComponentType } from 'react';
-import { errorText } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 import { bodyOf, convertDraft, metaOf, type BodyDrafts, type QuestionDraft } from '../drafts.js';
 import { changedPaths, shownProblems, validateDraft, type DraftPath } from '../problems.js';
 import { kindLabel } from '../registry.js';
-import { UPLOAD_LIMITS, uploadImage } from '../uploads.js';
+import { sendPicked, UPLOAD_LIMITS, uploadImage } from '../uploads.js';
 import { QUESTION_EDITORS } from './editors.js';
 import { MetaFields } from './MetaFields.js';
 import { ProblemSummary } from './ProblemSummary.js';
@@ -67,17 +66,13 @@ export function QuestionEditor(props: QuestionEditorProps) {
 
   const storeImage = useCallback(
     async (file: File): Promise<string> => {
-      if (file.size > UPLOAD_LIMITS.image) {
-        const text = t('qedit.image.tooLarge', { mb: UPLOAD_LIMITS.image / 1024 / 1024 });
-        void message.error(text);
-        throw new Error(text);
-      }
-      try {
-        return (await uploadImage(file)).url;
-      } catch (e) {
-        void message.error(t('qedit.image.failed', { msg: errorText(e) }));
-        throw e;
-      }
+      const sent = await sendPicked(file, UPLOAD_LIMITS.image, uploadImage, () => {});
+      if (sent.ok) return sent.data.url;
+      const text = sent.tooLarge
+        ? t('qedit.image.tooLarge', { mb: UPLOAD_LIMITS.image / 1024 / 1024 })
+        : t('qedit.image.failed', { msg: sent.reason });
+      void message.error(text);
+      throw new Error(text);
     },
     [message, t],
   );
