@@ -5,7 +5,7 @@
  * previews it as a candidate with the keys shown, and invites a phone; that candidate takes the exam through
  * the candidate pages and gets every automatically scored point.
  */
-import { formatServerTime, QUESTION_KINDS, type QuestionKind } from '@examhall/contract';
+import { BANK_LIMITS, bankCalls, formatServerTime, QUESTION_KINDS, type QuestionKind } from '@examhall/contract';
 import { strToU8, zipSync } from 'fflate';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -119,10 +119,14 @@ async function insertPicture(page: Page, field: Locator): Promise<void> {
   const input = field.locator('xpath=ancestor::div[contains(@class, "rich-text")][1]').getByTestId('image-input');
   const uploads: string[] = [];
   const onRequest = (r: { url: () => string }) => {
-    if (r.url().includes('/admin/bank/uploads/image')) uploads.push(r.url());
+    if (new URL(r.url()).pathname === `/api${bankCalls.bankUploadImage.path}`) uploads.push(r.url());
   };
   page.on('request', onRequest);
-  await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
+  await input.setInputFiles({
+    name: 'huge.png',
+    mimeType: 'image/png',
+    buffer: Buffer.alloc(BANK_LIMITS.imageBytes + 1),
+  });
   await page.locator('.ant-message', { hasText: '图片不能超过 5 MB' }).waitFor();
   expect(uploads).toEqual([]);
   await input.setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: DOT_PNG });

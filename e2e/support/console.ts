@@ -65,8 +65,13 @@ export async function staffCall<T>(page: Page, path: string, data: unknown): Pro
     headers: { origin: new URL(page.url()).origin },
     data: data as Record<string, unknown>,
   });
+  return successData<T>(path, res);
+}
+
+/** The data of a call's answer, expecting the success envelope (the failure's status and message otherwise). */
+async function successData<T>(path: string, res: { status(): number; json(): Promise<unknown> }): Promise<T> {
   const body = (await res.json()) as { status: string; msg: string; data: T };
-  expect(body.status, `${path}: ${body.msg}`).toBe('success');
+  expect(body.status, `${path}: ${res.status()} ${body.msg}`).toBe('success');
   return body.data;
 }
 
@@ -127,7 +132,5 @@ export async function clickForCall<T>(page: Page, button: Locator, path: string)
   const res = await answered.catch((e: unknown) => {
     throw new Error(`no answer to ${path} within ${CALL_WAIT_MS} ms of the click`, { cause: e });
   });
-  const body = (await res.json()) as { status: string; msg: string; data: T };
-  expect(body.status, `${path}: ${res.status()} ${body.msg}`).toBe('success');
-  return body.data;
+  return successData<T>(path, res);
 }

@@ -7,17 +7,19 @@ const file = (bytes: number) => new File([new Uint8Array(bytes)], 'cases.zip', {
 describe('sendPicked', () => {
   it('never sends a file over the limit', async () => {
     const send = vi.fn();
-    expect(await sendPicked(file(11), 10, send, () => {})).toEqual({ ok: false, tooLarge: true });
+    const percents: number[] = [];
+    expect(await sendPicked(file(11), 10, send, (p) => percents.push(p))).toEqual({ ok: false, tooLarge: true });
     expect(send).not.toHaveBeenCalled();
+    expect(percents).toEqual([]);
   });
 
-  it("sends a file within the limit, telling whole percents, and answers the server's data", async () => {
+  it("sends a file within the limit, telling 0 as it starts and whole percents after, and answers the server's data", async () => {
     const percents: number[] = [];
     const sent = await sendPicked(
       file(10),
       10,
       async (f, onProgress) => {
-        for (const x of [0, 0.333, 0.5, 1]) onProgress(x);
+        for (const x of [0.333, 0.5, 1]) onProgress(x);
         return { bytes: f.size };
       },
       (p) => percents.push(p),

@@ -42,7 +42,7 @@ export type Sent<T> =
 
 /**
  * Sends a picked `file` with `send` when it is at most `maxBytes` (a larger one is never sent: the server would
- * refuse it after the whole upload), telling `onPercent` the whole percent sent as it goes.
+ * refuse it after the whole upload), telling `onPercent` the whole percent sent: 0 as it starts, then as it goes.
  */
 export async function sendPicked<T>(
   file: File,
@@ -51,6 +51,7 @@ export async function sendPicked<T>(
   onPercent: (percent: number) => void,
 ): Promise<Sent<T>> {
   if (file.size > maxBytes) return { ok: false, tooLarge: true };
+  onPercent(0);
   try {
     return { ok: true, data: await send(file, (f) => onPercent(Math.round(f * 100))) };
   } catch (e) {

@@ -37,7 +37,6 @@ export function useFileUpload<T>({
   const onFile = async (file: File | undefined) => {
     setError(null);
     if (!file) return;
-    setProgress(0);
     const sent = await sendPicked(file, maxBytes, send, setProgress);
     setProgress(null);
     if (input.current) input.current.value = '';
