@@ -15,6 +15,7 @@ import { InProcessNotifier, type ProctorNotifier } from './proctoring/notifier.j
 import { clientErrorHandler, frameworkErrors, installErrorHandler, sendError } from './http/errorHandler.js';
 import { installRequestGuards } from './http/guards.js';
 import { faceModelRoutes } from './http/faceModels.js';
+import { noStoreForCallers } from './http/caching.js';
 import { docsCsp, securityHeaders } from './http/headers.js';
 import { registerWebApp } from './http/webApp.js';
 import { redactUrl } from './http/tokens.js';
@@ -170,6 +171,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, {
     limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10, fieldSize: 1024 },
+  noStoreForCallers(app);
   });
   await app.register(fastifySwagger, {
     openapi: {

@@ -2,6 +2,7 @@ import type { CallDef } from '@examhall/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Lease } from '../ratelimit/limiter.js';
+import { NO_STORE } from './caching.js';
 import type { RouteContext } from './route.js';
 
 /** A comment line this often keeps proxies from closing an idle stream and tells the client it is alive. */
@@ -58,7 +59,8 @@ export function startSse<C extends CallDef>(
   const raw = reply.raw;
   raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
+    // Like every other answer of a call with a token (http/caching.ts): a stream is one caller's.
+    'cache-control': `${NO_STORE}, no-transform`,
     connection: 'keep-alive',
     // Tells nginx-style proxies not to hold events back in a buffer.
     'x-accel-buffering': 'no',

@@ -13,6 +13,7 @@ import type { Db } from '../db/database.js';
 import type { Download } from '../http/route.js';
 import { ExamCandidateRepository, type ExamCandidateRecord } from '../repositories/examCandidates.js';
 import type { AccessService, StaffActor } from './access.js';
+import type { AuditService } from './audit.js';
 
 /** Rows an export holds at most (far above any exam's invitations; a bound, not a page). */
 const EXPORT_ROWS = 200_000;
@@ -89,6 +90,7 @@ export class ExamCandidateService {
   constructor(
     db: Db,
     private readonly access: AccessService,
+    private readonly audit: AuditService,
     private readonly clock: () => number,
   ) {
     this.repo = new ExamCandidateRepository(db);
@@ -145,13 +147,22 @@ export class ExamCandidateService {
       lang === 'zh' ? '考生状态' : 'Candidates',
     );
     const suffix = q.status ? `-${q.status}` : '';
+    const fileName = `exam-${q.exam_id}-candidates${suffix}.${q.format}`;
+    // The file holds candidates' phones and names: who took which, and how many, stays on record.
+    await this.audit.record(actor, 'exam.candidates_export', { kind: 'exam', id: q.exam_id }, null, {
+      file_name: fileName,
+      format: q.format,
+      status: q.status ?? null,
+      q: q.q ?? null,
+      candidates: rows.length,
+    });
     return {
       bytes: Buffer.from(bytes),
       mime:
         q.format === 'csv'
           ? 'text/csv; charset=utf-8'
           : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      fileName: `exam-${q.exam_id}-candidates${suffix}.${q.format}`,
+      fileName,
     };
   }
 }

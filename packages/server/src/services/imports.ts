@@ -398,18 +398,38 @@ export class ImportService {
     return this.importNow(actor, file, { folder_id: parent, format: opts.format, tags: [], only_valid: false });
   }
 
-  /** A folder's questions (its sub-folders' under their names) as a file. */
+  /** A folder's questions (its sub-folders' under their names) as a file (audited). */
   async exportFolder(actor: StaffActor, folderId: number, format: string): Promise<Download> {
     const f = formatOf(format);
     const items = await this.bank.forExport(actor, { folderId });
-    return this.download(f, items.map(toDraft), `folder-${folderId}`);
+    const file = await this.download(f, items.map(toDraft), `folder-${folderId}`);
+    await this.audit.record(actor, 'bank.export_folder', { kind: 'folder', id: folderId }, null, {
+      file_name: file.fileName,
+      format: f,
+      questions: items.length,
+    });
+    return file;
   }
 
-  /** Chosen bank questions as a file. */
+  /** Chosen bank questions as a file (audited). */
   async exportQuestions(actor: StaffActor, ids: readonly number[], format: string): Promise<Download> {
     const f = formatOf(format);
     const items = await this.bank.forExport(actor, { ids });
-    return this.download(f, items.map(toDraft), `questions-${items.length}`);
+    const file = await this.download(f, items.map(toDraft), `questions-${items.length}`);
+    // Questions of several folders (or teams, for an admin): one entry naming them all.
+    await this.audit.record(
+      actor,
+      'bank.export_questions',
+      { kind: 'question', id: ids.length === 1 ? ids[0]! : null },
+      null,
+      {
+        file_name: file.fileName,
+        format: f,
+        question_ids: [...ids],
+        questions: items.length,
+      },
+    );
+    return file;
   }
 
   /** The questions of an exam's published version, in the exam's order, as a file. */
@@ -431,7 +451,16 @@ export class ImportService {
       if (!parsed.ok) throw fail('question_invalid', `question ${r.id}: ${parsed.problems[0] ?? 'invalid'}`);
       return { question: parsed.body, folder: [], tags: [], knowledge_points: [], points: r.score, where: {} };
     });
-    return this.download(f, drafts, `exam-${examId}`);
+    const file = await this.download(f, drafts, `exam-${examId}`);
+    await this.audit.record(actor, 'exam.export', { kind: 'exam', id: examId }, null, {
+      file_name: file.fileName,
+      format: f,
+      version_id: exam.published_version_id,
+      questions: drafts.length,
+      // The file carries the answer keys.
+      keys: true,
+    });
+    return file;
   }
 
   /** The Excel template of the one-row-per-question layout in a language, as a download. */

@@ -304,7 +304,7 @@ export function createServices(deps: ServiceDeps): Services {
     candidates,
     similarity,
     analysis,
-    examCandidates: new ExamCandidateService(db, access, clock),
+    examCandidates: new ExamCandidateService(db, access, audit, clock),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, analysis, clock),
     grading,
