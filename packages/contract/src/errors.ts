@@ -113,6 +113,10 @@ export const ERRORS = {
   import_file_changed: { status: 409, msg: 'the file is not the one previewed; preview it again' },
   format_unknown: { status: 422, msg: 'no such question file format' },
   candidate_phone_taken: { status: 409, msg: 'another candidate has this phone number' },
+  webhook_address_refused: {
+    status: 422,
+    msg: 'the address is this machine, a private network or another address that is not public',
+  },
   candidate_import_refused: { status: 422, msg: 'the file cannot be read as a candidate list' },
   job_finished: { status: 409, msg: 'the job has already finished' },
   answer_already_graded: { status: 409, msg: 'this answer has all the marks it needs' },

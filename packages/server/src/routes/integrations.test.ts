@@ -423,3 +423,58 @@ describe.each(await testedDialects())('integrations on %s', (dialect) => {
     expect((await results(busy)).statusCode).toBe(200);
   });
 });
+
+describe.each(await testedDialects())('webhook addresses on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+
+  beforeEach(async () => {
+    // The operator's default: webhooks reach public addresses only.
+    t = await createTestApp(dialect);
+    admin = await t.loginStaff('admin');
+  });
+  afterEach(async () => t.close());
+
+  const { call, ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
+
+  it('refuses to save an address of this machine or a private network, however it is written, and nothing is stored', async () => {
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://2130706433/',
+      'http://[::1]/',
+      'http://[::7f00:1]/',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[::ffff:7f00:1]/',
+      'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+      'http://[2002:c0a8:101::]/',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      'http://[fec0::1]/',
+      'http://[fd00::1]/',
+      'http://[fe80::1]/',
+      'http://100.64.0.1/',
+      'http://198.18.0.1/',
+      'http://192.0.2.10/',
+      'https://localhost/hook',
+    ]) {
+      const res = await call(api.webhookSave, { url, secret: SECRET });
+      expect([res.http, res.code], url).toEqual([422, 'webhook_address_refused']);
+      expect(res.msg, url).toMatch(/is not a public address|is this machine/);
+    }
+    expect((await ok<WebhookListData>(api.webhookList)).list).toEqual([]);
+    // A public address, and a name (checked once resolved, at each POST), are saved.
+    const saved = await ok<WebhookEndpointView>(api.webhookSave, {
+      url: 'https://[2606:4700::1111]/x',
+      secret: SECRET,
+    });
+    const renamed = await call(api.webhookSave, { id: saved.id, url: 'http://[::ffff:0:a00:1]/' });
+    expect([renamed.http, renamed.code]).toEqual([422, 'webhook_address_refused']);
+    await ok(api.webhookSave, { url: 'https://ats.example.com/hooks/examhall', secret: SECRET });
+    expect((await ok<WebhookListData>(api.webhookList)).list.map((e) => e.url).sort()).toEqual([
+      'https://[2606:4700::1111]/x',
+      'https://ats.example.com/hooks/examhall',
+    ]);
+  });
+});

@@ -2,14 +2,16 @@
  * One signed POST to a webhook endpoint. The signature is the HMAC-SHA256 of `timestamp.body` with the
  * endpoint's secret, so a receiver checks both that the body is ours and that it is recent. Addresses are
  * http(s) only; redirects are not followed (a 3xx is a failed try), the answer's body is never read, and unless
- * the operator allows them, loopback, private, link-local and other non-public addresses are refused at the
- * moment of connecting (after DNS, so a name that resolves to one is refused too).
+ * the operator allows them, loopback, private, link-local and other non-public addresses are refused when an
+ * endpoint is saved (an address written in its URL) and again at the moment of connecting (after DNS, so a name
+ * that resolves to one is refused too).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { WEBHOOK_EVENT_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '@examhall/contract';
 
 /** The signature header's value: `sha256=` and the hex HMAC-SHA256 of `timestamp.body`. */
@@ -24,48 +26,65 @@ export function verifyWebhook(secret: string, signature: string, timestamp: numb
   return want.length === got.length && timingSafeEqual(want, got);
 }
 
-/** IPv4 ranges a webhook may not reach unless the operator allows private ones. */
-const NON_PUBLIC_V4 = new net.BlockList();
-for (const [range, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const) {
-  NON_PUBLIC_V4.addSubnet(range, bits, 'ipv4');
-}
-/** IPv6 ranges likewise (an IPv4 address written in IPv6 is checked as IPv4). */
-const NON_PUBLIC_V6 = new net.BlockList();
-for (const [range, bits] of [
-  ['::', 127],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC_V6.addSubnet(range, bits, 'ipv6');
+/** NAT64's well-known prefix (RFC 6052): only it carries a global IPv4 address; 64:ff9b:1::/48 is for local use. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+/** Global unicast (RFC 4291): an IPv6 address outside it (IPv4-compatible ::a.b.c.d, discard-only, ...) is no Internet host. */
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/** The IPv4 address held in an IPv6 address's last 32 bits. */
+function lastIPv4(a: ipaddr.IPv6): ipaddr.IPv4 {
+  const [hi, lo] = [a.parts[6]!, a.parts[7]!];
+  return new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
 }
 
-/** True when an IP address is loopback, private, link-local, reserved or multicast. */
-export function isNonPublicAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return NON_PUBLIC_V4.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted) return NON_PUBLIC_V4.check(dotted, 'ipv4');
-  // The same written in hex, as URLs normalise it: ::ffff:7f00:1 is 127.0.0.1.
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-    return NON_PUBLIC_V4.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+/**
+ * Whether a webhook may reach an address: only ordinary unicast, as ipaddr.js names the special ranges (loopback,
+ * private, carrier-grade NAT, link-local, unspecified, broadcast, multicast, documentation, benchmarking, AS112,
+ * AMT, reserved; unique-local, site-local, discard, ORCHID, segment routing...). An IPv6 address that a host
+ * reaches as IPv4 (mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, NAT64's 64:ff9b::/96) is judged by its IPv4
+ * address. 6to4 (2002::/16) and Teredo (2001::/32) tunnel through relays to an IPv4 address that a receiver has no
+ * need of, so they are refused whole, like anything outside global unicast.
+ */
+function reachable(a: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (a.kind() === 'ipv4') return a.range() === 'unicast';
+  const v6 = a as ipaddr.IPv6;
+  if (v6.zoneId !== undefined) return false;
+  const range = v6.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || (range === 'rfc6052' && v6.match(NAT64_WELL_KNOWN))) {
+    return reachable(lastIPv4(v6));
   }
-  return NON_PUBLIC_V6.check(address, 'ipv6');
+  return range === 'unicast' && v6.match(GLOBAL_UNICAST);
+}
+
+/** True when an IP address is not one a webhook may reach (see `reachable`); anything that is no address too. */
+export function isNonPublicAddress(address: string): boolean {
+  if (net.isIP(address.replace(/%.*$/, '')) === 0) return true;
+  try {
+    return !reachable(ipaddr.parse(address));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Why a webhook address may not be saved, or undefined when it may: an IP written in it that is not public, or a
+ * name that is this machine by definition (`localhost`, RFC 6761). Other names are checked once resolved, at
+ * each POST (a name's addresses may change after it is saved).
+ */
+export function refusedWebhookAddress(url: string): string | undefined {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return 'not an address';
+  }
+  const bare = host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (net.isIP(bare) !== 0) return isNonPublicAddress(bare) ? `${bare} is not a public address` : undefined;
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return `${bare} is this machine`;
+  return undefined;
 }
 
 /** Refused before any byte is sent: the address is not one a webhook may reach. */

@@ -24,7 +24,7 @@ import type { StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import type { ServiceLog } from './log.js';
 import type { ResultFeedService } from './resultFeed.js';
-import { postSigned, type PostOutcome } from './webhookPost.js';
+import { postSigned, refusedWebhookAddress, type PostOutcome } from './webhookPost.js';
 
 /** Where an attempt's score is noted when it may have become final or changed (inside the transaction that did it). */
 export interface ScoreOutbox {
@@ -137,6 +137,8 @@ export class WebhookService implements ScoreOutbox {
 
   /** Adds an endpoint or changes one (audited without its secret). */
   async save(actor: StaffActor, body: ParsedBody<typeof api.webhookSave>): Promise<WebhookEndpointView> {
+    const refused = this.deps.allowPrivate ? undefined : refusedWebhookAddress(body.url);
+    if (refused) throw fail('webhook_address_refused', refused);
     await this.requireTeam(body.team_id);
     const now = this.deps.clock();
     const fields = {

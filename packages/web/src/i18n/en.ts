@@ -745,6 +745,8 @@ export const en: Dictionary = {
   'error.exam_archived': 'The exam is archived; bring it back first',
   'error.exam_not_published': 'The exam has no published version yet',
   'error.exam_invalid': 'The exam cannot be published as it is',
+  'error.webhook_address_refused':
+    'The address is this machine, a private network or another address that is not public',
   'error.draw_pool_too_small': 'A draw section asks for more questions than its pool holds',
   'error.reference_solution_failed': "A programming question's reference solution fails a case",
   'error.question_invalid': 'A stored question no longer fits its type; open it in the bank and fix it',

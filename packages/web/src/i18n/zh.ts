@@ -721,6 +721,7 @@ export const zh = {
   'error.exam_archived': '考试已归档，请先取消归档',
   'error.exam_not_published': '考试尚未发布',
   'error.exam_invalid': '考试当前无法发布',
+  'error.webhook_address_refused': '该地址指向本机、内网或其他非公网地址',
   'error.draw_pool_too_small': '随机抽题的题目数多于题池中的题目',
   'error.reference_solution_failed': '编程题的参考答案未通过某个测试用例',
   'error.question_invalid': '已保存的题目不再符合其题型，请在题库中打开并修正',
