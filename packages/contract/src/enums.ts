@@ -152,9 +152,30 @@ export const RESOURCE_KINDS = [
   'team',
   'job',
   'candidate',
+  'invitation',
+  'slot',
+  'version',
+  'pair',
+  'exam_question',
 ] as const;
-/** A resource kind ('record' is a risk record: it belongs to its attempt's exam). */
+/**
+ * A resource kind. 'record' is a risk record, 'invitation' an exam's invitation, 'slot' a slot of its schedule,
+ * 'version' a published version of it, 'pair' a pair of its code-similarity run and 'exam_question' a question frozen in
+ * one of its versions (not a bank question): each belongs to its exam.
+ */
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/** Kinds whose resources belong to an exam: reached through the exam's team or an assignment to it. */
+export const EXAM_BOUND_KINDS: readonly ResourceKind[] = [
+  'exam',
+  'attempt',
+  'record',
+  'invitation',
+  'slot',
+  'version',
+  'pair',
+  'exam_question',
+];
 
 /** Roles that work on the exams they are assigned to (table exam_staff). */
 export const EXAM_STAFF_ROLES = ['proctor', 'grader'] as const;

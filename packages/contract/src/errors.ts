@@ -26,6 +26,10 @@ export const ERRORS = {
   not_logged_in: { status: 401, msg: 'not logged in' },
   forbidden: { status: 403, msg: 'forbidden' },
   cross_origin: { status: 403, msg: "a write signed in by cookie must come from this site's own pages" },
+  blind_marking: {
+    status: 403,
+    msg: "this exam's marking is blind: who its candidates are stays hidden from graders until the marking is done",
+  },
   not_found: { status: 404, msg: 'not found' },
   method_not_allowed: { status: 405, msg: 'method not allowed' },
   not_acceptable: { status: 406, msg: 'this call answers only text/event-stream' },
@@ -67,6 +71,13 @@ export const ERRORS = {
     status: 429,
     msg: 'very many verification codes are being sent at once, please request yours again in a minute',
   },
+  // A resend whose every text a budget held back; `data` names the budget (`limit`), how many texts it held
+  // (`held`), the budget's figure (`max`, with `minutes` for an interval) and when the first may go (`retry_after`, s).
+  sms_resend_too_frequent: { status: 429, msg: 'these invitations were texted again a few minutes ago; wait a little' },
+  sms_resend_daily_limit: { status: 429, msg: 'these invitations have been texted again as often as a day allows' },
+  sms_phone_daily_limit: { status: 429, msg: 'these phones have had as many texts today as a day allows' },
+  sms_exam_daily_limit: { status: 429, msg: "this exam's texts for today are used up" },
+  sms_team_daily_limit: { status: 429, msg: "the team's texts for today are used up" },
   account_locked: { status: 429, msg: 'too many failed logins, please try again later' },
   exam_detail_missing: { status: 404, msg: 'failed to get exam detail' },
   warning_not_found: { status: 404, msg: 'no such warning for this attempt' },
@@ -87,6 +98,10 @@ export const ERRORS = {
     status: 409,
     msg: "this attempt's storage quota is used up: no more pictures or recordings are accepted",
   },
+  evidence_too_large: {
+    status: 413,
+    msg: 'the object is larger than a picture or recording of its kind may be',
+  },
   phone_link_invalid: { status: 401, msg: 'the phone link has expired; scan the QR code again' },
   image_unreadable: { status: 422, msg: 'the picture could not be read as an image' },
   id_photo_no_single_face: { status: 422, msg: 'the ID photo must show exactly one face' },
@@ -102,6 +117,10 @@ export const ERRORS = {
   exam_archived: { status: 409, msg: 'the exam is archived; bring it back first' },
   exam_not_published: { status: 409, msg: 'the exam has no published version yet' },
   exam_invalid: { status: 422, msg: 'the exam cannot be published as it is' },
+  webhook_address_refused: {
+    status: 422,
+    msg: 'the address is this machine, a private network or another address that is not public',
+  },
   draw_pool_too_small: { status: 422, msg: 'a draw section asks for more questions than its pool holds' },
   reference_solution_failed: { status: 422, msg: "a programming question's reference solution fails a case" },
   question_invalid: { status: 422, msg: 'a stored question no longer fits its type; open it in the bank and fix it' },
@@ -113,18 +132,35 @@ export const ERRORS = {
   import_file_changed: { status: 409, msg: 'the file is not the one previewed; preview it again' },
   format_unknown: { status: 422, msg: 'no such question file format' },
   candidate_phone_taken: { status: 409, msg: 'another candidate has this phone number' },
-  webhook_address_refused: {
-    status: 422,
-    msg: 'the address is this machine, a private network or another address that is not public',
+  candidate_in_other_team: {
+    status: 409,
+    msg: "this phone is another team's candidate; an admin can add the person to your team",
+  },
+  candidate_phone_shared: {
+    status: 409,
+    msg: "this candidate is shared with another team: only an admin can change the candidate's phone",
   },
   candidate_import_refused: { status: 422, msg: 'the file cannot be read as a candidate list' },
   job_finished: { status: 409, msg: 'the job has already finished' },
+  job_cancel_forbidden: {
+    status: 403,
+    msg: "only the job's owner, an author of its team or an admin may cancel it",
+  },
   answer_already_graded: { status: 409, msg: 'this answer has all the marks it needs' },
+  reconcile_own_mark: {
+    status: 403,
+    msg: 'one of the marks is yours: another grader, an author of the team or an admin reconciles them',
+  },
   folder_not_empty: { status: 409, msg: 'the folder is not empty; move or delete what it holds first' },
   internal_error: { status: 500, msg: 'server error' },
   sms_delivery_failed: { status: 502, msg: 'the verification code could not be sent' },
   language_unavailable: { status: 503, msg: 'toolchain not installed on this host' },
   storage_unavailable: { status: 503, msg: 'file storage is not answering; try again shortly' },
+  // The local store keeps a reserve of its disk for the database: evidence waits in the browser meanwhile.
+  storage_full: {
+    status: 503,
+    msg: 'file storage is full for now: its disk is down to the room kept for answers; try again later',
+  },
   database_unavailable: { status: 503, msg: 'the database is not answering; try again shortly' },
   maintenance: { status: 503, msg: 'system maintenance upgrade in progress' },
 } as const satisfies Record<string, { status: number; msg: string }>;

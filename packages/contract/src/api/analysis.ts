@@ -15,5 +15,6 @@ export const analysisCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { version_id: 'version' },
   }),
 } as const;

@@ -15,5 +15,6 @@ export const auditCalls = {
     permission: 'audit.read',
     // The log is an admin's: the permission is the whole check.
     teamFree: true,
+    refs: { actor_id: 'filter', object_id: 'filter' },
   }),
 } as const;

@@ -29,6 +29,7 @@ export const bankCalls = {
     auth: 'staff',
     permission: 'bank.manage',
     scope: { kind: 'folder', field: 'parent_id' },
+    refs: { team_id: 'team' },
   }),
   bankFolderUpdate: call({
     method: 'POST',
@@ -40,6 +41,7 @@ export const bankCalls = {
     auth: 'staff',
     permission: 'bank.manage',
     scope: { kind: 'folder', field: 'folder_id' },
+    refs: { parent_id: 'folder' },
   }),
   bankFolderDelete: call({
     method: 'POST',
@@ -62,6 +64,7 @@ export const bankCalls = {
     auth: 'staff',
     permission: 'bank.read',
     scope: { kind: 'folder', field: 'folder_id' },
+    refs: { author_id: 'filter' },
   }),
   bankQuestion: call({
     method: 'GET',
@@ -85,6 +88,12 @@ export const bankCalls = {
     permission: 'bank.manage',
     scope: { kind: 'folder', field: 'folder_id' },
     bodyLimit: BANK_LIMITS.questionBodyBytes,
+    refs: {
+      team_id: 'team',
+      'question.content.options[].id': 'content',
+      'question.content.subs[].id': 'content',
+      'question.content.subs[].options[].id': 'content',
+    },
   }),
   bankQuestionUpdate: call({
     method: 'POST',
@@ -97,6 +106,12 @@ export const bankCalls = {
     permission: 'bank.manage',
     scope: { kind: 'question', field: 'question_id' },
     bodyLimit: BANK_LIMITS.questionBodyBytes,
+    refs: {
+      folder_id: 'folder',
+      'question.content.options[].id': 'content',
+      'question.content.subs[].id': 'content',
+      'question.content.subs[].options[].id': 'content',
+    },
   }),
   bankBulkMove: call({
     method: 'POST',
@@ -108,6 +123,7 @@ export const bankCalls = {
     auth: 'staff',
     permission: 'bank.manage',
     scope: { kind: 'question', field: 'question_ids' },
+    refs: { folder_id: 'folder' },
   }),
   bankBulkTag: call({
     method: 'POST',

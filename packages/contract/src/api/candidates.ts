@@ -18,6 +18,7 @@ export const candidateCalls = {
     permission: 'candidate.read',
     // The service filters by team.
     teamFree: true,
+    refs: { team_id: 'team' },
   }),
   candidateDetail: call({
     method: 'GET',
@@ -42,6 +43,7 @@ export const candidateCalls = {
     permission: 'candidate.manage',
     // The team is the caller's own (or, for an admin, checked by the service).
     teamFree: true,
+    refs: { team_id: 'team' },
   }),
   candidateUpdate: call({
     method: 'POST',
@@ -67,6 +69,7 @@ export const candidateCalls = {
     bodyFormat: 'multipart',
     upload: { field: 'file', maxBytes: CANDIDATE_LIMITS.fileBytes },
     teamFree: true,
+    refs: { team_id: 'team' },
   }),
   candidateImport: call({
     method: 'POST',
@@ -81,6 +84,7 @@ export const candidateCalls = {
     bodyFormat: 'multipart',
     upload: { field: 'file', maxBytes: CANDIDATE_LIMITS.fileBytes },
     teamFree: true,
+    refs: { team_id: 'team', invite_exam_id: 'exam' },
   }),
   candidateImportTemplate: call({
     method: 'GET',
@@ -106,6 +110,7 @@ export const candidateCalls = {
     auth: 'staff',
     permission: 'exam.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    identity: 'refused',
   }),
   examCandidatesExport: call({
     method: 'GET',
@@ -118,5 +123,6 @@ export const candidateCalls = {
     permission: 'exam.read',
     download: true,
     scope: { kind: 'exam', field: 'exam_id' },
+    identity: 'refused',
   }),
 } as const;

@@ -5,6 +5,13 @@ import type { Permission, ResourceKind } from '../enums.js';
 /** Who may make a call: `integration` is another system with an API token (`Authorization: Bearer`). */
 export type CallAuth = 'public' | 'candidate' | 'staff' | 'phone' | 'integration';
 
+/**
+ * How an id field of a staff call is checked: a resource kind (in http/route.ts, like the scope); `content`, an id
+ * inside the content the call writes (an option's, a sub-question's), naming no resource; `filter`, a value a list
+ * is filtered by, which only narrows what the caller may already see.
+ */
+export type IdRef = ResourceKind | 'content' | 'filter';
+
 /** One API call. */
 export interface CallDef<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
@@ -44,6 +51,20 @@ export interface CallDef<
    * another team, or an exam the caller is not assigned to, answers 404 (routes/access.test.ts).
    */
   scope?: { kind: ResourceKind; field: string };
+  /**
+   * Every other field of the query or body that holds an id (`id`, `*_id`, `*_ids`), by its path (`a.b`, `list[].c`),
+   * and how it is checked. A resource kind is checked in http/route.ts before the handler runs, exactly like the
+   * scope: an id out of the caller's reach answers 404, and a part of an exam (attempt, invitation, slot, version,
+   * pair, exam question) must belong to the exam the call is scoped to. routes/access.test.ts fails on an id field declared nowhere.
+   */
+  refs?: Readonly<Record<string, IdRef>>;
+  /**
+   * What the call does with who an exam's candidates are (a name, phone, e-mail, school, or anything that joins an
+   * attempt to a person) while the exam's marking is blind: `refused` answers a grader 403 `blind_marking` (in
+   * http/route.ts), `blanked` answers without them (its service asks `access.identityHidden`). A call that answers
+   * no one's identity leaves it out; routes/blind.test.ts holds every call a grader may make to the rule.
+   */
+  identity?: 'refused' | 'blanked';
   /**
    * Marks a staff call that deliberately acts on no single team's resource (the caller's own account, lists
    * the service filters by team, admin-only settings). A staff call needs either this or `scope`.

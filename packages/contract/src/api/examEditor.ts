@@ -39,6 +39,7 @@ export const examEditorCalls = {
     permission: 'exam.manage',
     // The new exam's team is the author's own (an admin may name one): the service checks it.
     teamFree: true,
+    refs: { team_id: 'team' },
   }),
   examEditorSaveDraft: call({
     method: 'POST',
@@ -50,6 +51,7 @@ export const examEditorCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { 'draft.sections[].items[].question_id': 'question', 'draft.sections[].draw.folder_ids': 'folder' },
   }),
   examEditorPublish: call({
     method: 'POST',
@@ -118,6 +120,7 @@ export const examEditorCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { version_id: 'version' },
   }),
   examEditorInvite: call({
     method: 'POST',

@@ -48,6 +48,7 @@ export const gradingCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { staff_id: 'staff' },
   }),
   gradingNext: call({
     method: 'GET',
@@ -59,6 +60,7 @@ export const gradingCalls = {
     auth: 'staff',
     permission: 'grade.score',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { question_id: 'exam_question' },
   }),
   gradingItem: call({
     method: 'GET',
@@ -70,17 +72,20 @@ export const gradingCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'attempt', field: 'attempt_id' },
+    refs: { question_id: 'exam_question' },
+    identity: 'blanked',
   }),
   gradingMark: call({
     method: 'POST',
     path: '/admin/grading/mark',
-    summary: 'Mark an answer: points per criterion (each up to its points) and a comment; or the reconciling mark',
+    summary: 'Mark an answer: points per criterion (each up to its points) and a comment',
     query: undefined,
     body: S.GradingMarkBody,
     data: S.GradingMarkData,
     auth: 'staff',
     permission: 'grade.score',
     scope: { kind: 'attempt', field: 'attempt_id' },
+    refs: { question_id: 'exam_question' },
   }),
   gradingReconcile: call({
     method: 'GET',
@@ -92,6 +97,21 @@ export const gradingCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'exam', field: 'exam_id' },
+  }),
+  gradingReconcileMark: call({
+    method: 'POST',
+    path: '/admin/grading/reconcile/mark',
+    summary:
+      'The deciding mark of an answer whose two marks differ by more than the margin, by someone who gave neither: another grader of the exam, an author of the team or an admin',
+    query: undefined,
+    body: S.GradingMarkBody,
+    data: S.GradingMarkData,
+    auth: 'staff',
+    // The three roles that may decide hold it (graders, authors, admins); the service refuses whoever gave one of
+    // the two marks (reconcile_own_mark).
+    permission: 'grade.read',
+    scope: { kind: 'attempt', field: 'attempt_id' },
+    refs: { question_id: 'exam_question' },
   }),
   gradingProgress: call({
     method: 'GET',
@@ -114,5 +134,6 @@ export const gradingCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { question_id: 'exam_question' },
   }),
 };

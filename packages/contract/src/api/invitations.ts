@@ -15,6 +15,7 @@ export const invitationCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { candidate_ids: 'candidate' },
   }),
   invitationsResend: call({
     method: 'POST',
@@ -70,5 +71,6 @@ export const invitationCalls = {
     auth: 'staff',
     permission: 'exam.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    identity: 'refused',
   }),
 } as const;

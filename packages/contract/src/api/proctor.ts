@@ -100,6 +100,7 @@ export const proctorCalls = {
     bodyFormat: 'multipart',
     upload: { field: 'id_photo', maxBytes: FACE_IMG_MAX_BYTES },
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { attempt_id: 'attempt' },
   }),
   verifyEvidence: call({
     method: 'GET',

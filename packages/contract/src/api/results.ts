@@ -16,6 +16,7 @@ export const resultCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    identity: 'blanked',
   }),
   resultsReport: call({
     method: 'GET',
@@ -27,6 +28,7 @@ export const resultCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'attempt', field: 'attempt_id' },
+    identity: 'blanked',
   }),
   resultsStats: call({
     method: 'GET',
@@ -60,6 +62,7 @@ export const resultCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    identity: 'blanked',
   }),
   resultsExportFile: call({
     method: 'GET',
@@ -72,5 +75,6 @@ export const resultCalls = {
     permission: 'grade.read',
     download: true,
     scope: { kind: 'job', field: 'job_id' },
+    identity: 'blanked',
   }),
 } as const;

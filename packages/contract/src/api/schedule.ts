@@ -38,6 +38,7 @@ export const scheduleCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { slot_id: 'slot' },
   }),
   scheduleSlotDelete: call({
     method: 'POST',
@@ -49,6 +50,7 @@ export const scheduleCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { slot_id: 'slot' },
   }),
   scheduleSlotMode: call({
     method: 'POST',
@@ -71,6 +73,7 @@ export const scheduleCalls = {
     auth: 'staff',
     permission: 'exam.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    identity: 'refused',
   }),
   scheduleAssignSlot: call({
     method: 'POST',
@@ -82,6 +85,7 @@ export const scheduleCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { invitation_ids: 'invitation', slot_id: 'slot' },
   }),
   scheduleAccommodations: call({
     method: 'POST',
@@ -93,6 +97,7 @@ export const scheduleCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { invitation_ids: 'invitation' },
   }),
   scheduleReopen: call({
     method: 'POST',

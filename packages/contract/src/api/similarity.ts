@@ -27,6 +27,7 @@ export const similarityCalls = {
     auth: 'staff',
     permission: 'grade.score',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { question_id: 'exam_question' },
   }),
   similarityPairs: call({
     method: 'GET',
@@ -38,6 +39,8 @@ export const similarityCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { question_id: 'exam_question' },
+    identity: 'blanked',
   }),
   similarityPair: call({
     method: 'GET',
@@ -49,6 +52,8 @@ export const similarityCalls = {
     auth: 'staff',
     permission: 'grade.read',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { pair_id: 'pair' },
+    identity: 'blanked',
   }),
   similarityDecide: call({
     method: 'POST',
@@ -60,5 +65,7 @@ export const similarityCalls = {
     auth: 'staff',
     permission: 'grade.score',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { pair_id: 'pair' },
+    identity: 'blanked',
   }),
 } as const;

@@ -91,6 +91,7 @@ export const staffCalls = {
     auth: 'staff',
     permission: 'staff.manage',
     teamFree: true,
+    refs: { team_id: 'team' },
   }),
   staffUpdate: call({
     method: 'POST',
@@ -102,6 +103,7 @@ export const staffCalls = {
     auth: 'staff',
     permission: 'staff.manage',
     scope: { kind: 'staff', field: 'id' },
+    refs: { team_id: 'team' },
   }),
   staffResetPassword: call({
     method: 'POST',
@@ -109,6 +111,17 @@ export const staffCalls = {
     summary: "Set a staff account's password; its tokens stop working",
     query: undefined,
     body: St.ResetStaffPasswordBody,
+    data: Empty,
+    auth: 'staff',
+    permission: 'staff.manage',
+    scope: { kind: 'staff', field: 'id' },
+  }),
+  staffResetTotp: call({
+    method: 'POST',
+    path: '/admin/staff/reset-totp',
+    summary: "Turn another staff account's second factor off (a lost authenticator); its tokens stop working",
+    query: undefined,
+    body: St.ResetStaffTotpBody,
     data: Empty,
     auth: 'staff',
     permission: 'staff.manage',

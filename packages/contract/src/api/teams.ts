@@ -60,6 +60,7 @@ export const teamCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { staff_id: 'staff' },
   }),
   examStaffUnassign: call({
     method: 'POST',
@@ -71,6 +72,7 @@ export const teamCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { staff_id: 'staff' },
   }),
   consoleHome: call({
     method: 'GET',

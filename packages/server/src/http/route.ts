@@ -112,6 +112,17 @@ function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyRep
   };
 }
 
+/**
+ * Checks the ids a staff call names besides its scope (the catalogue's `refs`), and refuses a grader a call that
+ * would name a blind-marked exam's candidates (`identity: 'refused'`), once its input is validated and before its
+ * handler runs, so no handler can forget either.
+ */
+async function checkRefs<C extends CallDef>(services: Services, call: C, ctx: RouteContext<C>): Promise<void> {
+  if (!ctx.staff) return;
+  if (call.refs) await services.access.requireRefs(ctx.staff, call, ctx);
+  if (call.identity === 'refused') await services.access.refuseHiddenIdentity(ctx.staff, call, ctx);
+}
+
 /** Registers one catalogue call: schemas, authentication, maintenance, envelope. */
 export function route<C extends CallDef>(app: FastifyInstance, services: Services, call: C, handler: Handler<C>): void {
   if (call.stream) throw new Error(`${call.path} is a stream: register it with streamRoute`);
@@ -154,7 +165,9 @@ export function downloadRoute<C extends CallDef>(
     config: { call },
     onRequest: async (request) => auth(request),
     handler: async (request, reply) => {
-      const file = await handler(contextOf<C>(request, reply));
+      const ctx = contextOf<C>(request, reply);
+      await checkRefs(services, call, ctx);
+      const file = await handler(ctx);
       // RFC 6266: an ASCII fallback name, and the exact one (Chinese folder names) percent-encoded.
       const ascii = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply
@@ -195,7 +208,9 @@ export function uploadRoute<C extends CallDef>(
       if (!parsed.success) throw fail('validation_error', firstProblem(parsed.error));
       body = parsed.data;
     }
-    return handler({ ...ctx, body: body as RouteContext<C>['body'], file });
+    const parsedCtx = { ...ctx, body: body as RouteContext<C>['body'] };
+    await checkRefs(services, call, parsedCtx);
+    return handler({ ...parsedCtx, file });
   });
 }
 
@@ -216,7 +231,10 @@ function register<C extends CallDef>(app: FastifyInstance, services: Services, c
     ...(call.bodyLimit ? { bodyLimit: call.bodyLimit } : {}),
     onRequest: async (request) => auth(request),
     handler: async (request, reply) => {
-      const data = await handler(contextOf<C>(request, reply));
+      const ctx = contextOf<C>(request, reply);
+      // A multipart call's fields are validated, and then checked, by uploadRoute's handler.
+      if (call.bodyFormat !== 'multipart') await checkRefs(services, call, ctx);
+      const data = await handler(ctx);
       return { status: 'success' as const, msg: '', data };
     },
   });
@@ -253,6 +271,7 @@ export function streamRoute<C extends CallDef>(
         throw fail('not_acceptable', 'this call answers server-sent events: send Accept: text/event-stream');
       }
       const ctx = contextOf<C>(request, reply);
+      await checkRefs(services, call, ctx);
       // HEAD (which Fastify adds to every GET) learns the stream would open, without holding one open.
       if (request.method === 'HEAD') {
         await open(ctx);

@@ -93,6 +93,16 @@ export class AccessRepository {
         return (
           await this.db.selectFrom('job').select(['id', 'team_id', 'owner_staff_id']).where('id', 'in', list).execute()
         ).map((r) => ({ id: r.id, teamId: r.team_id, examId: null, staffId: r.owner_staff_id }));
+      case 'invitation':
+        return this.examPart('invitations', list);
+      case 'slot':
+        return this.examPart('exam_slots', list);
+      case 'version':
+        return this.examPart('exam_versions', list);
+      case 'pair':
+        return this.examPart('similarity_pairs', list);
+      case 'exam_question':
+        return this.examPart('questions', list);
       case 'candidate': {
         // A candidate belongs to every team linked to it: one owner per link (none: only admins reach it).
         const rows = await this.db
@@ -106,6 +116,20 @@ export class AccessRepository {
     }
   }
 
+  /** Owners of an exam's parts, each row with its exam_id: the exam's team owns them. */
+  private async examPart(
+    table: 'invitations' | 'exam_slots' | 'exam_versions' | 'similarity_pairs' | 'questions',
+    ids: number[],
+  ): Promise<ResourceOwner[]> {
+    const rows = await this.db
+      .selectFrom(`${table} as p` as 'invitations as p')
+      .innerJoin('exams as e', 'e.id', 'p.exam_id')
+      .select(['p.id', 'e.team_id', 'e.id as exam_id'])
+      .where('p.id', 'in', ids)
+      .execute();
+    return rows.map((r) => ({ id: r.id, teamId: r.team_id, examId: r.exam_id }));
+  }
+
   /** Owners in a bank table (migration 010), each row with its own team_id. */
   private async teamOwned(table: 'bank_folders' | 'bank_questions', ids: number[]): Promise<ResourceOwner[]> {
     const rows = await sql<{ id: number; team_id: number | null }>`
@@ -115,6 +139,16 @@ export class AccessRepository {
       teamId: r.team_id === null ? null : Number(r.team_id),
       examId: null,
     }));
+  }
+
+  /** True when the exam's marking is blind (its grading settings say so). */
+  async blindMarking(examId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('exam_grading')
+      .select('blind')
+      .where('exam_id', '=', examId)
+      .executeTakeFirst();
+    return row?.blind === 1;
   }
 
   /** Of these exams, those the staff member is assigned to in `role`. */

@@ -4,12 +4,13 @@
  * a proctor not assigned to the exam) with 404 or 403 and leaves no trace, while team A's own author,
  * assigned proctor or an admin get past the check. Inputs come from ACCESS_FIXTURES (test/callFixtures.ts).
  */
-import { api, roleHas, type CallDef, type ResourceKind } from '@examhall/contract';
+import { api, roleHas, STAFF_ROLES, type CallDef, type ResourceKind } from '@examhall/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { ACCESS_FIXTURES, buildWorld, sendCall, type Caller, type CallWorld } from '../test/callFixtures.js';
 import { testedDialects } from '../test/db.js';
+import { idFields } from '../test/idFields.js';
 import { waitForJob } from '../test/jobs.js';
 
 const staffCalls = (Object.entries(api) as [keyof typeof api, CallDef][]).filter(([, c]) => c.auth === 'staff');
@@ -50,6 +51,34 @@ describe('the catalogue declares access', () => {
         `${name}: scope field ${field} is in neither its query nor its body`,
       ).toBe(true);
     }
+  });
+});
+
+/** True when only an admin may make the call: an admin reaches every team's resources, so no id of it is walled. */
+const adminOnly = (c: CallDef) =>
+  c.permission !== undefined && STAFF_ROLES.every((r) => r === 'admin' || !roleHas(r, c.permission!));
+
+describe('every id a staff call takes is checked', () => {
+  const walled = staffCalls.filter(([, c]) => !adminOnly(c));
+  it.each(walled)('%s declares each id field of its query and body as its scope or in refs', (name, c) => {
+    for (const field of idFields(c)) {
+      expect(
+        field === c.scope?.field || c.refs?.[field] !== undefined,
+        `${name} (${c.method} ${c.path}) takes ids in "${field}" but declares no rule for them: name its resource ` +
+          "kind in the call's refs (checked in http/route.ts like the scope), or 'exam_question', 'content' or " +
+          "'filter' (see IdRef in packages/contract/src/api/define.ts)",
+      ).toBe(true);
+    }
+  });
+
+  it.each(staffCalls.filter(([, c]) => c.refs))('%s declares refs only for fields it has', (name, c) => {
+    const fields = idFields(c);
+    for (const path of Object.keys(c.refs!)) expect(fields, `${name}: refs names ${path}`).toContain(path);
+  });
+
+  it('a new id field without a rule is caught', () => {
+    const bare = { ...api.invitationsBulk, refs: {} };
+    expect(idFields(bare).filter((f) => f !== bare.scope!.field && !(f in bare.refs))).toEqual(['candidate_ids']);
   });
 });
 

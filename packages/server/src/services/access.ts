@@ -1,4 +1,6 @@
 import {
+  EXAM_BOUND_KINDS,
+  RESOURCE_KINDS,
   roleHas,
   type CallDef,
   type ExamStaffRole,
@@ -8,6 +10,7 @@ import {
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
+import { GradingRepository } from '../repositories/grading.js';
 import { AccessRepository, examVisible, type ExamFilter, type ResourceOwner } from '../repositories/access.js';
 
 export { examVisible, type ExamFilter, type ResourceOwner };
@@ -40,7 +43,30 @@ export function authorize(actor: StaffActor, call: CallDef): void {
 }
 
 /** Kinds whose resources belong to an exam: reached through the exam's team or an assignment to it. */
-const EXAM_BOUND: ReadonlySet<ResourceKind> = new Set(['exam', 'attempt', 'record']);
+const EXAM_BOUND: ReadonlySet<ResourceKind> = new Set(EXAM_BOUND_KINDS);
+
+/** True when a `refs` entry names a resource kind (checked here), not an id the service or nobody checks. */
+function isResourceKind(ref: string): ref is ResourceKind {
+  return (RESOURCE_KINDS as readonly string[]).includes(ref);
+}
+
+/**
+ * The ids at a path of a call's input (`a.b`, `list[].c`; the last step may hold one id or a list of them).
+ * Anything that is not a number is skipped: the schema has already refused a malformed id.
+ */
+export function idsAt(input: unknown, path: string): number[] {
+  let values: unknown[] = [input];
+  for (const step of path.split('.')) {
+    const many = step.endsWith('[]');
+    const key = many ? step.slice(0, -2) : step;
+    values = values.flatMap((v) => {
+      if (v === null || typeof v !== 'object') return [];
+      const next = (v as Record<string, unknown>)[key];
+      return many ? (Array.isArray(next) ? (next as unknown[]) : []) : [next];
+    });
+  }
+  return values.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : [v])).filter((v) => typeof v === 'number');
+}
 
 /**
  * Access per resource, the one check by id every staff service makes. An admin reaches everything; an
@@ -51,7 +77,7 @@ const EXAM_BOUND: ReadonlySet<ResourceKind> = new Set(['exam', 'attempt', 'recor
 export class AccessService {
   private readonly repo: AccessRepository;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.repo = new AccessRepository(db);
   }
 
@@ -93,6 +119,61 @@ export class AccessService {
   requireFor(actor: StaffActor, call: CallDef, ids: number | readonly number[]): Promise<ResourceOwner[]> {
     if (!call.permission || !call.scope) throw new Error(`${call.path} declares no permission and scope`);
     return this.require(actor, call.permission, call.scope.kind, ids);
+  }
+
+  /**
+   * Checks every id a call's input names besides its scope (the catalogue's `refs` of a resource kind), like the
+   * scope: one out of reach answers 404. A part of an exam named in a call on an exam (its invitations, slots,
+   * versions, attempts, similarity pairs) must also be that exam's, so an exam of one's own cannot carry another's.
+   */
+  async requireRefs(actor: StaffActor, call: CallDef, input: { query: unknown; body: unknown }): Promise<void> {
+    if (!call.refs) return;
+    if (!call.permission) throw new Error(`${call.path} declares refs but no permission`);
+    const idsOf = (path: string) => [...idsAt(input.query, path), ...idsAt(input.body, path)];
+    let scopeExams: Set<number> | undefined;
+    for (const [path, ref] of Object.entries(call.refs)) {
+      if (!isResourceKind(ref)) continue;
+      const ids = idsOf(path);
+      if (ids.length === 0) continue;
+      const owners = await this.require(actor, call.permission, ref, ids);
+      const scope = call.scope;
+      if (ref === 'exam' || !EXAM_BOUND.has(ref) || !scope || !EXAM_BOUND.has(scope.kind)) continue;
+      scopeExams ??= new Set(
+        (await this.require(actor, call.permission, scope.kind, idsOf(scope.field))).map((o) => o.examId!),
+      );
+      const stray = owners.find((o) => !scopeExams!.has(o.examId!));
+      if (stray) throw fail('not_found', `no such ${ref} ${stray.id}`);
+    }
+  }
+
+  /**
+   * The blind-marking rule: a grader does not learn who an exam's candidates are while its marking is blind and
+   * answers still wait for a mark, so a mark cannot lean on who wrote the answer. Staff of other roles are not
+   * marking; once every answer is marked the names may be seen.
+   */
+  async identityHidden(actor: StaffActor, examId: number): Promise<boolean> {
+    if (actor.role !== 'grader') return false;
+    if (!(await this.repo.blindMarking(examId))) return false;
+    return new GradingRepository(this.db).hasPending(examId);
+  }
+
+  /**
+   * Refuses a grader a call that answers who candidates are (`identity: 'refused'` in the catalogue) on an exam
+   * whose marking is blind; the exam is the one the call's scope names.
+   */
+  async refuseHiddenIdentity(
+    actor: StaffActor,
+    call: CallDef,
+    input: { query: unknown; body: unknown },
+  ): Promise<void> {
+    if (call.identity !== 'refused' || actor.role !== 'grader') return;
+    const scope = call.scope;
+    if (!scope || !EXAM_BOUND.has(scope.kind)) throw new Error(`${call.path} refuses identities but names no exam`);
+    const ids = [...idsAt(input.query, scope.field), ...idsAt(input.body, scope.field)];
+    const owners = await this.repo.owners(scope.kind, ids);
+    for (const examId of new Set(owners.map((o) => o.examId!))) {
+      if (await this.identityHidden(actor, examId)) throw fail('blind_marking');
+    }
   }
 
   /** For lists of team-owned things (bank folders, questions): null = every team, else the one team id. */

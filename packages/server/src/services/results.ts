@@ -199,11 +199,9 @@ export class ResultsService {
     };
   }
 
-  /** True when the actor must not see who the candidates are: a grader while blind grading is unfinished. */
-  private async blindFor(actor: StaffActor, examId: number): Promise<boolean> {
-    if (actor.role !== 'grader') return false;
-    const settings = await this.deps.grading.settingsOf(examId);
-    return settings.blind && (await new GradingRepository(this.db).hasPending(examId));
+  /** True when the actor must not see who the candidates are (the blind-marking rule, services/access.ts). */
+  private blindFor(actor: StaffActor, examId: number): Promise<boolean> {
+    return this.deps.access.identityHidden(actor, examId);
   }
 
   /** One page of the exam's ranking. */
@@ -654,6 +652,13 @@ export class ResultsService {
     const payload = JSON.parse(job.payload) as ResultExportPayload;
     // The exam must still be in reach: a grader taken off it keeps no way to its results.
     await this.deps.access.require(actor, 'grade.read', 'exam', payload.exam_id);
+    // A file written with names (another's export) cannot be blanked afterwards: a grader exports their own.
+    if (!payload.hide && (await this.blindFor(actor, payload.exam_id))) {
+      throw fail(
+        'blind_marking',
+        `export ${jobId} names the candidates: start an export of your own, which leaves them out`,
+      );
+    }
     if (job.state !== 'done' || job.result === null) {
       throw fail('conflict', `export ${jobId} is ${job.state}: its file comes once it is done`);
     }

@@ -245,6 +245,7 @@ export class SimilarityService {
   /** One page of a question's pairs, with the last run and its groups. */
   async pairs(actor: StaffActor, q: ParsedQuery<typeof api.similarityPairs>): Promise<SimilarityPairsData> {
     await this.access.requireFor(actor, api.similarityPairs, q.exam_id);
+    const hide = await this.access.identityHidden(actor, q.exam_id);
     const family = await this.family(q.exam_id, q.question_id);
     const run = await this.repo.run(family.id);
     const { rows, total } = await this.repo.pairs({
@@ -261,7 +262,9 @@ export class SimilarityService {
       const stored = JSON.parse(run.groups) as StoredGroup[];
       const people = await this.repo.people(stored.flatMap((g) => g.attempt_ids));
       groupViews = stored.map((g) => ({
-        members: g.attempt_ids.map((id) => side(id, people.get(id)?.name ?? null, people.get(id)?.phone ?? '')),
+        members: g.attempt_ids.map((id) =>
+          hide ? side(id, null, '') : side(id, people.get(id)?.name ?? null, people.get(id)?.phone ?? ''),
+        ),
         pairs: g.pairs,
         max_score: g.max_score,
       }));
@@ -270,7 +273,7 @@ export class SimilarityService {
       run: run
         ? { submissions: run.submissions, computed_at: run.computed_at, job_id: run.job_id, groups: groupViews }
         : null,
-      list: rows.map(pairView),
+      list: rows.map((r) => pairView(r, hide)),
       total,
     };
   }
@@ -285,6 +288,7 @@ export class SimilarityService {
   /** One pair side by side: both candidates' code as stored now, and the fragments alike in both. */
   async pair(actor: StaffActor, q: ParsedQuery<typeof api.similarityPair>): Promise<SimilarityPairDetail> {
     await this.access.requireFor(actor, api.similarityPair, q.exam_id);
+    const hide = await this.access.identityHidden(actor, q.exam_id);
     const row = await this.pairOf(q.exam_id, q.pair_id);
     const family = await this.family(q.exam_id, row.question_id);
     const a = codeOf(await this.repo.answerOf(row.attempt_a, family.ids));
@@ -295,7 +299,7 @@ export class SimilarityService {
       const skip = starterHashes(contentOf(family.latest).starter[language], language);
       found = fragments(fingerprint(a.code, language, skip), fingerprint(b.code, language, skip));
     }
-    return { pair: pairView(row), code_a: a?.code ?? '', code_b: b?.code ?? '', fragments: found };
+    return { pair: pairView(row, hide), code_a: a?.code ?? '', code_b: b?.code ?? '', fragments: found };
   }
 
   /** A grader's decision on a pair (confirmed, dismissed, or open again), audited with before and after. */
@@ -321,7 +325,7 @@ export class SimilarityService {
           { status, note: body.note, score: before.score },
         );
     });
-    return pairView((await this.repo.pair(before.id))!);
+    return pairView((await this.repo.pair(before.id))!, await this.access.identityHidden(actor, body.exam_id));
   }
 }
 
@@ -329,13 +333,14 @@ function side(attemptId: number, name: string | null, phone: string) {
   return { attempt_id: attemptId, name: name ?? '', phone: maskPhone(phone) };
 }
 
-function pairView(r: SimilarityPairRow): SimilarityPairView {
+/** A pair as the console shows it; `hide` leaves out who the two candidates are (blind marking). */
+function pairView(r: SimilarityPairRow, hide = false): SimilarityPairView {
   return {
     id: r.id,
     question_id: r.question_id,
     language: isSimilarityLanguage(r.language) ? r.language : 'plaintext',
-    a: side(r.attempt_a, r.name_a, r.phone_a),
-    b: side(r.attempt_b, r.name_b, r.phone_b),
+    a: hide ? side(r.attempt_a, null, '') : side(r.attempt_a, r.name_a, r.phone_a),
+    b: hide ? side(r.attempt_b, null, '') : side(r.attempt_b, r.name_b, r.phone_b),
     score: r.score,
     share_a: r.share_a,
     share_b: r.share_b,

@@ -114,7 +114,7 @@ export function freshPhone(prefix = '135'): string {
   return `${prefix}${String(phoneSeq).padStart(8, '0')}`;
 }
 
-async function inject(t: TestApp, token: string, method: 'GET' | 'POST', url: string, payload?: unknown) {
+export async function inject(t: TestApp, token: string, method: 'GET' | 'POST', url: string, payload?: unknown) {
   const res = await t.app.inject({
     method,
     url: `/api${url}`,
@@ -328,14 +328,14 @@ async function heldJob(w: CallWorld): Promise<number> {
   return id;
 }
 
-async function bankFolder(w: CallWorld): Promise<{ id: number; name: string }> {
+export async function bankFolder(w: CallWorld): Promise<{ id: number; name: string }> {
   const name = `Folder ${randomUUID().slice(0, 8)}`;
   const created = await inject(w.t, w.tokens.authorA, 'POST', '/admin/bank/folders', { name });
   return { id: created.id as number, name };
 }
 
 /** A new bank question of team A (single choice unless said), made by its author; answers its id. */
-async function bankQuestion(w: CallWorld, fields: Record<string, unknown> = {}): Promise<number> {
+export async function bankQuestion(w: CallWorld, fields: Record<string, unknown> = {}): Promise<number> {
   const created = await inject(w.t, w.tokens.authorA, 'POST', '/admin/bank/questions', {
     question: BANK_SINGLE,
     default_score: 5,
@@ -350,13 +350,13 @@ function giftFile(): NonNullable<CallInput['file']> {
 }
 
 /** A candidate of team A (added by its author); answers its id. */
-async function teamCandidate(w: CallWorld, name = 'Access'): Promise<number> {
+export async function teamCandidate(w: CallWorld, name = 'Access'): Promise<number> {
   const made = await inject(w.t, w.tokens.authorA, 'POST', '/admin/candidates', { phone: freshPhone('132'), name });
   return made.id as number;
 }
 
 /** A one-row candidate list. */
-function candidateFile(): NonNullable<CallInput['file']> {
+export function candidateFile(): NonNullable<CallInput['file']> {
   return {
     field: 'file',
     name: 'list.csv',
@@ -371,7 +371,7 @@ function onePixelPng(): Buffer {
 }
 
 /** A new slot of team A's exam tomorrow, made by the admin; answers its id. */
-async function newSlot(w: CallWorld, capacity = 5): Promise<number> {
+export async function newSlot(w: CallWorld, capacity = 5): Promise<number> {
   const start = w.t.now() + 86_400_000;
   const slot = await inject(w.t, w.tokens.admin, 'POST', '/admin/exam/slot/create', {
     exam_id: w.examId,
@@ -420,7 +420,7 @@ export async function programmingQuestion(w: CallWorld): Promise<number> {
 }
 
 /** The id of the demo's Q&A question in team A's published exam version. */
-async function qaQuestion(w: CallWorld): Promise<number> {
+export async function qaQuestion(w: CallWorld): Promise<number> {
   const row = await w.t.db.handle.db
     .selectFrom('questions')
     .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
@@ -493,6 +493,10 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   jobCancel: async (w) => ({ body: { job_id: await heldJob(w) } }),
   staffUpdate: (w) => ({ body: { id: w.staffId, name: 'Grader A' } }),
   staffResetPassword: (w) => ({ body: { id: w.staffId, password: w.password } }),
+  staffResetTotp: async (w) => {
+    await secondFactorOn(w, w.staffId);
+    return { body: { id: w.staffId } };
+  },
   proctorGrid: (w) => ({ query: { exam_id: w.examId } }),
   proctorStream: (w) => ({ query: { exam_id: w.examId } }),
   proctorAttempt: (w) => ({ query: { attempt_id: w.attemptId } }),
@@ -682,6 +686,15 @@ async function totpOf(w: CallWorld, to: 'none' | 'enrolled' | 'on'): Promise<str
   return secret;
 }
 
+/** Gives account `id` a second factor, written directly (as a secret stored before encryption would be). */
+async function secondFactorOn(w: CallWorld, id: number): Promise<void> {
+  await w.t.db.handle.db
+    .updateTable('staff')
+    .set({ totp_secret: 'JBSWY3DPEHPK3PXP', totp_pending_secret: null, totp_last_step: null })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** A webhook endpoint (every exam's) at an address nothing answers; answers its id. */
 async function webhookEndpoint(w: CallWorld): Promise<number> {
   return new WebhookRepository(w.t.db.handle.db).insertEndpoint({
@@ -793,6 +806,20 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
         id,
         before: { id, role: 'grader', team_id: w.teamId, disabled: false },
         after: { id, name: 'Proctor now', role: 'proctor', team_id: w.otherTeamId, disabled: true },
+      },
+    };
+  },
+  staffResetTotp: async (w) => {
+    const id = await w.newStaff('grader', w.teamId);
+    await secondFactorOn(w, id);
+    return {
+      input: { body: { id } },
+      expect: {
+        action: 'staff.totp_reset',
+        kind: 'staff',
+        id,
+        before: { id, totp_enabled: true },
+        after: { id, totp_enabled: false },
       },
     };
   },

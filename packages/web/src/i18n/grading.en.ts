@@ -44,7 +44,8 @@ export const gradingEn: Record<keyof typeof gradingZh, string> = {
   'console.grading.run.passed': 'Cases passed',
   'console.grading.run.time': 'Time',
   'console.grading.candidate': 'Candidate',
-  'console.grading.hidden': 'Blind grading: name, phone and school stay hidden until grading is complete.',
+  'console.grading.hidden':
+    'Blind marking: attempt #{attempt}. Name, phone and school stay hidden until marking is complete.',
   'console.grading.state.waiting': 'Waiting',
   'console.grading.state.reconcile': 'To reconcile',
   'console.grading.state.graded': 'Graded',

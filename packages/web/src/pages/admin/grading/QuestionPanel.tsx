@@ -3,7 +3,7 @@ import { Card, Descriptions, Tag, Typography } from 'antd';
 import { Html } from '../../../exam/questions/Html.js';
 import { useI18n } from '../../../i18n/index.js';
 
-/** The question side of an answer: its stem, where it stands, the rubric's text and who wrote it unless blind. */
+/** The question side of an answer: its stem, where it stands, the rubric's text and who wrote it (blind: the attempt's number only). */
 export function QuestionPanel({ item }: { item: GradingItemData }) {
   const { t } = useI18n();
   return (
@@ -25,7 +25,7 @@ export function QuestionPanel({ item }: { item: GradingItemData }) {
       )}
       {item.blind ? (
         <Typography.Paragraph type="secondary" data-testid="item-blind">
-          {t('console.grading.hidden')}
+          {t('console.grading.hidden', { attempt: item.attempt_id })}
         </Typography.Paragraph>
       ) : (
         item.candidate && (
