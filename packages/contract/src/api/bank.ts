@@ -90,9 +90,6 @@ export const bankCalls = {
     bodyLimit: BANK_LIMITS.questionBodyBytes,
     refs: {
       team_id: 'team',
-      'question.content.options[].id': 'content',
-      'question.content.subs[].id': 'content',
-      'question.content.subs[].options[].id': 'content',
     },
   }),
   bankQuestionUpdate: call({
@@ -108,9 +105,6 @@ export const bankCalls = {
     bodyLimit: BANK_LIMITS.questionBodyBytes,
     refs: {
       folder_id: 'folder',
-      'question.content.options[].id': 'content',
-      'question.content.subs[].id': 'content',
-      'question.content.subs[].options[].id': 'content',
     },
   }),
   bankBulkMove: call({

@@ -6,11 +6,10 @@ import type { Permission, ResourceKind } from '../enums.js';
 export type CallAuth = 'public' | 'candidate' | 'staff' | 'phone' | 'integration';
 
 /**
- * How an id field of a staff call is checked: a resource kind (in http/route.ts, like the scope); `content`, an id
- * inside the content the call writes (an option's, a sub-question's), naming no resource; `filter`, a value a list
- * is filtered by, which only narrows what the caller may already see.
+ * How an id field of a staff call is checked: a resource kind (in http/route.ts, like the scope), or `filter`, a
+ * value an admin's list is filtered by, which only narrows what the caller may already see.
  */
-export type IdRef = ResourceKind | 'content' | 'filter';
+export type IdRef = ResourceKind | 'filter';
 
 /** One API call. */
 export interface CallDef<
@@ -52,8 +51,8 @@ export interface CallDef<
    */
   scope?: { kind: ResourceKind; field: string };
   /**
-   * Every other field of the query or body that holds an id (`id`, `*_id`, `*_ids`), by its path (`a.b`, `list[].c`),
-   * and how it is checked. A resource kind is checked in http/route.ts before the handler runs, exactly like the
+   * Every other field of the query or body that holds an id (each use of the Id schemas, schemas/ids.ts), by its path
+   * (`a.b`, `list[].c`), and how it is checked. A resource kind is checked in http/route.ts before the handler runs, exactly like the
    * scope: an id out of the caller's reach answers 404, and a part of an exam (attempt, invitation, slot, version,
    * pair, exam question) must belong to the exam the call is scoped to. routes/access.test.ts fails on an id field declared nowhere.
    */

@@ -76,6 +76,7 @@ export const examEditorCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { 'extra[].anid': 'invitation' },
   }),
   examEditorCopy: call({
     method: 'POST',

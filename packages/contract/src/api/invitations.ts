@@ -27,6 +27,7 @@ export const invitationCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { anids: 'invitation' },
   }),
   invitationsRevoke: call({
     method: 'POST',
@@ -38,6 +39,7 @@ export const invitationCalls = {
     auth: 'staff',
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
+    refs: { anids: 'invitation' },
   }),
   examSms: call({
     method: 'GET',

@@ -74,6 +74,7 @@ export const scheduleCalls = {
     permission: 'exam.read',
     scope: { kind: 'exam', field: 'exam_id' },
     identity: 'refused',
+    refs: { slot: 'slot' },
   }),
   scheduleAssignSlot: call({
     method: 'POST',

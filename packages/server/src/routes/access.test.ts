@@ -65,8 +65,8 @@ describe('every id a staff call takes is checked', () => {
       expect(
         field === c.scope?.field || c.refs?.[field] !== undefined,
         `${name} (${c.method} ${c.path}) takes ids in "${field}" but declares no rule for them: name its resource ` +
-          "kind in the call's refs (checked in http/route.ts like the scope), or 'exam_question', 'content' or " +
-          "'filter' (see IdRef in packages/contract/src/api/define.ts)",
+          "kind in the call's refs (checked in http/route.ts like the scope), or 'filter' (see IdRef in " +
+          'packages/contract/src/api/define.ts)',
       ).toBe(true);
     }
   });

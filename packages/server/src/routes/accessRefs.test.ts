@@ -17,6 +17,8 @@ import {
   candidateFile,
   freshPhone,
   inject,
+  newSlot,
+  newTeamExam,
   qaQuestion,
   sendCall,
   teamCandidate,
@@ -59,6 +61,11 @@ const REF_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   invitationsBulk: async (w) => ({ body: { exam_id: w.examId, candidate_ids: [await teamCandidate(w)] } }),
   itemAnalysis: async (w) => ({ query: { exam_id: w.examId, version_id: await publishedVersion(w.t, w.examId) } }),
   gradingNext: async (w) => ({ query: { exam_id: w.examId, question_id: await qaQuestion(w) } }),
+  examEditorLiveChange: async (w) => {
+    const { examId } = await newTeamExam(w, true);
+    return { body: { exam_id: examId, extra: [{ anid: await w.t.invite(examId, freshPhone('132')), minutes: 10 }] } };
+  },
+  scheduleInvitations: async (w) => ({ query: { exam_id: w.examId, slot: await newSlot(w) } }),
   candidateList: (w) => ({ query: { team_id: w.teamId } }),
   candidateCreate: (w) => ({ body: { phone: freshPhone('132'), name: 'Ref', team_id: w.teamId } }),
   candidateImportPreview: (w) => ({ body: { team_id: w.teamId }, file: candidateFile() }),
@@ -165,7 +172,7 @@ const withRefs = (Object.entries(api) as [CallName, CallDef][]).filter(
     c.auth === 'staff' &&
     c.refs &&
     // An admin reaches every team's resources: an admin's call is walled only by the exam-part rule.
-    Object.values(c.refs).some((r) => r !== 'content' && r !== 'filter' && (insider(c) !== 'admin' || examPart(r))),
+    Object.values(c.refs).some((r) => r !== 'filter' && (insider(c) !== 'admin' || examPart(r))),
 );
 
 /** The least privileged caller of team A who may make the call. */
@@ -236,7 +243,7 @@ describe.each(await testedDialects())('ids named besides the scope, on %s', (dia
     const started = own.statusCode === 200 ? body<{ job_id?: unknown } | null>(own).data : null;
     if (typeof started?.job_id === 'number') await waitForJob(t, w.tokens[who], started.job_id);
     for (const [path, ref] of Object.entries(c.refs!)) {
-      if (ref === 'content' || ref === 'filter') continue;
+      if (ref === 'filter') continue;
       // An admin reaches every team's resources: only the exam-part rule walls an admin's call.
       if (who === 'admin' && !examPart(ref)) continue;
       const strangers: [string, number | undefined][] = [[`team B's ${ref}`, otherTeam[ref]]];
