@@ -4,6 +4,7 @@ import { isValidPhone } from '../areaCodes.js';
 import { EpochMs, FormFlag, PageQuery } from './common.js';
 import { Id, IdParam } from './ids.js';
 import { SMS_STATES } from './invitations.js';
+import { DEGREES, ProfileFields } from './profile.js';
 import { AreaCodeField, PhoneField } from './user.js';
 
 /** Limits of the directory and its imports. */
@@ -14,7 +15,7 @@ export const CANDIDATE_LIMITS = {
   fileBytes: 10 * 1024 * 1024,
   /** Custom columns one candidate (and one file) may carry. */
   customFields: 30,
-  /** Characters of a name, school, major, degree or custom value. */
+  /** Characters of a custom value (a name, school or major: PROFILE_TEXT_MAX). */
   text: 200,
   /** Characters of a custom column's name. */
   customName: 50,
@@ -67,11 +68,6 @@ export function candidateColumnOf(header: string): CandidateColumn | null {
   return null;
 }
 
-/** Graduation years the directory accepts. */
-export const GRADUATION_YEARS = { min: 1950, max: 2100 } as const;
-
-const Text = z.string().trim().max(CANDIDATE_LIMITS.text, `at most ${CANDIDATE_LIMITS.text} characters`);
-
 /** Custom fields: column name to value. */
 export const CustomFields = z
   .record(
@@ -91,24 +87,24 @@ export const EmailField = z
   .max(CANDIDATE_LIMITS.text)
   .refine((v) => v === '' || z.email().safeParse(v).success, 'not an email address');
 
-/** The fields of a candidate a staff member writes. */
+/** The fields of a candidate a staff member writes: the profile's (only the name required), phone, email, custom. */
 const CandidateFields = z.object({
   /** Calling code from the area-code list (default 86). */
   area_code: AreaCodeField,
   /** Mobile number, valid for the area code (the login page's rule). */
   phone: PhoneField,
   /** Name. */
-  name: Text.min(1, 'enter a name'),
+  name: ProfileFields.shape.name.min(1, 'enter a name'),
   /** Email, or ''. */
   email: EmailField.default(''),
   /** School, or ''. */
-  school: Text.default(''),
+  school: ProfileFields.shape.school.default(''),
   /** Major, or ''. */
-  major: Text.default(''),
-  /** Degree (e.g. 本科, 硕士), or ''. */
-  degree: Text.default(''),
+  major: ProfileFields.shape.major.default(''),
+  /** Degree: a code or a name (本科, Master, ...), stored as its code; or ''. */
+  degree: ProfileFields.shape.degree.default(''),
   /** Graduation year, or null. */
-  graduation_year: z.number().int().min(GRADUATION_YEARS.min).max(GRADUATION_YEARS.max).nullable().default(null),
+  graduation_year: ProfileFields.shape.graduation_year.nullable().default(null),
   /** Custom fields (column -> value). */
   custom: CustomFields.default({}),
 });
@@ -158,15 +154,15 @@ export const CandidateView = z.object({
   school: z.string(),
   /** Major. */
   major: z.string(),
-  /** Degree. */
-  degree: z.string(),
+  /** Degree's code, or '' for none. */
+  degree: z.enum(DEGREES).or(z.literal('')),
   /** Graduation year. */
   graduation_year: z.number().int().nullable(),
   /** Custom fields. */
   custom: z.record(z.string(), z.string()),
-  /** Teams that see the candidate. */
+  /** The teams linked to the candidate that the reader belongs to (an admin: all of them). */
   team_ids: z.array(z.number().int()),
-  /** Exams the candidate is invited to. */
+  /** Exams the candidate is invited to, of those the reader can see. */
   invitations: z.number().int(),
   /** When the candidate was added (or first logged in). */
   created_at: EpochMs,
@@ -253,7 +249,10 @@ export const CandidateImportProblem = z.object({
   row: z.number().int().nullable(),
   /** The column's header as the file writes it, or null. */
   column: z.string().nullable(),
-  /** Stable code: phone_missing, phone_invalid, area_code_unknown, email_invalid, year_invalid, too_long, merged, ... */
+  /**
+   * Stable code: phone_missing, phone_invalid, area_code_unknown, email_invalid, year_invalid, degree_unknown,
+   * too_long, merged, candidate_in_other_team (the phone is a person only other teams have), ...
+   */
   code: z.string(),
   /** error: the row is not imported; warning: imported as shown; info: for the record. */
   severity: z.enum(['error', 'warning', 'info']),
@@ -283,8 +282,8 @@ export const CandidateImportRow = z.object({
   school: z.string(),
   /** Major. */
   major: z.string(),
-  /** Degree. */
-  degree: z.string(),
+  /** Degree's code, or '' (none, or a text that names no degree: see the row's problems). */
+  degree: z.enum(DEGREES).or(z.literal('')),
   /** Graduation year. */
   graduation_year: z.number().int().nullable(),
   /** Custom fields. */

@@ -1,8 +1,91 @@
+/**
+ * A candidate's profile: the fields the candidate's own form and the staff's directory (its form and its files)
+ * both write, defined once here so that whatever one side stores, every answer of the other accepts.
+ */
 import { z } from 'zod';
 import { EpochMs } from './common.js';
 
-/** Degrees offered in the profile. */
+/** Degrees a profile records, by code (what is stored and answered; each language shows its own name). */
 export const DEGREES = ['associate', 'bachelor', 'master', 'doctor'] as const;
+/** A degree's code. */
+export type Degree = (typeof DEGREES)[number];
+
+/** Each degree's names, and other ways files and people write it (compared without case or spaces). */
+export const DEGREE_NAMES: Record<Degree, { zh: string; en: string; aliases: readonly string[] }> = {
+  associate: { zh: '大专', en: 'Associate', aliases: ['专科', '高职', 'associate degree', 'junior college'] },
+  bachelor: { zh: '本科', en: 'Bachelor', aliases: ['学士', "bachelor's", 'bachelor degree', 'undergraduate'] },
+  master: {
+    zh: '硕士',
+    en: 'Master',
+    aliases: ['研究生', '硕士研究生', "master's", 'master degree', 'postgraduate'],
+  },
+  doctor: { zh: '博士', en: 'Doctorate', aliases: ['博士研究生', 'doctor', 'phd', 'ph.d.', 'doctoral'] },
+};
+
+const degreeKey = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+const DEGREE_BY_NAME: ReadonlyMap<string, Degree> = new Map(
+  DEGREES.flatMap((d) =>
+    [d, DEGREE_NAMES[d].zh, DEGREE_NAMES[d].en, ...DEGREE_NAMES[d].aliases].map((n) => [degreeKey(n), d] as const),
+  ),
+);
+
+/** The degree a text names (its code, a name or an alias): '' for an empty text, null for one it does not name. */
+export function degreeOf(text: string | null | undefined): Degree | '' | null {
+  const key = degreeKey(text ?? '');
+  if (key === '') return '';
+  return DEGREE_BY_NAME.get(key) ?? null;
+}
+
+/**
+ * A stored degree as answers give it: its code, or null for none. Earlier versions stored the directory's degree as
+ * typed, so a stored name reads as its code and a text naming no degree reads as none.
+ */
+export function storedDegree(text: string | null | undefined): Degree | null {
+  return degreeOf(text) || null;
+}
+
+/** Characters of a name, school or major. */
+export const PROFILE_TEXT_MAX = 200;
+/** Graduation years a profile accepts. */
+export const GRADUATION_YEARS = { min: 1950, max: 2100 } as const;
+
+const ProfileText = z.string().trim().max(PROFILE_TEXT_MAX, `at most ${PROFILE_TEXT_MAX} characters`);
+
+/** A degree as written: a code, a name or an alias (see DEGREE_NAMES), read to its code; '' for none. */
+export const DegreeField = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const d = degreeOf(text);
+    if (d === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `not a degree: one of ${DEGREES.map((x) => `${x} (${DEGREE_NAMES[x].zh})`).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** A year of graduation. */
+export const GraduationYearField = z.number().int().min(GRADUATION_YEARS.min).max(GRADUATION_YEARS.max);
+
+/**
+ * The profile's fields with the rules both writers apply; a form decides which it requires (the candidate's
+ * requires all of them, the staff's only the name).
+ */
+export const ProfileFields = z.object({
+  /** Full name. */
+  name: ProfileText,
+  /** School. */
+  school: ProfileText,
+  /** Major. */
+  major: ProfileText,
+  /** Degree, as its code ('' for none). */
+  degree: DegreeField,
+  /** Year of graduation. */
+  graduation_year: GraduationYearField,
+});
 
 /** The stored resume file. */
 export const ResumeFile = z.object({
@@ -28,7 +111,7 @@ export const MyInfoData = z.object({
   school: z.string().nullable(),
   /** Major. */
   major: z.string().nullable(),
-  /** Degree. */
+  /** Degree's code (see `storedDegree`), or null. */
   degree: z.enum(DEGREES).nullable(),
   /** Year of graduation. */
   graduation_year: z.number().int().nullable(),
@@ -38,18 +121,18 @@ export const MyInfoData = z.object({
 /** GET /user/my-info data. */
 export type MyInfoData = z.infer<typeof MyInfoData>;
 
-/** POST /user/my-info body: the whole profile. */
+/** POST /user/my-info body: the whole profile, every field required. */
 export const MyInfoBody = z.object({
   /** Full name. */
-  name: z.string().trim().min(1).max(60),
+  name: ProfileFields.shape.name.min(1),
   /** School. */
-  school: z.string().trim().min(1).max(100),
+  school: ProfileFields.shape.school.min(1),
   /** Major. */
-  major: z.string().trim().min(1).max(100),
-  /** Degree. */
-  degree: z.enum(DEGREES),
-  /** Year of graduation. */
-  graduation_year: z.coerce.number().int().min(1980).max(2100),
+  major: ProfileFields.shape.major.min(1),
+  /** Degree: a code (or a name, read to its code). */
+  degree: ProfileFields.shape.degree.pipe(z.enum(DEGREES, 'choose a degree')),
+  /** Year of graduation (a number, or its digits as sent by a form). */
+  graduation_year: z.coerce.number().pipe(ProfileFields.shape.graduation_year),
 });
 /** POST /user/my-info body. */
 export type MyInfoBody = z.input<typeof MyInfoBody>;

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { CandidateTable, Database } from '../db/schema.js';
+import { examVisible, type ExamFilter } from './access.js';
 import { containsPattern } from './bank.js';
 
 /** A candidate row with the directory's fields. */
@@ -29,9 +30,27 @@ export interface CandidateFieldsRow {
 /** Which candidates a list may show: every one (null) or those linked to a team. */
 export type TeamReach = number | null;
 
+/** What a reader's view of a candidate counts: links to the reader's team (null: all) and invitations to the exams the reader sees. */
+export interface ViewReach {
+  team: TeamReach;
+  exams: ExamFilter;
+}
+
+/** A view with every link and invitation (an admin's, and the service's own checks). */
+export const WHOLE_VIEW: ViewReach = { team: null, exams: { kind: 'all' } };
+
+/** A candidate found by phone: its row, whether it is linked to the team asked about, and to any other team. */
+export interface PhoneHit {
+  row: DirectoryRow;
+  linked: boolean;
+  otherTeams: boolean;
+}
+
 /** Filters of the directory list. */
 export interface DirectoryFilter {
   reach: TeamReach;
+  /** The exams whose invitations the list counts. */
+  exams: ExamFilter;
   /** Admins narrowing to one team. */
   teamId?: number | undefined;
   q?: string | undefined;
@@ -112,29 +131,40 @@ export class CandidateDirectoryRepository {
       .limit(page.limit)
       .execute();
     return {
-      rows: await this.withLinks(rows),
+      rows: await this.withLinks(rows, { team: f.reach, exams: f.exams }),
       total,
       all: Number(counts.all),
       loggedIn: Number(counts.logged_in),
     };
   }
 
-  /** Adds each row's teams and invitation count (two queries for the page). */
-  async withLinks(rows: DirectoryRow[]): Promise<DirectoryEntry[]> {
+  /**
+   * Adds each row's teams and invitation count as `reach` sees them (two queries for the page): another team's
+   * link, or an invitation to an exam the reader cannot see, is not the reader's to know.
+   */
+  async withLinks(rows: DirectoryRow[], reach: ViewReach): Promise<DirectoryEntry[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const links = await this.db
+    let linkQuery = this.db
       .selectFrom('candidate_team')
       .select(['candidate_id', 'team_id'])
-      .where('candidate_id', 'in', ids)
-      .orderBy('team_id')
-      .execute();
+      .where('candidate_id', 'in', ids);
+    if (reach.team !== null) linkQuery = linkQuery.where('team_id', '=', reach.team);
+    const links = await linkQuery.orderBy('team_id').execute();
+    const exams = reach.exams;
     const invites = await this.db
       .selectFrom('invitations as i')
       .innerJoin('candidates as c', (j) => j.onRef('c.area_code', '=', 'i.area_code').onRef('c.phone', '=', 'i.phone'))
       .select(['c.id', (eb) => eb.fn.count<number>('i.exam_id').distinct().as('n')])
       .where('c.id', 'in', ids)
       .where('i.preview', '=', 0)
+      .$if(exams.kind !== 'all', (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb.selectFrom('exams').select('exams.id').whereRef('exams.id', '=', 'i.exam_id').where(examVisible(exams)),
+          ),
+        ),
+      )
       .groupBy('c.id')
       .execute();
     const invited = new Map(invites.map((r) => [r.id, Number(r.n)]));
@@ -145,18 +175,29 @@ export class CandidateDirectoryRepository {
     }));
   }
 
-  /** One candidate with its links, if it exists. */
-  async byId(id: number): Promise<DirectoryEntry | undefined> {
+  /** One candidate with its links as `reach` sees them, if it exists. */
+  async byId(id: number, reach: ViewReach): Promise<DirectoryEntry | undefined> {
     const row = await this.db.selectFrom('candidates').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? (await this.withLinks([row]))[0] : undefined;
+    return row ? (await this.withLinks([row], reach))[0] : undefined;
   }
 
-  /** The candidates with these phones, by `phoneKey`, with whether each is linked to `teamId`. */
+  /** The teams linked to a candidate. */
+  async teamsOf(candidateId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('candidate_team')
+      .select('team_id')
+      .where('candidate_id', '=', candidateId)
+      .orderBy('team_id')
+      .execute();
+    return rows.map((r) => r.team_id);
+  }
+
+  /** The candidates with these phones, by `phoneKey`, with whether each is linked to `teamId` and to other teams. */
   async byPhones(
     phones: readonly { area_code: string; phone: string }[],
     teamId: number | null,
-  ): Promise<Map<string, { row: DirectoryRow; linked: boolean }>> {
-    const found = new Map<string, { row: DirectoryRow; linked: boolean }>();
+  ): Promise<Map<string, PhoneHit>> {
+    const found = new Map<string, PhoneHit>();
     if (phones.length === 0) return found;
     const rows = await this.db
       .selectFrom('candidates')
@@ -165,24 +206,23 @@ export class CandidateDirectoryRepository {
       .execute();
     const wanted = new Set(phones.map((p) => phoneKey(p.area_code, p.phone)));
     const hits = rows.filter((r) => wanted.has(phoneKey(r.area_code, r.phone)));
-    const linked =
-      teamId === null || hits.length === 0
-        ? new Set<number>()
-        : new Set(
-            (
-              await this.db
-                .selectFrom('candidate_team')
-                .select('candidate_id')
-                .where('team_id', '=', teamId)
-                .where(
-                  'candidate_id',
-                  'in',
-                  hits.map((h) => h.id),
-                )
-                .execute()
-            ).map((r) => r.candidate_id),
-          );
-    for (const r of hits) found.set(phoneKey(r.area_code, r.phone), { row: r, linked: linked.has(r.id) });
+    const links =
+      hits.length === 0
+        ? []
+        : await this.db
+            .selectFrom('candidate_team')
+            .select(['candidate_id', 'team_id'])
+            .where(
+              'candidate_id',
+              'in',
+              hits.map((h) => h.id),
+            )
+            .execute();
+    const linked = new Set(links.filter((l) => l.team_id === teamId).map((l) => l.candidate_id));
+    const elsewhere = new Set(links.filter((l) => l.team_id !== teamId).map((l) => l.candidate_id));
+    for (const r of hits) {
+      found.set(phoneKey(r.area_code, r.phone), { row: r, linked: linked.has(r.id), otherTeams: elsewhere.has(r.id) });
+    }
     return found;
   }
 

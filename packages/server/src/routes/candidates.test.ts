@@ -154,11 +154,13 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       authorB,
     );
     expect(edit.http).toBe(404);
-    // Team B adding the same phone links the one candidate to B too, filling only what is empty.
+    // Team B adding the same phone is refused; an admin adds the person to B.
+    const claim = await send(api.candidateCreate, { body: { phone: '13822220001', name: 'B name' } }, authorB);
+    expect([claim.http, claim.code]).toEqual([409, 'candidate_in_other_team']);
     const linked = await send<CandidateView>(
       api.candidateCreate,
-      { body: { phone: '13822220001', name: 'B name', school: 'B school' } },
-      authorB,
+      { body: { phone: '13822220001', name: 'A only', school: 'B school', team_id: teamB } },
+      admin,
     );
     expect(linked.data).toMatchObject({
       id: mine.data.id,
@@ -166,6 +168,8 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       school: 'B school',
       team_ids: [teamA, teamB],
     });
+    const bSees = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: mine.data.id } }, authorB);
+    expect(bSees.data.team_ids).toEqual([teamB]);
     const adminSees = await send<CandidateListData>(api.candidateList, { query: { q: '1382222' } }, admin);
     expect(adminSees.data.total).toBe(1);
     // A grader has no candidate permission at all.

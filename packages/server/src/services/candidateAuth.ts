@@ -1,5 +1,12 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { AUTH_COOKIE_DAYS, SMS_RULES, serverDayStart, type GetInfoData, type SendMsgData } from '@examhall/contract';
+import {
+  AUTH_COOKIE_DAYS,
+  SMS_RULES,
+  serverDayStart,
+  storedDegree,
+  type GetInfoData,
+  type SendMsgData,
+} from '@examhall/contract';
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
@@ -224,7 +231,7 @@ export class CandidateAuthService {
         name: c.name,
         school: c.school,
         major: c.major,
-        degree: c.degree,
+        degree: storedDegree(c.degree),
         graduation_year: c.graduation_year,
       },
     };

@@ -9,10 +9,15 @@ import {
   CANDIDATE_LIMITS,
   candidateColumnOf,
   DEFAULT_AREA_CODE,
+  DEGREE_NAMES,
+  DEGREES,
+  degreeOf,
   EmailField,
   GRADUATION_YEARS,
   isValidPhone,
+  PROFILE_TEXT_MAX,
   type CandidateColumn,
+  type Degree,
   type CandidateImportProblem,
 } from '@examhall/contract';
 import type { TableRow } from '@examhall/importers';
@@ -25,7 +30,7 @@ export interface SheetCandidate {
   email: string;
   school: string;
   major: string;
-  degree: string;
+  degree: Degree | '';
   graduation_year: number | null;
   custom: Record<string, string>;
 }
@@ -42,6 +47,8 @@ export interface SheetEntry {
 export interface SheetRead {
   columns: CandidateColumn[];
   customColumns: string[];
+  /** The phone column's header as the file writes it. */
+  phoneColumn: string | null;
   entries: SheetEntry[];
   problems: CandidateImportProblem[];
   rowsRead: number;
@@ -72,6 +79,17 @@ function located(
     message: where ? `${where.en}: ${t.en}` : t.en,
     message_zh: where ? `${where.zh}：${t.zh}` : t.zh,
   };
+}
+
+/**
+ * The problem of a row whose phone is a person only other teams have: the import neither links nor changes them,
+ * and the row shows nothing of theirs.
+ */
+export function inOtherTeam(row: number, phoneColumn: string | null): CandidateImportProblem {
+  return located(row, phoneColumn, 'candidate_in_other_team', 'error', {
+    en: "this phone is another team's candidate, so the row is not imported; an admin can add the person to your team",
+    zh: '该手机号是其他团队的考生，此行不导入；管理员可将其加入本团队',
+  });
 }
 
 /** Why a file cannot be read as a candidate list (no phone column), or null. */
@@ -154,16 +172,27 @@ function readRow(row: TableRow, header: HeaderCell[]): { values: SheetCandidate;
       zh: `${phone.text} 不是有效的 +${v.area_code} 手机号`,
     });
   }
-  for (const c of ['name', 'school', 'major', 'degree'] as const) {
+  for (const c of ['name', 'school', 'major'] as const) {
     const x = cell(c);
     v[c] = x.text;
-    if (x.text.length > CANDIDATE_LIMITS.text) {
+    if (x.text.length > PROFILE_TEXT_MAX) {
       err(x.head, 'too_long', {
-        en: `longer than ${CANDIDATE_LIMITS.text} characters`,
-        zh: `超过 ${CANDIDATE_LIMITS.text} 个字符`,
+        en: `longer than ${PROFILE_TEXT_MAX} characters`,
+        zh: `超过 ${PROFILE_TEXT_MAX} 个字符`,
       });
     }
   }
+  // Degrees are stored as codes, the candidate's profile form's; a text naming none is dropped, not the row.
+  const degree = cell('degree');
+  const d = degreeOf(degree.text);
+  if (d === null) {
+    problems.push(
+      located(row.n, degree.head, 'degree_unknown', 'warning', {
+        en: `${degree.text} is not a degree the profile knows (${DEGREES.map((x) => DEGREE_NAMES[x].en).join(', ')}); left empty`,
+        zh: `无法识别学历“${degree.text}”（可填：${DEGREES.map((x) => DEGREE_NAMES[x].zh).join('、')}），已留空`,
+      }),
+    );
+  } else v.degree = d;
   const email = cell('email');
   if (!EmailField.safeParse(email.text).success) {
     err(email.head, 'email_invalid', {
@@ -202,7 +231,7 @@ function mergeInto(a: SheetCandidate, b: SheetCandidate): SheetCandidate {
     email: pick(a.email, b.email),
     school: pick(a.school, b.school),
     major: pick(a.major, b.major),
-    degree: pick(a.degree, b.degree),
+    degree: b.degree !== '' ? b.degree : a.degree,
     graduation_year: b.graduation_year ?? a.graduation_year,
     custom: { ...a.custom, ...b.custom },
   };
@@ -292,6 +321,7 @@ export function readCandidateRows(header: TableRow, rows: readonly TableRow[]): 
   return {
     columns: usable.flatMap((u) => (u.col ? [u.col] : [])),
     customColumns: usable.flatMap((u) => (u.col === null ? [u.text] : [])),
+    phoneColumn: usable.find((u) => u.col === 'phone')?.text ?? null,
     entries,
     problems: problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0)),
     rowsRead: rows.length,

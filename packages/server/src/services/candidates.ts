@@ -3,8 +3,10 @@ import {
   CANDIDATE_HEADERS,
   CANDIDATE_LIMITS,
   CANDIDATE_COLUMNS,
+  storedDegree,
   type api,
   type CandidateImportPreviewData,
+  type CandidateImportProblem,
   type CandidateImportResult,
   type CandidateImportRow,
   type CandidateListData,
@@ -20,15 +22,25 @@ import { fail } from '../http/errors.js';
 import {
   CandidateDirectoryRepository,
   phoneKey,
+  WHOLE_VIEW,
   type CandidateFieldsRow,
   type DirectoryEntry,
   type DirectoryRow,
+  type PhoneHit,
+  type ViewReach,
 } from '../repositories/candidateDirectory.js';
+import { TokenRepository } from '../repositories/tokens.js';
 import type { JobContext, Json } from '../jobs/types.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import { headerRefusal, readCandidateRows, type SheetCandidate, type SheetRead } from './candidateSheet.js';
+import {
+  headerRefusal,
+  inOtherTeam,
+  readCandidateRows,
+  type SheetCandidate,
+  type SheetRead,
+} from './candidateSheet.js';
 import type { InvitationService } from './invitations.js';
 import type { JobService } from './jobs.js';
 import type { Upload } from './profile.js';
@@ -58,6 +70,8 @@ interface ImportCursor {
   batches: number;
   created: number;
   updated: number;
+  /** Rows left out because another team linked their person after the file was read. */
+  skipped: number;
 }
 
 /** A custom-fields column's JSON as an object of strings (anything else reads as none). */
@@ -73,7 +87,7 @@ function customOf(text: string): Record<string, string> {
   return {};
 }
 
-/** A directory entry as the console shows it. */
+/** A directory entry as the console shows it (its links and invitations already narrowed to the reader's). */
 function toView(e: DirectoryEntry): CandidateView {
   return {
     id: e.id,
@@ -83,7 +97,7 @@ function toView(e: DirectoryEntry): CandidateView {
     email: e.email,
     school: e.school ?? '',
     major: e.major ?? '',
-    degree: e.degree ?? '',
+    degree: storedDegree(e.degree) ?? '',
     graduation_year: e.graduation_year,
     custom: customOf(e.custom),
     team_ids: e.team_ids,
@@ -136,17 +150,23 @@ type ListQuery = ParsedQuery<typeof api.candidateList>;
 type CreateBody = ParsedBody<typeof api.candidateCreate>;
 type UpdateBody = ParsedBody<typeof api.candidateUpdate>;
 
-/** A file read for a team: the sheet's candidates, each with what an import would do with it. */
+/** A file read for a team: the sheet's candidates, each with what an import would do with it, and every problem. */
 interface PlannedFile {
   sha256: string;
   sheet: SheetRead;
   rows: CandidateImportRow[];
+  problems: CandidateImportProblem[];
 }
 
+/** True when a person found by phone is only other teams': a non-admin may neither see nor claim them. */
+const othersOnly = (hit: PhoneHit) => !hit.linked && hit.otherTeams;
+
 /**
- * The candidate directory: staff add, edit, list and import candidates; a candidate is seen by the teams linked
- * to it (an admin sees all). Imports follow the question imports: a preview reads the file and stores nothing,
- * the commit sends the file again (checked by its SHA-256) and runs as a job (`runImport`) that writes the
+ * The candidate directory: staff add, edit, list and import candidates; a candidate is seen and changed by the
+ * teams linked to it (an admin: all), and each team's view shows only its own link and the invitations to exams it
+ * can see. A person linked to no team (who logged in by themselves) may be added by any team; one only other teams
+ * have is refused (an admin adds them). Imports follow the question imports: a preview reads the file and stores
+ * nothing, the commit sends the file again (checked by its SHA-256) and runs as a job (`runImport`) that writes the
  * candidates in batches, each batch in one transaction with the job's checkpoint, upserting by phone.
  */
 export class CandidateService {
@@ -176,11 +196,16 @@ export class CandidateService {
     return teamId;
   }
 
+  /** What the actor's views of a candidate show. */
+  private reachOf(actor: StaffActor): ViewReach {
+    return { team: this.access.teamFilter(actor), exams: this.access.examFilter(actor) };
+  }
+
   /** One page of the candidates the actor may see. */
   async list(actor: StaffActor, q: ListQuery): Promise<CandidateListData> {
-    const reach = this.access.teamFilter(actor);
+    const view = this.reachOf(actor);
     const { rows, total, all, loggedIn } = await this.repo.list(
-      { reach, teamId: q.team_id, q: q.q, school: q.school, login: q.login },
+      { reach: view.team, exams: view.exams, teamId: q.team_id, q: q.q, school: q.school, login: q.login },
       { sort: q.sort, order: q.order, offset: (q.page - 1) * q.page_size, limit: q.page_size },
     );
     return { list: rows.map(toView), total, counts: { all, logged_in: loggedIn, never: all - loggedIn } };
@@ -189,14 +214,15 @@ export class CandidateService {
   /** One candidate the actor may see. */
   async detail(actor: StaffActor, id: number): Promise<CandidateView> {
     await this.access.require(actor, 'candidate.read', 'candidate', id);
-    const found = await this.repo.byId(id);
+    const found = await this.repo.byId(id, this.reachOf(actor));
     if (!found) throw fail('not_found', `no such candidate ${id}`);
     return toView(found);
   }
 
   /**
-   * Adds a candidate to the actor's team. A phone already in the directory (another team's candidate, or one
-   * who logged in before being added) is that candidate: it joins the team, its empty fields filled.
+   * Adds a candidate to the actor's team. A phone already in the directory is that candidate: one the team has
+   * takes these fields; one who logged in before being added joins the team, its empty fields filled; one only
+   * other teams have is refused (`candidate_in_other_team`) without a word of theirs, unless an admin adds them.
    */
   async create(actor: StaffActor, body: CreateBody): Promise<CandidateView> {
     const teamId = await this.teamFor(actor, body.team_id);
@@ -204,6 +230,12 @@ export class CandidateService {
     const id = await this.db.transaction().execute(async (trx) => {
       const repo = new CandidateDirectoryRepository(trx);
       const existing = (await repo.byPhones([body], teamId)).get(phoneKey(body.area_code, body.phone));
+      if (existing && othersOnly(existing) && actor.role !== 'admin') {
+        throw fail(
+          'candidate_in_other_team',
+          `phone: +${body.area_code} ${body.phone} is another team's candidate; an admin can add the person to your team`,
+        );
+      }
       let candidateId: number;
       if (existing) {
         candidateId = existing.row.id;
@@ -220,27 +252,42 @@ export class CandidateService {
       });
       return candidateId;
     });
-    return toView((await this.repo.byId(id))!);
+    return toView((await this.repo.byId(id, this.reachOf(actor)))!);
   }
 
-  /** Edits a candidate the actor may manage; another candidate's phone is `candidate_phone_taken`. */
+  /**
+   * Edits a candidate the actor may manage; another candidate's phone is `candidate_phone_taken`. A new phone
+   * is who logs in to the account (and reads its results), so it needs an admin unless the actor's team is the
+   * only one linked (`candidate_phone_shared`), and it ends the candidate's sessions.
+   */
   async update(actor: StaffActor, body: UpdateBody): Promise<CandidateView> {
     await this.access.require(actor, 'candidate.manage', 'candidate', body.candidate_id);
     await this.db.transaction().execute(async (trx) => {
       const repo = new CandidateDirectoryRepository(trx);
-      const before = await repo.byId(body.candidate_id);
+      const before = await repo.byId(body.candidate_id, WHOLE_VIEW);
       if (!before) throw fail('not_found', `no such candidate ${body.candidate_id}`);
+      const phoneChanged = before.area_code !== body.area_code || before.phone !== body.phone;
+      if (phoneChanged && actor.role !== 'admin' && before.team_ids.some((t) => t !== actor.teamId)) {
+        throw fail(
+          'candidate_phone_shared',
+          `phone: candidate ${body.candidate_id} is also another team's candidate: only an admin can change the phone`,
+        );
+      }
       const holder = (await repo.byPhones([body], null)).get(phoneKey(body.area_code, body.phone));
       if (holder && holder.row.id !== body.candidate_id) {
-        throw fail('candidate_phone_taken', `phone: +${body.area_code} ${body.phone} is candidate ${holder.row.id}'s`);
+        const whose = actor.role === 'admin' ? `candidate ${holder.row.id}'s` : "another candidate's";
+        throw fail('candidate_phone_taken', `phone: +${body.area_code} ${body.phone} is ${whose}`);
       }
       const fields = fieldsOf(body);
       await repo.update(body.candidate_id, fields);
+      // A session of the old phone would otherwise go on as the account the new phone now logs in to.
+      if (phoneChanged) await new TokenRepository(trx).revokeAll('candidate', body.candidate_id, this.clock());
       await this.audit
         .with(trx)
         .record(actor, 'candidate.update', { kind: 'candidate', id: body.candidate_id }, toView(before), {
           ...fields,
           custom: body.custom,
+          ...(phoneChanged ? { sessions_ended: true } : {}),
         });
     });
     return this.detail(actor, body.candidate_id);
@@ -258,31 +305,35 @@ export class CandidateService {
     if (refusal) throw fail('candidate_import_refused', `${file.fileName}: ${refusal}`);
     const sheet = readCandidateRows(table.header, table.rows);
     const valid = sheet.entries.filter((e) => e.valid).map((e) => e.values);
-    const existing = new Map<string, { row: DirectoryRow; linked: boolean }>();
+    const existing = new Map<string, PhoneHit>();
     for (let i = 0; i < valid.length; i += CANDIDATE_LIMITS.batchRows) {
       const found = await this.repo.byPhones(valid.slice(i, i + CANDIDATE_LIMITS.batchRows), teamId);
       for (const [k, v] of found) existing.set(k, v);
     }
     const seesAll = actor.role === 'admin';
+    const refused: CandidateImportProblem[] = [];
     const rows = sheet.entries.map((e): CandidateImportRow => {
       const hit = e.valid ? existing.get(phoneKey(e.values.area_code, e.values.phone)) : undefined;
-      // A candidate of another team is new to this one: the preview does not reveal that it exists.
+      // Someone who logged in by themselves is new to the team: the preview does not reveal that they exist.
       const known = hit !== undefined && (hit.linked || seesAll);
+      const othersOwn = hit !== undefined && !seesAll && othersOnly(hit);
+      if (othersOwn) refused.push(inOtherTeam(e.row, sheet.phoneColumn));
       return {
         row: e.row,
         rows: e.rows,
         ...e.values,
-        action: !e.valid ? 'invalid' : known ? 'update' : 'create',
+        action: !e.valid || othersOwn ? 'invalid' : known ? 'update' : 'create',
         candidate_id: known ? hit.row.id : null,
       };
     });
-    return { sha256: createHash('sha256').update(file.data).digest('hex'), sheet, rows };
+    const problems = [...sheet.problems, ...refused].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+    return { sha256: createHash('sha256').update(file.data).digest('hex'), sheet, rows, problems };
   }
 
   /** Reads a candidate file for the actor's team: every candidate as it would be stored, and every problem. */
   async preview(actor: StaffActor, file: Upload, teamIdAsked: number | undefined): Promise<CandidateImportPreviewData> {
     const teamId = await this.teamFor(actor, teamIdAsked);
-    const { sha256, sheet, rows } = await this.plan(file, teamId, actor);
+    const { sha256, sheet, rows, problems } = await this.plan(file, teamId, actor);
     const count = (a: CandidateImportRow['action']) => rows.filter((r) => r.action === a).length;
     await this.audit.record(actor, 'candidate.import.preview', { kind: 'team', id: teamId }, null, {
       file_name: file.fileName.slice(0, 200),
@@ -299,7 +350,7 @@ export class CandidateService {
       columns: sheet.columns,
       custom_columns: sheet.customColumns,
       rows,
-      problems: sheet.problems,
+      problems,
       counts: {
         rows: sheet.rowsRead,
         candidates: rows.length,
@@ -307,8 +358,8 @@ export class CandidateService {
         update: count('update'),
         invalid: count('invalid'),
         merged: sheet.merged,
-        errors: sheet.problems.filter((p) => p.severity === 'error').length,
-        warnings: sheet.problems.filter((p) => p.severity === 'warning').length,
+        errors: problems.filter((p) => p.severity === 'error').length,
+        warnings: problems.filter((p) => p.severity === 'warning').length,
       },
     };
   }
@@ -320,7 +371,7 @@ export class CandidateService {
     }
     const invalid = planned.rows.filter((r) => r.action === 'invalid');
     if (invalid.length > 0 && !input.only_valid) {
-      const first = planned.sheet.problems.find((p) => p.severity === 'error');
+      const first = planned.problems.find((p) => p.severity === 'error');
       throw fail('import_has_errors', `${invalid.length} row(s) with errors, the first: ${first?.message ?? ''}`);
     }
     const rows = planned.rows.filter((r) => r.action !== 'invalid');
@@ -408,7 +459,7 @@ export class CandidateService {
     await this.store.delete(p.file_key).catch(() => undefined);
     return {
       ...result,
-      skipped,
+      skipped: skipped + result.skipped,
       total: result.created + result.updated,
       ...(invited ? { invitation_job_id: invited.job_id } : {}),
     };
@@ -470,7 +521,7 @@ export async function importCandidates(
   db: Db,
   ctx: Pick<JobContext, 'cursor' | 'checkpoint' | 'progress' | 'signal'>,
   plan: CandidateImportPlan,
-): Promise<{ created: number; updated: number }> {
+): Promise<{ created: number; updated: number; skipped: number }> {
   const size = CANDIDATE_LIMITS.batchRows;
   const total = plan.rows.length;
   const c = ctx.cursor as Partial<ImportCursor> | null;
@@ -478,6 +529,7 @@ export async function importCandidates(
     batches: Number(c?.batches ?? 0),
     created: Number(c?.created ?? 0),
     updated: Number(c?.updated ?? 0),
+    skipped: Number(c?.skipped ?? 0),
   };
   await ctx.progress(Math.min(at.batches * size, total), total, 'candidates');
   for (let b = at.batches; b * size < total; b++) {
@@ -494,10 +546,16 @@ export async function importCandidates(
         const ids: number[] = [];
         // Counted as the preview shows them: a candidate the team did not have yet is one it gains.
         let updated = 0;
+        let skipped = 0;
         for (const r of batch) {
           const hit = existing.get(phoneKey(r.area_code, r.phone));
           if (hit) {
             const known = hit.linked || plan.overwriteAll;
+            // Another team added the person after the file was read: the plan's refusal applies all the same.
+            if (!known && othersOnly(hit)) {
+              skipped++;
+              continue;
+            }
             await repo.update(hit.row.id, importedOver(hit.row, r, known));
             ids.push(hit.row.id);
             if (known) updated++;
@@ -505,10 +563,15 @@ export async function importCandidates(
         }
         ids.push(...(await repo.create(fresh, now)));
         if (plan.teamId !== null) await repo.link(ids, plan.teamId, plan.actor.id, now);
-        return { batches: b + 1, created: at.created + batch.length - updated, updated: at.updated + updated };
+        return {
+          batches: b + 1,
+          created: at.created + batch.length - updated - skipped,
+          updated: at.updated + updated,
+          skipped: at.skipped + skipped,
+        };
       },
       { done, total },
     );
   }
-  return { created: at.created, updated: at.updated };
+  return { created: at.created, updated: at.updated, skipped: at.skipped };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   RESUME_MAX_BYTES,
   RESUME_TYPES,
+  storedDegree,
   type ConstData,
   type MyInfoData,
   type ResumeData,
@@ -43,7 +44,7 @@ export class ProfileService {
       name: fresh.name,
       school: fresh.school,
       major: fresh.major,
-      degree: fresh.degree as MyInfoData['degree'],
+      degree: storedDegree(fresh.degree),
       graduation_year: fresh.graduation_year,
       resume: (await this.resume(c)).resume,
     };

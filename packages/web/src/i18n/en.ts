@@ -213,7 +213,7 @@ export const en: Dictionary = {
   'profile.degree.master': 'Master',
   'profile.degree.doctor': 'Doctorate',
   'profile.graduationYear': 'Graduation year',
-  'profile.graduationYearRequired': 'Enter a year between 1980 and 2100',
+  'profile.graduationYearRequired': 'Enter a year between 1950 and 2100',
   'profile.resume': 'Resume',
   'profile.resumeHint':
     'Optional. A PDF, DOC or DOCX file of at most {mb} MB. Its type is checked by its content, so a renamed file is refused; a new upload replaces the earlier resume.',
@@ -757,6 +757,9 @@ export const en: Dictionary = {
   'error.import_has_errors': 'Some questions of the file cannot be read; fix them, or import only the valid ones',
   'error.import_file_changed': 'The file is not the one previewed; preview it again',
   'error.candidate_phone_taken': 'Another candidate has this phone number',
+  'error.candidate_in_other_team': "This phone is another team's candidate; an admin can add the person to your team",
+  'error.candidate_phone_shared':
+    "This candidate is shared with another team: only an admin can change the candidate's phone",
   'error.candidate_import_refused': 'The file cannot be read as a candidate list',
   'error.format_unknown': 'No such question file format',
   'error.internal_error': 'Server error',

@@ -214,7 +214,7 @@ export const zh = {
   'profile.degree.master': '硕士',
   'profile.degree.doctor': '博士',
   'profile.graduationYear': '毕业年份',
-  'profile.graduationYearRequired': '请输入 1980 到 2100 之间的年份',
+  'profile.graduationYearRequired': '请输入 1950 到 2100 之间的年份',
   'profile.resume': '简历',
   'profile.resumeHint':
     '选填。PDF、DOC 或 DOCX 文件，不超过 {mb} MB。类型按文件内容检查，只改扩展名的文件会被拒绝；上传新简历会替换原来的简历。',
@@ -732,6 +732,8 @@ export const zh = {
   'error.import_has_errors': '文件中有无法读取的题目；请修正，或只导入有效的题目',
   'error.import_file_changed': '该文件与预览时的文件不同，请重新预览',
   'error.candidate_phone_taken': '已有其他考生使用该手机号',
+  'error.candidate_in_other_team': '该手机号是其他团队的考生；如需加入本团队，请联系管理员',
+  'error.candidate_phone_shared': '该考生也属于其他团队，只有管理员可以修改其手机号',
   'error.candidate_import_refused': '无法将该文件读取为考生名单',
   'error.format_unknown': '没有这种题目文件格式',
   'error.internal_error': '服务器错误',

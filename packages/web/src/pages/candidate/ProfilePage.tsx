@@ -1,5 +1,7 @@
 import {
   DEGREES,
+  GRADUATION_YEARS,
+  PROFILE_TEXT_MAX,
   RESUME_MAX_BYTES,
   RESUME_TYPES,
   type MyInfoBody,
@@ -131,7 +133,7 @@ export default function ProfilePage() {
               label={t('profile.name')}
               rules={[{ required: true, whitespace: true, message: t('profile.nameRequired') }]}
             >
-              <Input autoComplete="name" maxLength={60} data-testid="profile-name" />
+              <Input autoComplete="name" maxLength={PROFILE_TEXT_MAX} data-testid="profile-name" />
             </Form.Item>
             <Form.Item
               name="school"
@@ -142,7 +144,7 @@ export default function ProfilePage() {
                 options={(colleges.data?.list ?? []).map((c) => ({ value: c.name, label: `${c.name} · ${c.city}` }))}
                 onSearch={setSchoolKeyword}
                 placeholder={t('profile.schoolPlaceholder')}
-                maxLength={100}
+                maxLength={PROFILE_TEXT_MAX}
                 data-testid="profile-school"
               />
             </Form.Item>
@@ -157,7 +159,7 @@ export default function ProfilePage() {
                   filterOption: (input, option) =>
                     !!option && 'value' in option && String(option.value).toLowerCase().includes(input.toLowerCase()),
                 }}
-                maxLength={100}
+                maxLength={PROFILE_TEXT_MAX}
                 data-testid="profile-major"
               />
             </Form.Item>
@@ -176,10 +178,22 @@ export default function ProfilePage() {
               name="graduation_year"
               label={t('profile.graduationYear')}
               rules={[
-                { required: true, type: 'number', min: 1980, max: 2100, message: t('profile.graduationYearRequired') },
+                {
+                  required: true,
+                  type: 'number',
+                  min: GRADUATION_YEARS.min,
+                  max: GRADUATION_YEARS.max,
+                  message: t('profile.graduationYearRequired'),
+                },
               ]}
             >
-              <InputNumber min={1980} max={2100} precision={0} style={{ width: 160 }} data-testid="profile-year" />
+              <InputNumber
+                min={GRADUATION_YEARS.min}
+                max={GRADUATION_YEARS.max}
+                precision={0}
+                style={{ width: 160 }}
+                data-testid="profile-year"
+              />
             </Form.Item>
 
             <ResumeField initial={info.data?.resume ?? null} />

@@ -1,14 +1,16 @@
 import {
   CandidateCreateBody,
   DEFAULT_AREA_CODE,
+  DEGREES,
   EmailField,
   GRADUATION_YEARS,
   isValidPhone,
   PhoneField,
+  PROFILE_TEXT_MAX,
   type CandidateView,
 } from '@examhall/contract';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, InputNumber, Modal, Space } from 'antd';
+import { App, Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
@@ -25,7 +27,8 @@ interface CandidateForm {
   email: string;
   school: string;
   major: string;
-  degree: string;
+  /** A degree's code; none is undefined, so that the choice shows as empty. */
+  degree: string | undefined;
   graduation_year: number | null;
   custom: { key: string; value: string }[];
 }
@@ -39,7 +42,7 @@ function initialOf(c: CandidateView | null): CandidateForm {
     email: c?.email ?? '',
     school: c?.school ?? '',
     major: c?.major ?? '',
-    degree: c?.degree ?? '',
+    degree: c?.degree || undefined,
     graduation_year: c?.graduation_year ?? null,
     custom: Object.entries(c?.custom ?? {}).map(([key, value]) => ({ key, value })),
   };
@@ -153,7 +156,7 @@ export function CandidateFormModal(props: { open: boolean; candidate: CandidateV
           required
           rules={[{ required: true, whitespace: true, message: t('cand.form.nameRequired') }]}
         >
-          <Input maxLength={200} data-testid="candidate-name" />
+          <Input maxLength={PROFILE_TEXT_MAX} data-testid="candidate-name" />
         </Form.Item>
         <Form.Item
           name="email"
@@ -163,14 +166,20 @@ export function CandidateFormModal(props: { open: boolean; candidate: CandidateV
           <Input inputMode="email" data-testid="candidate-email" />
         </Form.Item>
         <Form.Item name="school" label={t('cand.col.school')}>
-          <Input maxLength={200} />
+          <Input maxLength={PROFILE_TEXT_MAX} />
         </Form.Item>
         <Space>
           <Form.Item name="major" label={t('cand.col.major')}>
-            <Input maxLength={200} />
+            <Input maxLength={PROFILE_TEXT_MAX} />
           </Form.Item>
+          {/* The candidate's own profile form offers the same degrees: both store the code. */}
           <Form.Item name="degree" label={t('cand.col.degree')}>
-            <Input maxLength={200} />
+            <Select
+              allowClear
+              style={{ width: 140 }}
+              options={DEGREES.map((d) => ({ value: d, label: t(`profile.degree.${d}`) }))}
+              data-testid="candidate-degree"
+            />
           </Form.Item>
           <Form.Item
             name="graduation_year"

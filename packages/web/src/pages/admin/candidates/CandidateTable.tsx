@@ -30,7 +30,11 @@ export function CandidateTable(props: {
     { title: t('cand.col.phone'), render: (_, c) => `+${c.area_code} ${c.phone}`, ...sorted('phone') },
     { title: t('cand.col.school'), dataIndex: 'school', ...sorted('school') },
     { title: t('cand.col.major'), dataIndex: 'major' },
-    { title: t('cand.col.degree'), dataIndex: 'degree' },
+    {
+      title: t('cand.col.degree'),
+      dataIndex: 'degree',
+      render: (d: CandidateView['degree']) => (d === '' ? '' : t(`profile.degree.${d}`)),
+    },
     { title: t('cand.col.year'), dataIndex: 'graduation_year', ...sorted('graduation_year') },
     { title: t('cand.col.email'), dataIndex: 'email' },
     {

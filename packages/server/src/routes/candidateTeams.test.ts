@@ -1,0 +1,328 @@
+/**
+ * A candidate record is seen and changed only by the staff of a team linked to it, or an admin: another team
+ * adding the same phone (by hand or in a file) neither reveals nor claims it, views show only what the reader
+ * reaches, and a phone change that could hand a shared person's account to someone else needs an admin.
+ */
+import {
+  api,
+  type CallDef,
+  type CandidateImportPreviewData,
+  type CandidateImportResult,
+  type CandidateListData,
+  type CandidateView,
+} from '@examhall/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, createTestApp, type TestApp } from '../test/app.js';
+import { authoredExam } from '../test/callFixtures.js';
+import { testedDialects } from '../test/db.js';
+import { waitForJob } from '../test/jobs.js';
+import { multipart } from '../test/multipart.js';
+
+describe.each(await testedDialects())("another team's candidates on %s", (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let authorA: string;
+  let authorB: string;
+  let teamA: number;
+  let teamB: number;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    admin = await t.loginStaff('admin');
+    authorA = await t.loginStaff('author');
+    teamA = await t.team('A');
+    teamB = await t.team('B');
+    await t.db.handle.db.updateTable('staff').set({ team_id: teamA }).where('role', '=', 'author').execute();
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/staff',
+      headers: { authorization: `Bearer ${admin}` },
+      payload: {
+        phone: '13600000099',
+        area_code: '86',
+        name: 'author B',
+        role: 'author',
+        password: 'author-b-pass',
+        team_id: teamB,
+      },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    await t.db.handle.db.updateTable('staff').set({ team_id: teamB }).where('phone', '=', '13600000099').execute();
+    authorB = (await t.services.staff.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+  });
+  afterAll(async () => t.close());
+
+  async function send<T>(
+    c: CallDef,
+    input: { query?: Record<string, string | number>; body?: unknown },
+    token: string,
+  ) {
+    const res = await t.app.inject({
+      method: c.method,
+      url: `/api${c.path}`,
+      query: Object.fromEntries(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)])),
+      headers: { authorization: `Bearer ${token}` },
+      ...(c.method === 'GET' ? {} : { payload: (input.body ?? {}) as object }),
+    });
+    const b = body<T>(res);
+    return { raw: res.body, http: res.statusCode, data: b.data as T, code: b.code, msg: b.msg };
+  }
+
+  async function upload<T>(c: CallDef, fields: Record<string, string>, name: string, data: Buffer, token: string) {
+    const form = multipart(fields, { name, type: 'application/octet-stream', data });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api${c.path}`,
+      payload: form.payload,
+      headers: { authorization: `Bearer ${token}`, ...form.headers },
+    });
+    const b = body<T>(res);
+    return { raw: res.body, http: res.statusCode, data: b.data, code: b.code, msg: b.msg };
+  }
+
+  /** The candidate's stored row and team links, read past the API. */
+  async function stored(phone: string) {
+    const row = await t.db.handle.db
+      .selectFrom('candidates')
+      .selectAll()
+      .where('phone', '=', phone)
+      .executeTakeFirstOrThrow();
+    const links = await t.db.handle.db
+      .selectFrom('candidate_team')
+      .select('team_id')
+      .where('candidate_id', '=', row.id)
+      .orderBy('team_id')
+      .execute();
+    return { row, teams: links.map((l) => l.team_id) };
+  }
+
+  /** A candidate of team A with a full profile, values another team must never be shown. */
+  async function victim(phone: string) {
+    const made = await send<CandidateView>(
+      api.candidateCreate,
+      {
+        body: {
+          phone,
+          name: 'Victim Name',
+          email: `victim-${phone}@example.com`,
+          school: 'Victim School',
+          major: 'Victim Major',
+          graduation_year: 2026,
+          custom: { note: 'victim note' },
+        },
+      },
+      authorA,
+    );
+    expect(made.http, made.msg).toBe(200);
+    return made.data;
+  }
+
+  /** True when an answer carries any of the victim's values. */
+  const leaks = (raw: string, v: CandidateView) =>
+    ['Victim Name', v.email, 'Victim School', 'Victim Major', 'victim note', `"id":${v.id}`, `"team_ids"`].some((s) =>
+      raw.includes(s),
+    );
+
+  it("refuses another team's author adding a phone team A's candidate has: nothing revealed, written or linked", async () => {
+    const v = await victim('13870000001');
+    const before = await stored('13870000001');
+    const claim = await send<CandidateView>(
+      api.candidateCreate,
+      { body: { phone: '13870000001', name: 'B name', school: 'B school', degree: 'master' } },
+      authorB,
+    );
+    expect([claim.http, claim.code]).toEqual([409, 'candidate_in_other_team']);
+    expect(claim.msg).toMatch(/admin/);
+    expect(leaks(claim.raw, v), claim.raw).toBe(false);
+    const after = await stored('13870000001');
+    expect(after).toEqual(before);
+    expect(after.teams).toEqual([teamA]);
+    // The next step of the attack, editing by id, finds nothing to reach.
+    const edit = await send(
+      api.candidateUpdate,
+      { body: { candidate_id: v.id, phone: '13870000009', name: 'B name' } },
+      authorB,
+    );
+    expect([edit.http, edit.code]).toEqual([404, 'not_found']);
+    expect((await send(api.candidateDetail, { query: { candidate_id: v.id } }, authorB)).http).toBe(404);
+    expect((await stored('13870000001')).row.phone).toBe('13870000001');
+
+    // A person linked to no team (who logged in by themselves) may be added, and is then B's.
+    await t.loginCandidate('13870000002');
+    const free = await send<CandidateView>(
+      api.candidateCreate,
+      { body: { phone: '13870000002', name: 'Free Person' } },
+      authorB,
+    );
+    expect(free.http, free.msg).toBe(200);
+    expect(free.data).toMatchObject({ name: 'Free Person', team_ids: [teamB] });
+
+    // An admin may add anyone to any team.
+    const byAdmin = await send<CandidateView>(
+      api.candidateCreate,
+      { body: { phone: '13870000001', name: 'Victim Name', team_id: teamB } },
+      admin,
+    );
+    expect(byAdmin.http, byAdmin.msg).toBe(200);
+    expect(byAdmin.data).toMatchObject({ id: v.id, team_ids: [teamA, teamB] });
+  });
+
+  it('shows each team only its own link and the invitations to exams it can see', async () => {
+    const v = await victim('13870000011');
+    await send(api.candidateCreate, { body: { phone: '13870000011', name: 'x', team_id: teamB } }, admin);
+    const examA = (await authoredExam(t, authorA)).examId;
+    const examB = (await authoredExam(t, authorB)).examId;
+    await t.invite(examA, '13870000011');
+    await t.invite(examB, '13870000011');
+
+    for (const [token, team] of [
+      [authorA, teamA],
+      [authorB, teamB],
+    ] as const) {
+      const detail = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: v.id } }, token);
+      expect(detail.http, detail.msg).toBe(200);
+      expect([detail.data.team_ids, detail.data.invitations]).toEqual([[team], 1]);
+      const list = await send<CandidateListData>(api.candidateList, { query: { q: '13870000011' } }, token);
+      expect(list.data.list.map((c) => [c.team_ids, c.invitations])).toEqual([[[team], 1]]);
+    }
+    const adminView = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: v.id } }, admin);
+    expect([adminView.data.team_ids, adminView.data.invitations]).toEqual([[teamA, teamB], 2]);
+
+    // Adding a candidate one's team already shares answers the same narrowed view.
+    const again = await send<CandidateView>(
+      api.candidateCreate,
+      { body: { phone: '13870000011', name: 'Victim Name' } },
+      authorB,
+    );
+    expect(again.http, again.msg).toBe(200);
+    expect([again.data.team_ids, again.data.invitations]).toEqual([[teamB], 1]);
+    // A field edit answers the same narrowed view.
+    const edited = await send<CandidateView>(
+      api.candidateUpdate,
+      { body: { candidate_id: v.id, phone: '13870000011', name: 'Victim Name', school: 'Edited by A' } },
+      authorA,
+    );
+    expect([edited.http, edited.data.team_ids, edited.data.invitations]).toEqual([200, [teamA], 1]);
+  });
+
+  it("needs an admin to change the phone of a candidate another team shares; field edits stay the team's", async () => {
+    const v = await victim('13870000021');
+    await send(api.candidateCreate, { body: { phone: '13870000021', name: 'x', team_id: teamB } }, admin);
+    const move = await send(
+      api.candidateUpdate,
+      { body: { candidate_id: v.id, phone: '13870000029', name: 'Victim Name' } },
+      authorB,
+    );
+    expect([move.http, move.code]).toEqual([409, 'candidate_phone_shared']);
+    expect(move.msg).toMatch(/admin/);
+    expect((await stored('13870000021')).row.phone).toBe('13870000021');
+    const fields = await send<CandidateView>(
+      api.candidateUpdate,
+      { body: { candidate_id: v.id, phone: '13870000021', name: 'Victim Name', major: 'Edited by B' } },
+      authorB,
+    );
+    expect([fields.http, fields.data.major]).toEqual([200, 'Edited by B']);
+    const byAdmin = await send<CandidateView>(
+      api.candidateUpdate,
+      { body: { candidate_id: v.id, phone: '13870000029', name: 'Victim Name' } },
+      admin,
+    );
+    expect([byAdmin.http, byAdmin.data.phone]).toEqual([200, '13870000029']);
+  });
+
+  it("ends the candidate's sessions when the phone changes, so no old session shows the new phone", async () => {
+    const shared = await victim('13870000031');
+    await send(api.candidateCreate, { body: { phone: '13870000031', name: 'x', team_id: teamB } }, admin);
+    const sharedSession = await t.loginCandidate('13870000031');
+    const own = await victim('13870000032');
+    const ownSession = await t.loginCandidate('13870000032');
+    for (const token of [sharedSession, ownSession]) {
+      expect((await t.app.inject(`/api/user/get-info?auth=${token}`)).statusCode).toBe(200);
+    }
+
+    const byAdmin = await send(
+      api.candidateUpdate,
+      { body: { candidate_id: shared.id, phone: '13870000039', name: 'Victim Name' } },
+      admin,
+    );
+    expect(byAdmin.http, byAdmin.msg).toBe(200);
+    // Only team A has this one, so its author may change the phone; the sessions end just the same.
+    const byTeam = await send(
+      api.candidateUpdate,
+      { body: { candidate_id: own.id, phone: '13870000038', name: 'Victim Name' } },
+      authorA,
+    );
+    expect(byTeam.http, byTeam.msg).toBe(200);
+    for (const token of [sharedSession, ownSession]) {
+      const info = await t.app.inject(`/api/user/get-info?auth=${token}`);
+      expect([info.statusCode, body(info).code], info.body).toEqual([401, 'not_logged_in']);
+    }
+    // The new phone logs in as the same candidate.
+    const fresh = await t.loginCandidate('13870000039');
+    const info = body<{ id: number; phone: string }>(await t.app.inject(`/api/user/get-info?auth=${fresh}`)).data;
+    expect(info).toMatchObject({ id: shared.id, phone: '13870000039' });
+    // A field edit leaves the sessions alone.
+    const edit = await send(
+      api.candidateUpdate,
+      { body: { candidate_id: shared.id, phone: '13870000039', name: 'Victim Name', school: 'Other' } },
+      admin,
+    );
+    expect(edit.http, edit.msg).toBe(200);
+    expect((await t.app.inject(`/api/user/get-info?auth=${fresh}`)).statusCode).toBe(200);
+  });
+
+  it('imports no row whose phone only another team has: a located problem, never linked or updated', async () => {
+    const v = await victim('13870000041');
+    const before = await stored('13870000041');
+    await t.loginCandidate('13870000043');
+    const csv = Buffer.from(
+      ['手机号,姓名,学校', '13870000041,B name,B school', '13870000042,New Person,', '13870000043,Free Person,'].join(
+        '\n',
+      ),
+    );
+    const preview = await upload<CandidateImportPreviewData>(api.candidateImportPreview, {}, 'b.csv', csv, authorB);
+    expect(preview.http, preview.msg).toBe(200);
+    expect(leaks(preview.raw, v), preview.raw).toBe(false);
+    expect(preview.data.rows.map((r) => [r.phone, r.action, r.candidate_id])).toEqual([
+      ['13870000041', 'invalid', null],
+      ['13870000042', 'create', null],
+      ['13870000043', 'create', null],
+    ]);
+    const problems = preview.data.problems.filter((p) => p.row === 2);
+    expect(problems.map((p) => [p.row, p.column, p.code, p.severity])).toEqual([
+      [2, '手机号', 'candidate_in_other_team', 'error'],
+    ]);
+    expect(problems[0]!.message).toMatch(/^row 2, column 手机号: .*another team.*admin/);
+    expect(problems[0]!.message_zh).toMatch(/^第 2 行“手机号”列：.*其他团队.*管理员/);
+    expect(preview.data.counts).toMatchObject({ create: 2, update: 0, invalid: 1, errors: 1 });
+
+    const refused = await upload(api.candidateImport, { sha256: preview.data.sha256 }, 'b.csv', csv, authorB);
+    expect([refused.http, refused.code]).toEqual([422, 'import_has_errors']);
+    expect(refused.msg).toMatch(/another team/);
+
+    const started = await upload<{ job_id: number }>(
+      api.candidateImport,
+      { sha256: preview.data.sha256, only_valid: '1' },
+      'b.csv',
+      csv,
+      authorB,
+    );
+    expect(started.http, started.msg).toBe(200);
+    const job = await waitForJob(t, authorB, started.data.job_id, 30_000);
+    expect(job.state, JSON.stringify(job.error)).toBe('done');
+    expect(job.result as CandidateImportResult).toEqual({ created: 2, updated: 0, skipped: 1, total: 2 });
+    expect(await stored('13870000041')).toEqual(before);
+    expect((await stored('13870000042')).teams).toEqual([teamB]);
+    expect((await stored('13870000043')).teams).toEqual([teamB]);
+
+    // An admin's file links the same person to the team named.
+    const adminPreview = await upload<CandidateImportPreviewData>(
+      api.candidateImportPreview,
+      { team_id: String(teamB) },
+      'b.csv',
+      csv,
+      admin,
+    );
+    expect(adminPreview.data.rows[0]).toMatchObject({ phone: '13870000041', action: 'update', candidate_id: v.id });
+  });
+});
