@@ -140,14 +140,6 @@ export const ERRORS = {
     status: 409,
     msg: "this candidate is shared with another team: only an admin can change the candidate's phone",
   },
-  candidate_in_other_team: {
-    status: 409,
-    msg: "this phone is another team's candidate; an admin can add the person to your team",
-  },
-  candidate_phone_shared: {
-    status: 409,
-    msg: "this candidate is shared with another team: only an admin can change the candidate's phone",
-  },
   candidate_import_refused: { status: 422, msg: 'the file cannot be read as a candidate list' },
   job_finished: { status: 409, msg: 'the job has already finished' },
   job_cancel_forbidden: {
