@@ -110,6 +110,8 @@ const JUDGE_REQUEUE_PERIOD_MS = 10_000;
 const JOBS_REDELIVER_PERIOD_MS = 30_000;
 /** How often reminders due are queued. */
 const REMIND_PERIOD_MS = 60_000;
+/** How often staff login tries whose window ended long ago are removed. */
+const LOGIN_TRIES_SWEEP_PERIOD_MS = 3_600_000;
 
 /** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
 export async function buildApp(opts: AppOptions): Promise<App> {
@@ -298,8 +300,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
   // queues reminders; it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console jobs the queues lost;
-  // it checks the exam frames browsers flagged and a sample of the others with its face engine. Each once per period
-  // across the cluster.
+  // it checks the exam frames browsers flagged and a sample of the others with its face engine; it forgets staff login
+  // tries whose window ended long ago. Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0) {
     const scheduler = openScheduler(jobsSetup);
@@ -314,6 +316,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
         { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
         { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },
+        {
+          name: 'staff.sweep-login-tries',
+          periodMs: LOGIN_TRIES_SWEEP_PERIOD_MS,
+          run: () => services.staff.sweepLoginTries(),
+        },
       ];
       scheduler.start(tasks.map((task) => timedTask(task, metrics)));
     });

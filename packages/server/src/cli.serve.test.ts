@@ -44,6 +44,18 @@ describe('examhall serve', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(out).not.toContain('failed');
+    // Without TOTP_KEY outside production a key is generated in DATA_DIR (services/totpSecrets.test.ts: the warning).
+    expect(fs.statSync(path.join(dataDir, 'totp.key')).mode & 0o777).toBe(0o600);
+  }, 60_000);
+
+  it('refuses to start with NODE_ENV=production and no TOTP_KEY, in one line', async () => {
+    const started = startScript('../cli.ts', { NODE_ENV: 'production', TOTP_KEY: '' }, 'listening', ['serve']);
+    const error = await started.then(
+      () => null,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(error).toContain('exited (2)');
+    expect(error).toContain('TOTP_KEY: is required with NODE_ENV=production');
   }, 60_000);
 
   it('refuses, with CLUSTER=true, to start on SQLite, without Redis or on the local store, naming each', async () => {

@@ -2,6 +2,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
+/** A TOTP key (32 bytes) in hex. */
+const KEY_HEX = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
+
 describe('configuration', () => {
   it('runs on embedded defaults with nothing set', () => {
     const c = loadConfig({});
@@ -74,11 +77,32 @@ describe('configuration', () => {
       S3_ACCESS_KEY_ID: 'key',
       S3_SECRET_ACCESS_KEY: 'secret',
       S3_ROLE_ARN: 'arn:aws:iam::000000000000:role/upload',
+      TOTP_KEY: KEY_HEX,
     };
     expect(loadConfig(shared).cluster).toBe(true);
+    // A key generated in one machine's DATA_DIR would be another process's unreadable secret.
+    const { TOTP_KEY: _, ...keyless } = shared;
+    expect(problems(keyless)).toContain('TOTP_KEY: is required with CLUSTER=true');
     const localStore = Object.fromEntries(Object.entries(shared).filter(([k]) => !k.startsWith('S3_')));
     expect(problems(localStore)).toContain('an S3-compatible store is required with CLUSTER=true');
     expect(loadConfig({}).cluster).toBe(false);
+  });
+
+  it('takes TOTP_KEY as 32 bytes in hex or base64, and requires it in production with one line naming it', () => {
+    const key = Buffer.from(KEY_HEX, 'hex');
+    expect(loadConfig({}).totpKey).toBeUndefined();
+    expect(loadConfig({ TOTP_KEY: KEY_HEX }).totpKey).toEqual(key);
+    expect(loadConfig({ TOTP_KEY: key.toString('base64') }).totpKey).toEqual(key);
+    expect(loadConfig({ TOTP_KEY: key.toString('base64url') }).totpKey).toEqual(key);
+    expect(loadConfig({ NODE_ENV: 'production', TOTP_KEY: KEY_HEX }).totpKey).toEqual(key);
+    for (const bad of ['secret', KEY_HEX.slice(2), key.subarray(1).toString('base64'), `${KEY_HEX}00`]) {
+      expect(problems({ TOTP_KEY: bad })).toContain('TOTP_KEY: must be 32 bytes as 64 hex digits or base64');
+    }
+    const production = problems({ NODE_ENV: 'production' }).split('\n');
+    expect(production).toEqual([
+      'Invalid configuration:',
+      '  TOTP_KEY: is required with NODE_ENV=production: staff TOTP secrets are encrypted with it (openssl rand -base64 32)',
+    ]);
   });
 
   it('paces login codes within the SMS rate: all of it by default, less or none (0) when set, with a bounded wait', () => {

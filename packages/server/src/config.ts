@@ -22,6 +22,21 @@ const serverTime = (name: string) =>
     return ms;
   });
 
+/** TOTP_KEY: 32 bytes, as 64 hex digits or base64 (standard or URL-safe). */
+const totpKey = optionalText.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const key = /^[0-9a-f]{64}$/i.test(v)
+    ? Buffer.from(v, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(v)
+      ? Buffer.from(v, 'base64')
+      : null;
+  if (key?.length !== 32) {
+    ctx.addIssue({ code: 'custom', message: 'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)' });
+    return z.NEVER;
+  }
+  return key;
+});
+
 /** Days the webhook delivery log keeps a settled delivery unless WEBHOOK_LOG_DAYS says otherwise. */
 export const WEBHOOK_LOG_DAYS = 90;
 
@@ -110,6 +125,9 @@ const EnvSchema = z
     WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
     /** Days the webhook delivery log keeps a delivery once it is delivered or given up on. */
     WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(WEBHOOK_LOG_DAYS),
+    /** The key staff TOTP secrets are encrypted with at rest. */
+    TOTP_KEY: totpKey,
+    NODE_ENV: optionalText,
   })
   .superRefine((env, ctx) => {
     const s3 = [
@@ -151,6 +169,21 @@ const EnvSchema = z
           message:
             'an S3-compatible store is required with CLUSTER=true: the local store (DATA_DIR/objects) is one machine’s disk, which the other processes cannot read',
         });
+    }
+    if (env.TOTP_KEY === undefined && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOTP_KEY'],
+        message:
+          'is required with NODE_ENV=production: staff TOTP secrets are encrypted with it (openssl rand -base64 32)',
+      });
+    } else if (env.TOTP_KEY === undefined && env.CLUSTER === 'true') {
+      // A key generated in one machine's DATA_DIR would leave the other processes unable to read the secrets.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOTP_KEY'],
+        message: 'is required with CLUSTER=true: every process reads the TOTP secrets the others encrypted',
+      });
     }
     if (env.SMS_LOGIN_RATE !== undefined && env.SMS_LOGIN_RATE > env.SMS_RATE) {
       ctx.addIssue({
@@ -245,6 +278,11 @@ export interface Config {
   webhookLogDays: number;
   /** How long a stopping process lets requests in flight finish before it cuts them off, ms. */
   shutdownGraceMs: number;
+  /**
+   * The AES-256 key staff TOTP secrets are encrypted with (TOTP_KEY); undefined outside production and a cluster,
+   * where one is generated in DATA_DIR on first use (services/totpSecrets.ts).
+   */
+  totpKey: Buffer | undefined;
 }
 
 /** S3-compatible storage settings. */
@@ -316,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookLogDays: e.WEBHOOK_LOG_DAYS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    totpKey: e.TOTP_KEY,
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {

@@ -50,6 +50,9 @@ export async function serve(config: Config, opts: { seed: boolean }): Promise<vo
     notifier: runtime.notifier,
     poolStats: runtime.handle.kit.pool,
   });
+  // TOTP secrets stored before they were encrypted are encrypted now (each process tries; a row is changed once).
+  const sealed = await services.staff.sealPlainSecrets();
+  if (sealed > 0) app.log.info({ accounts: sealed }, 'staff TOTP secrets encrypted');
   if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
   const seeded = opts.seed && (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
 

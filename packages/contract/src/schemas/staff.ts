@@ -125,6 +125,14 @@ export const ResetStaffPasswordBody = z.object({
 /** POST /admin/staff/reset-password body. */
 export type ResetStaffPasswordBody = z.input<typeof ResetStaffPasswordBody>;
 
+/** POST /admin/staff/reset-totp body: the account whose second factor an admin turns off. */
+export const ResetStaffTotpBody = z.object({
+  /** Account id (another than the caller's: one's own is turned off with a code or the password). */
+  id: Id,
+});
+/** POST /admin/staff/reset-totp body. */
+export type ResetStaffTotpBody = z.input<typeof ResetStaffTotpBody>;
+
 /** POST /admin/auth/totp/enrol data: a new secret for the authenticator app, shown this once. */
 export const TotpEnrolData = z.object({
   /** The secret (base32), for typing into the app by hand. */

@@ -5,6 +5,7 @@
  * and a self-contained HTML chart, and ends with one JSON line. The database, data folder and stored pictures are
  * removed afterwards.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_AREA_CODE } from '@examhall/contract';
@@ -350,6 +351,8 @@ async function startExamServers(o: ExamBenchOptions, phones: readonly string[]):
       const endpoint = `http://127.0.0.1:${s3.port}`;
       Object.assign(env, s3.env, {
         CLUSTER: 'true',
+        // Every process reads the TOTP secrets another encrypted: one key for all.
+        TOTP_KEY: randomBytes(32).toString('base64'),
         REDIS_URL: `redis://127.0.0.1:${redis.port}`,
         S3_ENDPOINT: endpoint,
       });

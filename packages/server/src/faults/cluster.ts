@@ -5,7 +5,7 @@
  * exam over HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -157,6 +157,8 @@ export async function startCluster(invited: number): Promise<Cluster> {
     const env: Record<string, string> = {
       ...db.env,
       CLUSTER: 'true',
+      // Every process reads the TOTP secrets another encrypted: one key for all.
+      TOTP_KEY: randomBytes(32).toString('base64'),
       DATABASE_URL: viaProxy.toString(),
       REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
       S3_ENDPOINT: `http://127.0.0.1:${storeProxy.port}`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { multipart } from '../test/multipart.js';
 
@@ -138,6 +138,67 @@ describe.each(await testedDialects())('cross-site requests on %s', (dialect) => 
       payload: feedback(),
     });
     expect(byParam.statusCode, byParam.body).toBe(200);
+  });
+
+  it('refuses a login, staff or candidate, and a login code asked for from another origin; none named passes', async () => {
+    const foreign: Record<string, string>[] = [
+      { origin: SIBLING },
+      { origin: 'null' },
+      { origin: 'http://exam.example.com' },
+      { referer: `${SIBLING}/login` },
+      { referer: 'not an address' },
+      // Origin decides when both are there.
+      { origin: SIBLING, referer: `${SITE}/admin` },
+    ];
+    const same: Record<string, string>[] = [{ origin: SITE }, { referer: `${SITE}/admin/login` }, {}];
+    const staffLogin = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/auth/login', headers, payload: TEST_ADMIN });
+    for (const headers of foreign) {
+      const res = await staffLogin(headers);
+      expect(res.statusCode, `${JSON.stringify(headers)}: ${res.body}`).toBe(403);
+      expect(body(res)).toMatchObject({ status: 'error', code: 'cross_origin', data: null });
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    for (const headers of same) {
+      const res = await staffLogin(headers);
+      expect(res.statusCode, `${JSON.stringify(headers)}: ${res.body}`).toBe(200);
+      expect(String(res.headers['set-cookie'])).toContain('staff_auth=');
+    }
+
+    const sendCode = (phone: string, headers: Record<string, string>) =>
+      t.app.inject({ method: 'GET', url: `/api/user/send-msg?phone=${phone}&area_code=86`, headers });
+    const login = (phone: string, headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        headers,
+        payload: { phone, area_code: '86', code: t.sms.lastCode(phone) },
+      });
+    for (const [i, headers] of foreign.entries()) {
+      const phone = `1381234${String(i).padStart(4, '0')}`;
+      const refused = await sendCode(phone, headers);
+      expect([refused.statusCode, body(refused).code], `${JSON.stringify(headers)}: ${refused.body}`).toEqual([
+        403,
+        'cross_origin',
+      ]);
+      expect(t.sms.messages.filter((m) => m.phone === phone)).toEqual([]);
+      // The code asked for properly, the login from another origin is refused all the same.
+      expect((await sendCode(phone, { origin: SITE })).statusCode).toBe(200);
+      const res = await login(phone, headers);
+      expect([res.statusCode, body(res).code], `${JSON.stringify(headers)}: ${res.body}`).toEqual([
+        403,
+        'cross_origin',
+      ]);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    for (const [i, headers] of same.entries()) {
+      const phone = `1381235${String(i).padStart(4, '0')}`;
+      const sent = await sendCode(phone, headers);
+      expect(sent.statusCode, `${JSON.stringify(headers)}: ${sent.body}`).toBe(200);
+      const res = await login(phone, headers);
+      expect(res.statusCode, `${JSON.stringify(headers)}: ${res.body}`).toBe(200);
+      expect(String(res.headers['set-cookie'])).toContain('auth=');
+    }
   });
 
   it('keeps the risk record forms and the multipart uploads working, and only in their format', async () => {

@@ -109,21 +109,46 @@ export class StaffRepository {
     await this.db.deleteFrom('staff_login_tries').where('phone', '=', phone).execute();
   }
 
+  /**
+   * Removes up to `limit` rows whose window ended before `before`; answers how many. The phones are picked first
+   * and the window checked again in the delete, so a row a try has just started anew stays.
+   */
+  async deleteEndedLoginTries(before: number, limit: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('staff_login_tries')
+      .select('phone')
+      .where('window_ends', '<', before)
+      .orderBy('window_ends')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return 0;
+    const res = await this.db
+      .deleteFrom('staff_login_tries')
+      .where(
+        'phone',
+        'in',
+        rows.map((r) => r.phone),
+      )
+      .where('window_ends', '<', before)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   /** Keeps a TOTP secret being enrolled (replacing one enrolled before and never confirmed). */
   async setPendingTotp(id: number, secret: string): Promise<void> {
     await this.db.updateTable('staff').set({ totp_pending_secret: secret }).where('id', '=', id).execute();
   }
 
   /**
-   * Makes the enrolled secret the account's second factor, with `step` as the last code used; false when
-   * the pending secret is no longer `secret` (enrolled again meanwhile) or TOTP is already on.
+   * Makes the enrolled secret the account's second factor (stored as `stored`), with `step` as the last code used;
+   * false when the pending secret is no longer `pending` (enrolled again meanwhile) or TOTP is already on.
    */
-  async confirmTotp(id: number, secret: string, step: number): Promise<boolean> {
+  async confirmTotp(id: number, pending: string, stored: string, step: number): Promise<boolean> {
     const res = await this.db
       .updateTable('staff')
-      .set({ totp_secret: secret, totp_pending_secret: null, totp_last_step: step })
+      .set({ totp_secret: stored, totp_pending_secret: null, totp_last_step: step })
       .where('id', '=', id)
-      .where('totp_pending_secret', '=', secret)
+      .where('totp_pending_secret', '=', pending)
       .where('totp_secret', 'is', null)
       .executeTakeFirst();
     return res.numUpdatedRows === 1n;
@@ -136,6 +161,36 @@ export class StaffRepository {
       .set({ totp_last_step: step })
       .where('id', '=', id)
       .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return res.numUpdatedRows === 1n;
+  }
+
+  /** Accounts with a TOTP secret (confirmed or pending) stored without the prefix `sealedPrefix`. */
+  plainTotpSecrets(sealedPrefix: string): Promise<Pick<StaffRow, 'id' | 'totp_secret' | 'totp_pending_secret'>[]> {
+    const plain = (column: 'totp_secret' | 'totp_pending_secret') =>
+      sql<boolean>`${sql.ref(column)} is not null and ${sql.ref(column)} not like ${`${sealedPrefix}%`}`;
+    return this.db
+      .selectFrom('staff')
+      .select(['id', 'totp_secret', 'totp_pending_secret'])
+      .where((eb) => eb.or([plain('totp_secret'), plain('totp_pending_secret')]))
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Replaces an account's stored TOTP secrets with `to`, only while they are still `from`; false otherwise. */
+  async replaceTotpSecrets(
+    id: number,
+    from: { totp_secret: string | null; totp_pending_secret: string | null },
+    to: { totp_secret: string | null; totp_pending_secret: string | null },
+  ): Promise<boolean> {
+    const same = (column: 'totp_secret' | 'totp_pending_secret', value: string | null) =>
+      value === null ? sql<boolean>`${sql.ref(column)} is null` : sql<boolean>`${sql.ref(column)} = ${value}`;
+    const res = await this.db
+      .updateTable('staff')
+      .set(to)
+      .where('id', '=', id)
+      .where(same('totp_secret', from.totp_secret))
+      .where(same('totp_pending_secret', from.totp_pending_secret))
       .executeTakeFirst();
     return res.numUpdatedRows === 1n;
   }

@@ -44,4 +44,8 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
     await services.staff.resetPassword(staff, body.id, body.password);
     return {};
   });
+  route(app, services, api.staffResetTotp, async ({ staff, body }) => {
+    await services.staff.resetTotp(staff, body.id);
+    return {};
+  });
 }

@@ -1,10 +1,11 @@
 /** The staff second factor (TOTP): enrolment, login with a code or a recovery code, disabling, the admins' policy. */
 import { api, STAFF_LOGIN_RULES, type StaffView, type TotpConfirmData, type TotpEnrolData } from '@examhall/contract';
-import { generateSync } from 'otplib';
+import { generateSecret, generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
 import { freshPhone, sendCall } from '../test/callFixtures.js';
 import { testedDialects } from '../test/db.js';
+import { SEALED_PREFIX } from '../services/totpSecrets.js';
 
 const PASSWORD = 'password-1';
 
@@ -124,6 +125,95 @@ describe.each(await testedDialects())('staff TOTP on %s', (dialect) => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(entry.detail).toBe('recovery code used');
+  });
+
+  const stored = (id: number) =>
+    t.db.handle.db
+      .selectFrom('staff')
+      .select(['totp_secret', 'totp_pending_secret'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('keeps the secret encrypted at rest, enrolled and confirmed, and logs in with its codes', async () => {
+    const { id, token } = await newAccount();
+    const { secret } = body<TotpEnrolData>(await sendCall(t, api.staffTotpEnrol, {}, token)).data;
+    const pending = await stored(id);
+    expect(pending.totp_pending_secret).toMatch(new RegExp(`^${SEALED_PREFIX}[0-9a-f]{8}:`));
+    expect(pending.totp_pending_secret).not.toContain(secret);
+    const confirm = await sendCall(t, api.staffTotpConfirm, { body: { code: code(secret) } }, token);
+    expect(confirm.statusCode, confirm.body).toBe(200);
+    const on = await stored(id);
+    expect(on.totp_secret?.startsWith(SEALED_PREFIX)).toBe(true);
+    expect(on.totp_pending_secret).toBeNull();
+    // Neither the row nor any other holds it, in any encoding.
+    const dump = JSON.stringify(await t.db.handle.db.selectFrom('staff').selectAll().execute());
+    for (const form of [secret, secret.toLowerCase(), Buffer.from(secret).toString('base64')]) {
+      expect(dump).not.toContain(form);
+    }
+    t.advance(30_000);
+    const phone = body<StaffView>(await sendCall(t, api.staffMe, {}, token)).data.phone;
+    const ok = await login(phone, { totp_code: code(secret) });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('reads a secret stored before encryption, and encrypts it at start', async () => {
+    const a = await enrolled();
+    // As a database written before secrets were encrypted holds it.
+    await t.db.handle.db.updateTable('staff').set({ totp_secret: a.secret }).where('id', '=', a.id).execute();
+    expect((await login(a.phone, { totp_code: code(a.secret) })).statusCode).toBe(200);
+    // An enrolment in progress, stored plain too, is encrypted as well.
+    const b = await newAccount();
+    const pending = generateSecret();
+    await t.db.handle.db.updateTable('staff').set({ totp_pending_secret: pending }).where('id', '=', b.id).execute();
+
+    expect(await t.services.staff.sealPlainSecrets()).toBe(2);
+    expect(await t.services.staff.sealPlainSecrets()).toBe(0);
+    const [sa, sb] = [await stored(a.id), await stored(b.id)];
+    expect(sa.totp_secret?.startsWith(SEALED_PREFIX)).toBe(true);
+    expect(sa.totp_secret).not.toContain(a.secret);
+    expect(sb.totp_pending_secret?.startsWith(SEALED_PREFIX)).toBe(true);
+    expect(sb.totp_pending_secret).not.toContain(pending);
+    t.advance(30_000);
+    expect((await login(a.phone, { totp_code: code(a.secret) })).statusCode).toBe(200);
+    const confirmed = await sendCall(t, api.staffTotpConfirm, { body: { code: code(pending) } }, b.token);
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+  });
+
+  it("lets an admin reset another account's second factor: it signs in with the password alone, audited", async () => {
+    const a = await enrolled();
+    const reset = await sendCall(t, api.staffResetTotp, { body: { id: a.id } }, admin);
+    expect(reset.statusCode, reset.body).toBe(200);
+    // Its sessions end, its recovery codes go, and the password alone signs it in.
+    expect((await sendCall(t, api.staffMe, {}, a.token)).statusCode).toBe(401);
+    expect(
+      await t.db.handle.db.selectFrom('staff_recovery_codes').where('staff_id', '=', a.id).selectAll().execute(),
+    ).toEqual([]);
+    expect(await stored(a.id)).toEqual({ totp_secret: null, totp_pending_secret: null });
+    const ok = await login(a.phone);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(body<{ staff: StaffView }>(ok).data.staff.totp_enabled).toBe(false);
+    const entry = await t.db.handle.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'staff.totp_reset')
+      .where('object_id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.before!)).toMatchObject({ id: a.id, totp_enabled: true });
+    expect(JSON.parse(entry.after!)).toMatchObject({ id: a.id, totp_enabled: false });
+
+    // Nothing left to reset; one's own factor needs its proof; only an admin may.
+    const again = await sendCall(t, api.staffResetTotp, { body: { id: a.id } }, admin);
+    expect([again.statusCode, body(again).code]).toEqual([409, 'conflict']);
+    const adminId = body<StaffView>(await sendCall(t, api.staffMe, {}, admin)).data.id;
+    const own = await sendCall(t, api.staffResetTotp, { body: { id: adminId } }, admin);
+    expect([own.statusCode, body(own).code]).toEqual([403, 'forbidden']);
+    const b = await enrolled();
+    const byAuthor = await sendCall(t, api.staffResetTotp, { body: { id: b.id } }, a.token);
+    expect(byAuthor.statusCode).toBe(401);
+    const author = body<{ token: string }>(await login(a.phone)).data.token;
+    const refused = await sendCall(t, api.staffResetTotp, { body: { id: b.id } }, author);
+    expect([refused.statusCode, body(refused).code]).toEqual([403, 'forbidden']);
+    expect(body<StaffView>(await sendCall(t, api.staffMe, {}, b.token)).data.totp_enabled).toBe(true);
   });
 
   it('turns it off with the password or a current code, not with a wrong one', async () => {

@@ -22,7 +22,9 @@ import { StaffRepository, type StaffRow, type StaffWithTeam } from '../repositor
 import { TeamRepository } from '../repositories/teams.js';
 import { authorize, type AccessService, type StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
+import type { ServiceLog } from './log.js';
 import type { TokenService } from './tokens.js';
+import { SEALED_PREFIX, TotpSecretBox, totpKey } from './totpSecrets.js';
 
 /** A hash to verify against when the phone is unknown, so both cases take the same time. */
 const DUMMY_HASH = argon2.hash('examhall-no-such-account');
@@ -33,6 +35,10 @@ const TOTP_TOLERANCE_S = 30;
 const TOTP_ISSUER = 'Examhall';
 /** How many recovery codes an enrolment hands out. */
 const RECOVERY_CODES = 10;
+/** How long after its window ended a row of login tries is kept before the periodic sweep removes it. */
+const LOGIN_TRIES_KEPT_MS = 86_400_000;
+/** Rows of login tries one statement of the sweep removes at most. */
+const LOGIN_TRIES_SWEEP_BATCH = 1_000;
 
 /**
  * Recovery codes are 50 random bits each, so a plain SHA-256 is enough to keep them from being read back
@@ -107,6 +113,8 @@ export interface StaffDeps {
   access: AccessService;
   audit: AuditService;
   clock: () => number;
+  /** Where the warning about a key generated without TOTP_KEY goes. */
+  log: ServiceLog;
 }
 
 /** What a login presents besides phone and password. */
@@ -135,16 +143,49 @@ export class StaffService {
     verify: (hash, password) => argon2.verify(hash, password),
   };
 
+  /** Made on first use, so commands that never read a secret never need (or generate) a key. */
+  private box: TotpSecretBox | undefined;
+
   constructor(private readonly deps: StaffDeps) {
     this.repo = new StaffRepository(deps.db);
     this.teams = new TeamRepository(deps.db);
   }
 
+  private secrets(): TotpSecretBox {
+    this.box ??= new TotpSecretBox(totpKey(this.deps.config, this.deps.log));
+    return this.box;
+  }
+
+  /**
+   * The one gate of every check of a staff password or TOTP code: reserves a try against the lock of `phone`
+   * before anything is checked, in one atomic statement, so however many checks arrive at once no more than
+   * STAFF_LOGIN_RULES.maxFailures run in a window, and refuses with `account_locked` once it is reached. A
+   * signed-in account's checks count under its own phone, the login's key: guesses through a stolen session
+   * (turning the second factor off with a password) spend the same tries a login would.
+   */
+  private async reserveTry(phone: string): Promise<void> {
+    const now = this.deps.clock();
+    if (!(await this.repo.reserveLoginTry(phone, now, STAFF_LOGIN_RULES.maxFailures, STAFF_LOGIN_RULES.windowMs))) {
+      throw fail('account_locked');
+    }
+  }
+
+  /**
+   * A check of a signed-in account's password or code as one reserved try (see reserveTry). A right answer
+   * gives its try back but clears nothing: only a full login does, or a session could reset its own lock.
+   */
+  private async guarded<T>(phone: string, check: () => T | Promise<T>): Promise<T> {
+    await this.reserveTry(phone);
+    const result = await check();
+    if (result !== null && result !== false) await this.repo.releaseLoginTry(phone);
+    return result;
+  }
+
   /**
    * Password login, then the second factor when the account has one. Each try is reserved before the
-   * password is checked (an atomic count per phone, known account or not), so however many arrive at once no
-   * more than STAFF_LOGIN_RULES.maxFailures are ever checked in a window; only a full success clears them.
-   * A right password without the code the account needs gives its try back and answers `totp_required`; a
+   * password is checked (reserveTry: an atomic count per phone, known account or not), so however many arrive
+   * at once no more than STAFF_LOGIN_RULES.maxFailures are ever checked in a window; only a full success clears
+   * them. A right password without the code the account needs gives its try back and answers `totp_required`; a
    * wrong code counts like a wrong password. Each address has its own limit on top.
    */
   async login(
@@ -158,10 +199,8 @@ export class StaffService {
       STAFF_LOGIN_RULES.windowMs,
     );
     if (!perIp.allowed) throw fail('rate_limited', 'too many staff logins from this address');
+    await this.reserveTry(phone);
     const now = this.deps.clock();
-    if (!(await this.repo.reserveLoginTry(phone, now, STAFF_LOGIN_RULES.maxFailures, STAFF_LOGIN_RULES.windowMs))) {
-      throw fail('account_locked');
-    }
     const row = await this.repo.findByPhone(phone);
     const ok = await this.passwords.verify(row?.password_hash ?? (await DUMMY_HASH), password);
     if (!row || !ok || row.disabled === 1) throw fail('invalid_credentials');
@@ -172,7 +211,8 @@ export class StaffService {
         throw fail('totp_required');
       }
       if (extras.totpCode !== undefined) {
-        if (!(await this.acceptTotp(row.id, row.totp_secret, extras.totpCode))) throw fail('totp_invalid');
+        const secret = this.secrets().open(row.totp_secret, row.id);
+        if (!(await this.acceptTotp(row.id, secret, extras.totpCode))) throw fail('totp_invalid');
       } else if (!(await this.repo.useRecoveryCode(row.id, recoveryHash(extras.recoveryCode!), now))) {
         throw fail('totp_invalid');
       } else {
@@ -221,7 +261,7 @@ export class StaffService {
     const secret = generateSecret();
     const uri = generateURI({ issuer: TOTP_ISSUER, label: row.phone, secret });
     await this.deps.db.transaction().execute(async (trx) => {
-      await new StaffRepository(trx).setPendingTotp(row.id, secret);
+      await new StaffRepository(trx).setPendingTotp(row.id, this.secrets().seal(secret, row.id));
       await this.deps.audit
         .with(trx)
         .record(
@@ -243,14 +283,17 @@ export class StaffService {
     const row = await this.repo.findById(actor.id);
     if (!row) throw fail('not_logged_in');
     if (row.totp_secret !== null) throw fail('conflict', 'two-factor authentication is already on');
-    const secret = row.totp_pending_secret;
-    if (secret === null) throw fail('conflict', 'no enrolment in progress; start one first');
-    const step = this.totpStep(secret, code);
+    const pending = row.totp_pending_secret;
+    if (pending === null) throw fail('conflict', 'no enrolment in progress; start one first');
+    const secret = this.secrets().open(pending, row.id);
+    const step = await this.guarded(row.phone, () => this.totpStep(secret, code));
     if (step === null) throw fail('totp_invalid');
+    // Stored anew: an enrolment begun before secrets were encrypted is encrypted as it is turned on.
+    const stored = TotpSecretBox.isSealed(pending) ? pending : this.secrets().seal(secret, row.id);
     const codes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     await this.deps.db.transaction().execute(async (trx) => {
       const repo = new StaffRepository(trx);
-      if (!(await repo.confirmTotp(row.id, secret, step))) {
+      if (!(await repo.confirmTotp(row.id, pending, stored, step))) {
         throw fail('conflict', 'the enrolment changed meanwhile; start again');
       }
       await repo.replaceRecoveryCodes(row.id, codes.map(recoveryHash), this.deps.clock());
@@ -270,11 +313,13 @@ export class StaffService {
     authorize(actor, api.staffTotpDisable);
     const row = await this.repo.findById(actor.id);
     if (!row) throw fail('not_logged_in');
-    if (row.totp_secret === null) throw fail('conflict', 'two-factor authentication is not on');
-    const proven =
+    const stored = row.totp_secret;
+    if (stored === null) throw fail('conflict', 'two-factor authentication is not on');
+    const proven = await this.guarded(row.phone, () =>
       proof.code !== undefined
-        ? await this.acceptTotp(row.id, row.totp_secret, proof.code)
-        : await this.passwords.verify(row.password_hash, proof.password ?? '');
+        ? this.acceptTotp(row.id, this.secrets().open(stored, row.id), proof.code)
+        : this.passwords.verify(row.password_hash, proof.password ?? ''),
+    );
     if (!proven) throw fail(proof.code !== undefined ? 'totp_invalid' : 'password_incorrect');
     await this.deps.db.transaction().execute(async (trx) => {
       await new StaffRepository(trx).disableTotp(row.id);
@@ -285,6 +330,71 @@ export class StaffService {
           totp_enabled: false,
         });
     });
+  }
+
+  /**
+   * Turns another account's second factor off, as when its authenticator is lost: the secret, an enrolment in
+   * progress and the recovery codes go, and its tokens are revoked, so it signs in again with the password alone
+   * (and enrols anew where the operator requires it). One's own account is refused: turning it off there takes a
+   * code or the password (disableTotp), which an unattended session does not have.
+   */
+  async resetTotp(actor: StaffActor, id: number): Promise<void> {
+    await this.deps.access.requireFor(actor, api.staffResetTotp, id);
+    if (id === actor.id) {
+      throw fail('forbidden', 'turn your own second factor off with a current code or your password');
+    }
+    await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new StaffRepository(trx);
+      const row = await repo.findById(id);
+      if (!row) throw fail('not_found', `no such staff ${id}`);
+      if (row.totp_secret === null) throw fail('conflict', 'this account has no second factor to reset');
+      await repo.disableTotp(id);
+      await this.deps.audit
+        .with(trx)
+        .record(
+          actor,
+          'staff.totp_reset',
+          { kind: 'staff', id },
+          snapshot(row),
+          { ...snapshot(row), totp_enabled: false },
+          'second factor reset',
+        );
+    });
+    // After the commit: SQLite's one connection is the transaction's until then.
+    await this.deps.tokens.revokeAll('staff', id);
+  }
+
+  /**
+   * Encrypts the TOTP secrets stored before they were encrypted (run at start; also makes the key, so a missing
+   * TOTP_KEY is warned about then). Each row is replaced only while it still holds what was read, so a change
+   * made meanwhile by a request is never overwritten. Answers how many accounts it encrypted.
+   */
+  async sealPlainSecrets(): Promise<number> {
+    const box = this.secrets();
+    let sealed = 0;
+    for (const row of await this.repo.plainTotpSecrets(SEALED_PREFIX)) {
+      const seal = (v: string | null) => (v === null || TotpSecretBox.isSealed(v) ? v : box.seal(v, row.id));
+      const from = { totp_secret: row.totp_secret, totp_pending_secret: row.totp_pending_secret };
+      const to = { totp_secret: seal(row.totp_secret), totp_pending_secret: seal(row.totp_pending_secret) };
+      if (await this.repo.replaceTotpSecrets(row.id, from, to)) sealed += 1;
+    }
+    return sealed;
+  }
+
+  /**
+   * Removes the login tries whose window ended more than a day ago (a periodic task): an ended window counts for
+   * nothing, and every phone ever tried, account or not, would otherwise stay in the table. In batches, so that no
+   * statement holds the table for long. Answers how many rows went.
+   */
+  async sweepLoginTries(batch = LOGIN_TRIES_SWEEP_BATCH): Promise<number> {
+    const before = this.deps.clock() - LOGIN_TRIES_KEPT_MS;
+    let removed = 0;
+    let n: number;
+    do {
+      n = await this.repo.deleteEndedLoginTries(before, batch);
+      removed += n;
+    } while (n === batch);
+    return removed;
   }
 
   /** The oldest enabled admin account, who the command line acts as (its changes are audited under that name). */

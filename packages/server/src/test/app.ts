@@ -73,6 +73,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The TOTP key of every test app (TOTP_KEY), so that no test generates one in DATA_DIR. */
+export const TEST_TOTP_KEY = 'dGVzdC1vbmx5LXRvdHAta2V5LW9mLTMyLWJ5dGVzISE=';
+
 /** The first admin of every test app (see `loginStaff`). */
 export const TEST_ADMIN = { phone: '13900000000', password: 'admin-password' };
 
@@ -128,6 +131,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     ADMISSION_RATE: '0',
     // Likewise login codes go out in their request, each at once: pacing has its own tests.
     SMS_LOGIN_RATE: '0',
+    TOTP_KEY: TEST_TOTP_KEY,
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);

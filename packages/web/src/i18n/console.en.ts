@@ -124,6 +124,11 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.staff.confirmPassword': 'New password again',
   'console.staff.passwordMismatch': 'The two passwords differ',
   'console.staff.passwordReset': "{name}'s password is reset",
+  'console.staff.resetTotp': 'Reset two-factor',
+  'console.staff.resetTotpTitle': "Reset {name}'s two-factor authentication?",
+  'console.staff.resetTotpBody':
+    'For a lost authenticator: two-factor authentication is turned off and the recovery codes are void; every session of the account ends at once, and it signs in with the password alone until it turns two-factor on again.',
+  'console.staff.totpReset': "{name}'s two-factor authentication is reset",
 
   'console.teams.about': 'Teams own exams and question folders: authors see only their team’s, admins see everything.',
   'console.teams.col.name': 'Team',

@@ -120,6 +120,11 @@ export const consoleZh = {
   'console.staff.confirmPassword': '再次输入新密码',
   'console.staff.passwordMismatch': '两次输入的密码不一致',
   'console.staff.passwordReset': '已重置 {name} 的密码',
+  'console.staff.resetTotp': '重置两步验证',
+  'console.staff.resetTotpTitle': '重置 {name} 的两步验证？',
+  'console.staff.resetTotpBody':
+    '用于对方丢失身份验证器的情况：关闭其两步验证并作废恢复码，该账号的所有登录会话立即失效，之后仅凭密码即可登录，可再重新开启。',
+  'console.staff.totpReset': '已重置 {name} 的两步验证',
 
   'console.teams.about': '团队拥有笔试和题库文件夹：出题人只能看到本团队的内容，管理员可以看到全部。',
   'console.teams.col.name': '团队名称',

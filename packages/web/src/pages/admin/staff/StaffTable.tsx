@@ -8,7 +8,7 @@ import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { EditStaffDrawer } from './EditStaffDrawer.js';
 import { ResetPasswordModal } from './ResetPasswordModal.js';
-import { useStaffList, useTeams, useUpdateStaff } from './queries.js';
+import { useResetStaffTotp, useStaffList, useTeams, useUpdateStaff } from './queries.js';
 
 /** Filters of the staff table (the list is small, so it is filtered in the page). */
 interface StaffFilter {
@@ -30,7 +30,7 @@ export function matchesStaff(s: StaffView, f: StaffFilter): boolean {
   return true;
 }
 
-/** The staff accounts with filters, and for those who manage staff: edit, reset password, disable. */
+/** The staff accounts with filters, and for those who manage staff: edit, reset password or second factor, disable. */
 export function StaffTable() {
   const { t } = useI18n();
   const me = useStaffMe();
@@ -83,6 +83,7 @@ export function StaffTable() {
           <Button size="small" onClick={() => setResetting(s)} data-testid={`staff-reset-${s.id}`}>
             {t('console.staff.resetPassword')}
           </Button>
+          {s.totp_enabled && s.id !== me.data?.id && <ResetTotpButton staff={s} />}
           <DisableButton staff={s} self={s.id === me.data?.id} />
         </Space>
       ),
@@ -151,6 +152,35 @@ export function StaffTable() {
       <EditStaffDrawer staff={editing} onClose={() => setEditing(null)} />
       <ResetPasswordModal staff={resetting} onClose={() => setResetting(null)} />
     </Card>
+  );
+}
+
+/**
+ * Turns another account's second factor off after a confirmation, for someone who lost their authenticator: their
+ * sessions end and they sign in with the password alone. One's own is turned off on the two-factor page instead.
+ */
+function ResetTotpButton({ staff }: { staff: StaffView }) {
+  const { t } = useI18n();
+  const { message } = App.useApp();
+  const reset = useResetStaffTotp();
+  return (
+    <Popconfirm
+      title={t('console.staff.resetTotpTitle', { name: staff.name })}
+      description={t('console.staff.resetTotpBody')}
+      okText={t('console.staff.resetTotp')}
+      okButtonProps={{ danger: true, 'data-testid': `staff-reset-totp-confirm-${staff.id}` }}
+      cancelText={t('console.common.cancel')}
+      onConfirm={() =>
+        reset.mutate(staff.id, {
+          onSuccess: () => void message.success(t('console.staff.totpReset', { name: staff.name })),
+          onError: (e) => void message.error(errorText(e)),
+        })
+      }
+    >
+      <Button size="small" danger loading={reset.isPending} data-testid={`staff-reset-totp-${staff.id}`}>
+        {t('console.staff.resetTotp')}
+      </Button>
+    </Popconfirm>
   );
 }
 

@@ -30,6 +30,15 @@ export function useTeams() {
   });
 }
 
+/** Turns another account's second factor off (its authenticator lost); the list is refetched. */
+export function useResetStaffTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => request(api.staffResetTotp, { body: { id } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: STAFF_LIST_KEY }),
+  });
+}
+
 /** Changes an account; the list, the teams' counts and (for oneself) the session are refetched. */
 export function useUpdateStaff() {
   const queryClient = useQueryClient();
