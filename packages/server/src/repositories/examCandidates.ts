@@ -68,13 +68,19 @@ export class ExamCandidateRepository {
       )
       .where('i.exam_id', '=', f.examId)
       .where('i.preview', '=', 0);
+    // A person's profile belongs to the teams that hold them: an exam shows it once its team holds the person or
+    // the person has come to this exam. Inviting a phone another team holds reveals nothing that team recorded.
+    const known = sql<SqlBool>`(a.id is not null or e.team_id is null or exists (
+      select 1 from candidate_team ct where ct.candidate_id = c.id and ct.team_id = e.team_id))`;
+    const shown = <T>(column: 'c.id' | 'c.name' | 'c.email' | 'c.school') =>
+      sql<T | null>`case when ${known} then ${sql.ref(column)} else null end`;
     if (f.q) {
       const p = containsPattern(f.q.toLowerCase());
       q = q.where((eb) =>
         eb.or([
-          sql<SqlBool>`lower(coalesce(c.name, '')) like ${p} escape '!'`,
+          sql<SqlBool>`lower(coalesce(${shown<string>('c.name')}, '')) like ${p} escape '!'`,
           sql<SqlBool>`i.phone like ${p} escape '!'`,
-          sql<SqlBool>`lower(coalesce(c.school, '')) like ${p} escape '!'`,
+          sql<SqlBool>`lower(coalesce(${shown<string>('c.school')}, '')) like ${p} escape '!'`,
         ]),
       );
     }
@@ -88,12 +94,12 @@ export class ExamCandidateRepository {
       else 'invited' end`;
     return q.select([
       'i.id as invitation_id',
-      'c.id as candidate_id',
+      shown<number>('c.id').as('candidate_id'),
       'i.area_code',
       'i.phone',
-      'c.name',
-      'c.email',
-      'c.school',
+      shown<string>('c.name').as('name'),
+      shown<string>('c.email').as('email'),
+      shown<string>('c.school').as('school'),
       status.as('status'),
       // The state of the invitation's latest text.
       sql<
