@@ -239,7 +239,10 @@ export const GradingItemData = GradingItemRef.extend({
 /** One answer as a grader sees it. */
 export type GradingItemData = z.infer<typeof GradingItemData>;
 
-/** A mark: points per criterion (or `points` for a question without criteria) and a comment. */
+/**
+ * A mark: points per criterion (or `points` for a question without criteria) and a comment; the same for a
+ * grader's mark (POST /admin/grading/mark) and the deciding one (POST /admin/grading/reconcile/mark).
+ */
 export const GradingMarkBody = GradingItemRef.extend({
   /** Points per criterion in the rubric's order, each 0 up to the criterion's points. */
   criteria: z.array(z.number().min(0, 'points cannot be negative')).max(20).default([]),
@@ -247,8 +250,6 @@ export const GradingMarkBody = GradingItemRef.extend({
   points: z.number().min(0, 'points cannot be negative').optional(),
   /** Why. */
   comment: z.string().max(GRADING_COMMENT_MAX, 'the comment is too long').default(''),
-  /** True for a reconciling mark, which decides an answer whose two marks differ by more than the margin. */
-  reconcile: z.boolean().default(false),
 });
 
 /** What a mark did. */

@@ -300,11 +300,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     expect((await call(api.gradingMark, { ...ref, criteria: [1, 1, 1, 1] }, first.token)).code).toBe(
       'answer_already_graded',
     );
-    const decided = await ok<GradingMarkData>(api.gradingMark, {
-      ...ref,
-      criteria: [2.5, 2.5, 2.5, 0],
-      reconcile: true,
-    });
+    const decided = await ok<GradingMarkData>(api.gradingReconcileMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0] });
     expect(decided).toMatchObject({ state: 'graded', final: 7.5, mark: { reconciling: true } });
     expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(0);
     const after = await ok<GradingItemData>(api.gradingItem, ref, second.token);
@@ -314,6 +310,74 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     expect(list.list).toEqual([
       expect.objectContaining({ exam_id: examId, total: 3, graded: 3, reconcile: 0, mine_left: 0 }),
     ]);
+  });
+
+  it('a grader who gave one of two marks too far apart does not decide them: another grader, an author of the team or an admin does', async () => {
+    const qa = await questionOf('qa');
+    const team = await t.team('Campus team');
+    await t.db.handle.db.updateTable('exams').set({ team_id: team }).where('id', '=', examId).execute();
+    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    const [first, second, third] = [await grader('First'), await grader('Second'), await grader('Third')];
+    const idle = await grader('Not on this exam', false);
+    const member = async (role: 'author' | 'proctor', teamId: number) => {
+      phoneNo += 1;
+      const phone = `1330000${String(phoneNo).padStart(4, '0')}`;
+      const name = `${role} ${phoneNo}`;
+      await ok(api.staffCreate, { phone, area_code: '86', name, role, password: TEST_ADMIN.password, team_id: teamId });
+      return { name, token: (await t.services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token };
+    };
+    const author = await member('author', team);
+    const foreignAuthor = await member('author', await t.team('Other team'));
+    const proctor = await member('proctor', team);
+    // Three answers, each marked 5 by First and 10 by Second: two apart by more than the margin.
+    const refs = [];
+    for (const name of ['Zhou', 'Wu', 'Zheng']) {
+      const { attemptId } = await candidate(name, { [qa]: QA_ANSWER });
+      const ref = { attempt_id: attemptId, question_id: qa };
+      await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 0, 0] }, first.token);
+      await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 2.5, 2.5] }, second.token);
+      refs.push(ref);
+    }
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(3);
+
+    const decide = (ref: (typeof refs)[number], token: string) =>
+      call<GradingMarkData>(api.gradingReconcileMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0] }, token);
+    for (const who of [first, second]) {
+      const own = await decide(refs[0]!, who.token);
+      expect([own.http, own.code]).toEqual([403, 'reconcile_own_mark']);
+    }
+    expect((await decide(refs[0]!, proctor.token)).http).toBe(403);
+    expect((await decide(refs[0]!, idle.token)).http).toBe(404);
+    expect((await decide(refs[0]!, foreignAuthor.token)).http).toBe(404);
+    // A grader's own mark call does not decide either.
+    expect((await call(api.gradingMark, { ...refs[0]!, criteria: [1, 1, 1, 1] }, third.token)).code).toBe(
+      'answer_already_graded',
+    );
+    const refused = await t.db.handle.db
+      .selectFrom('grading_marks')
+      .select('id')
+      .where('attempt_id', '=', refs[0]!.attempt_id)
+      .execute();
+    expect(refused).toHaveLength(2);
+
+    for (const [ref, token] of [
+      [refs[0]!, third.token],
+      [refs[1]!, author.token],
+      [refs[2]!, admin],
+    ] as const) {
+      const decided = await decide(ref, token);
+      expect(decided.http, decided.msg).toBe(200);
+      expect(decided.data).toMatchObject({ state: 'graded', final: 7.5, mark: { reconciling: true } });
+    }
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(0);
+    const entries = await t.db.handle.db
+      .selectFrom('audit_log')
+      .select(['actor_name', 'object_id'])
+      .where('action', '=', 'grading.reconcile')
+      .orderBy('id')
+      .execute();
+    expect(entries.map((e) => e.object_id)).toEqual(refs.map((r) => r.attempt_id));
+    expect(entries.map((e) => e.actor_name)).toEqual(['Third', author.name, 'Administrator']);
   });
 
   it('new settings decide marked answers again: a wider margin settles two marks, and the score follows', async () => {

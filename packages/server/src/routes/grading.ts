@@ -13,6 +13,7 @@ export function gradingRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.gradingItem, async ({ staff, query }) => s.grading.item(staff, query));
   route(app, s, api.gradingMark, async ({ staff, body }) => s.grading.mark(staff, body));
   route(app, s, api.gradingReconcile, async ({ staff, query }) => s.grading.reconcile(staff, query));
+  route(app, s, api.gradingReconcileMark, async ({ staff, body }) => s.grading.reconcileMark(staff, body));
   route(app, s, api.gradingProgress, async ({ staff, query }) => s.grading.progress(staff, query.exam_id));
   route(app, s, api.gradingKey, async ({ staff, body }) => s.grading.changeKey(staff, body));
 }

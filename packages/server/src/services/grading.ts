@@ -379,9 +379,32 @@ export class GradingService {
     return roundPoints((given * max) / worth);
   }
 
-  /** Stores a mark, decides the answer when it can, and updates the attempt's final score (audited). */
+  /** Stores a grader's mark, decides the answer when it can, and updates the attempt's final score (audited). */
   async mark(actor: StaffActor, body: ParsedBody<typeof api.gradingMark>): Promise<GradingMarkData> {
     await this.deps.access.requireFor(actor, api.gradingMark, body.attempt_id);
+    return this.store(actor, body, false);
+  }
+
+  /**
+   * The deciding mark of an answer whose two marks are too far apart (audited). Who decides: someone who reaches
+   * the answer and gave neither mark, that is another grader assigned to the exam (in the answer's section), an
+   * author of the exam's team or an admin. Whoever gave one of the marks would be settling their own
+   * disagreement, and answers `reconcile_own_mark`.
+   */
+  async reconcileMark(actor: StaffActor, body: ParsedBody<typeof api.gradingReconcileMark>): Promise<GradingMarkData> {
+    await this.deps.access.requireFor(actor, api.gradingReconcileMark, body.attempt_id);
+    if (!this.deps.access.can(actor, 'grade.score') && !this.deps.access.can(actor, 'exam.manage')) {
+      throw fail('forbidden', `the ${actor.role} role may not decide marks`);
+    }
+    return this.store(actor, body, true);
+  }
+
+  /** Stores a mark (`reconcile`: the deciding one) and the answer's and attempt's scores that follow. */
+  private async store(
+    actor: StaffActor,
+    body: ParsedBody<typeof api.gradingMark>,
+    reconcile: boolean,
+  ): Promise<GradingMarkData> {
     const { attempt, question, settings } = await this.answerOf(actor, body.attempt_id, body.question_id);
     const total = GradingService.total(body, rubricOf(question).criteria, question.score);
     const required = GradingService.required(settings);
@@ -392,9 +415,10 @@ export class GradingService {
       const row = (await repo.lockScore(attempt.id, question.id))!;
       const marks = await repo.marks(attempt.id, question.id);
       const state = GradingService.state(row.points, marks, required);
-      if (body.reconcile) {
+      if (reconcile) {
         if (state === 'graded') throw fail('answer_already_graded');
         if (state === 'waiting') throw fail('conflict', 'this answer does not wait for reconciliation');
+        if (marks.some((m) => m.grader_id === actor.id && m.reconciling === 0)) throw fail('reconcile_own_mark');
       } else {
         if (state !== 'waiting') throw fail('answer_already_graded');
         if (marks.some((m) => m.grader_id === actor.id && m.reconciling === 0)) {
@@ -409,7 +433,7 @@ export class GradingService {
         criteria: JSON.stringify(body.criteria),
         total,
         comment: body.comment,
-        reconciling: body.reconcile ? 1 : 0,
+        reconciling: reconcile ? 1 : 0,
         created_at: now,
       });
       const all = await repo.marks(attempt.id, question.id);
@@ -426,7 +450,7 @@ export class GradingService {
         .with(trx)
         .record(
           actor,
-          body.reconcile ? 'grading.reconcile' : 'grading.mark',
+          reconcile ? 'grading.reconcile' : 'grading.mark',
           { kind: 'attempt', id: attempt.id },
           { question_id: question.id, points: row.points, attempt_score: attempt.score },
           { question_id: question.id, mark, points: final, attempt_score: score },

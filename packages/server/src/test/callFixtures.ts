@@ -487,6 +487,32 @@ async function answerToGrade(w: CallWorld): Promise<{ attempt_id: number; questi
   return { attempt_id: a.attemptId, question_id: questionId };
 }
 
+/**
+ * A finished attempt whose Q&A answer has two marks too far apart (by Grader A and another grader of team A,
+ * written as their marking would), so it waits for the deciding mark of someone who gave neither.
+ */
+async function answerToReconcile(w: CallWorld): Promise<{ attempt_id: number; question_id: number }> {
+  const answer = await answerToGrade(w);
+  const graders = [w.staffId, await w.newStaff('grader', w.teamId)];
+  for (const [i, graderId] of graders.entries()) {
+    await w.assign(graderId, 'grader');
+    await w.t.db.handle.db
+      .insertInto('grading_marks')
+      .values({
+        ...answer,
+        exam_id: w.examId,
+        grader_id: graderId,
+        criteria: JSON.stringify(i === 0 ? [2.5, 2.5, 0, 0] : [2.5, 2.5, 2.5, 2.5]),
+        total: i === 0 ? 5 : 10,
+        comment: '',
+        reconciling: 0,
+        created_at: w.t.now(),
+      })
+      .execute();
+  }
+  return answer;
+}
+
 /** Inputs of every scoped staff call (routes/access.test.ts). */
 export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   jobDetail: async (w) => ({ query: { job_id: await heldJob(w) } }),
@@ -630,6 +656,7 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   gradingItem: async (w) => ({ query: await answerToGrade(w) }),
   gradingMark: async (w) => ({ body: { ...(await answerToGrade(w)), criteria: [2.5, 2.5, 0, 0] } }),
   gradingReconcile: (w) => ({ query: { exam_id: w.examId } }),
+  gradingReconcileMark: async (w) => ({ body: { ...(await answerToReconcile(w)), criteria: [2.5, 2.5, 2.5, 0] } }),
   gradingProgress: (w) => ({ query: { exam_id: w.examId } }),
   itemAnalysis: (w) => ({ query: { exam_id: w.examId } }),
   gradingKey: async (w) => ({
@@ -1497,6 +1524,20 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
         id: answer.attempt_id,
         before: { question_id: answer.question_id, points: null },
         after: { question_id: answer.question_id, points: 8, mark: { total: 8, comment: 'Isolation thin' } },
+      },
+    };
+  },
+  gradingReconcileMark: async (w) => {
+    const answer = await answerToReconcile(w);
+    return {
+      as: 'authorA',
+      input: { body: { ...answer, criteria: [2.5, 2.5, 2.5, 0], comment: 'Durability missing' } },
+      expect: {
+        action: 'grading.reconcile',
+        kind: 'attempt',
+        id: answer.attempt_id,
+        before: { question_id: answer.question_id, points: null },
+        after: { question_id: answer.question_id, points: 7.5, mark: { total: 7.5, reconciling: true } },
       },
     };
   },

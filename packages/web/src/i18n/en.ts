@@ -767,8 +767,11 @@ export const en: Dictionary = {
   'error.language_unavailable': 'Toolchain not installed on this host',
   'error.storage_unavailable': 'File storage is not answering; try again shortly',
   'error.database_unavailable': 'The database is not answering; try again shortly',
+  'error.job_cancel_forbidden': "Only the job's owner, an author of its team or an admin may cancel it",
   'error.maintenance': 'System maintenance upgrade in progress',
   'error.timeout': 'response timeout, please retry',
+  'error.reconcile_own_mark':
+    'One of the marks is yours: another grader, an author of the team or an admin reconciles them',
   'error.network_error': 'Network connection failed; check your network and try again',
   'error.invalid_response': 'Unexpected response from the server',
   'error.http_error': 'The request failed',

@@ -12,7 +12,7 @@ export function useMark(examId: number, onDone?: (ref: GradingItemRef) => void) 
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ ref, mark, reconcile }: { ref: GradingItemRef; mark: MarkInput; reconcile: boolean }) =>
-      request(api.gradingMark, { body: { ...ref, ...mark, reconcile } }),
+      request(reconcile ? api.gradingReconcileMark : api.gradingMark, { body: { ...ref, ...mark } }),
     onSuccess: async (_data, { ref }) => {
       void message.success(t('console.grading.marked'));
       await client.invalidateQueries({ queryKey: ['admin', 'grading'] });
