@@ -685,6 +685,8 @@ export interface JobTable {
   error_message: string | null;
   /** 1 once someone asked to cancel. */
   cancel_requested: Generated<number>;
+  /** The exam the job works on, when it works on one: its assigned proctors and graders follow the job. */
+  exam_id: number | null;
   attempts: Generated<number>;
   /** The runner holding the job while it runs. */
   locked_by: string | null;

@@ -71,6 +71,7 @@ export class BullJobQueue<K extends string> implements JobQueue<K> {
       payload: JSON.stringify(job.payload),
       owner_staff_id: job.owner.staffId,
       team_id: job.owner.teamId,
+      exam_id: job.examId ?? null,
       created_at: this.clock(),
       request_id: job.requestId ?? null,
     });

@@ -97,6 +97,8 @@ export interface NewJob<K extends string> {
   kind: K;
   payload: Json;
   owner: JobOwner;
+  /** The exam it works on, if any (its assigned proctors and graders follow it). */
+  examId?: number | null | undefined;
   /** The request that created it (its log lines carry the id). */
   requestId?: string | undefined;
 }

@@ -8,12 +8,19 @@ export type JobRow = Selectable<JobTable>;
 /** A job row with its starter's name (null for the server's own). */
 export type JobListRow = JobRow & { owner_name: string | null };
 
+/**
+ * The jobs a staff member may follow: `team`, those of the team and their own; `assigned`, their own and those of
+ * the exams they are assigned to in `role`.
+ */
+export type JobReach =
+  { kind: 'team'; teamId: number | null; staffId: number } | { kind: 'assigned'; staffId: number; role: string };
+
 /** Filters, order and page of the console's job list. */
 export interface JobListQuery {
   kind?: string | undefined;
   state?: string | undefined;
-  /** Only jobs of this team or started by this staff member (a non-admin's reach); undefined: every job. */
-  reach?: { teamId: number | null; staffId: number } | undefined;
+  /** Which jobs a non-admin sees (services/jobs.ts says who sees which); undefined: every job. */
+  reach?: JobReach | undefined;
   sort: 'created' | 'kind' | 'state';
   order: 'asc' | 'desc';
   offset: number;
@@ -32,6 +39,7 @@ export class JobRepository {
     payload: string;
     owner_staff_id: number | null;
     team_id: number | null;
+    exam_id?: number | null;
     created_at: number;
     request_id?: string | null;
   }): Promise<number> {
@@ -39,6 +47,7 @@ export class JobRepository {
       .insertInto('job')
       .values({
         ...row,
+        exam_id: row.exam_id ?? null,
         request_id: row.request_id ?? null,
         state: 'queued',
         progress_phase: null,
@@ -235,12 +244,27 @@ export class JobRepository {
     let base = this.db.selectFrom('job');
     if (q.kind !== undefined) base = base.where('job.kind', '=', q.kind);
     if (q.state !== undefined) base = base.where('job.state', '=', q.state);
-    if (q.reach) {
-      const { teamId, staffId } = q.reach;
+    const reach = q.reach;
+    if (reach?.kind === 'team') {
       base = base.where((eb) =>
-        teamId === null
-          ? eb('job.owner_staff_id', '=', staffId)
-          : eb.or([eb('job.team_id', '=', teamId), eb('job.owner_staff_id', '=', staffId)]),
+        reach.teamId === null
+          ? eb('job.owner_staff_id', '=', reach.staffId)
+          : eb.or([eb('job.team_id', '=', reach.teamId), eb('job.owner_staff_id', '=', reach.staffId)]),
+      );
+    } else if (reach?.kind === 'assigned') {
+      base = base.where((eb) =>
+        eb.or([
+          eb('job.owner_staff_id', '=', reach.staffId),
+          eb(
+            'job.exam_id',
+            'in',
+            eb
+              .selectFrom('exam_staff')
+              .select('exam_staff.exam_id')
+              .where('exam_staff.staff_id', '=', reach.staffId)
+              .where('exam_staff.role', '=', reach.role),
+          ),
+        ]),
       );
     }
     const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -4,12 +4,16 @@ import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
 import { currentRequestId } from '../ops/context.js';
-import { JobRepository, type JobListRow } from '../repositories/jobs.js';
+import { JobRepository, type JobListRow, type JobReach } from '../repositories/jobs.js';
+import { TeamRepository } from '../repositories/teams.js';
 import type { JobQueue, Json } from '../jobs/types.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 
-/** What a job's starter puts in every payload: a short description the console shows. */
+/**
+ * What a job's starter puts in every payload: a short description the console shows, and the exam the job works
+ * on, if any (`exam_id`), which decides who besides the team follows it.
+ */
 export interface TitledPayload {
   title: string;
   [key: string]: Json;
@@ -48,11 +52,18 @@ function toView(row: JobListRow): JobView {
 }
 
 /**
- * Jobs as staff see them: each starts one (an import, later invitations and exports) and follows it; the
- * list holds one's own and one's team's jobs (an admin's: every job), and either may cancel them.
+ * Jobs as staff see them: each starts one (an import, invitations, an export, a similarity run, a re-score) and
+ * follows it. Who sees a job and who may stop it, the one rule of the list, the detail and cancel:
+ *
+ * - follow: its owner, an admin, an author of its team, and a proctor or grader assigned to the exam it works
+ *   on; a proctor or grader sees no other job of the team (its titles name files, exams and people);
+ * - cancel: its owner, an admin, or an author of its team, who manages what a team's jobs work on (its bank,
+ *   exams and candidates). Anyone else who follows it answers `job_cancel_forbidden`.
  */
 export class JobService {
   private readonly repo: JobRepository;
+
+  private readonly teams: TeamRepository;
 
   constructor(
     db: Db,
@@ -61,6 +72,7 @@ export class JobService {
     private readonly audit: AuditService,
   ) {
     this.repo = new JobRepository(db);
+    this.teams = new TeamRepository(db);
   }
 
   /** Queues a job for the actor (owned by them and their team, or by `teamId` when given); answers its id. */
@@ -69,8 +81,35 @@ export class JobService {
       kind,
       payload,
       owner: { staffId: actor.id, teamId: teamId === undefined ? actor.teamId : teamId },
+      examId: typeof payload.exam_id === 'number' ? payload.exam_id : null,
       requestId: currentRequestId(),
     });
+  }
+
+  /** Whose jobs the actor's list holds (see the class's rule). */
+  private static reach(actor: StaffActor): JobReach | undefined {
+    switch (actor.role) {
+      case 'admin':
+        return undefined;
+      case 'author':
+        return { kind: 'team', teamId: actor.teamId, staffId: actor.id };
+      case 'proctor':
+      case 'grader':
+        return { kind: 'assigned', staffId: actor.id, role: actor.role };
+    }
+  }
+
+  /** True when the actor may follow the job (see the class's rule). */
+  private async follows(actor: StaffActor, job: JobListRow): Promise<boolean> {
+    if (actor.role === 'admin' || job.owner_staff_id === actor.id) return true;
+    if (actor.role === 'author') return job.team_id !== null && job.team_id === actor.teamId;
+    return job.exam_id !== null && (await this.teams.assignment(job.exam_id, actor.id, actor.role)) !== undefined;
+  }
+
+  /** True when the actor may cancel the job (see the class's rule). */
+  private static cancels(actor: StaffActor, job: JobListRow): boolean {
+    if (actor.role === 'admin' || job.owner_staff_id === actor.id) return true;
+    return actor.role === 'author' && job.team_id !== null && job.team_id === actor.teamId;
   }
 
   /** One page of the jobs the actor may follow. */
@@ -78,7 +117,7 @@ export class JobService {
     const { rows, total } = await this.repo.list({
       kind: q.kind,
       state: q.state,
-      reach: actor.role === 'admin' ? undefined : { teamId: actor.teamId, staffId: actor.id },
+      reach: JobService.reach(actor),
       sort: q.sort,
       order: q.order,
       offset: (q.page - 1) * q.page_size,
@@ -87,17 +126,26 @@ export class JobService {
     return { list: rows.map(toView), total };
   }
 
-  /** One job the actor may follow. */
-  async detail(actor: StaffActor, jobId: number): Promise<JobView> {
+  /** A job the actor may follow; one they may not is not found, as a missing one. */
+  private async followed(actor: StaffActor, jobId: number): Promise<JobListRow> {
     await this.access.require(actor, 'job.read', 'job', jobId);
     const row = await this.repo.view(jobId);
-    if (!row) throw fail('not_found', `no such job ${jobId}`);
-    return toView(row);
+    if (!row || !(await this.follows(actor, row))) throw fail('not_found', `no such job ${jobId}`);
+    return row;
   }
 
-  /** Cancels a job the actor may follow; `job_finished` when it already ended. */
+  /** One job the actor may follow. */
+  async detail(actor: StaffActor, jobId: number): Promise<JobView> {
+    return toView(await this.followed(actor, jobId));
+  }
+
+  /** Cancels a job the actor may cancel; `job_finished` when it already ended. */
   async cancel(actor: StaffActor, jobId: number): Promise<JobView> {
-    const before = await this.detail(actor, jobId);
+    const row = await this.followed(actor, jobId);
+    if (!JobService.cancels(actor, row)) {
+      throw fail('job_cancel_forbidden');
+    }
+    const before = toView(row);
     if (before.state === 'done' || before.state === 'failed' || before.state === 'cancelled') {
       throw fail('job_finished', `job ${jobId} is ${before.state}`);
     }
