@@ -260,7 +260,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The local store's S3-style endpoint, outside the API prefix (S3-compatible storage serves itself).
   if (opts.store instanceof LocalObjectStore)
-    await storageGateway(app, opts.store, config.storageMaxObjectBytes, new StorageUsageRepository(opts.db));
+    await storageGateway(
+      app,
+      opts.store,
+      config.storageMaxObjectBytes,
+      new StorageUsageRepository(opts.db),
+      services.notifier,
+    );
 
   faceModelRoutes(app);
   const web = await registerWebApp(app, config);

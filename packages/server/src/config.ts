@@ -105,6 +105,13 @@ const EnvSchema = z
       .max(1024 * 1024)
       .default(1024),
     STORAGE_QUOTA_MAX_OBJECTS: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+    /** MB of DATA_DIR's disk the local store leaves free for the database: evidence is refused before it. */
+    STORAGE_RESERVE_MB: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1024 * 1024)
+      .default(1024),
     S3_ENDPOINT: optionalText.pipe(z.url().optional()),
     S3_BUCKET: optionalText,
     S3_REGION: optionalText,
@@ -254,6 +261,8 @@ export interface Config {
   storageMaxObjectBytes: number;
   /** The most any attempt's quota may be, whatever its exam's captures would need. */
   storageQuotaCeiling: { maxBytes: number; maxObjects: number };
+  /** Bytes of DATA_DIR's disk the local store leaves free, so that answers can always be saved. */
+  storageReserveBytes: number;
   /** Face-check worker threads (each loads its own models); 0 means one per core. */
   faceWorkers: number;
   /** The server checks about one in this many exam frames the browser did not flag (0: none). */
@@ -343,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true',
     storageMaxObjectBytes: e.STORAGE_MAX_OBJECT_MB * 1024 * 1024,
     storageQuotaCeiling: { maxBytes: e.STORAGE_QUOTA_MAX_MB * 1024 * 1024, maxObjects: e.STORAGE_QUOTA_MAX_OBJECTS },
+    storageReserveBytes: e.STORAGE_RESERVE_MB * 1024 * 1024,
     faceWorkers: e.FACE_WORKERS,
     faceSampleEvery: e.FACE_SAMPLE_EVERY,
     staffTotpRequiredForAdmins: e.STAFF_TOTP_REQUIRED_FOR_ADMINS === 'true',

@@ -29,6 +29,7 @@ export function openStore(config: Config, handle: DbHandle, clock: () => number 
   return new LocalObjectStore(
     path.join(config.dataDir, 'objects'),
     new LocalCredentials(handle.db, clock, localStorageEndpoint(config), LOCAL_BUCKET, LOCAL_REGION),
+    { reserveBytes: config.storageReserveBytes },
   );
 }
 

@@ -28,6 +28,7 @@ import {
   type WarningRow,
 } from '../repositories/proctor.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
+import { UPLOAD_MAX_BYTES } from '../storage/budget.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import { authorize, type AccessService, type StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
@@ -201,8 +202,15 @@ export class ProctorService {
           record: await this.record(r),
         })),
       ),
+      storage_full: await this.storageFull(),
       server_time: now,
     };
+  }
+
+  /** True while the store has no room above its disk reserve for the largest object a page uploads. */
+  private async storageFull(): Promise<boolean> {
+    const left = await this.store.spaceLeft();
+    return left !== null && left < UPLOAD_MAX_BYTES;
   }
 
   /** Checks a staff member may watch an exam's stream; the exam must exist. */

@@ -12,10 +12,34 @@ export interface StoredDigest {
   head: Buffer;
 }
 
-/** Reads a stored object as a stream and digests it; null when it is not there. */
-export async function digestOf(store: ObjectStore, key: string): Promise<StoredDigest | null> {
+/** An object larger than its reader takes: told by the store's size, before any of its bytes are read. */
+export class ObjectTooLargeError extends Error {
+  constructor(
+    readonly size: number,
+    readonly maxBytes: number,
+  ) {
+    super(`the object is ${size} bytes, more than ${maxBytes}`);
+    this.name = 'ObjectTooLargeError';
+  }
+}
+
+/**
+ * Reads a stored object as a stream and digests it; null when it is not there. An object over `maxBytes` is not
+ * read (ObjectTooLargeError): S3-compatible storage takes objects of any size, and hashing one costs its length.
+ */
+export async function digestOf(
+  store: ObjectStore,
+  key: string,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<StoredDigest | null> {
   const found = await store.stream(key);
   if (!found) return null;
+  if (found.size > maxBytes) {
+    // A file stream may fail to open after it is destroyed (the object is deleted meanwhile): nobody needs to hear it.
+    found.stream.on('error', () => undefined);
+    found.stream.destroy();
+    throw new ObjectTooLargeError(found.size, maxBytes);
+  }
   const hash = createHash('sha256');
   let size = 0;
   const head: Buffer[] = [];

@@ -5,6 +5,7 @@ import type { StsData } from '@examhall/contract';
 import { AwsClient } from 'aws4fetch';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RECORDING_BYTES_PER_MINUTE } from './budget.js';
 import { LocalCredentials } from './localCredentials.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
@@ -243,7 +244,7 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
     expect(late.body).toContain('<Code>ExpiredToken</Code>');
   });
 
-  it('answers CORS preflights and refuses bodies over the size limit, and keeps credentials out of the logs', async () => {
+  it("answers CORS preflights and refuses bodies over their kind's limit or the store's, and keeps credentials out of the logs", async () => {
     const a = await sts(tokens.a);
     const pre = await fetch(url(a, `${a.prefix}frame/3.jpg`), {
       method: 'OPTIONS',
@@ -257,11 +258,19 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
     expect(pre.headers.get('access-control-allow-methods')).toContain('PUT');
     expect(pre.headers.get('access-control-allow-headers')).toContain('x-amz-security-token');
 
-    // Larger than the API's JSON body limit, within the store's.
-    const screen = Buffer.alloc(3 * 1024 * 1024, 7);
-    const ok = await client(a).fetch(url(a, `${a.prefix}screen/big.png`), { method: 'PUT', body: screen });
+    // A recording of a minute at the budgeted rate, the largest its kind may be; one byte more is refused.
+    const recording = Buffer.alloc(RECORDING_BYTES_PER_MINUTE, 7);
+    const ok = await client(a).fetch(url(a, `${a.prefix}byte/long.webm`), { method: 'PUT', body: recording });
     expect(ok.status, await ok.clone().text()).toBe(200);
-    expect((await t.store.head(`${a.prefix}screen/big.png`))?.size).toBe(screen.length);
+    expect((await t.store.head(`${a.prefix}byte/long.webm`))?.size).toBe(recording.length);
+    const over = await client(a).fetch(url(a, `${a.prefix}byte/longer.webm`), {
+      method: 'PUT',
+      body: Buffer.alloc(RECORDING_BYTES_PER_MINUTE + 1),
+    });
+    expect(over.status).toBe(413);
+    expect(over.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await over.text()).toContain('<Code>evidence_too_large</Code>');
+    // Past the store's own limit the body parser refuses it first.
     const big = Buffer.alloc(t.config.storageMaxObjectBytes + 1);
     const res = await client(a).fetch(url(a, `${a.prefix}frame/big.jpg`), { method: 'PUT', body: big });
     expect(res.status).toBe(400);

@@ -6,8 +6,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from '../http/errors.js';
+import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { StorageUsageRepository } from '../repositories/storageUsage.js';
-import { grantAllows, StorageDenied } from './localCredentials.js';
+import { kindOfName, OBJECT_MAX_BYTES, type BudgetKind } from './budget.js';
+import { grantAllows, StorageDenied, type StorageGrant } from './localCredentials.js';
 import { checkKey, InvalidKeyError, KeyConflictError, type LocalObjectStore } from './objectStore.js';
 import { readClaim, sha256Hex, SigV4FormatError, UNSIGNED_PAYLOAD } from './sigv4.js';
 
@@ -60,6 +63,15 @@ const DENIED_STATUS: Record<StorageDenied['code'], number> = {
   RequestTimeTooSkewed: 403,
 };
 
+/** A key under an attempt's prefix (services/chain.ts attemptPrefix), or the prefix: the attempt id and the name below. */
+const ATTEMPT_KEY = /^exams\/\d+\/attempts\/(\d+)\/(.*)$/;
+
+/** The refusal of an object larger than its kind may be (storage/budget.ts). */
+function tooLarge(reply: FastifyReply, kind: BudgetKind, resource: string): FastifyReply {
+  const limit = OBJECT_MAX_BYTES[kind];
+  return s3Error(reply, 413, 'evidence_too_large', `a ${kind} object is at most ${limit} bytes`, resource);
+}
+
 function headerMap(request: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) {
@@ -69,17 +81,28 @@ function headerMap(request: FastifyRequest): Record<string, string> {
 }
 
 /**
- * Serves `store` at /storage; bodies larger than `maxBytes` are refused with EntityTooLarge, and a PUT past its
- * attempt's quota (kept in `usage`) with QuotaExceeded.
+ * Serves `store` at /storage; bodies larger than `maxBytes` are refused with EntityTooLarge, an object larger than its
+ * kind may be with 413 evidence_too_large, a PUT past its attempt's quota (kept in `usage`) with QuotaExceeded, and
+ * one the disk has no room for above its reserve with 503 storage_full, which `notifier` tells the attempt's
+ * proctors (their console reads the store's room again).
  */
 export async function storageGateway(
   app: FastifyInstance,
   store: LocalObjectStore,
   maxBytes: number,
   usage: StorageUsageRepository,
+  notifier: ProctorNotifier,
 ): Promise<void> {
   const credentials = store.credentials;
   if (!credentials) return;
+  // Logged when the store starts refusing and when it takes objects again, not at every refusal.
+  let full = false;
+  const refusedFull = (request: FastifyRequest, grant: StorageGrant | undefined) => {
+    if (!full) request.log.warn('the local store is down to its disk reserve (STORAGE_RESERVE_MB): evidence waits');
+    full = true;
+    const attemptId = Number(ATTEMPT_KEY.exec(grant?.prefix ?? '')?.[1]);
+    if (attemptId > 0) notifier.announce({ type: 'attempt', attemptId });
+  };
   await app.register(async (s) => {
     // Objects are opaque bytes whatever their content type says.
     s.removeAllContentTypeParsers();
@@ -96,6 +119,24 @@ export async function storageGateway(
       reply.header('access-control-allow-origin', '*');
       reply.header('access-control-expose-headers', 'ETag, Content-Length, x-amz-request-id');
       reply.header('vary', 'Origin');
+    });
+    // A declared length over the object's kind is refused before its body is read (the handler checks the bytes too).
+    s.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'PUT') return;
+      const length = Number(request.headers['content-length']);
+      // Past the store's own limit the body parser answers EntityTooLarge.
+      if (!Number.isFinite(length) || length > maxBytes) return;
+      const rawPath = request.url.split('?')[0] ?? '';
+      const rest = rawPath.slice(STORAGE_PATH.length + 1);
+      let name: string | undefined;
+      try {
+        name = ATTEMPT_KEY.exec(decodeURIComponent(rest.slice(rest.indexOf('/') + 1)))?.[2];
+      } catch {
+        return;
+      }
+      if (name === undefined) return;
+      const kind = kindOfName(name);
+      if (length > OBJECT_MAX_BYTES[kind]) return tooLarge(reply, kind, rawPath);
     });
     s.options(`${STORAGE_PATH}/*`, async (request, reply) => {
       reply
@@ -134,7 +175,7 @@ export async function storageGateway(
           );
         }
         const headers = headerMap(request);
-        let grant;
+        let grant: StorageGrant | undefined;
         try {
           const claim = readClaim(request.method, rawPath, rawQuery, headers);
           grant = await credentials.verify(claim);
@@ -152,6 +193,10 @@ export async function storageGateway(
               );
             if (!grantAllows(grant, key, 'write'))
               return s3Error(reply, 403, 'AccessDenied', 'the credentials do not reach this key', rawPath);
+            const kind = kindOfName(key.slice(grant.prefix.length));
+            if (body.length > OBJECT_MAX_BYTES[kind]) return tooLarge(reply, kind, rawPath);
+            // Before it is counted: a full disk is not the attempt's doing, and its quota stays whole for later.
+            await store.ensureRoom(body.length);
             // Counted before the write, so concurrent uploads cannot pass the quota together.
             const counted = await usage.reserve(grant.prefix, body.length);
             if (counted === 'none')
@@ -181,11 +226,18 @@ export async function storageGateway(
                 rawPath,
               );
             }
+            if (full) request.log.info('the local store takes evidence again');
+            full = false;
             const etag = `"${createHash('md5').update(body).digest('hex')}"`;
             return reply.code(200).header('etag', etag).send();
           }
         } catch (err) {
           if (err instanceof SigV4FormatError) return s3Error(reply, 403, 'AccessDenied', err.message, rawPath);
+          // Not the upload's fault and not for good: the page keeps the object and sends it again later.
+          if (err instanceof AppError && err.code === 'storage_full') {
+            refusedFull(request, grant);
+            return s3Error(reply, 503, 'storage_full', err.message, rawPath);
+          }
           if (err instanceof StorageDenied)
             return s3Error(reply, DENIED_STATUS[err.code], err.code, err.message, rawPath);
           // The codes MinIO answers with for the same clashes on its file-system backend.

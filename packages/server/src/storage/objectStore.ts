@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { fail } from '../http/errors.js';
 import type { LocalCredentials } from './localCredentials.js';
 
 /** Object storage: local disk on one machine, S3-compatible on a cluster. */
@@ -27,6 +28,12 @@ export interface ObjectStore {
    * gateway); false when only the recording step can (S3-compatible storage takes any PUT its credentials allow).
    */
   readonly countsUploads: boolean;
+  /**
+   * Bytes the store may still take before the disk it writes to is down to the reserve kept for the database, or
+   * null when it keeps none (S3-compatible storage has no such disk). A write that does not fit is refused with 503
+   * `storage_full`.
+   */
+  spaceLeft(): Promise<number | null>;
 }
 
 /** Longest object key, in bytes: S3's limit, so a key that works here works on any S3-compatible store. */
@@ -102,13 +109,69 @@ async function withFolder<T>(op: () => Promise<T>, makeFolder: () => Promise<unk
   return op();
 }
 
+/** Options of the local store. */
+export interface LocalStoreOptions {
+  /**
+   * Bytes of its disk the store leaves free (STORAGE_RESERVE_MB): the SQLite database lives on the same disk
+   * (DATA_DIR), and answers must still be saved when evidence has filled the rest. Unset: no check.
+   */
+  reserveBytes?: number;
+}
+
 /** Object storage in a folder: the embedded default. Writes go to a temp file and are renamed, so a reader never sees half a file. */
 export class LocalObjectStore implements ObjectStore {
+  /** Bytes this process is writing now, which the disk's free count does not show yet. */
+  private pending = 0;
+  private readonly reserveBytes: number | undefined;
+
   constructor(
     private readonly root: string,
     /** Signs URLs and checks credentials for the store's S3-style endpoint (`/storage`); without it nothing is served over HTTP. */
     readonly credentials?: LocalCredentials,
-  ) {}
+    options: LocalStoreOptions = {},
+  ) {
+    this.reserveBytes = options.reserveBytes;
+  }
+
+  /** Free bytes of the disk the store writes to (its folder, or the nearest parent before the first write). */
+  private async freeBytes(): Promise<number> {
+    let dir = this.root;
+    for (;;) {
+      try {
+        const stat = await fs.promises.statfs(dir);
+        return stat.bavail * stat.bsize;
+      } catch (err) {
+        if (errno(err) !== 'ENOENT' || path.dirname(dir) === dir) throw err;
+        dir = path.dirname(dir);
+      }
+    }
+  }
+
+  async spaceLeft(): Promise<number | null> {
+    if (this.reserveBytes === undefined) return null;
+    return (await this.freeBytes()) - this.pending - this.reserveBytes;
+  }
+
+  /** Refuses (503 storage_full) when `bytes` more would take the disk below the reserve. */
+  async ensureRoom(bytes: number): Promise<void> {
+    const left = await this.spaceLeft();
+    if (left !== null && left < bytes) throw fail('storage_full');
+  }
+
+  /**
+   * Runs `write` of `bytes` if they fit above the reserve. They count as pending from before the disk is asked, so
+   * writes under way together cannot all pass on the same free space.
+   */
+  private async withRoom<T>(bytes: number, write: () => Promise<T>): Promise<T> {
+    if (this.reserveBytes === undefined) return write();
+    this.pending += bytes;
+    try {
+      if ((await this.freeBytes()) - this.pending < this.reserveBytes) throw fail('storage_full');
+      return await write();
+    } finally {
+      this.pending -= bytes;
+    }
+  }
 
   get countsUploads(): boolean {
     // Browsers upload only through the gateway, which is served only with credentials.
@@ -187,7 +250,7 @@ export class LocalObjectStore implements ObjectStore {
 
   async put(key: string, data: Buffer): Promise<{ sha256: string; size: number }> {
     const file = this.file(key);
-    await this.moveIntoPlace(await this.writeTemp(data), file);
+    await this.withRoom(data.length, async () => this.moveIntoPlace(await this.writeTemp(data), file));
     return { sha256: createHash('sha256').update(data).digest('hex'), size: data.length };
   }
 
@@ -195,13 +258,15 @@ export class LocalObjectStore implements ObjectStore {
     const file = this.file(key);
     // Copied beside the store first (the source may be on another file system), then renamed into place.
     const { tmp, made } = this.temp();
-    try {
-      await made(() => fs.promises.copyFile(source, tmp));
-    } catch (err) {
-      await fs.promises.rm(tmp, { force: true });
-      throw err;
-    }
-    await this.moveIntoPlace(tmp, file);
+    await this.withRoom((await fs.promises.stat(source)).size, async () => {
+      try {
+        await made(() => fs.promises.copyFile(source, tmp));
+      } catch (err) {
+        await fs.promises.rm(tmp, { force: true });
+        throw err;
+      }
+      await this.moveIntoPlace(tmp, file);
+    });
     return { size: (await fs.promises.stat(file)).size };
   }
 
@@ -211,17 +276,19 @@ export class LocalObjectStore implements ObjectStore {
    */
   async create(key: string, data: Buffer): Promise<boolean> {
     const file = this.file(key);
-    const tmp = await this.writeTemp(data);
-    try {
-      await this.intoFolder(file, () => fs.promises.link(tmp, file));
-      return true;
-    } catch (err) {
-      if (errno(err) !== 'EEXIST') throw err;
-      if ((await fs.promises.stat(file)).isDirectory()) throw new KeyConflictError('folder');
-      return false;
-    } finally {
-      await fs.promises.unlink(tmp);
-    }
+    return this.withRoom(data.length, async () => {
+      const tmp = await this.writeTemp(data);
+      try {
+        await this.intoFolder(file, () => fs.promises.link(tmp, file));
+        return true;
+      } catch (err) {
+        if (errno(err) !== 'EEXIST') throw err;
+        if ((await fs.promises.stat(file)).isDirectory()) throw new KeyConflictError('folder');
+        return false;
+      } finally {
+        await fs.promises.unlink(tmp);
+      }
+    });
   }
 
   async get(key: string): Promise<Buffer | null> {

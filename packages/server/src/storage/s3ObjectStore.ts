@@ -116,6 +116,11 @@ export class S3ObjectStore implements ObjectStore {
   /** False: S3 takes any PUT the credentials allow, so the recording step counts the quota. */
   readonly countsUploads = false;
 
+  async spaceLeft(): Promise<null> {
+    // The provider's capacity is not this machine's disk: the database never shares it.
+    return null;
+  }
+
   async delete(key: string): Promise<void> {
     const checked = checkKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: checked })).catch((err: unknown) => {

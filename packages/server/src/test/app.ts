@@ -8,6 +8,7 @@ import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
 import { LocalJudgeQueue, type JudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
+import { migrate, openDb } from '../db/database.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { MemoryRateLimiter, type RateLimiter } from '../ratelimit/limiter.js';
@@ -35,6 +36,11 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** The judge queue instead of an in-process one of the app's own (e.g. BullMQ on Redis); the caller closes it. */
   judgeQueue?: JudgeQueue;
+  /**
+   * DATA_DIR as in production, which the caller owns: the SQLite database (on SQLite) and the local store
+   * (`objects/`) live there, so they share its disk. Default: SQLite in memory and a temp folder for the store.
+   */
+  dataDir?: string;
 }
 
 /** A running test app. */
@@ -104,9 +110,19 @@ function sendSiteOrigin(app: FastifyInstance, origin: string): void {
     opts === undefined ? inject() : inject(withOrigin(opts));
 }
 
+/** A migrated SQLite database in `dataDir`, where the server keeps it (DATA_DIR/examhall.sqlite). */
+async function openDataDirDb(dataDir: string): Promise<TestDb> {
+  const handle = openDb({ dataDir });
+  await migrate(handle);
+  return { handle, drop: () => handle.db.destroy() };
+}
+
 /** Starts an app on a fresh database of `dialect`. */
 export async function createTestApp(dialect: TestDialect, opts: TestAppOptions = {}): Promise<TestApp> {
-  const db = await openTestDb(dialect, undefined, opts.databaseUrl);
+  const db =
+    opts.dataDir !== undefined && dialect === 'sqlite'
+      ? await openDataDirDb(opts.dataDir)
+      : await openTestDb(dialect, undefined, opts.databaseUrl);
   const sms = await startSmsReceiver();
   const logs: string[] = [];
   const logStream = new Writable({
@@ -131,16 +147,24 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     ADMISSION_RATE: '0',
     // Likewise login codes go out in their request, each at once: pacing has its own tests.
     SMS_LOGIN_RATE: '0',
+    // The store's disk reserve would make every test depend on the free space of the machine: the reserve has its
+    // own test (storage/reserve.test.ts), on a small disk of its own.
+    STORAGE_RESERVE_MB: '0',
+    ...(opts.dataDir !== undefined ? { DATA_DIR: opts.dataDir } : {}),
     TOTP_KEY: TEST_TOTP_KEY,
     ...opts.env,
   });
   const limiter = opts.limiter ?? new MemoryRateLimiter(clock);
   const ownQueue = opts.judgeQueue ? null : new LocalJudgeQueue(2);
   const judgeQueue = opts.judgeQueue ?? ownQueue!;
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-store-'));
+  const storeDir =
+    opts.dataDir !== undefined
+      ? path.join(opts.dataDir, 'objects')
+      : fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-store-'));
   const store = new LocalObjectStore(
     storeDir,
     new LocalCredentials(db.handle.db, clock, localStorageEndpoint(config), LOCAL_BUCKET, LOCAL_REGION),
+    { reserveBytes: config.storageReserveBytes },
   );
   const { app, services, routes, metrics, drain } = await buildApp({
     config,
@@ -219,7 +243,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
       await limiter.close();
       await sms.close();
       await db.drop();
-      fs.rmSync(storeDir, { recursive: true, force: true });
+      if (opts.dataDir === undefined) fs.rmSync(storeDir, { recursive: true, force: true });
     },
     async seed(phone = '13800138000') {
       const seeded = await seedDemo(db.handle.db, store, phone, now);

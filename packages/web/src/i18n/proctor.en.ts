@@ -15,6 +15,10 @@ export const proctorEn: Record<keyof typeof proctorZh, string> = {
   'proctor.grid.sort.flags': 'Most open flags first',
   'proctor.grid.sort.name': 'By name',
   'proctor.grid.total': '{n} candidates',
+  'proctor.grid.storageFull':
+    "The server's storage is full: candidates' pictures and recordings cannot be received for now",
+  'proctor.grid.storageFullHint':
+    "Answers are still saved. Pictures and recordings wait on candidates' computers and are sent once there is room: ask the operator to free space on the disk holding DATA_DIR.",
   'proctor.grid.noMatch': 'No candidate matches the filter',
   'proctor.timeline.flagsOnly': 'Flags only',
   'proctor.timeline.kind': 'Record kind',

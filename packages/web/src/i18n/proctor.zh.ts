@@ -13,6 +13,9 @@ export const proctorZh = {
   'proctor.grid.sort.flags': '待处理最多在前',
   'proctor.grid.sort.name': '按姓名',
   'proctor.grid.total': '共 {n} 人',
+  'proctor.grid.storageFull': '服务器存储空间已满：暂时无法接收考生的照片和录音',
+  'proctor.grid.storageFullHint':
+    '作答照常保存；照片和录音保留在考生电脑上，腾出空间后自动补传。请联系运维清理 DATA_DIR 所在磁盘。',
   'proctor.grid.noMatch': '没有符合筛选条件的考生',
   'proctor.timeline.flagsOnly': '只看风险标记',
   'proctor.timeline.kind': '记录类型',

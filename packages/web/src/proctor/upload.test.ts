@@ -16,10 +16,14 @@ describe('a failure that means "not now" (the picture is kept and sent again)', 
     expect(isTemporaryFailure(new ApiError('storage_unavailable', 503, 'down'))).toBe(true);
     expect(isTemporaryFailure(new ApiError('internal_error', 500, 'x'))).toBe(true);
     expect(isTemporaryFailure(new SessionGoneError('not_logged_in', 401, 'gone'))).toBe(true);
+    // The local store's disk down to its reserve: the picture waits until there is room.
+    expect(isTemporaryFailure(new UploadError(503, 'storage answered 503 storage_full', 'storage_full'))).toBe(true);
+    expect(isTemporaryFailure(new ApiError('storage_full', 503, 'full'))).toBe(true);
     // Refusals stay refusals: keeping them would only hold the rest back.
     expect(isTemporaryFailure(new UploadError(403, 'x', 'QuotaExceeded'))).toBe(false);
     expect(isTemporaryFailure(new ApiError('evidence_digest_mismatch', 422, 'x'))).toBe(false);
     expect(isTemporaryFailure(new ApiError('exam_finished', 409, 'x'))).toBe(false);
+    expect(isTemporaryFailure(new UploadError(413, 'x', 'evidence_too_large'))).toBe(false);
   });
 });
 

@@ -53,7 +53,8 @@ export function isQuotaFull(e: unknown): boolean {
 /**
  * True when a failed upload or record means "not now" rather than "refused": no answer arrived, the session is gone
  * until the candidate logs in again, or the server or the store answered 5xx (down, or the server cannot reach its
- * storage: 503 `storage_unavailable`). What was being sent is kept and sent again later.
+ * storage: 503 `storage_unavailable`; the local store's disk is down to its reserve: 503 `storage_full`). What was being
+ * sent is kept and sent again later.
  */
 export function isTemporaryFailure(e: unknown): boolean {
   if (e instanceof UploadError) return e.status === 0 || e.status >= 500;

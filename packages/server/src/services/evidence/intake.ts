@@ -20,7 +20,8 @@ import { EvidenceRepository } from '../../repositories/evidence.js';
 import { RiskRepository } from '../../repositories/risk.js';
 import { StorageUsageRepository, type StorageQuota } from '../../repositories/storageUsage.js';
 import type { ProctorNotifier } from '../../proctoring/notifier.js';
-import { digestOf } from '../../storage/digest.js';
+import { OBJECT_MAX_BYTES } from '../../storage/budget.js';
+import { digestOf, ObjectTooLargeError, type StoredDigest } from '../../storage/digest.js';
 import { keyLengthProblem, type ObjectStore } from '../../storage/objectStore.js';
 import { sniffImage, sniffRecording } from '../../storage/sniff.js';
 import type { UploadCredentialIssuer } from '../../storage/sts.js';
@@ -137,7 +138,7 @@ export class EvidenceIntakeService {
     const tooLong = keyLengthProblem(e.key);
     if (tooLong) throw fail('validation_error', `key: ${tooLong}`);
     if (!isUnder(e.key, attemptPrefix(attempt))) throw fail('key_outside_attempt');
-    const found = await digestOf(this.store, e.key);
+    const found = await this.digestWithin(e);
     if (!found) throw fail('evidence_missing');
     if (found.sha256 !== e.sha256) throw fail('evidence_digest_mismatch');
     // The store keeps whatever bytes were put; a "picture" that is HTML would be served to the proctor.
@@ -160,6 +161,21 @@ export class EvidenceIntakeService {
       sha256: found.sha256,
       size: found.size,
     });
+  }
+
+  /**
+   * The uploaded object's digest, or evidence_too_large when it is larger than its kind may be (storage/budget.ts);
+   * the object is then deleted: unrecorded it only takes room, and on S3 nothing else would remove it.
+   */
+  private async digestWithin(e: UploadedEvidence): Promise<StoredDigest | null> {
+    const limit = OBJECT_MAX_BYTES[e.kind];
+    try {
+      return await digestOf(this.store, e.key, limit);
+    } catch (err) {
+      if (!(err instanceof ObjectTooLargeError)) throw err;
+      await this.store.delete(e.key);
+      throw fail('evidence_too_large', `key: a ${e.kind} is at most ${limit} bytes; this object is ${err.size}`);
+    }
   }
 
   /** POST /monitor/first-picture. */

@@ -1,7 +1,7 @@
 import { ExamPhase, type EvidenceKind } from '@examhall/contract';
 import type { AttemptRow } from '../../repositories/attempts.js';
 import type { StorageQuota } from '../../repositories/storageUsage.js';
-import type { ExamBundle } from '../catalog.js';
+import { attemptBudget, type BudgetSettings } from '../../storage/budget.js';
 
 /** How long upload credentials live. */
 export const STS_TTL_SECONDS = 15 * 60;
@@ -19,26 +19,12 @@ export const OFFLINE_DETAIL = 'offline';
 /** Kinds that may still arrive after the end when taken before it. */
 export const LATE_KINDS: ReadonlySet<EvidenceKind> = new Set(['frame', 'screen', 'phone', 'pertinent', 'byte']);
 
-/** Bytes budgeted per object: a 1280x720 JPEG frame is 100 to 300 KB, a full-screen capture up to about 1 MB. */
-const QUOTA_BYTES_PER_OBJECT = 1024 * 1024;
-/** Minutes of device checks before the exam that the quota allows for. */
-const QUOTA_CHECK_MINUTES = 30;
-/** How many times what the settings lead us to expect an attempt may upload (retries, reloads, a second tab). */
-const QUOTA_MARGIN = 2;
-/** Objects of no interval: the first picture, the signature and a few more. */
-const QUOTA_FIXED_OBJECTS = 20;
-
 /**
- * An attempt's storage quota, derived from its exam's capture settings: over the exam's time (its own end when
- * it has one, extra time and long windows included) plus the device checks and the late-upload grace, one
- * picture per capture interval from each open stream (camera, screen, phone) and as many pertinent moments,
- * plus a microphone recording a minute (the page's throttle), all times QUOTA_MARGIN; capped by the ceiling.
+ * An attempt's storage quota: the budget of its exam's capture settings (storage/budget.ts) over the exam's time, or
+ * the attempt's own when it is longer (extra time, a long window); capped by the configured ceiling.
  */
 export function uploadQuota(
-  settings: Pick<
-    ExamBundle['settings'],
-    'capture_interval' | 'is_close_camera' | 'is_close_screen' | 'is_close_phone' | 'is_close_microphone'
-  >,
+  settings: BudgetSettings,
   timeMinutes: number,
   attempt: Pick<AttemptRow, 'started_at' | 'end_at'>,
   ceiling: StorageQuota,
@@ -47,16 +33,10 @@ export function uploadQuota(
     attempt.started_at !== null && attempt.end_at !== null
       ? (Number(attempt.end_at) - Number(attempt.started_at)) / 60_000
       : 0;
-  const minutes = Math.max(timeMinutes, own) + QUOTA_CHECK_MINUTES + LATE_EVIDENCE_MS / 60_000;
-  const shots = Math.ceil((minutes * 60) / Math.max(1, settings.capture_interval));
-  const streams = [settings.is_close_camera, settings.is_close_screen, settings.is_close_phone].filter(
-    (closed) => closed !== 1,
-  ).length;
-  const recordings = settings.is_close_microphone === 1 ? 0 : Math.ceil(minutes);
-  const objects = QUOTA_MARGIN * (shots * (streams + 1) + recordings + QUOTA_FIXED_OBJECTS);
+  const budget = attemptBudget(settings, Math.max(timeMinutes, own));
   return {
-    maxObjects: Math.min(ceiling.maxObjects, objects),
-    maxBytes: Math.min(ceiling.maxBytes, objects * QUOTA_BYTES_PER_OBJECT),
+    maxObjects: Math.min(ceiling.maxObjects, budget.maxObjects),
+    maxBytes: Math.min(ceiling.maxBytes, budget.maxBytes),
   };
 }
 

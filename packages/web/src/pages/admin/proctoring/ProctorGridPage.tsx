@@ -65,6 +65,15 @@ function Grid({ examId }: { examId: number }) {
         </span>
       </Space>
       {live.error && <Alert type="error" showIcon title={t('common.loadFailed', { msg: live.error })} />}
+      {live.storageFull && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('proctor.grid.storageFull')}
+          description={t('proctor.grid.storageFullHint')}
+          data-testid="proctor-storage-full"
+        />
+      )}
       <GridToolbar
         filter={filter}
         sort={sort}

@@ -56,6 +56,8 @@ export interface LiveGrid {
   error: string | null;
   /** Newest first. */
   risks: LiveRisk[];
+  /** True while the store refuses pictures and recordings for want of disk (as of the last load of the page). */
+  storageFull: boolean;
 }
 
 /** Newest first without repeats: a flag from the first load and its live event are one line. */
@@ -188,6 +190,7 @@ export function useLiveGrid(examId: number, view: GridView): LiveGrid {
     connected,
     error,
     risks: mergeRisks(live, grid?.pending ?? []),
+    storageFull: grid?.storage_full ?? false,
   };
 }
 
