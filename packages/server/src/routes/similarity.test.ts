@@ -206,4 +206,35 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     const missing = await call(api.similarityDecide, { exam_id: examId, pair_id: 999_999, status: 'dismissed' });
     expect([missing.http, missing.code]).toEqual([404, 'not_found']);
   });
+
+  it('answers the pair view of three 96 KB answers of one repeated line while the server keeps answering others', async () => {
+    const repeated = 'x = 1\n'.repeat(16_000);
+    const big = [await candidateAnswers(repeated), await candidateAnswers(repeated), await candidateAnswers(repeated)];
+    await compute();
+    const data = await ok<SimilarityPairsData>(
+      api.similarityPairs,
+      { exam_id: examId, question_id: questionId, page_size: 100 },
+      grader,
+    );
+    const pair = data.list.find((p) => big.includes(p.a.attempt_id) && big.includes(p.b.attempt_id))!;
+    expect(pair, 'the two repeated answers are a pair').toBeDefined();
+    const timed = async <T>(work: Promise<T>) => {
+      const started = performance.now();
+      const value = await work;
+      return { value, ms: performance.now() - started };
+    };
+    const [view, site] = await Promise.all([
+      timed(call(api.similarityPair, { exam_id: examId, pair_id: pair.id }, grader)),
+      // Asked once the pair view is under way: a view that held the event loop would hold this answer too.
+      timed(
+        new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
+          t.app.inject({ method: 'GET', url: '/api/common/site-config' }),
+        ),
+      ),
+    ]);
+    expect(view.value.http).toBe(200);
+    expect(view.ms, 'the pair view answers within 20 s').toBeLessThan(20_000);
+    expect(site.value.statusCode).toBe(200);
+    expect(site.ms, 'another call answers within 2 s meanwhile').toBeLessThan(2_000);
+  });
 });

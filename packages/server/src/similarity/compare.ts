@@ -132,37 +132,55 @@ export interface Fragment {
   tokens: number;
 }
 
+/** A fingerprint found more often than this on either side seeds no fragment (a line repeated over and over). */
+export const FRAGMENT_SEED_REPEATS = 64;
+/** Most seed pairs a pair view looks at. */
+export const FRAGMENT_SEEDS = 200_000;
+/** Most token comparisons a pair view makes growing stretches. */
+export const FRAGMENT_STEPS = 5_000_000;
+
 /**
  * The matched fragments of a pair, in the order they stand in `a`. Each shared fingerprint is a seed; a seed
  * whose k-grams are really equal grows both ways while the normalized tokens stay equal and outside the
  * starter code. Longest stretches are taken first; of a later stretch only the parts not taken on either side
- * are kept (each at least K tokens), so every token of either side belongs to at most one fragment.
+ * are kept (each at least K tokens), so every token of either side belongs to at most one fragment. The work is
+ * bounded whatever the code (FRAGMENT_SEEDS, FRAGMENT_STEPS): past it, the stretches grown so far are shown.
  */
 export function fragments(a: Fingerprinted, b: Fingerprinted): Fragment[] {
   const ta = a.tokens;
   const tb = b.tokens;
   const same = (i: number, j: number) =>
     i >= 0 && j >= 0 && i < ta.length && j < tb.length && ta[i]!.text === tb[j]!.text && !a.starter[i] && !b.starter[j];
-  const found: { a0: number; a1: number; b0: number; b1: number }[] = [];
-  const seen = new Set<string>();
+  // Seeds: the positions of a fingerprint both sides share. One repeated many times (a line written thousands of
+  // times) would pair every occurrence with every other: such a fingerprint marks nothing a reader could follow,
+  // and is no seed. The seeds kept are bounded too, so the work is, whatever the code.
+  const seeds: [number, number][] = [];
   for (const [h, inA] of a.positions) {
     const inB = b.positions.get(h);
-    if (!inB) continue;
-    for (const pa of inA) {
-      for (const pb of inB) {
-        let ok = true;
-        for (let q = 0; q < K && ok; q++) ok = same(pa + q, pb + q);
-        if (!ok) continue;
-        let s = 0;
-        while (same(pa - s - 1, pb - s - 1)) s++;
-        const key = `${pa - s}:${pb - s}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        let e = K - 1;
-        while (same(pa + e + 1, pb + e + 1)) e++;
-        found.push({ a0: pa - s, a1: pa + e, b0: pb - s, b1: pb + e });
-      }
-    }
+    if (!inB || inA.length > FRAGMENT_SEED_REPEATS || inB.length > FRAGMENT_SEED_REPEATS) continue;
+    for (const pa of inA) for (const pb of inB) if (seeds.length < FRAGMENT_SEEDS) seeds.push([pa, pb]);
+  }
+  // In `a`'s order, a seed inside a stretch already grown on its diagonal (pa - pb) adds nothing: each token pair
+  // is compared about once per diagonal, so growing stretches costs the tokens they cover, not that per seed.
+  seeds.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const grownTo = new Map<number, number>();
+  let budget = FRAGMENT_STEPS;
+  const found: { a0: number; a1: number; b0: number; b1: number }[] = [];
+  for (const [pa, pb] of seeds) {
+    if (budget <= 0) break;
+    const diagonal = pa - pb;
+    if ((grownTo.get(diagonal) ?? -1) >= pa) continue;
+    let ok = true;
+    for (let q = 0; q < K && ok; q++) ok = same(pa + q, pb + q);
+    budget -= K;
+    if (!ok) continue;
+    let s = 0;
+    while (same(pa - s - 1, pb - s - 1)) s++;
+    let e = K - 1;
+    while (same(pa + e + 1, pb + e + 1)) e++;
+    budget -= s + e;
+    grownTo.set(diagonal, pa + e);
+    found.push({ a0: pa - s, a1: pa + e, b0: pb - s, b1: pb + e });
   }
   found.sort((x, y) => y.a1 - y.a0 - (x.a1 - x.a0) || x.a0 - y.a0);
   const usedA = new Uint8Array(ta.length);
