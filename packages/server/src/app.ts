@@ -110,6 +110,8 @@ const JUDGE_REQUEUE_PERIOD_MS = 10_000;
 const JOBS_REDELIVER_PERIOD_MS = 30_000;
 /** How often reminders due are queued. */
 const REMIND_PERIOD_MS = 60_000;
+/** How often texts' budget counters whose window has ended are removed. */
+const SMS_BUDGET_PRUNE_PERIOD_MS = 3_600_000;
 /** How often staff login tries whose window ended long ago are removed. */
 const LOGIN_TRIES_SWEEP_PERIOD_MS = 3_600_000;
 
@@ -305,7 +307,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders; it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console jobs the queues lost;
+  // queues reminders (and drops texts' budget counters past their window); it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console jobs the queues lost;
   // it checks the exam frames browsers flagged and a sample of the others with its face engine; it forgets staff login
   // tries whose window ended long ago. Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
@@ -317,6 +319,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
         { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
         { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
+        {
+          name: 'sms.budget-prune',
+          periodMs: SMS_BUDGET_PRUNE_PERIOD_MS,
+          run: () => services.smsBudget.prune(opts.db),
+        },
         { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
         { name: 'webhooks.prune', periodMs: WEBHOOK_PRUNE_PERIOD_MS, run: () => services.webhooks.prune() },
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },

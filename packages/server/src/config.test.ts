@@ -122,6 +122,34 @@ describe('configuration', () => {
     expect(problems({ SMS_LOGIN_MAX_WAIT: '601' })).toContain('SMS_LOGIN_MAX_WAIT');
   });
 
+  it('gives texts budgets a first start can run with, each set by its variable and checked', () => {
+    expect(loadConfig({}).sms.budgets).toEqual({
+      resendIntervalMs: 5 * 60_000,
+      resendDaily: 3,
+      phoneDaily: 20,
+      examDaily: 50_000,
+      teamDaily: 200_000,
+    });
+    expect(
+      loadConfig({
+        SMS_RESEND_INTERVAL_MINUTES: '0',
+        SMS_RESEND_DAILY: '5',
+        SMS_PHONE_DAILY: '12',
+        SMS_EXAM_DAILY: '1000',
+        SMS_TEAM_DAILY: '3000',
+      }).sms.budgets,
+    ).toEqual({ resendIntervalMs: 0, resendDaily: 5, phoneDaily: 12, examDaily: 1000, teamDaily: 3000 });
+    const bad = problems({
+      SMS_RESEND_DAILY: '0',
+      SMS_PHONE_DAILY: 'many',
+      SMS_EXAM_DAILY: '-1',
+      SMS_TEAM_DAILY: '1.5',
+    });
+    for (const name of ['SMS_RESEND_DAILY', 'SMS_PHONE_DAILY', 'SMS_EXAM_DAILY', 'SMS_TEAM_DAILY'])
+      expect(bad).toContain(`  ${name}: `);
+    expect(problems({ SMS_RESEND_INTERVAL_MINUTES: '1441' })).toContain('SMS_RESEND_INTERVAL_MINUTES');
+  });
+
   it('checks variables that go together', () => {
     expect(problems({ SMS_PROVIDER: 'webhook' })).toContain('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
     expect(problems({ ADMIN_PHONE: '13900000000' })).toContain('ADMIN_PASSWORD');

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServerTime } from '@examhall/contract';
 import { z } from 'zod';
+import { SMS_BUDGET_DEFAULTS, type SmsBudgets } from './services/smsBudget.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -73,6 +74,21 @@ const EnvSchema = z
       .pipe(z.number().int().min(0).max(10_000).optional()),
     /** Seconds a login code may wait for its turn at the provider; past it the request is refused. */
     SMS_LOGIN_MAX_WAIT: z.coerce.number().int().min(0).max(600).default(120),
+    /** Minutes between two resends of one invitation's text; 0: no interval. */
+    SMS_RESEND_INTERVAL_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(SMS_BUDGET_DEFAULTS.resendIntervalMs / 60_000),
+    /** Resends of one invitation's text a day. */
+    SMS_RESEND_DAILY: z.coerce.number().int().min(1).max(1000).default(SMS_BUDGET_DEFAULTS.resendDaily),
+    /** Texts to one phone a day, every purpose together (login codes, invitations, reminders, resends). */
+    SMS_PHONE_DAILY: z.coerce.number().int().min(1).max(10_000).default(SMS_BUDGET_DEFAULTS.phoneDaily),
+    /** Texts to one exam's candidates a day. */
+    SMS_EXAM_DAILY: z.coerce.number().int().min(1).default(SMS_BUDGET_DEFAULTS.examDaily),
+    /** Texts to the candidates of one team's exams a day. */
+    SMS_TEAM_DAILY: z.coerce.number().int().min(1).default(SMS_BUDGET_DEFAULTS.teamDaily),
     COOKIE_DOMAIN: z.string().trim().default(''),
     MAINTENANCE_FROM: serverTime('MAINTENANCE_FROM'),
     MAINTENANCE_TO: serverTime('MAINTENANCE_TO'),
@@ -236,7 +252,8 @@ export interface Config {
   /**
    * SMS delivery. `rate` is how many texts (login codes, invitations, reminders) go out a second at most, across
    * the cluster; login codes take up to `loginRate` of it first (0: each code is sent in its request, unpaced),
-   * and a code that would wait longer than `loginMaxWaitMs` for its turn is refused.
+   * and a code that would wait longer than `loginMaxWaitMs` for its turn is refused. `budgets`: how many texts
+   * may go out at all, per invitation, phone, exam and team (services/smsBudget.ts).
    */
   sms: {
     provider: 'console' | 'webhook';
@@ -244,6 +261,7 @@ export interface Config {
     rate: number;
     loginRate: number;
     loginMaxWaitMs: number;
+    budgets: SmsBudgets;
   };
   cookieDomain: string;
   maintenance: { from: number; to: number } | null;
@@ -335,6 +353,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rate: e.SMS_RATE,
       loginRate: e.SMS_LOGIN_RATE ?? e.SMS_RATE,
       loginMaxWaitMs: e.SMS_LOGIN_MAX_WAIT * 1000,
+      budgets: {
+        resendIntervalMs: e.SMS_RESEND_INTERVAL_MINUTES * 60_000,
+        resendDaily: e.SMS_RESEND_DAILY,
+        phoneDaily: e.SMS_PHONE_DAILY,
+        examDaily: e.SMS_EXAM_DAILY,
+        teamDaily: e.SMS_TEAM_DAILY,
+      },
     },
     cookieDomain: e.COOKIE_DOMAIN,
     maintenance:

@@ -7,6 +7,19 @@ import { InvitePhone } from './examEditor.js';
 /** How many phones one bulk invitation takes. */
 export const BULK_INVITE_MAX = 20_000;
 
+/**
+ * The budgets a text to a candidate may be held back by: an invitation's resends (one per interval, a few a day),
+ * a phone's texts a day (login codes included), an exam's and a team's texts a day.
+ */
+export const SMS_LIMITS = ['resend_interval', 'resend_daily', 'phone_daily', 'exam_daily', 'team_daily'] as const;
+/** A budget a text may be held back by. */
+export type SmsLimit = (typeof SMS_LIMITS)[number];
+
+/** How many texts each budget held back. */
+export const HeldBy = z.record(z.enum(SMS_LIMITS), z.number().int());
+/** How many texts each budget held back. */
+export type HeldBy = z.infer<typeof HeldBy>;
+
 /** POST /admin/exam/invitations/bulk body: phones, candidates of the directory, or both. */
 export const BulkInviteBody = z
   .object({
@@ -46,6 +59,10 @@ export const BulkInviteResult = z.object({
   existing: z.number().int(),
   /** Texts queued. */
   queued: z.number().int(),
+  /** Texts held back by a budget (listed with state 'held' among the exam's texts). */
+  held: z.number().int(),
+  /** Of those, how many each budget held back. */
+  held_by: HeldBy,
   /** Candidate ids that name nobody. */
   unknown_candidates: z.array(z.number().int()),
 });
@@ -65,10 +82,14 @@ export const ResendBody = z.object({
 /** POST /admin/exam/invitations/resend body. */
 export type ResendBody = z.input<typeof ResendBody>;
 
-/** POST /admin/exam/invitations/resend data. */
+/** POST /admin/exam/invitations/resend data (when every text is held back the call answers 429 instead). */
 export const ResendData = z.object({
   /** Texts queued. */
   queued: z.number().int(),
+  /** Texts held back by a budget (listed with state 'held' among the exam's texts). */
+  held: z.number().int(),
+  /** Of those, how many each budget held back. */
+  held_by: HeldBy,
   /** Invitations skipped: revoked, or not this exam's. */
   skipped: z.array(z.number().int()),
 });
@@ -146,8 +167,8 @@ export const ExamSmsBody = z.object({
 /** POST /admin/exam/sms-settings body. */
 export type ExamSmsBody = z.input<typeof ExamSmsBody>;
 
-/** The states of a text. */
-export const SMS_STATES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const;
+/** The states of a text: 'held' is a text a budget kept from going out (SMS_LIMITS says which). */
+export const SMS_STATES = ['queued', 'sending', 'sent', 'failed', 'cancelled', 'held'] as const;
 /** A text's state. */
 export type SmsState = (typeof SMS_STATES)[number];
 /** Why a text was sent. */
@@ -182,6 +203,8 @@ export const SmsEntry = z.object({
   sent_at: EpochMs.nullable(),
   /** When it is tried next (queued texts). */
   next_try_at: EpochMs,
+  /** The budget that held it back (state 'held'), else null. */
+  held_by: z.enum(SMS_LIMITS).nullable(),
 });
 /** One text. */
 export type SmsEntry = z.infer<typeof SmsEntry>;

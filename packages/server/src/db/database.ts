@@ -28,6 +28,7 @@ import { faceChecks } from './migrations/027_face_checks.js';
 import { smsCodeSend } from './migrations/028_sms_code_send.js';
 import { attemptsInvitation } from './migrations/029_attempts_invitation.js';
 import { jobExam } from './migrations/031_job_exam.js';
+import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
 import { integrations } from './migrations/023_integrations.js';
@@ -109,6 +110,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '027_face_checks': faceChecks(kit),
     '028_sms_code_send': smsCodeSend(),
     '029_attempts_invitation': attemptsInvitation(),
+    '030_sms_budget': smsBudget(),
     '031_job_exam': jobExam(),
   };
 }

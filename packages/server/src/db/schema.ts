@@ -225,7 +225,7 @@ export interface SmsMessageTable {
   /** What makes the text unique for its invitation: 'invitation', 'reminder:60', 'resend:2'. */
   dedupe_key: string;
   body: string;
-  /** 'queued', 'sending', 'sent', 'failed' or 'cancelled'. */
+  /** 'queued', 'sending', 'sent', 'failed', 'cancelled' or 'held' (a budget kept it from going out). */
   state: string;
   tries: Generated<number>;
   last_error: string | null;
@@ -237,6 +237,18 @@ export interface SmsMessageTable {
   sent_at: number | null;
   /** Staff id of who caused it, null for the system (reminders). */
   created_by: number | null;
+  /** The budget that held it back (state 'held'): one of the contract's SMS_LIMITS; null otherwise. */
+  held_by: Generated<string | null>;
+}
+
+/** Texts' budgets: one counter per budget and subject, within its window (services/smsBudget.ts). */
+export interface SmsBudgetTable {
+  /** '<limit>:<subject>', e.g. 'resend_interval:42', 'phone_daily:86 13800138000'. */
+  key: string;
+  /** Texts counted in the current window. */
+  used: number;
+  /** When the window ends (epoch ms); past it the counter starts again from nothing. */
+  window_ends: number;
 }
 
 /** Each exam's texts: the invitation and reminder templates and the reminder times. */
@@ -546,6 +558,7 @@ export interface Database {
   questions: QuestionTable;
   invitations: InvitationTable;
   sms_messages: SmsMessageTable;
+  sms_budget: SmsBudgetTable;
   exam_sms: ExamSmsTable;
   exam_slots: ExamSlotTable;
   audit_log: AuditLogTable;

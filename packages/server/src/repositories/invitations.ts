@@ -1,4 +1,4 @@
-import type { SmsState } from '@examhall/contract';
+import type { SmsLimit, SmsState } from '@examhall/contract';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ExamSmsTable, SmsMessageTable } from '../db/schema.js';
@@ -26,6 +26,11 @@ export interface InvitationContact {
 
 /** Rows of one statement: SQLite allows 999 bound values a statement, and a text row binds about a dozen. */
 const INSERT_CHUNK = 60;
+/** Ids of one statement (within SQLite's 999 bound values). */
+const HOLD_CHUNK = 900;
+
+/** A text just queued, as its budgets see it. */
+export type QueuedText = Pick<SmsRow, 'id' | 'invitation_id' | 'area_code' | 'phone' | 'purpose'>;
 
 /** Invitations made in bulk, revoked, and the texts sent to them. */
 export class InvitationRepository {
@@ -121,18 +126,34 @@ export class InvitationRepository {
 
   // ---- texts ----
 
-  /** Queues texts; one already queued for the same invitation and key is left as it is. Answers how many are new. */
-  async queue(rows: readonly Insertable<SmsMessageTable>[]): Promise<number> {
-    let added = 0;
+  /**
+   * Queues texts; one already queued for the same invitation and key is left as it is. Answers the new ones, in
+   * the order they were stored.
+   */
+  async queue(rows: readonly Insertable<SmsMessageTable>[]): Promise<QueuedText[]> {
+    const added: QueuedText[] = [];
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const r = await this.db
-        .insertInto('sms_messages')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['invitation_id', 'dedupe_key']).doNothing())
-        .executeTakeFirst();
-      added += Number(r.numInsertedOrUpdatedRows ?? 0);
+      added.push(
+        ...(await this.db
+          .insertInto('sms_messages')
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .onConflict((oc) => oc.columns(['invitation_id', 'dedupe_key']).doNothing())
+          .returning(['id', 'invitation_id', 'area_code', 'phone', 'purpose'])
+          .execute()),
+      );
     }
-    return added;
+    return added.sort((a, b) => a.id - b.id);
+  }
+
+  /** Keeps texts just queued from going out: state 'held', with the budget that held them back. */
+  async hold(ids: readonly number[], limit: SmsLimit): Promise<void> {
+    for (let i = 0; i < ids.length; i += HOLD_CHUNK)
+      await this.db
+        .updateTable('sms_messages')
+        .set({ state: 'held', held_by: limit, lease_until: null })
+        .where('id', 'in', ids.slice(i, i + HOLD_CHUNK))
+        .where('state', '=', 'queued')
+        .execute();
   }
 
   /** How many texts an invitation has had with this purpose. */
@@ -271,7 +292,7 @@ export class InvitationRepository {
   openExams(now: number) {
     return this.db
       .selectFrom('exams as e')
-      .select(['e.id', 'e.name', 'e.start_at', 'e.end_at'])
+      .select(['e.id', 'e.name', 'e.start_at', 'e.end_at', 'e.team_id'])
       .where('e.published_version_id', 'is not', null)
       .where('e.status', '=', 'published')
       .where('e.end_at', '>', now)

@@ -17,7 +17,7 @@ export class SmsCodeRepository {
 
   /**
    * Records that codes were not delivered (refused by the provider, or left unsent by a stopping process): they
-   * then count against no limit and cannot log in.
+   * cannot log in (the sender gives back what they were counted in: services/smsBudget.ts).
    */
   async markFailed(ids: readonly number[], now: number): Promise<void> {
     if (ids.length === 0) return;
@@ -41,19 +41,6 @@ export class SmsCodeRepository {
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
-  }
-
-  /** Codes sent, or queued, to a phone since `since`; refused ones do not count. */
-  async countSince(areaCode: string, phone: string, since: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('sms_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('area_code', '=', areaCode)
-      .where('phone', '=', phone)
-      .where('failed_at', 'is', null)
-      .where('created_at', '>=', since)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /** Counts a wrong try; returns the tries so far. */

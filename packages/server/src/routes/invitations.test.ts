@@ -2,6 +2,7 @@ import {
   api,
   DEFAULT_INVITATION_TEMPLATE,
   formatServerTime,
+  SMS_LIMITS,
   type BulkInviteResult,
   type ExamSmsData,
   type ResendData,
@@ -14,6 +15,9 @@ import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { enterExam } from '../test/checks.js';
 import { waitForJob } from '../test/jobs.js';
+
+/** A resend's or bulk invitation's count of texts held back per budget, when none was. */
+const noneHeld = Object.fromEntries(SMS_LIMITS.map((l) => [l, 0]));
 
 /** Phones 1370000xxxx, n of them. */
 const phones = (n: number, from = 0) =>
@@ -71,6 +75,8 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
       created: 601,
       existing: 0,
       queued: 601,
+      held: 0,
+      held_by: noneHeld,
       unknown_candidates: [999_999],
     });
     expect(job.progress).toMatchObject({ done: 601, total: 601 });
@@ -128,7 +134,7 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
     // A resend after the gateway recovers goes through.
     t.sms.failing = false;
     const resent = await call(api.invitationsResend, { exam_id: examId, anids: [entry.anid] });
-    expect(resent.data as ResendData).toEqual({ queued: 1, skipped: [] });
+    expect(resent.data as ResendData).toEqual({ queued: 1, held: 0, held_by: noneHeld, skipped: [] });
     await sendAll();
     expect(t.sms.messages.map((m) => [m.phone, m.purpose])).toEqual([['13700002000', 'resend']]);
   });
@@ -168,6 +174,8 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
     // Resending a revoked invitation sends nothing.
     expect((await call(api.invitationsResend, { exam_id: examId, anids: [a] })).data).toEqual({
       queued: 0,
+      held: 0,
+      held_by: noneHeld,
       skipped: [a],
     });
     const audit = await t.db.handle.db
@@ -258,6 +266,66 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
     expect(t.sms.messages.map((m) => m.phone).sort()).toEqual(['13700006000', '13700006001', '13700006002']);
   });
 
+  it('sends ten concurrent resends of the same invitations once per invitation, holds the rest, and caps the day', async () => {
+    const invited = await call(api.examEditorInvite, { exam_id: examId, phones: phones(2, 7000), send_sms: false });
+    const anids = (invited.data as { list: { anid: number }[] }).list.map((l) => l.anid);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(api.invitationsResend, { exam_id: examId, anids })),
+    );
+    const accepted = answers.filter((a) => a.http === 200);
+    expect(accepted.reduce((n, a) => n + (a.data as ResendData).queued, 0)).toBe(2);
+    const refused = answers.filter((a) => a.http !== 200);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const a of refused) {
+      expect([a.http, a.code]).toEqual([429, 'sms_resend_too_frequent']);
+      expect(a.data).toMatchObject({ limit: 'resend_interval', minutes: 5, max: 1 });
+    }
+    await sendAll();
+    const resent = () => t.sms.messages.filter((m) => m.purpose === 'resend').map((m) => m.phone);
+    expect(resent().sort()).toEqual(['13700007000', '13700007001']);
+    // What was held back is in the exam's texts, with the budget that held it.
+    const held = await texts({ state: 'held', phone: '1370000700' });
+    expect(held.list.length).toBeGreaterThan(0);
+    expect(held.list.every((e) => e.purpose === 'resend' && e.held_by === 'resend_interval')).toBe(true);
+    expect(held.counts.held).toBe(held.total);
+
+    // One resend per interval, three a day: the fourth is held by the day's budget.
+    for (let i = 0; i < 2; i++) {
+      t.advance(5 * 60_000);
+      expect((await call(api.invitationsResend, { exam_id: examId, anids })).data).toMatchObject({
+        queued: 2,
+        held: 0,
+      });
+    }
+    t.advance(5 * 60_000);
+    const capped = await call(api.invitationsResend, { exam_id: examId, anids });
+    expect([capped.http, capped.code]).toEqual([429, 'sms_resend_daily_limit']);
+    expect(capped.data).toMatchObject({ limit: 'resend_daily', held: 2, max: 3 });
+    await sendAll();
+    expect(resent()).toHaveLength(6);
+  });
+
+  it('answers a resend some of whose texts are held with how many went and how many each budget held', async () => {
+    const invited = await call(api.examEditorInvite, { exam_id: examId, phones: phones(2, 7100), send_sms: false });
+    const [a, b] = (invited.data as { list: { anid: number }[] }).list.map((l) => l.anid);
+    expect((await call(api.invitationsResend, { exam_id: examId, anids: [a] })).data).toMatchObject({ queued: 1 });
+    const mixed = await call(api.invitationsResend, { exam_id: examId, anids: [a, b] });
+    expect(mixed.http).toBe(200);
+    expect(mixed.data as ResendData).toEqual({
+      queued: 1,
+      held: 1,
+      held_by: { ...noneHeld, resend_interval: 1 },
+      skipped: [],
+    });
+    const listed = await texts({ phone: '13700007100' });
+    expect(listed.list.map((e) => [e.state, e.held_by])).toEqual([
+      ['held', 'resend_interval'],
+      ['queued', null],
+    ]);
+    await sendAll();
+    expect(t.sms.messages.map((m) => m.phone).sort()).toEqual(['13700007100', '13700007101']);
+  });
+
   it("refuses another team's author and bad bodies with the envelope", async () => {
     // An author of another team: the exam is not theirs to see, so it is not there for them.
     const teamId = await t.team('别的团队');
@@ -275,5 +343,139 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
     expect((await call(api.invitationsBulk, { exam_id: examId })).http).toBe(422);
     expect((await call(api.invitationsBulk, { exam_id: examId, phones: [{ phone: '123' }] })).http).toBe(422);
     expect((await call(api.invitationsRevoke, { exam_id: examId, anids: [1], reason: ' ' })).http).toBe(422);
+  });
+});
+
+describe.each(await testedDialects())('texts have budgets per phone, exam and team on %s', (dialect) => {
+  let t: TestApp;
+  let admin = '';
+  let template: Record<string, unknown> = {};
+
+  const call = async (c: (typeof api)[keyof typeof api], payload: Record<string, unknown>) => {
+    const res = await t.app.inject({
+      method: c.method,
+      url: `/api${c.path}`,
+      headers: { authorization: `Bearer ${admin}` },
+      ...(c.method === 'GET'
+        ? { query: Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, String(v)])) }
+        : { payload }),
+    });
+    return { http: res.statusCode, ...body(res) };
+  };
+  const sendAll = async () => {
+    while ((await t.services.smsDispatch.dispatch(60_000)) > 0);
+  };
+  /** A new exam of `teamId` (null: no team); answers its id. */
+  const newExam = async (teamId: number | null) =>
+    (
+      await t.db.handle.db
+        .insertInto('exams')
+        .values({ ...template, id: undefined, team_id: teamId } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const bulk = async (id: number, list: { area_code: string; phone: string }[]) => {
+    const started = await call(api.invitationsBulk, { exam_id: id, phones: list });
+    return (await waitForJob(t, admin, (started.data as { job_id: number }).job_id)).result as BulkInviteResult;
+  };
+  const sendCode = (phone: string, ip: string) =>
+    t.app.inject({ method: 'GET', url: `/api/user/send-msg?phone=${phone}`, remoteAddress: ip });
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect, {
+      env: { SMS_PHONE_DAILY: '4', SMS_EXAM_DAILY: '3', SMS_TEAM_DAILY: '5' },
+    });
+    admin = await t.loginStaff('admin');
+    const { examId } = await t.seed();
+    template = await t.db.handle.db.selectFrom('exams').selectAll().where('id', '=', examId).executeTakeFirstOrThrow();
+  });
+  afterAll(async () => t?.close());
+  beforeEach(() => {
+    t.sms.messages.length = 0;
+  });
+
+  it("holds an exam's texts past its day's budget and a team's past the team's, and lists them held", async () => {
+    const team = await t.team('校招组');
+    const [first, second] = [await newExam(team), await newExam(team)];
+    expect(await bulk(first, phones(5, 8000))).toMatchObject({
+      queued: 3,
+      held: 2,
+      held_by: { ...noneHeld, exam_daily: 2 },
+    });
+    // The team has 5 a day: 3 went to the first exam, so 2 of the second's 4 go.
+    expect(await bulk(second, phones(4, 8100))).toMatchObject({
+      queued: 2,
+      held: 2,
+      held_by: { ...noneHeld, team_daily: 2 },
+    });
+    await sendAll();
+    expect(t.sms.messages).toHaveLength(5);
+    const listed = (await call(api.smsList, { exam_id: first, state: 'held' })).data as SmsListData;
+    expect(listed.list.map((e) => [e.purpose, e.held_by])).toEqual([
+      ['invitation', 'exam_daily'],
+      ['invitation', 'exam_daily'],
+    ]);
+    expect(listed.counts).toMatchObject({ sent: 3, held: 2 });
+    // A resend of them is held too, and says by which budget.
+    const anids = listed.list.map((e) => e.anid);
+    const refused = await call(api.invitationsResend, { exam_id: first, anids });
+    expect([refused.http, refused.code, refused.data]).toEqual([
+      429,
+      'sms_exam_daily_limit',
+      expect.objectContaining({ limit: 'exam_daily', held: 2, max: 3 }),
+    ]);
+    // The next day (UTC+8) the budgets start again.
+    t.advance(24 * 3_600_000);
+    admin = await t.loginStaff('admin');
+    expect((await call(api.invitationsResend, { exam_id: first, anids })).data).toMatchObject({ queued: 2, held: 0 });
+    await sendAll();
+    expect(t.sms.messages).toHaveLength(7);
+  });
+
+  it("counts a phone's texts of every purpose in one budget a day, and keeps the login code's codes", async () => {
+    const exam = await newExam(null);
+    const phone = '13700009000';
+    // A login code, the invitation, a resend, another login code: the phone's 4 of the day.
+    expect((await sendCode(phone, '10.1.0.1')).statusCode).toBe(200);
+    const invited = await call(api.examEditorInvite, { exam_id: exam, phones: [{ phone }] });
+    const [{ anid }] = (invited.data as { list: { anid: number }[] }).list as [{ anid: number }];
+    expect((await call(api.invitationsResend, { exam_id: exam, anids: [anid] })).data).toMatchObject({ queued: 1 });
+    t.advance(60_000);
+    expect((await sendCode(phone, '10.1.0.2')).statusCode).toBe(200);
+    // A third login code would be within the codes' own budget (10 a day), not within the phone's.
+    t.advance(60_000);
+    const code = await sendCode(phone, '10.1.0.3');
+    expect([code.statusCode, body(code).code]).toEqual([429, 'sms_daily_limit']);
+    // The login code's interval keeps its code and message.
+    const early = await sendCode('13700009001', '10.1.0.4');
+    expect(early.statusCode).toBe(200);
+    const again = await sendCode('13700009001', '10.1.0.4');
+    expect([again.statusCode, body(again).code, body(again).msg]).toEqual([
+      429,
+      'sms_too_frequent',
+      'a code was sent recently, please wait 60 s before requesting another',
+    ]);
+    // And an invitation's text is held by the phone's budget.
+    t.advance(5 * 60_000);
+    const held = await call(api.invitationsResend, { exam_id: exam, anids: [anid] });
+    expect([held.http, held.code, held.data]).toEqual([
+      429,
+      'sms_phone_daily_limit',
+      expect.objectContaining({ limit: 'phone_daily', held: 1, max: 4 }),
+    ]);
+    await sendAll();
+    // Login codes go in their request, the others when the dispatcher runs.
+    expect(t.sms.messages.filter((m) => m.phone === phone).map((m) => m.purpose)).toEqual([
+      'login',
+      'login',
+      'invitation',
+      'resend',
+    ]);
+    const listed = (await call(api.smsList, { exam_id: exam, phone })).data as SmsListData;
+    expect(listed.list.map((e) => [e.purpose, e.state, e.held_by])).toEqual([
+      ['resend', 'held', 'phone_daily'],
+      ['resend', 'sent', null],
+      ['invitation', 'sent', null],
+    ]);
   });
 });

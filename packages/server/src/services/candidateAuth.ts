@@ -1,12 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import {
-  AUTH_COOKIE_DAYS,
-  SMS_RULES,
-  serverDayStart,
-  storedDegree,
-  type GetInfoData,
-  type SendMsgData,
-} from '@examhall/contract';
+import { AUTH_COOKIE_DAYS, SMS_RULES, storedDegree, type GetInfoData, type SendMsgData } from '@examhall/contract';
 import type { ServiceLog } from './log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../http/errors.js';
@@ -15,6 +8,7 @@ import { CandidateRepository, type Candidate } from '../repositories/candidates.
 import { SmsCodeRepository } from '../repositories/smsCodes.js';
 import type { SmsCode, SmsSender } from '../sms/sender.js';
 import { maskPhone } from './proctor.js';
+import type { BudgetedText, Counted, SmsBudget } from './smsBudget.js';
 import type { SmsPacer } from './smsPacing.js';
 import { hashToken, type TokenService } from './tokens.js';
 
@@ -40,6 +34,8 @@ export interface CandidateAuthDeps {
   sms: SmsSender;
   /** The provider's budget: when each login code may go. */
   pacer: SmsPacer;
+  /** How many texts a phone may get (smsBudget.ts): a login code's interval and daily limits are its budgets. */
+  budget: SmsBudget;
   tokens: TokenService;
   clock: () => number;
   log: ServiceLog;
@@ -52,8 +48,11 @@ export class CandidateAuthService {
   private readonly codes: SmsCodeRepository;
   private readonly candidates: CandidateRepository;
   private readonly later: Later;
-  /** Codes waiting for their turn at the provider, by code id: held only here, in memory, never stored in clear. */
-  private readonly queued = new Map<number, () => void>();
+  /**
+   * Codes waiting for their turn at the provider, by code id, with what cancels the send and what the code was
+   * counted in: held only here, in memory, never stored in clear.
+   */
+  private readonly queued = new Map<number, { cancel: () => void; counted: Counted[] }>();
   /** Queued sends under way. */
   private readonly sending = new Set<Promise<void>>();
 
@@ -64,29 +63,29 @@ export class CandidateAuthService {
   }
 
   /**
-   * Sends a login code, within the per-IP, per-phone interval and daily limits, at its turn at the provider: now
-   * during the call, or later in the background, the answer then saying when (`delay`); a turn further away than
-   * the longest wait is refused (sms_queue_full). The resend interval and the code's life count from its turn.
+   * Sends a login code, within the per-IP limit and the phone's budgets (one code per interval, a few a day, and
+   * the phone's texts a day, all purposes together: smsBudget.ts), at its turn at the provider: now during the
+   * call, or later in the background, the answer then saying when (`delay`); a turn further away than the longest
+   * wait is refused (sms_queue_full). The resend interval and the code's life count from its turn.
    */
   async sendCode(areaCode: string, phone: string, ip: string): Promise<SendMsgData> {
     const now = this.deps.clock();
     const ipHit = await this.deps.limiter.hit(`sms:ip:${ip}`, SMS_RULES.ipLimit, SMS_RULES.ipWindowMs);
     if (!ipHit.allowed) throw fail('rate_limited');
 
-    const latest = await this.codes.latest(areaCode, phone);
-    const nextAllowed = latest ? (latest.send_at ?? latest.created_at) + SMS_RULES.resendIntervalMs : now;
-    if (now < nextAllowed) {
-      const wait = Math.ceil((nextAllowed - now) / 1000);
-      throw fail('sms_too_frequent', `a code was sent recently, please wait ${wait} s before requesting another`);
-    }
-    const today = await this.codes.countSince(areaCode, phone, serverDayStart(now));
-    if (today >= SMS_RULES.dailyCapPerPhone) throw fail('sms_daily_limit');
+    const text: BudgetedText = { purpose: 'login', area_code: areaCode, phone };
+    const [verdict] = await this.deps.budget.take(this.deps.db, [text]);
+    if (verdict!.held !== null) throw this.deps.budget.loginRefusal(verdict!);
+    let counted = verdict!.counted;
 
     const at = await this.deps.pacer.loginTurn(now);
     if (at === null) {
+      // Refused before anything went: the code holds no limit.
+      await this.deps.budget.giveBack(this.deps.db, counted);
       this.deps.log.warn({ phone: maskPhone(phone) }, 'SMS login code refused: the provider queue is full');
       throw fail('sms_queue_full');
     }
+    counted = await this.deps.budget.postpone(this.deps.db, text, counted, at);
     const code = String(randomInt(0, 10 ** SMS_RULES.codeLength)).padStart(SMS_RULES.codeLength, '0');
     const id = await this.codes.insert({
       area_code: areaCode,
@@ -100,9 +99,9 @@ export class CandidateAuthService {
     });
     const message: SmsCode = { area_code: areaCode, phone, code, purpose: 'login' };
     if (at <= now) {
-      if (!(await this.deliver(id, message))) throw fail('sms_delivery_failed');
+      if (!(await this.deliver(id, message, counted))) throw fail('sms_delivery_failed');
     } else {
-      this.queue(id, message, at - now);
+      this.queue(id, message, at - now, counted);
     }
     return {
       resend_after: Math.ceil((at - now + SMS_RULES.resendIntervalMs) / 1000),
@@ -112,10 +111,10 @@ export class CandidateAuthService {
   }
 
   /** Sends a code at its turn, from memory. */
-  private queue(id: number, message: SmsCode, ms: number): void {
+  private queue(id: number, message: SmsCode, ms: number, counted: Counted[]): void {
     const cancel = this.later(ms, () => {
       this.queued.delete(id);
-      const sent = this.deliver(id, message)
+      const sent = this.deliver(id, message, counted)
         .then(() => undefined)
         .catch((err: unknown) =>
           this.deps.log.error({ err, code_id: id }, 'SMS login code: recording its outcome failed'),
@@ -123,19 +122,20 @@ export class CandidateAuthService {
         .finally(() => this.sending.delete(sent));
       this.sending.add(sent);
     });
-    this.queued.set(id, cancel);
+    this.queued.set(id, { cancel, counted });
   }
 
   /**
-   * Hands a code to the provider; a refusal is recorded (the code then holds no limit, so the candidate may ask
-   * again at once) and logged without the code or the whole phone number.
+   * Hands a code to the provider; a refusal is recorded and what the code was counted in given back (it then
+   * holds no limit, so the candidate may ask again at once), and logged without the code or the whole phone number.
    */
-  private async deliver(id: number, message: SmsCode): Promise<boolean> {
+  private async deliver(id: number, message: SmsCode, counted: readonly Counted[]): Promise<boolean> {
     try {
       await this.deps.sms.send(message);
       return true;
     } catch (err) {
       await this.codes.markFailed([id], this.deps.clock());
+      await this.deps.budget.giveBack(this.deps.db, counted);
       this.deps.log.warn(
         { code_id: id, phone: maskPhone(message.phone), reason: (err as Error).message || String(err) },
         'SMS login code not delivered; the candidate may ask for another at once',
@@ -154,11 +154,13 @@ export class CandidateAuthService {
    * again at once (from any process); sends under way finish.
    */
   async close(): Promise<void> {
-    const ids = [...this.queued.keys()];
-    for (const cancel of this.queued.values()) cancel();
+    const left = [...this.queued];
+    const ids = left.map(([id]) => id);
+    for (const [, q] of left) q.cancel();
     this.queued.clear();
     await this.idle();
     await this.codes.markFailed(ids, this.deps.clock());
+    for (const [, q] of left) await this.deps.budget.giveBack(this.deps.db, q.counted);
     if (ids.length > 0) this.deps.log.warn({ codes: ids.length }, 'SMS login codes left unsent at shutdown');
   }
 

@@ -26,6 +26,7 @@ import { JobService } from './jobs.js';
 import { InvitationService } from './invitations.js';
 import { SmsDispatcher } from './smsDispatch.js';
 import { SmsPacer } from './smsPacing.js';
+import { SmsBudget } from './smsBudget.js';
 import { CandidateService } from './candidates.js';
 import { ExamCandidateService } from './examCandidates.js';
 import { CandidateAuthService } from './candidateAuth.js';
@@ -97,6 +98,8 @@ export interface Services {
   invitations: InvitationService;
   /** Sends queued texts at the configured rate and queues reminders (periodic tasks). */
   smsDispatch: SmsDispatcher;
+  /** How many texts may go out, per invitation, phone, exam and team. */
+  smsBudget: SmsBudget;
   /** The job queue itself (started and closed with the app). */
   jobQueue: JobQueue<JobKind>;
   /** The candidate directory: add, edit, list, import (a job: `candidate_import`). */
@@ -192,10 +195,12 @@ export function createServices(deps: ServiceDeps): Services {
   const jobs = new JobService(db, jobQueue, access, audit);
   const staff = new StaffService({ ...deps, tokens, access, audit });
   const imports = new ImportService(db, access, audit, bank, store, jobs, (id) => staff.actorById(id));
+  const smsBudget = new SmsBudget(deps.config.sms.budgets, clock);
   const invitations = new InvitationService(db, {
     access,
     audit,
     jobs,
+    budget: smsBudget,
     publicUrl: deps.config.publicUrl,
     clock,
   });
@@ -300,6 +305,7 @@ export function createServices(deps: ServiceDeps): Services {
     jobs,
     invitations,
     smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { pacer: smsPacer, clock, log: deps.log }),
+    smsBudget,
     jobQueue,
     candidates,
     similarity,
@@ -313,7 +319,7 @@ export function createServices(deps: ServiceDeps): Services {
     webhooks,
     apiTokens: new ApiTokenService(db, audit, clock, deps.limiter),
     resultFeed,
-    candidateAuth: new CandidateAuthService({ ...deps, tokens, pacer: smsPacer }),
+    candidateAuth: new CandidateAuthService({ ...deps, tokens, pacer: smsPacer, budget: smsBudget }),
     staff,
     exams: new ExamService(db, attempts, clock),
     schedule: new ScheduleService(db, { access, audit, attempts, notifier: deps.notifier, clock }),

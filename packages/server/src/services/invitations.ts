@@ -6,8 +6,11 @@ import {
   DEFAULT_REMINDER_TEMPLATE,
   formatServerTime,
   renderSmsTemplate,
+  SMS_LIMITS,
   SMS_STATES,
   type BulkInviteResult,
+  type HeldBy,
+  type SmsLimit,
   type CallDef,
   type ExamSmsData,
   type ParsedBody,
@@ -28,6 +31,7 @@ import type { ExamRow } from '../repositories/exams.js';
 import { InvitationRepository, type InvitationContact } from '../repositories/invitations.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
+import { BudgetTally, type SmsBudget } from './smsBudget.js';
 import { effectiveWindow } from './timing.js';
 import type { JobService } from './jobs.js';
 
@@ -45,9 +49,20 @@ export interface BulkInvitePayload {
   staff_id: number | null;
 }
 
+/** How far a bulk invitation job got, stored with each step. */
+interface BulkCursor {
+  [key: string]: Json;
+  done: number;
+  created: number;
+  existing: number;
+  queued: number;
+  /** Texts held back so far, per budget. */
+  held_by: HeldBy;
+}
+
 /** What a text says and who gets it, before it is stored. */
 interface TextValues {
-  exam: Pick<ExamRow, 'id' | 'name' | 'start_at' | 'end_at'>;
+  exam: Pick<ExamRow, 'id' | 'name' | 'start_at' | 'end_at' | 'team_id'>;
   template: string;
   purpose: 'invitation' | 'reminder' | 'resend';
   dedupeKey: string;
@@ -56,7 +71,8 @@ interface TextValues {
 
 /**
  * Invitations by SMS: many phones or candidates invited to an exam in one job, each new invitation texted its
- * link; resends; revocations before a candidate starts; each exam's texts. Sending itself is the SMS
+ * link; resends; revocations before a candidate starts; each exam's texts. Every text is counted against its
+ * budgets as it is stored (smsBudget.ts), and one a budget holds back is stored 'held'. Sending itself is the SMS
  * dispatcher's (smsDispatch.ts): this service only queues.
  */
 export class InvitationService {
@@ -66,6 +82,8 @@ export class InvitationService {
       access: AccessService;
       audit: AuditService;
       jobs: JobService;
+      /** How many texts may go out (smsBudget.ts). */
+      budget: SmsBudget;
       publicUrl: string;
       clock: () => number;
       /** Phones a bulk invitation handles per step (default BULK_STEP). */
@@ -122,8 +140,48 @@ export class InvitationService {
   }
 
   /** Queues one text per contact under `dedupeKey` (a contact that has one already keeps it). */
-  async queueTexts(db: Db, v: TextValues, to: readonly InvitationContact[]): Promise<number> {
-    return new InvitationRepository(db).queue(to.map((c) => this.text(v, c)));
+  async queueTexts(db: Db, v: TextValues, to: readonly InvitationContact[]): Promise<BudgetTally> {
+    return this.store(
+      db,
+      v.exam,
+      to.map((c) => this.text(v, c)),
+    );
+  }
+
+  /**
+   * Stores texts of one exam: each new one is counted against its budgets in the same transaction (in `db`'s, or
+   * one of its own) and queued, or kept with state 'held' and the budget that held it back. A text stored already
+   * (same invitation and key) is left as it is and counts nowhere.
+   */
+  private async store(
+    db: Db,
+    exam: Pick<ExamRow, 'id' | 'team_id'>,
+    rows: readonly Insertable<SmsMessageTable>[],
+  ): Promise<BudgetTally> {
+    if (rows.length === 0) return new BudgetTally();
+    if (!db.isTransaction) return db.transaction().execute((trx) => this.store(trx, exam, rows));
+    const repo = new InvitationRepository(db);
+    // In invitation order: two senders storing texts of the same invitations wait for each other, never deadlock.
+    const added = await repo.queue([...rows].sort((a, b) => a.invitation_id - b.invitation_id));
+    const verdicts = await this.deps.budget.take(
+      db,
+      added.map((t) => ({
+        purpose: t.purpose as 'invitation' | 'reminder' | 'resend',
+        area_code: t.area_code,
+        phone: t.phone,
+        invitation_id: t.invitation_id,
+        exam_id: exam.id,
+        team_id: exam.team_id,
+      })),
+    );
+    const tally = new BudgetTally();
+    const held = new Map<SmsLimit, number[]>();
+    verdicts.forEach((v, i) => {
+      tally.add(v);
+      if (v.held !== null) held.set(v.held as SmsLimit, [...(held.get(v.held as SmsLimit) ?? []), added[i]!.id]);
+    });
+    for (const [limit, ids] of held) await repo.hold(ids, limit);
+    return tally;
   }
 
   // ---- bulk invitations ----
@@ -170,11 +228,15 @@ export class InvitationService {
     const unknown = p.candidate_ids.filter((id) => !found.some((c) => c.id === id));
     const phones = [...p.phones, ...found.map((c) => ({ area_code: c.area_code, phone: c.phone }))];
     const template = (await this.smsSettingsOf(exam.id)).invitation_template;
-    const tally = (ctx.cursor as { done: number; created: number; existing: number; queued: number } | null) ?? {
+    const stored = ctx.cursor as Partial<BulkCursor> | null;
+    // A job resumed from a cursor stored before texts had budgets has no held_by.
+    const tally: BulkCursor = {
       done: 0,
       created: 0,
       existing: 0,
       queued: 0,
+      ...stored,
+      held_by: { ...new BudgetTally().held_by, ...stored?.held_by },
     };
     await ctx.progress(tally.done, phones.length, 'invitations');
     while (tally.done < phones.length) {
@@ -186,18 +248,19 @@ export class InvitationService {
           const repo = new InvitationRepository(trx);
           const made = await repo.inviteMissing(exam.id, step, this.deps.clock());
           const standing = (await repo.contactsByPhone(exam.id, step)).filter((c) => c.revoked_at === null);
-          const queued = p.send_sms
+          const texts = p.send_sms
             ? await this.queueTexts(
                 trx,
                 { exam, template, purpose: 'invitation', dedupeKey: 'invitation', staffId: p.staff_id },
                 standing,
               )
-            : 0;
+            : new BudgetTally();
           return {
             done: tally.done + step.length,
             created: tally.created + made.created,
             existing: tally.existing + made.existing,
-            queued: tally.queued + queued,
+            queued: tally.queued + texts.sent,
+            held_by: Object.fromEntries(SMS_LIMITS.map((l) => [l, tally.held_by[l] + texts.held_by[l]])) as HeldBy,
           };
         },
         { done: tally.done + step.length, total: phones.length },
@@ -205,33 +268,43 @@ export class InvitationService {
       Object.assign(tally, next);
       await ctx.progress(tally.done, phones.length, 'invitations');
     }
-    return { created: tally.created, existing: tally.existing, queued: tally.queued, unknown_candidates: unknown };
+    return {
+      created: tally.created,
+      existing: tally.existing,
+      queued: tally.queued,
+      held: SMS_LIMITS.reduce((n, l) => n + tally.held_by[l], 0),
+      held_by: tally.held_by,
+      unknown_candidates: unknown,
+    };
   }
 
   // ---- resend and revoke ----
 
-  /** POST /admin/exam/invitations/resend: each standing invitation gets its link again. */
+  /**
+   * POST /admin/exam/invitations/resend: each standing invitation gets its link again, within its budgets; those a
+   * budget holds back are stored 'held'. When every text is held back the call answers 429 with the budget that
+   * held the most (the held texts are kept all the same, so the console shows them).
+   */
   async resend(actor: StaffActor, body: ParsedBody<typeof api.invitationsResend>): Promise<ResendData> {
     const exam = await this.exam(actor, api.invitationsResend, body.exam_id);
     const template = (await this.smsSettingsOf(exam.id)).invitation_template;
-    return this.db.transaction().execute(async (trx) => {
+    const { tally, skipped } = await this.db.transaction().execute(async (trx) => {
       const repo = new InvitationRepository(trx);
       const contacts = (await repo.contactsById(exam.id, body.anids)).filter((c) => c.revoked_at === null);
-      let queued = 0;
+      const rows = [];
       for (const c of contacts) {
         const n = await repo.countTexts(c.id, 'resend');
-        queued += await this.queueTexts(
-          trx,
-          { exam, template, purpose: 'resend', dedupeKey: `resend:${n + 1}`, staffId: actor.id },
-          [c],
-        );
+        rows.push(this.text({ exam, template, purpose: 'resend', dedupeKey: `resend:${n + 1}`, staffId: actor.id }, c));
       }
+      const tally = await this.store(trx, exam, rows);
       const sent = new Set(contacts.map((c) => c.id));
       await this.deps.audit.with(trx).record(actor, 'exam.invite_resend', { kind: 'exam', id: exam.id }, null, {
         anids: [...sent],
       });
-      return { queued, skipped: body.anids.filter((id) => !sent.has(id)) };
+      return { tally, skipped: body.anids.filter((id) => !sent.has(id)) };
     });
+    if (tally.sent === 0 && tally.held > 0) throw this.deps.budget.refusal(tally);
+    return { queued: tally.sent, held: tally.held, held_by: tally.held_by, skipped };
   }
 
   /** POST /admin/exam/invitations/revoke: revokes invitations not yet started and cancels their queued texts. */
@@ -327,6 +400,7 @@ export class InvitationService {
         created_at: Number(r.created_at),
         sent_at: r.sent_at === null ? null : Number(r.sent_at),
         next_try_at: Number(r.next_try_at),
+        held_by: r.held_by as SmsLimit | null,
       })),
       total,
       counts: Object.fromEntries(SMS_STATES.map((s) => [s, counts.get(s) ?? 0])) as SmsListData['counts'],

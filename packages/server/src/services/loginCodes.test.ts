@@ -14,6 +14,7 @@ import { openTestDb, testedDialects, type TestDb } from '../test/db.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { CandidateAuthService, type Later } from './candidateAuth.js';
 import type { ServiceLog } from './log.js';
+import { SMS_BUDGET_DEFAULTS, SmsBudget } from './smsBudget.js';
 import { SmsPacer, type SmsPacing } from './smsPacing.js';
 import { TokenService } from './tokens.js';
 
@@ -78,6 +79,7 @@ describe.each(cases)('login codes paced on $d with the $name', ({ d, make }) => 
       limiter,
       sms: provider,
       pacer: new SmsPacer(limiter, pacing),
+      budget: new SmsBudget(SMS_BUDGET_DEFAULTS, clock),
       tokens: new TokenService(db.handle.db, clock),
       clock,
       log,

@@ -67,7 +67,8 @@ export class SmsDispatcher {
    * (reminder:<minutes>) to each standing invitation whose own window opens within that time, made before
    * the reminder's moment, that has not started; only the latest reminder due goes out (a day-before reminder
    * is not sent an hour before). A reminder whose moment passed while nobody ran this is still sent while the
-   * window has not opened.
+   * window has not opened. A reminder a budget holds back is stored 'held' and not tried again. Answers how many
+   * were queued to go out.
    */
   async remind(): Promise<number> {
     const now = this.opts.clock();
@@ -82,11 +83,13 @@ export class SmsDispatcher {
         for (let after = 0; ;) {
           const batch = await repo.dueForReminder(exam, reminder, now, after, REMINDER_STEP);
           if (batch.length === 0) break;
-          queued += await this.invitations.queueTexts(
-            this.db,
-            { exam, template: texts.reminder_template, purpose: 'reminder', dedupeKey, staffId: null },
-            batch,
-          );
+          queued += (
+            await this.invitations.queueTexts(
+              this.db,
+              { exam, template: texts.reminder_template, purpose: 'reminder', dedupeKey, staffId: null },
+              batch,
+            )
+          ).sent;
           after = batch[batch.length - 1]!.id;
         }
       }

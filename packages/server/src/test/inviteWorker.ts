@@ -17,6 +17,7 @@ import { InvitationService } from '../services/invitations.js';
 import { JobService } from '../services/jobs.js';
 import { MemoryRateLimiter } from '../ratelimit/limiter.js';
 import { SmsDispatcher } from '../services/smsDispatch.js';
+import { SMS_BUDGET_DEFAULTS, SmsBudget } from '../services/smsBudget.js';
 import { SmsPacer } from '../services/smsPacing.js';
 import { WebhookSmsSender } from '../sms/sender.js';
 
@@ -41,6 +42,7 @@ const invitations = new InvitationService(db, {
   access,
   audit,
   jobs: new JobService(db, queue, access, audit),
+  budget: new SmsBudget(SMS_BUDGET_DEFAULTS, Date.now),
   publicUrl: 'http://exam.example',
   clock: Date.now,
   bulkStep: Number(process.env.INVITE_STEP ?? 250),

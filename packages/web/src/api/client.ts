@@ -82,6 +82,12 @@ export function errorText(e: unknown): string {
 /** Texts of codes whose failures carry details in `data`, worded with them. */
 const DATA_TEXTS: Partial<Record<ErrorCode | ClientErrorCode, MessageKey>> = {
   sms_code_invalid: 'error.sms_code_invalid.triesLeft',
+  // Texts a budget held back: how many, the budget's figure and when to try again.
+  sms_resend_too_frequent: 'error.sms_resend_too_frequent.held',
+  sms_resend_daily_limit: 'error.sms_resend_daily_limit.held',
+  sms_phone_daily_limit: 'error.sms_phone_daily_limit.held',
+  sms_exam_daily_limit: 'error.sms_exam_daily_limit.held',
+  sms_team_daily_limit: 'error.sms_team_daily_limit.held',
 };
 
 /** Codes whose message from the server names what was wrong (a field, a language): it is kept next to the text. */

@@ -85,4 +85,5 @@ export const candidatesEn: Record<keyof typeof candidatesZh, string> = {
   'exam.cand.sms.sent': 'Sent',
   'exam.cand.sms.cancelled': 'Cancelled',
   'exam.cand.sms.failed': 'Failed',
+  'exam.cand.sms.held': 'Held back (text budget)',
 };

@@ -81,4 +81,5 @@ export const candidatesZh = {
   'exam.cand.sms.sent': '已发送',
   'exam.cand.sms.cancelled': '已取消',
   'exam.cand.sms.failed': '发送失败',
+  'exam.cand.sms.held': '因短信额度暂缓',
 } as const;

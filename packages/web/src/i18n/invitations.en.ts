@@ -30,6 +30,9 @@ export const invitationsEn: Record<keyof typeof invitationsZh, string> = {
   'console.invitations.resend': 'Resend SMS',
   'console.invitations.resendSelected': 'Resend selected texts ({n})',
   'console.invitations.resent': '{n} text(s) queued again; {skipped} invitation(s) skipped',
+  'console.invitations.resentHeld':
+    '{n} text(s) queued again, {held} held back by the text budgets ({reasons}); {skipped} invitation(s) skipped',
+  'console.invitations.held': 'Held back by the text budgets',
   'console.invitations.revoke': 'Revoke',
   'console.invitations.revokeTitle': 'Revoke {n} invitation(s)',
   'console.invitations.revokeHint':
@@ -86,6 +89,14 @@ export const invitationsEn: Record<keyof typeof invitationsZh, string> = {
   'console.sms.state.sent': 'Sent',
   'console.sms.state.failed': 'Failed',
   'console.sms.state.cancelled': 'Cancelled',
+  'console.sms.state.held': 'Held back',
+  'console.sms.limit.resend_interval': 'resent too recently',
+  'console.sms.limit.resend_daily': "the invitation's resends for today are used up",
+  'console.sms.limit.phone_daily': "the phone's texts for today are used up",
+  'console.sms.limit.exam_daily': "the exam's texts for today are used up",
+  'console.sms.limit.team_daily': "the team's texts for today are used up",
+  'console.sms.heldCount': '{reason}: {n}',
+  'console.sms.reasonJoin': '; ',
   'console.sms.none': 'No texts yet. Invite candidates above with "Text the invitation" on and their texts show here.',
   'console.sms.noneMatch': 'No texts match; try another state or phone.',
 };

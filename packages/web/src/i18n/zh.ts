@@ -697,6 +697,18 @@ export const zh = {
   'error.sms_too_frequent': '验证码刚刚发送过，请稍后再获取',
   'error.sms_daily_limit': '该手机号今日获取验证码次数已达上限',
   'error.sms_queue_full': '同时获取验证码的人太多，请一分钟后再试',
+  'error.sms_resend_too_frequent': '这些邀请刚刚重发过短信，请稍后再重发',
+  'error.sms_resend_too_frequent.held':
+    '{held} 条短信未发出：同一邀请 {minutes} 分钟内只能重发一次，请 {retry_after} 秒后再试',
+  'error.sms_resend_daily_limit': '这些邀请今天的重发次数已用完',
+  'error.sms_resend_daily_limit.held': '{held} 条短信未发出：同一邀请每天最多重发 {max} 次，明天可以再发',
+  'error.sms_phone_daily_limit': '这些手机号今天收到的短信已达上限',
+  'error.sms_phone_daily_limit.held':
+    '{held} 条短信未发出：每个手机号每天最多收到 {max} 条短信（验证码也算在内），明天可以再发',
+  'error.sms_exam_daily_limit': '本场笔试今天的短信额度已用完',
+  'error.sms_exam_daily_limit.held': '{held} 条短信未发出：本场笔试每天最多发送 {max} 条短信，明天可以再发',
+  'error.sms_team_daily_limit': '本团队今天的短信额度已用完',
+  'error.sms_team_daily_limit.held': '{held} 条短信未发出：本团队的笔试每天最多发送 {max} 条短信，明天可以再发',
   'error.account_locked': '登录失败次数过多，请稍后再试',
   'error.totp_required': '请输入身份验证器应用中的验证码',
   'error.totp_invalid': '验证码错误或已被使用',

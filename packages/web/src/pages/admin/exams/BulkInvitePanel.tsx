@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { JobProgress } from '../jobs/JobProgress.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
+import { heldReasons } from './heldTexts.js';
 import { useBulkInvite } from './invitationQueries.js';
 import { parseBulkPhones, type BadLine } from './invitationText.js';
 import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
@@ -124,7 +125,7 @@ function LineSummary({ valid, invalid, duplicates }: { valid: number; invalid: B
   );
 }
 
-/** What the job made: invitations new and existing, texts queued, candidate ids that named nobody. */
+/** What the job made: invitations new and existing, texts queued and held back (why), candidate ids that named nobody. */
 export function BulkResult({ result }: { result: BulkInviteResult }) {
   const { t } = useI18n();
   return (
@@ -139,6 +140,21 @@ export function BulkResult({ result }: { result: BulkInviteResult }) {
         { key: 'created', label: t('console.invitations.created'), children: result.created },
         { key: 'existing', label: t('console.invitations.existing'), children: result.existing },
         { key: 'queued', label: t('console.invitations.queued'), children: result.queued },
+        // A job run before texts had budgets has no `held` (undefined > 0 is false).
+        ...(result.held > 0
+          ? [
+              {
+                key: 'held',
+                label: t('console.invitations.held'),
+                children: (
+                  <Space size={8} wrap data-testid="bulk-held">
+                    {result.held}
+                    <Typography.Text type="secondary">{heldReasons(t, result.held_by)}</Typography.Text>
+                  </Space>
+                ),
+              },
+            ]
+          : []),
         {
           key: 'unknown',
           label: t('console.invitations.unknown'),

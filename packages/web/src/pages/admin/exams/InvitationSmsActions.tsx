@@ -3,11 +3,13 @@ import { Alert, App, Button, Form, Input, Modal, Space, Typography } from 'antd'
 import { useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
+import { resendMessage } from './heldTexts.js';
 import { useResend, useRevoke } from './invitationQueries.js';
 
 /**
  * "Resend SMS" and "Revoke" for invitations (selected ones, or one row): revoking asks why (kept in the audit
- * log); invitations skipped (started already, revoked before) are named afterwards.
+ * log); invitations skipped (started already, revoked before) are named afterwards, and texts the budgets held
+ * back are counted with their reasons.
  */
 export function InvitationSmsActions({
   examId,
@@ -39,7 +41,8 @@ export function InvitationSmsActions({
       { exam_id: examId, anids },
       {
         onSuccess: (r) => {
-          void message.success(t('console.invitations.resent', { n: r.queued, skipped: r.skipped.length }));
+          const said = resendMessage(t, r);
+          void (said.held ? message.warning(said.text) : message.success(said.text));
           showSkipped(r.skipped);
           onDone?.();
         },

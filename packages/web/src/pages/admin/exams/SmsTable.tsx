@@ -5,6 +5,7 @@ import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
+import { limitText, resendMessage } from './heldTexts.js';
 import { useResend, useSmsList } from './invitationQueries.js';
 
 /** Each state's tag colour. */
@@ -14,6 +15,7 @@ const STATE_COLOR: Record<SmsState, string> = {
   sent: 'green',
   failed: 'red',
   cancelled: 'default',
+  held: 'orange',
 };
 
 interface Query {
@@ -25,8 +27,8 @@ interface Query {
 }
 
 /**
- * The exam's texts, newest first, paged and filtered on the server, with how many are in each state; selected
- * texts' invitations get their link again.
+ * The exam's texts, newest first, paged and filtered on the server, with how many are in each state (a text the
+ * budgets held back shows why); selected texts' invitations get their link again.
  */
 export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boolean }) {
   const { t } = useI18n();
@@ -43,7 +45,8 @@ export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boole
       { exam_id: examId, anids },
       {
         onSuccess: (r) => {
-          void message.success(t('console.invitations.resent', { n: r.queued, skipped: r.skipped.length }));
+          const said = resendMessage(t, r);
+          void (said.held ? message.warning(said.text) : message.success(said.text));
           setSelected([]);
         },
         onError: (e) => void message.error(errorText(e)),
@@ -56,7 +59,16 @@ export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boole
     {
       title: t('console.sms.col.state'),
       key: 'state',
-      render: (_, s) => <Tag color={STATE_COLOR[s.state]}>{t(`console.sms.state.${s.state}`)}</Tag>,
+      render: (_, s) => (
+        <Space size={4} wrap>
+          <Tag color={STATE_COLOR[s.state]}>{t(`console.sms.state.${s.state}`)}</Tag>
+          {s.state === 'held' && s.held_by && (
+            <Typography.Text type="secondary" data-testid="sms-held-reason">
+              {limitText(t, s.held_by)}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
     },
     { title: t('console.sms.col.tries'), dataIndex: 'tries', key: 'tries' },
     {
