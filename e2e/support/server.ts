@@ -71,6 +71,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       ADMIN_PHONE: ADMIN.phone,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
+      // The journeys run the server as one process (E2E_PROCESSES to run them on the supervisor's several).
+      PROCESSES: process.env.E2E_PROCESSES ?? '1',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

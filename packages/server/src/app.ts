@@ -78,7 +78,16 @@ export interface AppOptions {
   logStream?: Writable;
   /** The database pool's connections now, for metrics (the dialect kit's `pool`). */
   poolStats?: () => PoolStats;
+  /**
+   * What this process does: everything (one process, or one of a Redis cluster's), or, under the embedded
+   * default's supervisor, answer calls only (`api`) or run jobs and periodic tasks only (`worker`), so no job or
+   * sweep runs on an event loop that answers candidates.
+   */
+  role?: ProcessRole;
 }
+
+/** What a process does (see AppOptions.role). */
+export type ProcessRole = 'all' | 'api' | 'worker';
 
 /** A registered route; `call` is its catalogue entry when it has one. */
 export interface RegisteredRoute {
@@ -171,11 +180,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   });
 
   securityHeaders(app, config);
+  noStoreForCallers(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart, {
     limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10, fieldSize: 1024 },
-  noStoreForCallers(app);
   });
   await app.register(fastifySwagger, {
     openapi: {
@@ -297,9 +306,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await services.faceCheck.close();
   });
 
-  // Jobs run from the start: queued ones (another process's, or a dead runner's) are resumed.
+  // Jobs run from the start: queued ones (another process's, or a dead runner's) are resumed. An API process under
+  // the supervisor only queues them: the worker process runs them.
+  const role = opts.role ?? 'all';
   app.addHook('onReady', async () => {
-    await services.jobQueue.start();
+    if (role !== 'api') await services.jobQueue.start();
   });
   app.addHook('onClose', async () => {
     await services.jobQueue.close();
@@ -311,7 +322,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   // it checks the exam frames browsers flagged and a sample of the others with its face engine; it forgets staff login
   // tries whose window ended long ago. Each once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
-  if (sweepEvery > 0) {
+  if (sweepEvery > 0 && role !== 'api') {
     const scheduler = openScheduler(jobsSetup);
     app.addHook('onReady', async () => {
       const tasks: PeriodicTask[] = [

@@ -9,6 +9,7 @@ import { parseWorkerArgs, runWorker, WorkerArgsError, type WorkerOptions } from 
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
+import { supervise } from './cluster/supervisor.js';
 import { serve } from './server.js';
 import { seedDemo } from './services/demoSeed.js';
 import { AppError } from './http/errors.js';
@@ -22,8 +23,11 @@ const USAGE = `Usage: examhall <command> [options]
 Commands:
   create-admin --phone PHONE --password PASSWORD [--name NAME]
                  create the admin account (or reset its password)
-  serve          serve the API and the web app until SIGTERM (one API process; with CLUSTER=true
-                 one of many, on PostgreSQL, Redis and an S3-compatible store; no demo seed)
+  serve [--processes N]
+                 serve the API and the web app until SIGTERM: a supervisor with N API processes (default:
+                 PROCESSES, else one per core) and a worker process for jobs and periodic tasks; 1 runs all in
+                 one process; with CLUSTER=true one process of many, on PostgreSQL, Redis and an S3-compatible
+                 store (no demo seed)
   migrate        bring the database schema up to date
   seed-demo      seed the demo exam when the database has no exam
   judge-worker [--concurrency N] [--lock-duration MS] [--stalled-interval MS]
@@ -63,7 +67,14 @@ export async function runCli(
   if (command === 'similarity') return similarity(rest, out, err);
   const config = loadConfig(env);
   if (command === 'serve') {
-    await serve(config, { seed: !config.cluster });
+    const { values } = parseArgs({ args: rest, options: { processes: { type: 'string' } }, strict: true });
+    const processes = values.processes === undefined ? config.processes : Number(values.processes);
+    if (!Number.isInteger(processes) || processes < 1 || processes > 64) {
+      err('--processes takes a whole number from 1 to 64\n');
+      return 2;
+    }
+    if (!config.cluster && processes > 1) await supervise(config, { seed: true, processes });
+    else await serve(config, { seed: !config.cluster });
     // Serves until a signal ends the process (see ops/shutdown.ts).
     await new Promise<never>(() => undefined);
   }

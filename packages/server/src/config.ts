@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServerTime } from '@examhall/contract';
@@ -141,6 +142,7 @@ const EnvSchema = z
     SSE_MAX_PER_TOKEN: z.coerce.number().int().min(1).default(8),
     SSE_MAX_PER_IP: z.coerce.number().int().min(1).default(1000),
     CLUSTER: z.enum(['true', 'false']).default('false'),
+    PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
     ADMISSION_RATE: z.coerce.number().int().min(0).default(300),
     METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
@@ -287,6 +289,11 @@ export interface Config {
   faceSampleEvery: number;
   /** True when several processes serve together: every part is shared (PostgreSQL, Redis, an S3-compatible store). */
   cluster: boolean;
+  /**
+   * API processes `npm start` runs under its supervisor, beside one worker process for jobs and periodic tasks;
+   * 1 runs everything in one process. Default: one per core. Not used with CLUSTER=true (each process is one).
+   */
+  processes: number;
   /** Candidates entering the exam a second, across every process, when many press start at once (0: no pacing). */
   admissionRate: number;
   /** S3-compatible storage; null for the embedded local store. */
@@ -384,6 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffLoginIpLimit: e.STAFF_LOGIN_IP_LIMIT,
     sseLimits: { perToken: e.SSE_MAX_PER_TOKEN, perIp: e.SSE_MAX_PER_IP },
     cluster: e.CLUSTER === 'true',
+    processes: e.PROCESSES ?? availableParallelism(),
     admissionRate: e.ADMISSION_RATE,
     metricsToken: e.METRICS_TOKEN,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',

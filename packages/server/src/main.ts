@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { supervise } from './cluster/supervisor.js';
 import { serve } from './server.js';
 
-/** `npm start`'s server: the embedded defaults (or the configured parts), the demo exam on an empty database. */
+/**
+ * `npm start`'s server: the embedded defaults (or the configured parts), the demo exam on an empty database. With
+ * PROCESSES above 1 (the default: one per core) a supervisor runs the API processes and a worker process; with 1,
+ * or CLUSTER=true (where each process is one of many the operators run), everything runs in this process.
+ */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -14,7 +19,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  await serve(config, { seed: !config.cluster });
+  if (!config.cluster && config.processes > 1) await supervise(config, { seed: true, processes: config.processes });
+  else await serve(config, { seed: !config.cluster });
 }
 
 main().catch((err: unknown) => {

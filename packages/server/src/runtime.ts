@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { BullJudgeQueue, LocalJudgeQueue, type JudgeQueue } from '@examhall/judge';
 import { Redis } from 'ioredis';
+import { IpcNotifier, IpcRateLimiter, type IpcChannel } from './cluster/ipc.js';
 import type { Config } from './config.js';
 import { migrate, openDb, type DbHandle } from './db/database.js';
 import { InProcessNotifier, RedisNotifier, type ProctorNotifier } from './proctoring/notifier.js';
@@ -33,16 +34,38 @@ export function openStore(config: Config, handle: DbHandle, clock: () => number 
   );
 }
 
-/** Opens and migrates the configured database and connects the configured limiter. */
-export async function openRuntime(config: Config): Promise<Runtime> {
+/** How a process of the embedded default's supervisor opens its parts (cluster/supervisor.ts). */
+export interface RuntimeOptions {
+  /** The channel to the supervisor, which keeps the rate limits and passes proctoring changes between processes. */
+  channel?: IpcChannel | undefined;
+  /** False in a process whose supervisor had the schema brought up to date before starting it. */
+  migrate?: boolean;
+  /** Code judged at once in this process without Redis (default: one per core; less when processes share them). */
+  judgeConcurrency?: number | undefined;
+}
+
+/**
+ * Opens (and migrates) the configured database and connects the configured limiter and notifier: Redis's when
+ * REDIS_URL is set, the supervisor's across the embedded default's processes, else this process's own.
+ */
+export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const handle = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(handle);
+  if (opts.migrate !== false) await migrate(handle);
+  const { channel } = opts;
   const limiter: RateLimiter = config.redisUrl
     ? new RedisRateLimiter(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }))
-    : new MemoryRateLimiter();
-  const judgeQueue: JudgeQueue = config.redisUrl ? new BullJudgeQueue(config.redisUrl) : new LocalJudgeQueue();
+    : channel
+      ? new IpcRateLimiter(channel)
+      : new MemoryRateLimiter();
+  const judgeQueue: JudgeQueue = config.redisUrl
+    ? new BullJudgeQueue(config.redisUrl)
+    : new LocalJudgeQueue(opts.judgeConcurrency);
   // With several API processes a proctor's stream may live in another process than the candidate's writes.
-  const notifier: ProctorNotifier = config.redisUrl ? new RedisNotifier(config.redisUrl) : new InProcessNotifier();
+  const notifier: ProctorNotifier = config.redisUrl
+    ? new RedisNotifier(config.redisUrl)
+    : channel
+      ? new IpcNotifier(channel)
+      : new InProcessNotifier();
   return {
     handle,
     limiter,

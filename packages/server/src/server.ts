@@ -1,14 +1,18 @@
-import { buildApp } from './app.js';
+import { buildApp, type ProcessRole } from './app.js';
+import type { IpcChannel } from './cluster/ipc.js';
 import type { Config } from './config.js';
 import { shutdownOnSignals } from './ops/shutdown.js';
 import { openRuntime } from './runtime.js';
 import { DEMO_EXAM_NAME, seedDemo } from './services/demoSeed.js';
 
-function banner(config: Config, address: string, dialect: string, seeded: boolean): string {
+/** What `npm start` prints once it listens: where to go and how to log in. */
+export function banner(config: Config, address: string, dialect: string, seeded: boolean, processes = 1): string {
   const url = config.publicUrl;
   const lines = [
     '',
-    `Examhall is listening on ${address} (database: ${dialect})`,
+    `Examhall is listening on ${address} (database: ${dialect}${
+      processes > 1 ? `; ${processes} API processes and a worker process` : ''
+    })`,
     `  Candidates:  ${url}/`,
     `  Staff:       ${url}/admin`,
     `  API docs:    ${url}/docs`,
@@ -33,13 +37,32 @@ function banner(config: Config, address: string, dialect: string, seeded: boolea
  */
 export const LISTEN_BACKLOG = 4096;
 
+/** How a process serves (see AppOptions.role): under the supervisor its channel to it, else none. */
+export interface ServeOptions {
+  /** Seed the demo exam on an empty database (never in a cluster, where the operators own the data). */
+  seed: boolean;
+  /** What this process does; `all` unless the supervisor started it. */
+  role?: ProcessRole;
+  /** The channel to the supervisor (cluster/supervisor.ts), for a process it started. */
+  channel?: IpcChannel | undefined;
+  /** Code judged at once in this process (the supervisor shares the cores between its API processes). */
+  judgeConcurrency?: number | undefined;
+}
+
 /**
  * Serves the API (and the web app) until SIGTERM or SIGINT, then shuts down gracefully. One of any number of API
- * processes in a cluster; the demo exam is seeded on an empty database only when `seed` says so (never in a
- * cluster, where the operators own the data).
+ * processes in a cluster, or of the supervisor's; a worker process (role `worker`) answers no calls and runs jobs
+ * and periodic tasks. The process that runs jobs also prepares the database: the first admin, TOTP secrets stored
+ * before they were encrypted, and the demo exam on an empty database when `seed` says so.
  */
-export async function serve(config: Config, opts: { seed: boolean }): Promise<void> {
-  const runtime = await openRuntime(config);
+export async function serve(config: Config, opts: ServeOptions): Promise<void> {
+  const role = opts.role ?? 'all';
+  const runtime = await openRuntime(config, {
+    channel: opts.channel,
+    // Under the supervisor the worker brings the schema up to date before any API process starts.
+    migrate: role !== 'api',
+    judgeConcurrency: opts.judgeConcurrency,
+  });
   const { app, services, drain } = await buildApp({
     config,
     db: runtime.handle.db,
@@ -49,18 +72,27 @@ export async function serve(config: Config, opts: { seed: boolean }): Promise<vo
     judgeQueue: runtime.judgeQueue,
     notifier: runtime.notifier,
     poolStats: runtime.handle.kit.pool,
+    role,
   });
-  // TOTP secrets stored before they were encrypted are encrypted now (each process tries; a row is changed once).
-  const sealed = await services.staff.sealPlainSecrets();
-  if (sealed > 0) app.log.info({ accounts: sealed }, 'staff TOTP secrets encrypted');
-  if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
-  const seeded = opts.seed && (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
+  let seeded = false;
+  if (role !== 'api') {
+    // TOTP secrets stored before they were encrypted are encrypted now (a row is changed once).
+    const sealed = await services.staff.sealPlainSecrets();
+    if (sealed > 0) app.log.info({ accounts: sealed }, 'staff TOTP secrets encrypted');
+    if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
+    seeded = opts.seed && (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
+  }
+  shutdownOnSignals({ app, drain, closeRuntime: () => runtime.close(), graceMs: config.shutdownGraceMs });
 
+  if (role === 'worker') {
+    await app.ready();
+    opts.channel?.send({ t: 'state', state: 'prepared', seeded });
+    return;
+  }
   const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const listening = address.replace('0.0.0.0', 'localhost');
-  process.stdout.write(`${banner(config, listening, runtime.handle.dialect, seeded)}\n`);
+  if (opts.channel) opts.channel.send({ t: 'state', state: 'listening', address: listening });
+  else process.stdout.write(`${banner(config, listening, runtime.handle.dialect, seeded)}\n`);
   // The first face check of a cold process would wait for the models; load them while candidates log in.
   services.faceCheck.warm().catch((err: unknown) => app.log.error({ err }, 'the face engine failed to start'));
-
-  shutdownOnSignals({ app, drain, closeRuntime: () => runtime.close(), graceMs: config.shutdownGraceMs });
 }

@@ -179,7 +179,16 @@ async function startServerOnce(env: Record<string, string>, launch: ServerLaunch
   // BENCH_NODE_ARGS passes flags such as --cpu-prof to the server process when looking for where time goes.
   const nodeArgs = [...(launch.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, launch.main ?? serverMain], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'true',
+      // One process unless the bench asks for the supervisor's several (PROCESSES in `env`, or BENCH_PROCESSES).
+      PROCESSES: process.env.BENCH_PROCESSES ?? '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -65,6 +65,8 @@ describe('graceful shutdown of the server process', () => {
         SMS_PROVIDER: 'webhook',
         SMS_WEBHOOK_URL: sms.url,
         FACE_WORKERS: '1',
+        // One process's own shutdown; the supervisor's is cluster/supervisor.test.ts.
+        PROCESSES: '1',
         SHUTDOWN_GRACE_MS: '20000',
         LOG_LEVEL: 'info',
       },

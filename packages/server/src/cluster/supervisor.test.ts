@@ -1,0 +1,161 @@
+/**
+ * The embedded default's process model for real: `main.ts` with PROCESSES=2 runs a supervisor, two API processes
+ * on one port and a worker process on one SQLite database. Rate limits hold across the API processes (the
+ * supervisor keeps them), a job queued through an API process runs in the worker, an API process killed with
+ * SIGKILL is started again while the port keeps answering, and SIGTERM stops every process.
+ */
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SMS_RULES } from '@examhall/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../bench/harness.js';
+import { startScript, until } from '../test/processes.js';
+
+/** The pids of the processes the supervisor `pid` started (its other children, such as a loader's, left out). */
+function childrenOf(pid: number): number[] {
+  let pids: number[];
+  try {
+    pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return pids.filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A GET that tries once more when its kept-alive connection was to a process that just died. */
+async function get(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch {
+    return fetch(url);
+  }
+}
+
+describe('the supervisor with two API processes and a worker', () => {
+  let dataDir: string;
+  let server: ChildProcess;
+  let base: string;
+  let output = '';
+  const admin = { phone: '13900000001', password: 'supervisor-admin-pass' };
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-supervisor-'));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = await startScript(
+      '../main.ts',
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: base,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        PROCESSES: '2',
+        FACE_WORKERS: '1',
+        WEB_DIST: '/nonexistent',
+        TRUST_PROXY: 'true',
+        ADMIN_PHONE: admin.phone,
+        ADMIN_PASSWORD: admin.password,
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_GRACE_MS: '5000',
+      },
+      'listening on',
+    );
+    server.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    server.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const pid of childrenOf(server.pid!)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    if (server.exitCode === null) server.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs two API processes and a worker under one supervisor', () => {
+    expect(childrenOf(server.pid!)).toHaveLength(3);
+  });
+
+  it('holds one rate limit across the API processes', async () => {
+    // Each send counts against the address's limit; with counters per process twice as many would pass.
+    const tries = SMS_RULES.ipLimit + 6;
+    const answers = await Promise.all(
+      Array.from({ length: tries }, (_, i) =>
+        fetch(`${base}/api/user/send-msg?phone=1370000${String(i).padStart(4, '0')}&area_code=86`, {
+          headers: { 'x-forwarded-for': '203.0.113.9' },
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code?: string } })),
+      ),
+    );
+    const refused = answers.filter((a) => a.status === 429);
+    expect(
+      answers.filter((a) => a.status === 200),
+      JSON.stringify(answers.slice(0, 3)),
+    ).toHaveLength(SMS_RULES.ipLimit);
+    expect(refused).toHaveLength(tries - SMS_RULES.ipLimit);
+    expect(new Set(refused.map((a) => a.body.code))).toEqual(new Set(['rate_limited']));
+  });
+
+  it('runs a job queued through an API process in the worker process', async () => {
+    const login = await fetch(`${base}/api/admin/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: admin.phone, password: admin.password }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const auth = { authorization: `Bearer ${token}` };
+    const started = await fetch(`${base}/api/admin/results/export`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ exam_id: 1, format: 'csv' }),
+    });
+    expect(started.status, await started.clone().text()).toBe(200);
+    const jobId = ((await started.json()) as { data: { job_id: number } }).data.job_id;
+    const job = await until(async () => {
+      const res = await fetch(`${base}/api/admin/jobs/detail?job_id=${jobId}`, { headers: auth });
+      const data = ((await res.json()) as { data: { state: string } }).data;
+      return data.state === 'done' || data.state === 'failed' ? data : undefined;
+    }, 60_000);
+    expect(job.state).toBe('done');
+  });
+
+  it('starts an API process again after SIGKILL, and the port answers meanwhile', async () => {
+    const before = childrenOf(server.pid!);
+    // The last started are the API processes (the worker starts first).
+    const victim = before[before.length - 1]!;
+    process.kill(victim, 'SIGKILL');
+    for (let i = 0; i < 20; i++) {
+      const res = await get(`${base}/api/common/site-config`);
+      expect(res.status).toBe(200);
+    }
+    await until(async () => {
+      const now = childrenOf(server.pid!);
+      return now.length === 3 && !now.includes(victim);
+    }, 60_000);
+    expect(output).toMatch(/api process \d \(pid \d+\) ended \(SIGKILL\); starting it again/);
+  });
+
+  it('stops every process on SIGTERM and exits 0', async () => {
+    const children = childrenOf(server.pid!);
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const pid of children) expect(() => process.kill(pid, 0), `process ${pid} still runs`).toThrow();
+  });
+});
