@@ -1,0 +1,142 @@
+/**
+ * Fault: kill -9 of one of the supervisor's two API processes (PROCESSES=2, the embedded default on SQLite) while
+ * candidates save answers through the one port. A candidate whose connection was to the killed process sends the
+ * change again (same client id) as the page does, and node:cluster hands the new connection to a living process;
+ * afterwards every acknowledged change is in the database, and the supervisor has started the process again.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  candidatesInExam,
+  freshDb,
+  smsInbox,
+  startServer,
+  type BenchDb,
+  type ServerProcess,
+} from '../bench/harness.js';
+import { tsxLoader, until } from '../test/processes.js';
+import { faultCandidates, faultSeconds, type ExamCandidate } from './cluster.js';
+import { AnswerLoad, answersFound, choiceQuestions } from './load.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The pids of the supervisor's API and worker processes, in the order they were started. */
+function childrenOf(pid: number): number[] {
+  let pids: number[];
+  try {
+    pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return pids.filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.');
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('fault: an API process of the supervisor killed with SIGKILL under load', () => {
+  const CANDIDATES = faultCandidates(20);
+  let db: BenchDb;
+  let inbox: Awaited<ReturnType<typeof smsInbox>>;
+  let server: ServerProcess;
+  let output = '';
+
+  beforeAll(async () => {
+    db = await freshDb('sqlite');
+    inbox = await smsInbox();
+    server = await startServer(
+      {
+        ...db.env,
+        PROCESSES: '2',
+        FACE_WORKERS: '1',
+        SMS_PROVIDER: 'webhook',
+        SMS_WEBHOOK_URL: inbox.url,
+        SMS_RATE: '10000',
+        ADMISSION_RATE: '0',
+        WEB_DIST: '/nonexistent',
+        LOG_LEVEL: 'error',
+        SHUTDOWN_GRACE_MS: '2000',
+      },
+      3,
+      { main: path.resolve(here, '../main.ts'), nodeArgs: ['--import', tsxLoader] },
+    );
+    server.child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  }, 120_000);
+
+  afterAll(async () => {
+    const children = server ? childrenOf(server.child.pid!) : [];
+    await server?.stop('SIGKILL');
+    for (const pid of children) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    inbox?.close();
+    await db?.drop();
+  }, 60_000);
+
+  it('loses no acknowledged answer, and the supervisor starts the process again', async () => {
+    const { tokens, examId } = await candidatesInExam(server, db, inbox, CANDIDATES);
+    const candidates: ExamCandidate[] = tokens.map((token, i) => ({
+      phone: '',
+      ip: `10.${i >> 8}.${i & 255}.1`,
+      token,
+      attemptId: 0,
+    }));
+    const choices = await choiceQuestions(server.base, examId, tokens[0]!);
+    // Both API processes listen by now (the supervisor reports listening after the first).
+    await until(async () => childrenOf(server.child.pid!).length === 3, 60_000);
+    const load = new AnswerLoad({
+      bases: () => [server.base],
+      examId,
+      candidates,
+      choices,
+      everyMs: 50,
+      giveUpMs: 60_000,
+    });
+    await sleep(2_000);
+    const before = childrenOf(server.child.pid!);
+    // The worker starts first; the last started is an API process.
+    const victim = before[before.length - 1]!;
+    const beforeKill = load.acknowledged.size;
+    process.kill(victim, 'SIGKILL');
+    await sleep(faultSeconds(60, 4) * 1000);
+    await load.stop();
+    const afterKill = load.acknowledged.size - beforeKill;
+
+    const handle = db.open();
+    try {
+      const found = await answersFound(handle.db, load.acknowledged);
+      console.log(
+        `[fault supervisor-kill] answers acknowledged ${load.acknowledged.size}, found ${found} ` +
+          `(${afterKill} after the kill, ${load.retries} sends retried, ${load.unacknowledged.length} without a receipt)`,
+      );
+      console.log(`[fault] failures on the way: ${load.failureKinds() || 'none'}`);
+      expect(load.unacknowledged).toEqual([]);
+      expect(beforeKill).toBeGreaterThan(0);
+      expect(afterKill).toBeGreaterThan(0);
+      expect(found).toBe(load.acknowledged.size);
+    } finally {
+      await handle.db.destroy();
+    }
+
+    const after = await until(async () => {
+      const now = childrenOf(server.child.pid!);
+      return now.length === 3 && !now.includes(victim) ? now : undefined;
+    }, 60_000);
+    expect(after).not.toContain(victim);
+    expect(output).toMatch(new RegExp(`api process \\d \\(pid ${victim}\\) ended \\(SIGKILL\\); starting it again`));
+  }, 240_000);
+});
