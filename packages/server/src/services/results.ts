@@ -24,9 +24,8 @@ import { fail } from '../http/errors.js';
 import type { Download } from '../http/route.js';
 import type { JobContext, Json } from '../jobs/types.js';
 import { AttemptRepository } from '../repositories/attempts.js';
-import { GradingRepository } from '../repositories/grading.js';
 import { JobRepository } from '../repositories/jobs.js';
-import { ResultsRepository, type RankedRow, type RankingSpec } from '../repositories/results.js';
+import { narrows, ResultsRepository, type RankedRow, type RankingSpec } from '../repositories/results.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
@@ -213,7 +212,9 @@ export class ResultsService {
     const versions = new Map<number, VersionBundle | null>();
     const list: RankingRow[] = [];
     for (const r of rows) list.push(await this.toRow(r, blind, versions));
-    return { list, total, finished: await this.repo.finishedCount(q.exam_id), blind };
+    // Without a filter the rows matched are the finished attempts: no second count.
+    const finished = narrows(spec) ? await this.repo.finishedCount(q.exam_id) : total;
+    return { list, total, finished, blind };
   }
 
   /** The filters of a query or an export, with a range given backwards refused. */

@@ -694,6 +694,8 @@ export const en: Dictionary = {
   'error.forbidden': 'Forbidden',
   'error.cross_origin': 'This request did not come from this site; reload the page and try again',
   'error.blind_marking': "This exam is marked blind: candidates' names stay hidden from graders until marking is done",
+  'error.evidence_too_large': 'This file is larger than a recording or picture of its kind may be',
+  'error.storage_full': 'The server is short of storage right now: your pictures are kept and sent later',
   'error.not_found': 'Not found',
   'error.method_not_allowed': 'Method not allowed',
   'error.not_acceptable': 'This format is not available',

@@ -673,6 +673,8 @@ export const zh = {
   'error.forbidden': '没有权限',
   'error.cross_origin': '请求不是来自本站页面，请刷新页面后重试',
   'error.blind_marking': '本场考试为盲评：阅卷完成前，阅卷人看不到考生身份',
+  'error.evidence_too_large': '文件超过该类录像或图片的大小上限',
+  'error.storage_full': '服务器存储空间暂时不足：照片会保留在本机，稍后自动上传',
   'error.not_found': '未找到',
   'error.method_not_allowed': '不支持此操作',
   'error.not_acceptable': '不支持该响应格式',
