@@ -3,8 +3,10 @@
  * PostgreSQL, next to a no-op route (the server clock) measured in the same run; whether every save that got
  * a receipt is stored (looked up by its client id); whether a save survives `kill -9` of the server the
  * moment after its receipt; and whether every receipt survives `kill -9` of the server in the middle of the
- * load.
+ * load. On SQLite the saves are measured again with the supervisor's two API processes (PROCESSES=2) in the same
+ * run, and the ratio of the two throughputs printed.
  */
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
   call,
@@ -29,13 +31,33 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
   .filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
 
 /**
- * Runs the load and measures the server process's CPU time over it. On a shared machine throughput and
+ * CPU time of the server and, under the supervisor, of its API and worker processes (its direct children), in
+ * microseconds; null where there is no /proc.
+ */
+function serverCpu(pid: number): number | null {
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // no children: one process
+  }
+  let total = cpuMicros(pid);
+  if (total === null) return null;
+  for (const child of children) total += cpuMicros(child) ?? 0;
+  return total;
+}
+
+/**
+ * Runs the load and measures the server processes' CPU time over it. On a shared machine throughput and
  * latency swing with whatever else runs; CPU time per acknowledged request hardly does, so it is the
  * figure to compare changes by.
  */
 async function load(server: ServerProcess, next: () => string, answered?: (request: string, status: number) => void) {
   const url = new URL(server.base);
-  const before = cpuMicros(server.child.pid!);
+  const before = serverCpu(server.child.pid!);
   const figures = await runLoad({
     host: url.hostname,
     port: Number(url.port),
@@ -44,7 +66,7 @@ async function load(server: ServerProcess, next: () => string, answered?: (reque
     next,
     ...(answered ? { answered } : {}),
   });
-  const after = cpuMicros(server.child.pid!);
+  const after = serverCpu(server.child.pid!);
   const cpuPerRequest =
     before === null || after === null ? null : Math.round((after - before) / Math.max(figures.ok, 1));
   return { ...figures, cpuPerRequest };
@@ -88,10 +110,16 @@ async function missing(db: BenchDb, acknowledged: ReadonlySet<string>): Promise<
   }
 }
 
-async function measure(dialect: 'sqlite' | 'postgres') {
+/** Saves per second and latency with `processes` API processes (unset: the harness's BENCH_PROCESSES or one). */
+async function measure(dialect: 'sqlite' | 'postgres', processes?: number) {
   const db = await freshDb(dialect);
   const inbox = await smsInbox();
-  const server = await startServer({ ...db.env, SMS_PROVIDER: 'webhook', SMS_WEBHOOK_URL: inbox.url });
+  const server = await startServer({
+    ...db.env,
+    SMS_PROVIDER: 'webhook',
+    SMS_WEBHOOK_URL: inbox.url,
+    ...(processes ? { PROCESSES: String(processes) } : {}),
+  });
   try {
     const { tokens, examId, questionIds } = await candidatesInExam(server, db, inbox, CANDIDATES);
     const host = new URL(server.base).host;
@@ -182,7 +210,7 @@ async function main() {
   );
   const rows: string[] = [];
   for (const dialect of DIALECTS) {
-    const { noop, saves, acknowledged, lost } = await measure(dialect);
+    const { noop, saves, acknowledged, lost } = await measure(dialect, dialect === 'sqlite' ? 1 : undefined);
     const kill = await killTest(dialect);
     const killed = await killUnderLoad(dialect);
     rows.push(
@@ -193,6 +221,16 @@ async function main() {
         `kill -9 under load: ${killed.acknowledged} acknowledged, not stored ${killed.lost}`,
     );
     console.log(rows.at(-1));
+    if (dialect === 'sqlite') {
+      // The supervisor's two API processes on the one SQLite file, against the one-process figure just taken.
+      const two = await measure('sqlite', 2);
+      rows.push(
+        `sqlite, 2 API processes: saves ${String(two.saves.perSecond).padStart(6)}/s p50 ${two.saves.p50} ms p99 ${two.saves.p99} ms ` +
+          `${cpu(two.saves.cpuPerRequest)} | ${(two.saves.perSecond / Math.max(saves.perSecond, 1)).toFixed(2)}x the one-process saves/s | ` +
+          `acknowledged ${two.acknowledged}, not stored ${two.lost}, errors ${two.saves.errors}`,
+      );
+      console.log(rows.at(-1));
+    }
   }
 }
 
