@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { SqliteAdapter, SqliteDialect, type CompiledQuery, type DialectAdapter, type QueryResult } from 'kysely';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
 import type { Db } from '../database.js';
 import type { DialectKit } from './types.js';
 
@@ -48,6 +57,22 @@ class DirectSqliteDialect extends SqliteDialect {
     const adapter = new SqliteAdapter();
     connections.set(adapter, this.statements);
     return adapter;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.statements.asDatabase() });
+  }
+}
+
+/**
+ * Transactions that take the write lock when they begin. Several processes write to one file under the
+ * supervisor: a deferred transaction that read first and then writes after another process committed fails at
+ * once with SQLITE_BUSY (its snapshot is stale, and waiting cannot help), where an immediate one waits its turn
+ * (busy_timeout) like any other writer.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
