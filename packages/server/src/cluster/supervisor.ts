@@ -60,8 +60,10 @@ export async function supervise(config: Config, opts: { seed: boolean; processes
   /** True once the worker has prepared the database; before that a failure ends the start. */
   let prepared = false;
   const live = new Set<Worker>();
+  // The banner comes once every API process of the start listens, so whoever reads it finds them all serving.
   let listening: ((address: string) => void) | undefined;
-  const firstAddress = new Promise<string>((resolve) => (listening = resolve));
+  let waitingFor = opts.processes;
+  const allListening = new Promise<string>((resolve) => (listening = resolve));
 
   function start(role: Role, slot: number, onPrepared?: (seeded: boolean) => void, delay = RESTART_DELAY_MS): void {
     const worker = cluster.fork({
@@ -73,7 +75,7 @@ export async function supervise(config: Config, opts: { seed: boolean; processes
     live.add(worker);
     const leave = hub.join(channelOf(worker), (m) => {
       if (m.state === 'prepared') onPrepared?.(m.seeded);
-      if (m.state === 'listening') listening?.(m.address);
+      if (m.state === 'listening' && --waitingFor === 0) listening?.(m.address);
     });
     worker.on('exit', (code, signal) => {
       live.delete(worker);
@@ -128,7 +130,7 @@ export async function supervise(config: Config, opts: { seed: boolean; processes
     });
   });
   for (let slot = 1; slot <= opts.processes; slot++) start('api', slot);
-  const address = await firstAddress;
+  const address = await allListening;
   process.stdout.write(
     `${banner(config, address, config.databaseUrl ? 'postgres' : 'sqlite', seeded, opts.processes)}\n`,
   );
