@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
 import { isPostgresUnavailable, postgresKit } from './dialects/postgres.js';
 import { sqliteKit } from './dialects/sqlite.js';
 import type { DialectKit } from './dialects/types.js';
@@ -28,6 +28,7 @@ import { faceChecks } from './migrations/027_face_checks.js';
 import { smsCodeSend } from './migrations/028_sms_code_send.js';
 import { attemptsInvitation } from './migrations/029_attempts_invitation.js';
 import { jobExam } from './migrations/031_job_exam.js';
+import { sweepIndexes } from './migrations/032_sweep_indexes.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -55,6 +56,8 @@ export interface DbTarget {
   sqliteFile?: string;
   /** PostgreSQL schema to use (tests isolate themselves this way). */
   searchPath?: string;
+  /** Hears every statement Kysely runs (tests that ask the planner about them). */
+  log?: KyselyConfig['log'];
 }
 
 /**
@@ -70,7 +73,7 @@ export function openDb(target: DbTarget): DbHandle {
   const kit = target.databaseUrl
     ? postgresKit(target.databaseUrl, target.searchPath)
     : sqliteKit(target.sqliteFile ?? path.join(target.dataDir ?? './data', 'examhall.sqlite'));
-  const db = new Kysely<Database>({ dialect: kit.dialect });
+  const db = new Kysely<Database>({ dialect: kit.dialect, ...(target.log ? { log: target.log } : {}) });
   return {
     db,
     dialect: kit.name,
@@ -112,6 +115,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '029_attempts_invitation': attemptsInvitation(),
     '030_sms_budget': smsBudget(),
     '031_job_exam': jobExam(),
+    '032_sweep_indexes': sweepIndexes(),
   };
 }
 

@@ -772,6 +772,8 @@ export interface WebhookEventTable {
   /** The JSON posted, frozen on the first try. */
   body: string | null;
   created_at: number;
+  /** 1 while it is its attempt's latest event, which the log's pruning keeps whatever its age (a new score is compared with it). */
+  latest: Generated<number>;
 }
 
 /** One event to one endpoint: its state and tries. */

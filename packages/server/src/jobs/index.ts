@@ -21,6 +21,8 @@ export interface JobsSetup {
   log?: ServiceLog | undefined;
   /** Where job durations are reported. */
   metrics?: Instruments | undefined;
+  /** Runs the periodic tasks instead of the one REDIS_URL chooses (tests hold the tasks to run them by hand). */
+  scheduler?: PeriodicScheduler | undefined;
 }
 
 /** The configured job queue: BullMQ on Redis, else the in-process runner on the table. */
@@ -44,6 +46,7 @@ export function openJobQueue<K extends string>(db: Db, handlers: JobHandlers<K>,
 
 /** The configured periodic scheduler: a Redis lock per period, else timers in this process. */
 export function openScheduler(setup: JobsSetup): PeriodicScheduler {
+  if (setup.scheduler) return setup.scheduler;
   if (setup.redisUrl) {
     return new RedisScheduler(setup.redisUrl, `${setup.prefix ?? 'examhall:'}periodic:`, undefined, setup.log);
   }

@@ -145,9 +145,28 @@ export class WebhookRepository {
       .executeTakeFirst();
   }
 
-  /** Writes an event and one pending delivery per endpoint, due at `now`; answers the event id. */
-  async insertEvent(row: Insertable<WebhookEventTable>, endpointIds: readonly number[], now: number): Promise<number> {
-    const { id } = await this.db.insertInto('webhook_events').values(row).returning('id').executeTakeFirstOrThrow();
+  /**
+   * Writes an event and one pending delivery per endpoint, due at `now`; answers the event id. An attempt's event
+   * becomes its latest, the one before no longer is (the log's pruning may remove it once past its days).
+   */
+  async insertEvent(
+    row: Omit<Insertable<WebhookEventTable>, 'latest'>,
+    endpointIds: readonly number[],
+    now: number,
+  ): Promise<number> {
+    if (row.attempt_id != null) {
+      await this.db
+        .updateTable('webhook_events')
+        .set({ latest: 0 })
+        .where('attempt_id', '=', row.attempt_id)
+        .where('latest', '=', 1)
+        .execute();
+    }
+    const { id } = await this.db
+      .insertInto('webhook_events')
+      .values({ ...row, latest: row.attempt_id != null ? 1 : 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     if (endpointIds.length > 0) {
       await this.db
         .insertInto('webhook_deliveries')
@@ -378,24 +397,16 @@ export class WebhookRepository {
    * latest (a new score is compared with it, so that an unchanged score is not sent again); answers how many.
    */
   async pruneEvents(before: number, limit: number): Promise<number> {
+    // Through webhook_events_prunable: the events past their days that are no attempt's latest, not every kept one.
     const rows = await this.db
       .selectFrom('webhook_events as e')
       .select('e.id')
+      .where('e.latest', '=', 0)
       .where('e.created_at', '<', before)
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id'))),
       )
-      .where(({ or, eb, exists, selectFrom }) =>
-        or([
-          eb('e.attempt_id', 'is', null),
-          exists(
-            selectFrom('webhook_events as later')
-              .select('later.id')
-              .whereRef('later.attempt_id', '=', 'e.attempt_id')
-              .whereRef('later.id', '>', 'e.id'),
-          ),
-        ]),
-      )
+      .orderBy('e.created_at')
       .orderBy('e.id')
       .limit(limit)
       .execute();

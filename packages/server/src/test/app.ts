@@ -8,7 +8,8 @@ import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
 import { LocalJudgeQueue, type JudgeQueue } from '@examhall/judge';
 import { buildApp, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import { migrate, openDb } from '../db/database.js';
+import { migrate, openDb, type DbTarget } from '../db/database.js';
+import type { JobsSetup } from '../jobs/index.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { MemoryRateLimiter, type RateLimiter } from '../ratelimit/limiter.js';
@@ -41,6 +42,10 @@ export interface TestAppOptions {
    * (`objects/`) live there, so they share its disk. Default: SQLite in memory and a temp folder for the store.
    */
   dataDir?: string;
+  /** Where jobs and periodic tasks run (default: the app's own choice, in this process). */
+  jobs?: JobsSetup;
+  /** Hears every statement the app runs on its database (not with `dataDir`). */
+  log?: DbTarget['log'];
 }
 
 /** A running test app. */
@@ -122,7 +127,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
   const db =
     opts.dataDir !== undefined && dialect === 'sqlite'
       ? await openDataDirDb(opts.dataDir)
-      : await openTestDb(dialect, undefined, opts.databaseUrl);
+      : await openTestDb(dialect, undefined, opts.databaseUrl, opts.log);
   const sms = await startSmsReceiver();
   const logs: string[] = [];
   const logStream = new Writable({
@@ -178,6 +183,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     sweepIntervalMs: opts.sweepIntervalMs ?? 0,
     poolStats: db.handle.kit.pool,
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
+    ...(opts.jobs ? { jobs: opts.jobs } : {}),
   });
   await app.ready();
   sendSiteOrigin(app, new URL(config.publicUrl).origin);

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { migrate, openDb, type DbHandle } from '../db/database.js';
+import { migrate, openDb, type DbHandle, type DbTarget } from '../db/database.js';
 import { requirePart, TEST_DATABASE_URL } from './parts.js';
 
 /** The dialects every data-layer test runs on. */
@@ -24,11 +24,17 @@ export async function dialectAvailable(dialect: TestDialect): Promise<boolean> {
 
 /**
  * Opens a fresh database: SQLite in memory, or a schema of its own in PostgreSQL (at `url`, the test server by
- * default); migrated up to date, or up to the migration `upTo` (then `migrate(handle)` runs the rest).
+ * default); migrated up to date, or up to the migration `upTo` (then `migrate(handle)` runs the rest). `log` hears
+ * every statement run on it.
  */
-export async function openTestDb(dialect: TestDialect, upTo?: string, url = TEST_DATABASE_URL): Promise<TestDb> {
+export async function openTestDb(
+  dialect: TestDialect,
+  upTo?: string,
+  url = TEST_DATABASE_URL,
+  log?: DbTarget['log'],
+): Promise<TestDb> {
   if (dialect === 'sqlite') {
-    const handle = openDb({ sqliteFile: ':memory:' });
+    const handle = openDb({ sqliteFile: ':memory:', ...(log ? { log } : {}) });
     await migrate(handle, upTo);
     return { handle, drop: () => handle.db.destroy() };
   }
@@ -37,7 +43,7 @@ export async function openTestDb(dialect: TestDialect, upTo?: string, url = TEST
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const handle = openDb({ databaseUrl: url, searchPath: schema });
+  const handle = openDb({ databaseUrl: url, searchPath: schema, ...(log ? { log } : {}) });
   await migrate(handle, upTo);
   return {
     handle,
