@@ -7,14 +7,18 @@
  * --frame-every-s, --risk-every-s (the exam's rhythm), --noop-per-s, --api-processes N (or --cluster N: N API
  * processes with CLUSTER=true on a fresh PostgreSQL database, a Redis server of their own and s3rver on loopback;
  * candidates are spread over them in turn), --no-assets (the page's files come from a CDN:
- * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart).
+ * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart), --staff-load (the mix
+ * twice on one server started as `npm start` starts it: alone, then beside an admin's imports, similarity,
+ * analysis, ranking and export; p99 per call of both halves and their ratio, staff actions' times:
+ * staffLoadBench.ts), --processes N (with --staff-load, the server's PROCESSES; default one per core).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CHECK_IN_MINUTES } from '@examhall/contract';
-import { runExamBench } from './examBench.js';
+import { runExamBench, type ExamBenchOptions } from './examBench.js';
+import { runStaffLoadBench } from './staffLoadBench.js';
 import { fileLimitVerdict, filesNeeded, mostCandidates, readFileLimit } from './fileLimit.js';
 
 const OPTIONS = {
@@ -33,6 +37,8 @@ const OPTIONS = {
   'risk-every-s': { type: 'string', default: '600' },
   'noop-per-s': { type: 'string', default: '20' },
   'no-assets': { type: 'boolean', default: false },
+  'staff-load': { type: 'boolean', default: false },
+  processes: { type: 'string' },
   out: {
     type: 'string',
     default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/results'),
@@ -93,6 +99,17 @@ if (apiProcesses > 1 && values.dialect !== 'postgres' && process.argv.includes('
   process.exit(2);
 }
 
+if (values['staff-load'] && apiProcesses > 1) {
+  console.error(
+    '--staff-load runs the server as `npm start` does: give --processes N, not --cluster or --api-processes',
+  );
+  process.exit(2);
+}
+if (values.processes !== undefined && !values['staff-load']) {
+  console.error('--processes goes with --staff-load');
+  process.exit(2);
+}
+
 // Every candidate's event stream is an open file in the load process and the server: raise the soft limit (the
 // server inherits it) by running again under `ulimit -n`, or refuse a run the hard limit cannot hold.
 const candidates = Math.floor(num('candidates', 1));
@@ -124,23 +141,31 @@ if (verdict.kind === 'raise') {
   process.exit(again.status ?? 1);
 }
 
-await runExamBench(
-  {
-    candidates,
-    apiProcesses,
-    dialect: apiProcesses > 1 ? 'postgres' : values.dialect,
-    loginSpreadS: num('login-spread-s'),
-    startSpreadS: num('start-spread-s'),
-    examS: num('exam-s'),
-    ...(values['admission-rate'] !== undefined ? { admissionRate: Math.floor(num('admission-rate')) } : {}),
-    sockets: Math.floor(num('sockets', 1)),
-    answerEveryS: num('answer-every-s', 0.1),
-    syncEveryS: num('sync-every-s', 0.1),
-    frameEveryS: num('frame-every-s', 0.1),
-    riskEveryS: num('risk-every-s', 0.1),
-    noopPerS: num('noop-per-s', 0.1),
-    assets: !values['no-assets'],
-    outDir: values.out,
-  },
-  (line) => console.log(line),
-);
+const mixOptions: ExamBenchOptions = {
+  candidates,
+  apiProcesses,
+  dialect: apiProcesses > 1 ? 'postgres' : values.dialect,
+  loginSpreadS: num('login-spread-s'),
+  startSpreadS: num('start-spread-s'),
+  examS: num('exam-s'),
+  ...(values['admission-rate'] !== undefined ? { admissionRate: Math.floor(num('admission-rate')) } : {}),
+  sockets: Math.floor(num('sockets', 1)),
+  answerEveryS: num('answer-every-s', 0.1),
+  syncEveryS: num('sync-every-s', 0.1),
+  frameEveryS: num('frame-every-s', 0.1),
+  riskEveryS: num('risk-every-s', 0.1),
+  noopPerS: num('noop-per-s', 0.1),
+  assets: !values['no-assets'],
+  outDir: values.out,
+};
+if (values['staff-load']) {
+  await runStaffLoadBench(
+    {
+      ...mixOptions,
+      ...(values.processes !== undefined ? { processes: Math.floor(num('processes', 1)) } : {}),
+    },
+    (line) => console.log(line),
+  );
+} else {
+  await runExamBench(mixOptions, (line) => console.log(line));
+}

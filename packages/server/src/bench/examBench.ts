@@ -301,7 +301,7 @@ async function partsSampler(read: ExamServers['partsCpu']) {
 }
 
 /** The servers of a run, with the demo exam and the phones invited. */
-interface ExamServers {
+export interface ExamServers {
   apis: ServerProcess[];
   examId: number;
   inbox: Awaited<ReturnType<typeof smsInbox>>;
@@ -317,7 +317,7 @@ interface ExamServers {
   close(): Promise<void>;
 }
 
-async function startExamServers(o: ExamBenchOptions, phones: readonly string[]): Promise<ExamServers> {
+export async function startExamServers(o: ExamBenchOptions, phones: readonly string[]): Promise<ExamServers> {
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);

@@ -56,6 +56,13 @@ export interface MixOptions {
   noopPerS: number;
   /** False when the page's files come from a CDN (ASSET_BASE_URL): the page itself is still fetched. */
   assets: boolean;
+  /**
+   * Candidates (the first ones) whose first save is code to the programming Q&A question, so the exam has
+   * submissions for code similarity; absent, none.
+   */
+  codeAnswers?: number;
+  /** The code candidate `i` saves (with `codeAnswers`). */
+  codeAnswerOf?: (i: number) => string;
 }
 
 /** An S3-compatible store's address and account. */
@@ -166,6 +173,8 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   const startToQuestionS = new Float64Array(opts.phones.length).fill(NaN);
   /** The exam's single-answer choice questions with their option ids, from the first candidate's sections. */
   let choices: { id: number; options: string[] }[] | null = null;
+  /** The exam's programming Q&A question (type 8), from the first candidate's sections. */
+  let codeQuestion: number | null = null;
   let assets: string[] | null = null;
 
   /** One request through the pool; answers status, body and encoding, or throws on a broken connection. */
@@ -476,6 +485,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       (s) => s === 'linetest' || s === 'major',
     );
     const found: { id: number; options: string[] }[] = [];
+    let code: number | null = null;
     for (const [n, section] of sections.entries()) {
       const shown = await measured<{ list: { subject: { id: number; type: number; options?: { id: string }[] } }[] }>(
         'GET /subject/show-section',
@@ -491,9 +501,11 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       for (const { subject } of shown.list) {
         if ((subject.type === 1 || subject.type === 7) && subject.options?.length)
           found.push({ id: subject.id, options: subject.options.map((o) => o.id) });
+        if (subject.type === 8) code ??= subject.id;
       }
     }
     choices ??= found;
+    codeQuestion ??= code;
     openEvents(c);
     return true;
   }
@@ -534,6 +546,18 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   }
 
   async function saveAnswer(c: Candidate): Promise<void> {
+    if (c.i < (opts.codeAnswers ?? 0) && c.seq === 0 && codeQuestion !== null && opts.codeAnswerOf) {
+      c.seq += 1;
+      await measured('POST /answer/answer', 'POST', `/answer/answer?${auth(c)}`, c, {
+        exam_id: opts.examId,
+        subject_id: codeQuestion,
+        answer: { kind: 'code', language: 'python', code: opts.codeAnswerOf(c.i) },
+        client_id: randomUUID(),
+        seq: c.seq,
+        changed_at: Date.now(),
+      });
+      return;
+    }
     if (!choices?.length) return;
     c.seq += 1;
     const q = choices[Math.floor(Math.random() * choices.length)]!;

@@ -1,0 +1,227 @@
+/**
+ * bench:exam --staff-load: the candidates' mix twice on one server started as `npm start` starts it (the supervisor,
+ * one API process per core and the worker), first alone, then with the staff's heavy work beside it
+ * (staffLoad.ts), each half with candidates of its own. Prints per candidate call the p99 alone, under staff load
+ * and their ratio, each staff action's time or error, and the goals met or not; ends with one JSON line.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startExamServers, type ExamBenchOptions } from './examBench.js';
+import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
+import { cpuMicros } from './harness.js';
+import { round1 } from './latency.js';
+import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
+
+/** What a staff-load run is asked for: the exam bench's options, on one machine's embedded store. */
+export interface StaffLoadBenchOptions extends Omit<ExamBenchOptions, 'apiProcesses'> {
+  /** The server's PROCESSES; absent, one per core as `npm start` runs it. */
+  processes?: number;
+}
+
+/** The goals of issue 26 (README, Performance). */
+export const GOALS = { saveP99Ms: 100, saveRatio: 1.5, anyCallP99Ms: 500 } as const;
+const SAVE = 'POST /answer/answer';
+
+/** One candidate call in both halves. */
+export interface StaffCallFigures {
+  call: string;
+  count_alone: number;
+  count_loaded: number;
+  p99_alone_ms: number;
+  p99_loaded_ms: number;
+  ratio: number | null;
+  errors_alone: number;
+  errors_loaded: number;
+}
+
+/** The last line's object. */
+export interface StaffLoadSummary {
+  candidates: number;
+  processes: number;
+  calls: StaffCallFigures[];
+  staff: StaffAction[];
+  /** The staff script's wall seconds, and the loaded half's. */
+  staff_s: number;
+  halves_s: { alone: number; loaded: number };
+  server_cpu_s: { alone: number | null; loaded: number | null };
+  goals: { save_p99_under_100_ms: boolean; save_ratio_at_most_1_5: boolean; no_call_p99_over_500_ms: boolean };
+  file: string;
+}
+
+/** CPU time of the supervisor and its direct children (the API and worker processes), µs; null without /proc. */
+function treeCpu(pid: number): number | null {
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // pgrep answers 1 when there is no child: one process
+  }
+  let total = cpuMicros(pid);
+  if (total === null) return null;
+  for (const child of children) total += cpuMicros(child) ?? 0;
+  return total;
+}
+
+/** The pseudo-calls the mix counts apart from the candidates' timed calls. */
+const notACall = (call: string) => call === NOOP || call === QUEUED || call.endsWith('(before the opening)');
+
+const pad = (v: string | number, n: number) => String(v).padStart(n);
+
+/** Runs the two halves; `print` receives each report line, the last one being the summary JSON. */
+export async function runStaffLoadBench(
+  o: StaffLoadBenchOptions,
+  print: (line: string) => void,
+): Promise<StaffLoadSummary> {
+  const processes = o.processes ?? os.availableParallelism();
+  const half = (k: number) => Array.from({ length: o.candidates }, (_, i) => `137${k}${String(i).padStart(7, '0')}`);
+  const alonePhones = half(0);
+  const loadedPhones = half(1);
+  const servers = await startExamServers(
+    {
+      ...o,
+      dialect: o.dialect,
+      apiProcesses: 1,
+      serverEnv: {
+        ...o.serverEnv,
+        PROCESSES: String(processes),
+        ADMIN_PHONE: STAFF_ADMIN.phone,
+        ADMIN_PASSWORD: STAFF_ADMIN.password,
+      },
+    },
+    [...alonePhones, ...loadedPhones],
+  );
+  try {
+    const api = servers.apis[0]!;
+    const pid = api.child.pid!;
+    const codeOf = async (phone: string) => {
+      for (let tries = 0; tries < 2000; tries++) {
+        const code = servers.inbox.codes.get(phone);
+        if (code !== undefined) return code;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return '000000';
+    };
+    const mixOf = (phones: string[], opensAt: number, codeAnswers: number) =>
+      runExamMix({
+        ...o,
+        bases: [api.base],
+        examId: servers.examId,
+        phones,
+        codeOf,
+        opensAt,
+        codeAnswers,
+        codeAnswerOf,
+      });
+    const codeAnswers = Math.min(o.candidates, SIMILARITY_SUBMISSIONS);
+
+    print(
+      `staff load: ${o.candidates} candidates a half, ${processes} API process(es) and the worker (${servers.what}), ` +
+        `logins over ${o.loginSpreadS} s, start within ${o.startSpreadS} s, exam ${o.examS} s; ` +
+        `the first ${codeAnswers} of the first half save code to the programming Q&A question`,
+    );
+    let cpu0 = treeCpu(pid);
+    const alone = await mixOf(alonePhones, servers.opensAt, codeAnswers);
+    let cpu1 = treeCpu(pid);
+    const cpuAlone = cpu0 === null || cpu1 === null ? null : round1((cpu1 - cpu0) / 1e6);
+    print(`first half (alone) done in ${round1(alone.seconds)} s`);
+
+    // The window is open already: the second half's candidates check in and press start as late arrivals do.
+    cpu0 = treeCpu(pid);
+    const opensAt = Date.now() + o.loginSpreadS * 1000 + 2000;
+    const staffStarted = performance.now();
+    const staffRun = runStaffLoad(api.base, servers.examId).then((actions) => ({
+      actions,
+      seconds: (performance.now() - staffStarted) / 1000,
+    }));
+    const loaded = await mixOf(loadedPhones, opensAt, 0);
+    cpu1 = treeCpu(pid);
+    const cpuLoaded = cpu0 === null || cpu1 === null ? null : round1((cpu1 - cpu0) / 1e6);
+    const staff = await staffRun;
+
+    const figures = compare(alone, loaded);
+    const save = figures.find((c) => c.call === SAVE);
+    const goals = {
+      save_p99_under_100_ms: !!save && save.p99_alone_ms < GOALS.saveP99Ms && save.p99_loaded_ms < GOALS.saveP99Ms,
+      save_ratio_at_most_1_5: !!save && save.ratio !== null && save.ratio <= GOALS.saveRatio,
+      no_call_p99_over_500_ms: figures.every((c) => c.p99_loaded_ms <= GOALS.anyCallP99Ms),
+    };
+
+    print(
+      `${'call'.padEnd(34)}${pad('n alone', 9)}${pad('n load', 9)}${pad('p99 alone', 11)}${pad('p99 load', 10)}${pad('ratio', 7)}${pad('errors', 9)}`,
+    );
+    for (const c of figures)
+      print(
+        `${c.call.padEnd(34)}${pad(c.count_alone, 9)}${pad(c.count_loaded, 9)}${pad(c.p99_alone_ms, 11)}${pad(c.p99_loaded_ms, 10)}` +
+          `${pad(c.ratio === null ? '-' : c.ratio.toFixed(2), 7)}${pad(`${c.errors_alone}/${c.errors_loaded}`, 9)}`,
+      );
+    for (const [name, mix] of [
+      ['alone', alone],
+      ['load', loaded],
+    ] as const)
+      for (const [call, s] of mix.stats.calls) for (const e of s.samples) print(`    ${name} ${call} error: ${e}`);
+    print(
+      `staff actions (one after another, ${round1(staff.seconds)} s in all; the loaded half ${round1(loaded.seconds)} s):`,
+    );
+    for (const a of staff.actions)
+      print(`  ${a.action.padEnd(48)}${a.error === null ? `${pad(a.ms ?? 0, 8)} ms` : `  error: ${a.error}`}`);
+    if (staff.seconds > loaded.seconds)
+      print('  (the staff script outlasted the candidates: its last actions ran without them)');
+    print(
+      `server CPU (supervisor, API processes, worker): ${cpuAlone ?? 'n/a'} s alone over ${round1(alone.seconds)} s, ` +
+        `${cpuLoaded ?? 'n/a'} s under staff load over ${round1(loaded.seconds)} s`,
+    );
+    const yes = (v: boolean) => (v ? 'met' : 'NOT met');
+    print(
+      `goals: answer saves p99 under ${GOALS.saveP99Ms} ms in both halves ${yes(goals.save_p99_under_100_ms)} ` +
+        `(${save?.p99_alone_ms ?? '-'} / ${save?.p99_loaded_ms ?? '-'} ms); ratio at most ${GOALS.saveRatio} ` +
+        `${yes(goals.save_ratio_at_most_1_5)} (${save?.ratio?.toFixed(2) ?? '-'}); no call's p99 over ${GOALS.anyCallP99Ms} ms ` +
+        `under staff load ${yes(goals.no_call_p99_over_500_ms)}`,
+    );
+
+    fs.mkdirSync(o.outDir, { recursive: true });
+    const file = path.join(o.outDir, `exam-staff-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    const summary: StaffLoadSummary = {
+      candidates: o.candidates,
+      processes,
+      calls: figures,
+      staff: staff.actions,
+      staff_s: round1(staff.seconds),
+      halves_s: { alone: round1(alone.seconds), loaded: round1(loaded.seconds) },
+      server_cpu_s: { alone: cpuAlone, loaded: cpuLoaded },
+      goals,
+      file,
+    };
+    fs.writeFileSync(file, JSON.stringify(summary, null, 2));
+    print(`written: ${file}`);
+    print(JSON.stringify({ ...summary, file: undefined }));
+    return summary;
+  } finally {
+    await servers.close();
+  }
+}
+
+/** Every candidate call of either half, by name, with both p99s and their ratio. */
+function compare(alone: MixResult, loaded: MixResult): StaffCallFigures[] {
+  const names = new Set([...alone.stats.calls.keys(), ...loaded.stats.calls.keys()].filter((c) => !notACall(c)));
+  return [...names].sort().map((call) => {
+    const a = alone.stats.calls.get(call);
+    const l = loaded.stats.calls.get(call);
+    const p99a = round1(a?.percentile(0.99) ?? 0);
+    const p99l = round1(l?.percentile(0.99) ?? 0);
+    return {
+      call,
+      count_alone: a?.count ?? 0,
+      count_loaded: l?.count ?? 0,
+      p99_alone_ms: p99a,
+      p99_loaded_ms: p99l,
+      ratio: p99a > 0 && l?.count ? Math.round((p99l / p99a) * 100) / 100 : null,
+      errors_alone: a?.errors ?? 0,
+      errors_loaded: l?.errors ?? 0,
+    };
+  });
+}
