@@ -20,6 +20,7 @@ import type { Db } from '../db/database.js';
 import { BankRepository } from '../repositories/bank.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import { ExamVersionRepository } from '../repositories/examVersions.js';
+import { GradingRepository } from '../repositories/grading.js';
 import { ResultsSeedRepository } from '../repositories/resultsSeed.js';
 import { StaffRepository } from '../repositories/staff.js';
 import { headFields, publishFrozen, type FrozenSection } from '../services/examEditor.js';
@@ -266,6 +267,7 @@ export async function seedFinishedAttempts(
           ),
         ),
       );
+      await new GradingRepository(trx).keepTotalsOf(attemptIds);
       ids.push(...attemptIds);
     });
   };

@@ -336,6 +336,22 @@ export interface AttemptTable {
   question_ids: Generated<string | null>;
   /** 1 for a preview attempt, which counts nowhere (proctor grids, results). */
   preview: Generated<number>;
+  /** Points of the linetest section, kept with the per-question rows (GradingRepository.keepTotals). */
+  linetest_points: Generated<number>;
+  /** What the linetest section is worth. */
+  linetest_max: Generated<number>;
+  /** Points of the major section. */
+  major_points: Generated<number>;
+  /** What the major section is worth. */
+  major_max: Generated<number>;
+  /** Answers waiting for a grader's final mark. */
+  pending_marks: Generated<number>;
+  /** The ranking's key by total: the score in hundredths of a point (ties compare so). */
+  rank_total: Generated<number>;
+  /** The ranking's key by the linetest section, in hundredths. */
+  rank_linetest: Generated<number>;
+  /** The ranking's key by the major section, in hundredths. */
+  rank_major: Generated<number>;
 }
 
 /** The latest answer per question, with its version. */

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ExamGradingTable, GradingMarkTable, QuestionScoreTable } from '../db/schema.js';
 import { examVisible, type ExamFilter } from './access.js';
@@ -39,6 +39,47 @@ export class GradingRepository {
   async replaceScores(attemptId: number, rows: NewQuestionScore[]): Promise<void> {
     await this.db.deleteFrom('question_scores').where('attempt_id', '=', attemptId).execute();
     if (rows.length > 0) await this.db.insertInto('question_scores').values(rows).execute();
+  }
+
+  /**
+   * Stores on the attempt what the ranking reads: each graded section's points and worth, the answers waiting for a
+   * grader, and the ranking's keys in hundredths of a point, from its per-question rows and final score as they
+   * stand. Every write of either ends with it, in the same transaction, so that the ranking reads one row per
+   * attempt through an index instead of adding up every question at each read.
+   */
+  async keepTotals(attemptId: number): Promise<void> {
+    await this.totals().where('id', '=', attemptId).execute();
+  }
+
+  /** {@link keepTotals} for attempts written in bulk (benchmarks, tests), a thousand a statement. */
+  async keepTotalsOf(attemptIds: readonly number[]): Promise<void> {
+    for (let i = 0; i < attemptIds.length; i += 1000) {
+      await this.totals()
+        .where('id', 'in', attemptIds.slice(i, i + 1000))
+        .execute();
+    }
+  }
+
+  /** The update of an attempt's kept totals; the sums are the ones the ranking made at each read before. */
+  private totals() {
+    const section = (kind: string, value: 'points' | 'max') =>
+      sql<number>`coalesce((select sum(${sql.raw(value === 'points' ? 'coalesce(qs.points, 0)' : 'qs.max')})
+        from question_scores qs
+        inner join questions q on q.id = qs.question_id
+        inner join exam_sections s on s.id = q.section_id
+        where qs.attempt_id = attempts.id and s.kind = ${kind}), 0)`;
+    const hundredths = (points: RawBuilder<number>) => sql<number>`round(${points} * 100)`;
+    return this.db.updateTable('attempts').set({
+      linetest_points: section('linetest', 'points'),
+      linetest_max: section('linetest', 'max'),
+      major_points: section('major', 'points'),
+      major_max: section('major', 'max'),
+      pending_marks: sql<number>`(select count(*) from question_scores qs
+        where qs.attempt_id = attempts.id and qs.source = 'manual' and qs.points is null)`,
+      rank_total: hundredths(sql<number>`coalesce(attempts.score, 0)`),
+      rank_linetest: hundredths(section('linetest', 'points')),
+      rank_major: hundredths(section('major', 'points')),
+    });
   }
 
   /** An attempt's per-question rows. */

@@ -1,6 +1,7 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { RankingSort } from '@examhall/contract';
 import type { Db } from '../db/database.js';
+import type { AttemptTable, Database } from '../db/schema.js';
 import { containsPattern } from './bank.js';
 
 /** The submit phase: only finished attempts are ranked. */
@@ -57,46 +58,105 @@ export interface AttemptQuestionScore {
 /** Numbers some drivers answer as strings (PostgreSQL's bigint and numeric). */
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 
+/** A ranking's key as kept on each attempt (GradingRepository.keepTotals): hundredths of a point. */
+type RankKey = 'rank_total' | 'rank_linetest' | 'rank_major';
+
+/** The kept key a ranking orders by: the total's, or the section's. */
+const keyOf = (spec: { section?: 'linetest' | 'major' | undefined }): RankKey =>
+  spec.section === 'linetest' ? 'rank_linetest' : spec.section === 'major' ? 'rank_major' : 'rank_total';
+
+/** True when a filter leaves out some of the exam's finished attempts (a section only changes the order). */
+export function narrows(spec: RankingSpec): boolean {
+  return (
+    Boolean(spec.school) ||
+    Boolean(spec.major) ||
+    spec.scoreMin !== undefined ||
+    spec.scoreMax !== undefined ||
+    spec.riskMin !== undefined ||
+    spec.riskMax !== undefined ||
+    spec.flagged !== undefined
+  );
+}
+
 /**
- * The results' SQL: the ranking as one statement (section points and risk counts aggregated per attempt, the
- * rank a window function over every finished attempt, the filters and order on top), and the reads of one
- * attempt's report and the exam's figures.
+ * The results' SQL: the ranking on the totals each attempt keeps (its sections' points, pending answers and keys,
+ * written with its scores), and the reads of one attempt's report and the exam's figures. A page in rank order,
+ * narrowed at most by a score range, is read through the key's index (attempts_rank_*), a page's worth of rows with
+ * their risk counts; other orders and filters rank every finished attempt with a window function.
  */
 export class ResultsRepository {
   constructor(private readonly db: Db) {}
 
+  /** The exam's finished attempts that count (not previews). */
+  private counted(examId: number) {
+    return this.db
+      .selectFrom('attempts as a')
+      .where('a.exam_id', '=', examId)
+      .where('a.phase', '=', SUBMITTED)
+      .where('a.preview', '=', 0);
+  }
+
+  /** A ranked row's columns but its rank, each attempt's risk counts read through its own records. */
+  private rows(examId: number, key: RankKey) {
+    const risks = (eb: ExpressionBuilder<Database & { a: AttemptTable }, 'a'>) =>
+      eb.selectFrom('risk_records as r').whereRef('r.attempt_id', '=', 'a.id').where('r.kind', '=', 'risk');
+    return this.counted(examId)
+      .innerJoin('candidates as c', 'c.id', 'a.candidate_id')
+      .select((eb) => [
+        ...this.columns(key),
+        risks(eb)
+          .select(sql<number>`count(*)`.as('n'))
+          .as('risk_count'),
+        risks(eb)
+          .where('r.decision', '=', 'confirmed')
+          .select(sql<number>`count(*)`.as('n'))
+          .as('confirmed'),
+        risks(eb)
+          .where('r.decision', 'is', null)
+          .select(sql<number>`count(*)`.as('n'))
+          .as('open_flags'),
+      ]);
+  }
+
+  /** The attempt's and candidate's columns of a ranked row, from attempts `a` and candidates `c`. */
+  private columns(key: RankKey) {
+    return [
+      'a.id as attempt_id',
+      'a.candidate_id',
+      'c.name',
+      'c.phone',
+      'c.school',
+      'c.major',
+      'a.version_id',
+      sql<number>`coalesce(a.score, 0)`.as('score'),
+      sql<number>`coalesce(a.max_score, 0)`.as('max_score'),
+      'a.finished_at',
+      'a.linetest_points as linetest',
+      'a.linetest_max',
+      'a.major_points',
+      'a.major_max',
+      'a.pending_marks as pending',
+      sql<number>`${sql.ref(`a.${key}`)}`.as('rank_key'),
+    ] as const;
+  }
+
+  /** The rank of an attempt whose key is `value`: one more than the exam's finished attempts above it. */
+  private async rankAt(examId: number, key: RankKey, value: number): Promise<number> {
+    const r = await this.counted(examId)
+      .where(`a.${key}`, '>', value)
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst();
+    return 1 + num(r?.n);
+  }
+
   /**
-   * Every finished attempt of the exam with its section points, risk counts and rank. The rank is taken over
-   * all of them (by the total, or the section's points) before any filter, so a filter never renumbers; ties
-   * are compared in hundredths of a point, as scores are kept.
+   * Every finished attempt of the exam with its kept points, risk counts and rank. The rank is taken over all of
+   * them (by the total, or the section's points) before any filter, so a filter never renumbers; ties are compared
+   * in hundredths of a point, as scores are kept.
    */
   private ranked(spec: RankingSpec) {
-    const points = (kind: string) =>
-      sql<number>`sum(case when s.kind = ${kind} then coalesce(qs.points, 0) else 0 end)`;
-    const worth = (kind: string) => sql<number>`sum(case when s.kind = ${kind} then qs.max else 0 end)`;
-    const key =
-      spec.section === 'linetest'
-        ? sql`round(coalesce(sec.linetest, 0) * 100)`
-        : spec.section === 'major'
-          ? sql`round(coalesce(sec.major_points, 0) * 100)`
-          : sql`round(coalesce(a.score, 0) * 100)`;
+    const key = keyOf(spec);
     return this.db
-      .with('sec', (db) =>
-        db
-          .selectFrom('question_scores as qs')
-          .innerJoin('questions as q', 'q.id', 'qs.question_id')
-          .innerJoin('exam_sections as s', 's.id', 'q.section_id')
-          .where('qs.exam_id', '=', spec.examId)
-          .groupBy('qs.attempt_id')
-          .select([
-            'qs.attempt_id',
-            points('linetest').as('linetest'),
-            worth('linetest').as('linetest_max'),
-            points('major').as('major_points'),
-            worth('major').as('major_max'),
-            sql<number>`sum(case when qs.source = 'manual' and qs.points is null then 1 else 0 end)`.as('pending'),
-          ]),
-      )
       .with('rk', (db) =>
         db
           .selectFrom('risk_records as r')
@@ -115,32 +175,16 @@ export class ResultsRepository {
         db
           .selectFrom('attempts as a')
           .innerJoin('candidates as c', 'c.id', 'a.candidate_id')
-          .leftJoin('sec', 'sec.attempt_id', 'a.id')
           .leftJoin('rk', 'rk.attempt_id', 'a.id')
           .where('a.exam_id', '=', spec.examId)
           .where('a.phase', '=', SUBMITTED)
           .where('a.preview', '=', 0)
           .select([
-            'a.id as attempt_id',
-            'a.candidate_id',
-            'c.name',
-            'c.phone',
-            'c.school',
-            'c.major',
-            'a.version_id',
-            sql<number>`coalesce(a.score, 0)`.as('score'),
-            sql<number>`coalesce(a.max_score, 0)`.as('max_score'),
-            'a.finished_at',
-            sql<number>`coalesce(sec.linetest, 0)`.as('linetest'),
-            sql<number>`coalesce(sec.linetest_max, 0)`.as('linetest_max'),
-            sql<number>`coalesce(sec.major_points, 0)`.as('major_points'),
-            sql<number>`coalesce(sec.major_max, 0)`.as('major_max'),
-            sql<number>`coalesce(sec.pending, 0)`.as('pending'),
+            ...this.columns(key),
             sql<number>`coalesce(rk.risk_count, 0)`.as('risk_count'),
             sql<number>`coalesce(rk.confirmed, 0)`.as('confirmed'),
             sql<number>`coalesce(rk.open_flags, 0)`.as('open_flags'),
-            sql<number>`${key}`.as('rank_key'),
-            sql<number>`rank() over (order by ${key} desc)`.as('rank'),
+            sql<number>`rank() over (order by ${sql.ref(`a.${key}`)} desc)`.as('rank'),
           ]),
       )
       .selectFrom('ranked')
@@ -163,6 +207,76 @@ export class ResultsRepository {
 
   /** One page of the ranking, and how many rows the filters match. */
   async ranking(spec: RankingSpec, offset: number, limit: number): Promise<{ rows: RankedRow[]; total: number }> {
+    const byKey =
+      spec.sort === 'rank' &&
+      !spec.school &&
+      !spec.major &&
+      spec.riskMin === undefined &&
+      spec.riskMax === undefined &&
+      spec.flagged === undefined;
+    return byKey ? this.keptPage(spec, offset, limit) : this.windowPage(spec, offset, limit);
+  }
+
+  /**
+   * A page in rank order (best first, or with `desc` last first), narrowed at most by a score range: the page's rows
+   * read in the key's index order with the rows matched counted beside them in the same statement; ranks from the
+   * attempts above the page's first row, then from each row's place (asc) or the attempts above each key (desc).
+   */
+  private async keptPage(
+    spec: RankingSpec,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: RankedRow[]; total: number }> {
+    const key = keyOf(spec);
+    const lo = spec.scoreMin !== undefined ? Math.round(spec.scoreMin * 100) : undefined;
+    const hi = spec.scoreMax !== undefined ? Math.round(spec.scoreMax * 100) : undefined;
+    const matched = this.db
+      .selectFrom('attempts as m')
+      .where('m.exam_id', '=', spec.examId)
+      .where('m.phase', '=', SUBMITTED)
+      .where('m.preview', '=', 0)
+      .$if(lo !== undefined, (qb) => qb.where(`m.${key}`, '>=', lo!))
+      .$if(hi !== undefined, (qb) => qb.where(`m.${key}`, '<=', hi!))
+      .select(sql<number>`count(*)`.as('n'));
+    const best = spec.order === 'asc';
+    const rows = await this.rows(spec.examId, key)
+      .select(matched.as('matched'))
+      .$if(lo !== undefined, (qb) => qb.where(`a.${key}`, '>=', lo!))
+      .$if(hi !== undefined, (qb) => qb.where(`a.${key}`, '<=', hi!))
+      .orderBy(`a.${key}`, best ? 'desc' : 'asc')
+      .orderBy('a.id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    if (rows.length === 0) {
+      const total = offset === 0 ? undefined : await matched.executeTakeFirst();
+      return { rows: [], total: num(total?.n ?? 0) };
+    }
+    const keys = rows.map((r) => num(r.rank_key));
+    const ranks: number[] = [];
+    if (best) {
+      // Attempts above the score range come before the page's range; past the first row, a new key's rank is its place.
+      const above = hi === undefined ? 0 : (await this.rankAt(spec.examId, key, hi)) - 1;
+      for (const [i, k] of keys.entries()) {
+        if (i === 0) ranks.push(offset === 0 && hi === undefined ? 1 : await this.rankAt(spec.examId, key, k));
+        else ranks.push(k === keys[i - 1] ? ranks[i - 1]! : above + offset + i + 1);
+      }
+    } else {
+      const known = new Map<number, number>();
+      for (const k of keys) {
+        if (!known.has(k)) known.set(k, await this.rankAt(spec.examId, key, k));
+        ranks.push(known.get(k)!);
+      }
+    }
+    return { rows: rows.map((r, i) => toRanked({ ...r, rank: ranks[i] })), total: num(rows[0]!.matched) };
+  }
+
+  /** A page in another order or narrowed by another filter: every finished attempt ranked, filtered, sorted. */
+  private async windowPage(
+    spec: RankingSpec,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: RankedRow[]; total: number }> {
     const base = this.ranked(spec);
     const dir = spec.order;
     let page = base.selectAll('ranked');
@@ -207,13 +321,12 @@ export class ResultsRepository {
     return rows.map(toRanked);
   }
 
-  /** One attempt's row of its exam's ranking, or undefined when it is not ranked (not finished). */
+  /** One attempt's row of its exam's ranking by total, or undefined when it is not ranked (not finished). */
   async rankOf(examId: number, attemptId: number): Promise<{ row: RankedRow; ranked: number } | undefined> {
-    const base = this.ranked({ examId, sort: 'rank', order: 'asc' });
-    const row = await base.selectAll('ranked').where('ranked.attempt_id', '=', attemptId).executeTakeFirst();
+    const row = await this.rows(examId, 'rank_total').where('a.id', '=', attemptId).executeTakeFirst();
     if (!row) return undefined;
-    const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-    return { row: toRanked(row), ranked: num(total?.n) };
+    const rank = await this.rankAt(examId, 'rank_total', num(row.rank_key));
+    return { row: toRanked({ ...row, rank }), ranked: await this.finishedCount(examId) };
   }
 
   /** Finished attempts of the exam (not previews). */

@@ -319,7 +319,9 @@ export class AttemptService {
         max_score: scored.max,
       });
       if (ok) {
-        await new GradingRepository(trx).replaceScores(attempt.id, scored.rows);
+        const grading = new GradingRepository(trx);
+        await grading.replaceScores(attempt.id, scored.rows);
+        await grading.keepTotals(attempt.id);
         await this.outbox?.noteScore(trx, attempt.id);
       }
       return ok;
@@ -403,7 +405,9 @@ export class AttemptService {
     const scored = await this.score(attempt, await this.bundleOf(attempt));
     await this.db.transaction().execute(async (trx) => {
       await new AttemptRepository(trx).setScore(attemptId, scored.score, scored.max);
-      await new GradingRepository(trx).replaceScores(attemptId, scored.rows);
+      const grading = new GradingRepository(trx);
+      await grading.replaceScores(attemptId, scored.rows);
+      await grading.keepTotals(attemptId);
       await this.outbox?.noteScore(trx, attemptId);
     });
     return scored;

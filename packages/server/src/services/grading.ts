@@ -181,12 +181,14 @@ export class GradingService {
     return touched.size;
   }
 
-  /** Sets an attempt's final score to the sum of its per-question rows. */
+  /** Sets an attempt's final score to the sum of its per-question rows (and its kept totals with it). */
   private static async sumScore(trx: Db, attemptId: number): Promise<number> {
-    const rows = await new GradingRepository(trx).scoresOf(attemptId);
+    const grading = new GradingRepository(trx);
+    const rows = await grading.scoresOf(attemptId);
     const score = roundPoints(rows.reduce((n, r) => n + (r.points ?? 0), 0));
     const max = roundPoints(rows.reduce((n, r) => n + r.max, 0));
     await new AttemptRepository(trx).setScore(attemptId, score, max);
+    await grading.keepTotals(attemptId);
     return score;
   }
 
@@ -571,7 +573,9 @@ export class GradingService {
         next,
         async (trx) => {
           await new AttemptRepository(trx).setScore(attempt.id, scored.score, scored.max);
-          await new GradingRepository(trx).replaceScores(attempt.id, scored.rows);
+          const grading = new GradingRepository(trx);
+          await grading.replaceScores(attempt.id, scored.rows);
+          await grading.keepTotals(attempt.id);
           await this.deps.outbox?.noteScore(trx, attempt.id);
         },
         { done: next.done, total: ids.length },

@@ -20,6 +20,7 @@ import { AttemptRepository } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import { ExamRepository, type ExamRow, type InvitationRow, type Span } from '../repositories/exams.js';
+import { GradingRepository } from '../repositories/grading.js';
 import { ScheduleRepository, type SlotRow } from '../repositories/schedule.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
@@ -404,6 +405,8 @@ export class ScheduleService {
         max_score: null,
       });
       if (!moved) throw fail('conflict', 'the attempt changed meanwhile; try again');
+      // Its score is gone until it finishes again, and the kept ranking key with it.
+      await new GradingRepository(trx).keepTotals(a.id);
       await this.deps.audit.with(trx).record(
         actor,
         'attempt.reopen',

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { migrate, openDb, type Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { GradingRepository } from '../../repositories/grading.js';
 import { ResultsRepository, type RankingSpec } from '../../repositories/results.js';
 import { seedDemo } from '../../services/demoSeed.js';
 import { LocalObjectStore } from '../../storage/objectStore.js';
@@ -150,6 +151,8 @@ async function seed(db: Db, dir: string): Promise<number> {
   });
   await insertAll(db, 'question_scores', scores);
   await insertAll(db, 'risk_records', risks);
+  // What the server keeps on each attempt as it writes its scores.
+  await new GradingRepository(db).keepTotalsOf(attemptIds);
   return examId;
 }
 
