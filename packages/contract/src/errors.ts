@@ -124,6 +124,8 @@ export const ERRORS = {
   draw_pool_too_small: { status: 422, msg: 'a draw section asks for more questions than its pool holds' },
   reference_solution_failed: { status: 422, msg: "a programming question's reference solution fails a case" },
   question_invalid: { status: 422, msg: 'a stored question no longer fits its type; open it in the bank and fix it' },
+  // `data` of a file refused whole (both imports): the importers package's problem code (`problem`, e.g.
+  // `sheet_too_many_rows`, `too_many_questions`) and, for a file over a bound, the bound (`limit`).
   import_refused: { status: 422, msg: 'the file cannot be read as a question file' },
   import_has_errors: {
     status: 422,

@@ -7,14 +7,13 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { zipSync } from 'fflate';
 import { problem, Refusal, refuse } from './problems.js';
 import { decodeText } from './text.js';
 import type { Problem, Where } from './types.js';
 import { DEFAULT_LIMITS } from './types.js';
-import { isZip, unzipSafely } from './zip.js';
+import { isZip } from './zip.js';
 import { delimiterOf, FORMULA_START, GUARDED } from './formats/sheet/csv.js';
-import { cellText, countRowsStreaming } from './formats/sheet/xlsx.js';
+import { cellText, sheetsLast, unzipWorkbook } from './formats/sheet/xlsx.js';
 
 /** One non-empty row: its number in the sheet (1-based) and its cells, trimmed. */
 export interface TableRow {
@@ -36,28 +35,19 @@ export interface TableLimits {
   columns: number;
 }
 
-/**
- * The workbook's parts as a zip listing the worksheets last. exceljs's streaming reader reads a sheet it meets
- * once it knows the shared strings and relationships, and fails when xl/workbook.xml comes after that sheet; a
- * zip's order is the writer's choice (exceljs's own writer varies it), so a valid workbook would be refused now
- * and then. The parts are stored uncompressed: this copy lives only while it is read.
- */
-function sheetsLast(entries: Map<string, Uint8Array>): Uint8Array {
-  const rank = (path: string) => (path.startsWith('xl/worksheets/') ? 1 : 0);
-  const paths = [...entries.keys()].sort((a, b) => rank(a) - rank(b));
-  return zipSync(Object.fromEntries(paths.map((p) => [p, [entries.get(p)!, { level: 0 }]])));
-}
-
 /** Reads a workbook's first worksheet with exceljs's streaming reader: rows are handed over one by one. */
 async function xlsxRows(bytes: Uint8Array, limits: TableLimits, where: Where): Promise<TableRow[]> {
-  const zipLimits = { ...DEFAULT_LIMITS, sheetRows: limits.rows + 1 };
-  countRowsStreaming(bytes, zipLimits, where);
-  // The zip's own checks (entries, ratio, paths) before anything is parsed.
-  const entries = unzipSafely(bytes, { ...zipLimits, zipEntryBytes: zipLimits.zipTotalBytes }, where);
-  if (!entries.has('xl/workbook.xml')) refuse(where, 'xlsx_invalid', { detail: 'no xl/workbook.xml' });
+  // The header and the data rows, empty rows too: a sheet of a million empty rows is refused at the bound.
+  const rows = limits.rows + 1;
+  const entries = unzipWorkbook(
+    bytes,
+    DEFAULT_LIMITS,
+    { rows, cells: rows * limits.columns, named: limits.rows },
+    where,
+  );
   const ordered = sheetsLast(entries);
   entries.clear();
-  const rows: TableRow[] = [];
+  const read: TableRow[] = [];
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(ordered)]), {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
@@ -71,8 +61,8 @@ async function xlsxRows(bytes: Uint8Array, limits: TableLimits, where: Where): P
         const values = row.values as ExcelJS.CellValue[];
         const cells: string[] = [];
         for (let i = 1; i < values.length && i <= limits.columns; i++) cells.push(cellText(values[i] ?? null).trim());
-        if (cells.some((c) => c !== '')) rows.push({ n: row.number, cells });
-        if (rows.length > limits.rows + 1) {
+        if (cells.some((c) => c !== '')) read.push({ n: row.number, cells });
+        if (read.length > rows) {
           refuse(where, 'sheet_too_many_rows', { count: `${limits.rows}+`, limit: limits.rows });
         }
       }
@@ -83,7 +73,7 @@ async function xlsxRows(bytes: Uint8Array, limits: TableLimits, where: Where): P
     if (e instanceof Refusal) throw e;
     refuse(where, 'xlsx_invalid', { detail: e instanceof Error ? e.message : String(e) });
   }
-  return rows;
+  return read;
 }
 
 /** Reads CSV (UTF-8, GBK/GB18030, UTF-16, detected), comma, tab or semicolon separated. */

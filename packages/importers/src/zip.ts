@@ -29,11 +29,23 @@ export function safePath(name: string): string | null {
 const RATIO_FLOOR = 1024 * 1024;
 
 /**
+ * Reads an entry's bytes as they are inflated, given its path; it may throw a Refusal (a worksheet over its row
+ * limit), which stops inflating there and refuses the file.
+ */
+export type EntryWatch = (path: string) => ((chunk: Uint8Array, final: boolean) => void) | null;
+
+/**
  * Unpacks a zip in bounded memory: every entry's path must stay inside the package, and the declared sizes
  * (entries, total, per entry, ratio) are checked before anything is inflated; inflating stops as soon as an
- * entry yields more than it declared or the total passes the limit. Anything hostile refuses the file.
+ * entry yields more than it declared, the total passes the limit or `watch` refuses what it reads. Anything
+ * hostile refuses the file.
  */
-export function unzipSafely(bytes: Uint8Array, limits: ImportLimits, where: Where): Map<string, Uint8Array> {
+export function unzipSafely(
+  bytes: Uint8Array,
+  limits: ImportLimits,
+  where: Where,
+  watch?: EntryWatch,
+): Map<string, Uint8Array> {
   if (!isZip(bytes)) refuse(where, 'zip_invalid', { detail: 'no zip signature' });
   const declared = new Map<string, number>();
   let total = 0;
@@ -62,27 +74,33 @@ export function unzipSafely(bytes: Uint8Array, limits: ImportLimits, where: Wher
     if (e instanceof Refusal) throw e;
     refuse(where, 'zip_invalid', { detail: e instanceof Error ? e.message : String(e) });
   }
-  return inflate(bytes, declared, limits, where);
+  return inflate(bytes, declared, limits, where, watch);
 }
 
-/** Inflates the entries, counting what comes out against what each declared and the total limit. */
+/**
+ * Inflates the entries, counting what comes out against what each declared and the total limit, and handing it
+ * to `watch` as it comes.
+ */
 function inflate(
   bytes: Uint8Array,
   declared: Map<string, number>,
   limits: ImportLimits,
   where: Where,
+  watch: EntryWatch | undefined,
 ): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   let total = 0;
   let failure: { path: string; detail: string } | null = null;
+  let refusal: Refusal | null = null;
   const unzip = new Unzip((file: UnzipFile) => {
     const path = safePath(file.name);
-    if (path === null || !declared.has(path) || failure) return;
+    if (path === null || !declared.has(path) || failure || refusal) return;
     const limit = declared.get(path)!;
+    const watcher = watch?.(path) ?? null;
     const chunks: Uint8Array[] = [];
     let size = 0;
     file.ondata = (err, data, final) => {
-      if (failure) return;
+      if (failure || refusal) return;
       if (err) {
         failure = { path, detail: err.message };
         return;
@@ -94,6 +112,14 @@ function inflate(
         file.terminate();
         return;
       }
+      try {
+        watcher?.(data, final);
+      } catch (e) {
+        if (!(e instanceof Refusal)) throw e;
+        refusal = e;
+        file.terminate();
+        return;
+      }
       chunks.push(data);
       if (final) out.set(path, Buffer.concat(chunks));
     };
@@ -102,12 +128,13 @@ function inflate(
   unzip.register(UnzipInflate);
   const step = 64 * 1024;
   try {
-    for (let i = 0; i < bytes.length && !failure; i += step) {
+    for (let i = 0; i < bytes.length && !failure && !refusal; i += step) {
       unzip.push(bytes.subarray(i, i + step), i + step >= bytes.length);
     }
   } catch (e) {
     failure ??= { path: '', detail: e instanceof Error ? e.message : String(e) };
   }
+  if (refusal) throw refusal as Refusal;
   const failed = failure as { path: string; detail: string } | null;
   if (failed) {
     const at = failed.path ? { ...where, file: failed.path } : where;

@@ -60,7 +60,7 @@ export const candidateCalls = {
     method: 'POST',
     path: '/admin/candidates/import/preview',
     summary:
-      'Read a candidate file (xlsx or CSV, multipart field file): every candidate as it will be stored, rows with the same phone merged, problems by row and column; nothing is stored',
+      'Read a candidate file (xlsx or CSV, multipart field file): the counts of what an import would store, rows with the same phone merged, and the first candidates and problems (by row and column) as they will be stored; nothing is stored',
     query: undefined,
     body: C.CandidateImportPreviewBody,
     data: C.CandidateImportPreviewData,

@@ -22,7 +22,7 @@ export const importCalls = {
     method: 'POST',
     path: '/admin/bank/imports/preview',
     summary:
-      'Read a question file (multipart field file): every question as it will be stored, every problem located, likely duplicates; nothing is stored',
+      'Read a question file (multipart field file): the counts of its questions and problems, and the first questions as they will be stored with their likely duplicates, and the first problems located; nothing is stored',
     query: undefined,
     body: I.ImportPreviewBody,
     data: I.ImportPreviewData,

@@ -21,6 +21,10 @@ export const CANDIDATE_LIMITS = {
   customName: 50,
   /** Rows the candidates of one import are written in, one transaction each. */
   batchRows: 500,
+  /** Candidates a preview answers in each of its lists (the first ones; `counts` has them all). */
+  previewRows: 50,
+  /** Problems a preview answers (the first ones by row; `counts` has them all). */
+  previewProblems: 200,
 } as const;
 
 /** The fields a candidate file names by header; any other header is a custom column. */
@@ -296,7 +300,10 @@ export const CandidateImportRow = z.object({
 /** One candidate of an import file. */
 export type CandidateImportRow = z.infer<typeof CandidateImportRow>;
 
-/** POST /admin/candidates/import/preview data. */
+/**
+ * POST /admin/candidates/import/preview data. A file may hold 10,000 rows: the answer carries the first page of
+ * candidates, of those with a problem and of the problems, with the totals.
+ */
 export const CandidateImportPreviewData = z.object({
   /** The file's name. */
   file_name: z.string(),
@@ -306,16 +313,25 @@ export const CandidateImportPreviewData = z.object({
   columns: z.array(z.enum(CANDIDATE_COLUMNS)),
   /** Headers that became custom fields. */
   custom_columns: z.array(z.string()),
-  /** The candidates, in file order. */
-  rows: z.array(CandidateImportRow),
-  /** Every problem, located. */
-  problems: z.array(CandidateImportProblem),
-  /** Counts. */
+  /** The first candidates in file order, at most CANDIDATE_LIMITS.previewRows (all: counts.candidates). */
+  rows: z.array(CandidateImportRow).max(CANDIDATE_LIMITS.previewRows),
+  /**
+   * The first candidates with a problem at one of their rows, in file order, at most CANDIDATE_LIMITS.previewRows
+   * (all: counts.with_problems).
+   */
+  problem_rows: z.array(CandidateImportRow).max(CANDIDATE_LIMITS.previewRows),
+  /** The first problems by row, at most CANDIDATE_LIMITS.previewProblems (all: counts.problems). */
+  problems: z.array(CandidateImportProblem).max(CANDIDATE_LIMITS.previewProblems),
+  /** Counts, of the whole file. */
   counts: z.object({
     /** Data rows read. */
     rows: z.number().int(),
     /** Candidates after merging. */
     candidates: z.number().int(),
+    /** Candidates with a problem at one of their rows. */
+    with_problems: z.number().int(),
+    /** Problems in all. */
+    problems: z.number().int(),
     create: z.number().int(),
     update: z.number().int(),
     invalid: z.number().int(),

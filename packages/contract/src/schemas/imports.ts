@@ -9,6 +9,12 @@ import { Subject } from './subject.js';
 export const IMPORT_LIMITS = {
   /** Largest file, bytes. */
   fileBytes: 20 * 1024 * 1024,
+  /** Most questions in one file: a file with more is refused whole. */
+  questions: 20_000,
+  /** Questions a preview answers (the first ones; `counts` has them all). */
+  previewQuestions: 50,
+  /** Problems a preview answers (errors first; `counts` has them all). */
+  previewProblems: 200,
 } as const;
 
 /** A format name as the importers package names it (`gift`, `moodle_xml`, `qti`, ...); the server lists them. */
@@ -125,7 +131,10 @@ export const ImportedQuestion = z.object({
 /** One question of a file. */
 export type ImportedQuestion = z.infer<typeof ImportedQuestion>;
 
-/** POST /admin/bank/imports/preview data: everything a commit of the same file would store, nothing written. */
+/**
+ * POST /admin/bank/imports/preview data: what a commit of the same file would store, nothing written. A file
+ * may hold 20,000 questions: the answer carries the first page of them and of the problems, with the totals.
+ */
 export const ImportPreviewData = z.object({
   /** The format the file was read as. */
   format: z.string(),
@@ -133,16 +142,23 @@ export const ImportPreviewData = z.object({
   file_name: z.string(),
   /** SHA-256 of the file, hex. */
   sha256: z.string(),
-  /** Every question that will be stored, in file order. */
-  questions: z.array(ImportedQuestion),
-  /** Every problem, located. */
-  problems: z.array(ImportProblem),
+  /** The first questions of the file in file order, at most IMPORT_LIMITS.previewQuestions (all: counts.questions). */
+  questions: z.array(ImportedQuestion).max(IMPORT_LIMITS.previewQuestions),
+  /**
+   * The first problems, located: errors, then warnings, then notes, each in file order; at most
+   * IMPORT_LIMITS.previewProblems (all: counts.problems).
+   */
+  problems: z.array(ImportProblem).max(IMPORT_LIMITS.previewProblems),
   /** Embedded files the questions link to. */
   files: z.number().int(),
-  /** Problems by severity, and questions that would be stored with `only_valid`. */
+  /** The file's questions and problems, all of them: by severity, and the questions `only_valid` would store. */
   counts: z.object({
+    /** Questions in the file. */
     questions: z.number().int(),
+    /** Questions with no error (what `only_valid` imports). */
     valid: z.number().int(),
+    /** Problems in all. */
+    problems: z.number().int(),
     errors: z.number().int(),
     warnings: z.number().int(),
     infos: z.number().int(),

@@ -9,6 +9,12 @@ export function firstProblem(error: z.ZodError): string {
   return `${first?.path.join('.') || 'fields'}: ${first?.message ?? 'invalid'}`;
 }
 
+/** A size as people read it: `20 MB` for whole megabytes, bytes otherwise. */
+function sizeText(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return Number.isInteger(mb) ? `${mb} MB` : `${bytes} bytes`;
+}
+
 /**
  * Reads the one file of a multipart request (form field `field`) with the text fields sent before it;
  * refuses a file over `maxBytes` (default: the app's multipart limit) and a body that is not well-formed
@@ -19,6 +25,11 @@ export async function readUpload(
   opts: { field: string; maxBytes?: number | undefined },
 ): Promise<{ file: Upload; fields: Record<string, string> }> {
   const { field } = opts;
+  const tooLarge = () =>
+    fail(
+      'payload_too_large',
+      opts.maxBytes === undefined ? `${field}: too large` : `${field}: over the limit of ${sizeText(opts.maxBytes)}`,
+    );
   if (!request.isMultipart())
     throw fail('unsupported_media_type', `body: send multipart/form-data with a field named ${field}`);
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
@@ -31,10 +42,10 @@ export async function readUpload(
     if (err instanceof AppError) throw err;
     // A body that is not well-formed multipart (no boundary, cut off, broken headers) is the sender's fault.
     const status = (err as { statusCode?: number }).statusCode;
-    if (status === 413) throw fail('payload_too_large', `${field}: too large`);
+    if (status === 413) throw tooLarge();
     throw fail('validation_error', `body: malformed multipart (${(err as Error).message})`);
   }
-  if (part.file.truncated) throw fail('payload_too_large', `${field}: too large`);
+  if (part.file.truncated) throw tooLarge();
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(part.fields)) {
     const v = Array.isArray(value) ? value[0] : value;

@@ -8,6 +8,7 @@ import {
   type ExamCandidatesData,
 } from '@examhall/contract';
 import { readTable, writeTable } from '@examhall/importers';
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { enterExam, passChecks } from '../test/checks.js';
@@ -299,7 +300,10 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     const started = Date.now();
     const { preview, result, job } = await importFile('big.xlsx', file);
     expect(Date.now() - started).toBeLessThan(30_000);
-    expect(preview.counts).toMatchObject({ rows: 10_000, create: 10_000, invalid: 0 });
+    expect(preview.counts).toMatchObject({ rows: 10_000, candidates: 10_000, create: 10_000, invalid: 0 });
+    // The preview answers the first page of candidates, with the totals of the whole file.
+    expect(preview.rows.map((r) => r.row)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+    expect([preview.problem_rows, preview.problems, preview.counts.with_problems]).toEqual([[], [], 0]);
     expect(result).toEqual({ created: 10_000, updated: 0, skipped: 0, total: 10_000 });
     expect(job.progress).toMatchObject({ done: 10_000, total: 10_000, phase: 'candidates' });
     const n = await t.db.handle.db
@@ -311,6 +315,54 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(10_000);
   }, 60_000);
+
+  it.each([
+    ['a line break', '\n'],
+    ['a tab', '\t'],
+    ['CR LF', '\r\n'],
+  ])('refuses a list of 250,000 empty rows, each tag broken by %s, at the row limit within 2 s', async (_, gap) => {
+    const parts = ['<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'];
+    for (let r = 1; r <= 250_000; r++) parts.push(`<row${gap}r="${r}"></row>`);
+    parts.push('</sheetData></worksheet>');
+    const file = Buffer.from(
+      zipSync(
+        { 'xl/workbook.xml': strToU8('<workbook/>'), 'xl/worksheets/sheet1.xml': strToU8(parts.join('')) },
+        { level: 6 },
+      ),
+    );
+    const started = performance.now();
+    const r = await upload(api.candidateImportPreview, {}, 'gapped.xlsx', file);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect([r.http, r.code, r.data]).toEqual([
+      422,
+      'candidate_import_refused',
+      { problem: 'sheet_too_many_rows', limit: 10_000 },
+    ]);
+    expect(r.msg).toContain('over the limit of 10000');
+  });
+
+  it('answers the first 50 candidates, the first 50 with a problem and the first 200 problems, with the totals', async () => {
+    // 900 rows: every third has no name (an error), so 300 are refused; the first page of each list is answered.
+    const lines = ['手机号,姓名'];
+    for (let i = 0; i < 900; i++) lines.push(`137${String(i).padStart(8, '0')},${i % 3 === 2 ? '' : `考生${i}`}`);
+    const r = await upload<CandidateImportPreviewData>(
+      api.candidateImportPreview,
+      {},
+      'page.csv',
+      Buffer.from(lines.join('\n')),
+    );
+    expect(r.http, r.msg).toBe(200);
+    expect(r.data.counts).toMatchObject({
+      rows: 900,
+      candidates: 900,
+      invalid: 300,
+      with_problems: 300,
+      problems: 300,
+    });
+    expect(r.data.rows.map((x) => x.row)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+    expect(r.data.problem_rows.map((x) => x.row)).toEqual(Array.from({ length: 50 }, (_, i) => 3 * i + 4));
+    expect(r.data.problems.map((p) => p.row)).toEqual(Array.from({ length: 200 }, (_, i) => 3 * i + 4));
+  });
 
   it('downloads the template, which reads back as a file with the known headers', async () => {
     const res = await send(api.candidateImportTemplate, { query: { lang: 'en' } });

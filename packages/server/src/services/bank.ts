@@ -36,7 +36,7 @@ import {
 } from '../repositories/bank.js';
 import { FileRepository } from '../repositories/files.js';
 import { audioSeconds, contentTypeOf } from '../storage/media.js';
-import { contentMatches, sniffAudio, sniffImage } from '../storage/sniff.js';
+import { contentMatches, sniffAudio } from '../storage/sniff.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
@@ -44,7 +44,7 @@ import { casesFromZip } from './caseZip.js';
 import type { ServiceLog } from './log.js';
 import type { MediaLinks } from './media.js';
 import type { Upload } from './profile.js';
-import { htmlToText, sanitizeQuestionHtml } from './richText.js';
+import { checkQuestionBody, imageTargetOf, stemText, type ImageTarget } from './questionBody.js';
 import { bodyOf } from './storedQuestion.js';
 
 /** What the question list takes, validated (the catalogue's query after parsing). */
@@ -161,37 +161,6 @@ function jsonOrText(text: string): unknown {
   }
 }
 
-/**
- * The content's rich-text fields (stem, passage, options, sub-questions') with `fn` applied. Walks the
- * content as plain JSON so that one function serves every kind; the result is parsed again by the caller.
- */
-function mapRichText(content: unknown, fn: (html: string) => string): unknown {
-  if (!content || typeof content !== 'object' || Array.isArray(content)) return content;
-  const out: Record<string, unknown> = { ...(content as Record<string, unknown>) };
-  for (const field of ['stem', 'passage'] as const) {
-    if (typeof out[field] === 'string') out[field] = fn(out[field]);
-  }
-  if (Array.isArray(out.options)) {
-    out.options = out.options.map((o: unknown) =>
-      o && typeof o === 'object' && typeof (o as { content?: unknown }).content === 'string'
-        ? { ...o, content: fn((o as { content: string }).content) }
-        : o,
-    );
-  }
-  if (Array.isArray(out.subs)) out.subs = out.subs.map((s: unknown) => mapRichText(s, fn));
-  return out;
-}
-
-/** The plain text of a question's stem, options, passage and sub-questions: what search looks in. */
-function stemText(body: QuestionBody): string {
-  const parts: string[] = [];
-  mapRichText(body.content, (html) => {
-    parts.push(htmlToText(html));
-    return html;
-  });
-  return parts.filter(Boolean).join(' ');
-}
-
 /** Digest of everything a reference check judged: when it changes, the check is stale. */
 function fingerprint(body: QuestionBody): string {
   if (body.kind !== 'programming') return '';
@@ -257,7 +226,8 @@ export class BankService {
     private readonly store: ObjectStore,
     private readonly media: MediaLinks,
     private readonly queue: JudgeQueue,
-    private readonly apiPrefix: string,
+    /** Where the API answers: pictures and audio are linked under it. */
+    readonly apiPrefix: string,
     private readonly clock: () => number,
     private readonly log: ServiceLog,
   ) {
@@ -546,8 +516,7 @@ export class BankService {
 
   /** A body as the bank stores it (rich text sanitized, parsed again), or the path of its first problem. */
   checkBody(question: QuestionBody): { body: QuestionBody; problem: null } | { body: null; problem: string } {
-    const parsed = parseQuestion(question.kind, mapRichText(question.content, sanitizeQuestionHtml), question.key);
-    return parsed.ok ? { body: parsed.body, problem: null } : { body: null, problem: parsed.problems[0] ?? 'invalid' };
+    return checkQuestionBody(question);
   }
 
   /** The typed body of an edit with its rich text sanitized; 422 with the path of the first problem otherwise. */
@@ -934,11 +903,8 @@ export class BankService {
    * Where a picture is stored and served, from its bytes alone (content-addressed: the same picture is one
    * object with one URL); null when the bytes are not a PNG, JPEG, GIF or WebP picture.
    */
-  imageTarget(data: Buffer): { key: string; url: string; mime: string } | null {
-    const type = sniffImage(data);
-    if (!type) return null;
-    const name = `${createHash('sha256').update(data).digest('hex')}${type.ext}`;
-    return { key: `bank/images/${name}`, url: `${this.apiPrefix}/media/images/${name}`, mime: type.mime };
+  imageTarget(data: Buffer): ImageTarget | null {
+    return imageTargetOf(data, this.apiPrefix);
   }
 
   /** Stores a picture at its `imageTarget` key, once (imports record the files in their own audit entry). */

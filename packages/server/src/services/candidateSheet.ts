@@ -1,8 +1,10 @@
 /**
  * A candidate list's rows to candidates: headers to columns (known in Chinese or English, any other a custom
  * field), each row checked with the rules of the add form (the login page's phone rule among them), rows with
- * the same phone merged. Pure: no database; the service adds what exists already.
+ * the same phone merged. Pure: no database; the service adds what exists already. The console's calls run it on a
+ * worker thread (parsing/).
  */
+import { createHash } from 'node:crypto';
 import {
   AREA_CODES,
   CANDIDATE_HEADERS,
@@ -20,7 +22,8 @@ import {
   type Degree,
   type CandidateImportProblem,
 } from '@examhall/contract';
-import type { TableRow } from '@examhall/importers';
+import { readTable, type TableRow } from '@examhall/importers';
+import { fail } from '../http/errors.js';
 
 /** The values of one candidate as read. */
 export interface SheetCandidate {
@@ -326,5 +329,39 @@ export function readCandidateRows(header: TableRow, rows: readonly TableRow[]): 
     problems: problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0)),
     rowsRead: rows.length,
     merged,
+  };
+}
+
+/** Columns a row of a sheet is read to (known ones plus the custom limit, with room for ignored ones). */
+export const MAX_COLUMNS = 100;
+
+/** A candidate file read: its digest and its rows as candidates. */
+export interface CandidateFile {
+  sha256: string;
+  sheet: SheetRead;
+}
+
+/**
+ * Reads a candidate file (xlsx or CSV): `candidate_import_refused` for a file that cannot be read or is over a
+ * bound (its size, its rows: `data` names the problem and the bound), or that has no phone column.
+ */
+export async function readCandidateFile(name: string, bytes: Uint8Array): Promise<CandidateFile> {
+  const table = await readTable(name, bytes, {
+    fileBytes: CANDIDATE_LIMITS.fileBytes,
+    rows: CANDIDATE_LIMITS.importRows,
+    columns: MAX_COLUMNS,
+  });
+  if (table.refused) {
+    const { code, message, params } = table.problem;
+    throw fail('candidate_import_refused', message, {
+      problem: code,
+      ...(typeof params.limit === 'number' ? { limit: params.limit } : {}),
+    });
+  }
+  const refusal = headerRefusal(table.header);
+  if (refusal) throw fail('candidate_import_refused', `${name}: ${refusal}`);
+  return {
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sheet: readCandidateRows(table.header, table.rows),
   };
 }

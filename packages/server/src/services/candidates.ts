@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   CANDIDATE_HEADERS,
   CANDIDATE_LIMITS,
@@ -15,7 +15,7 @@ import {
   type ParsedBody,
   type ParsedQuery,
 } from '@examhall/contract';
-import { readTable, writeTable } from '@examhall/importers';
+import { writeTable } from '@examhall/importers';
 import type { Db } from '../db/database.js';
 import type { Download } from '../http/route.js';
 import { fail } from '../http/errors.js';
@@ -30,14 +30,15 @@ import {
   type ViewReach,
 } from '../repositories/candidateDirectory.js';
 import { TokenRepository } from '../repositories/tokens.js';
+import { ParseBusyError, ParseCrashError, parsePool, type ParsePool } from '../parsing/pool.js';
 import type { JobContext, Json } from '../jobs/types.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import {
-  headerRefusal,
   inOtherTeam,
-  readCandidateRows,
+  readCandidateFile,
+  type CandidateFile,
   type SheetCandidate,
   type SheetRead,
 } from './candidateSheet.js';
@@ -47,9 +48,6 @@ import type { Upload } from './profile.js';
 
 /** Where files wait for their import job in object storage. */
 const IMPORT_FILES = 'jobs/candidates';
-
-/** Columns a row of a sheet is read to (known ones plus the custom limit, with room for ignored ones). */
-const MAX_COLUMNS = 100;
 
 /** What a candidate import job carries. */
 export interface CandidateImportPayload {
@@ -180,6 +178,8 @@ export class CandidateService {
     private readonly jobs: JobService,
     private readonly clock: () => number,
     private readonly invitations: InvitationService,
+    /** Where the console's calls read files: worker threads. */
+    private readonly parser: ParsePool = parsePool(),
   ) {
     this.repo = new CandidateDirectoryRepository(db);
   }
@@ -293,17 +293,14 @@ export class CandidateService {
     return this.detail(actor, body.candidate_id);
   }
 
-  /** Reads a file and plans it for a team: what each candidate would become. */
-  private async plan(file: Upload, teamId: number | null, actor: StaffActor): Promise<PlannedFile> {
-    const table = await readTable(file.fileName, file.data, {
-      fileBytes: CANDIDATE_LIMITS.fileBytes,
-      rows: CANDIDATE_LIMITS.importRows,
-      columns: MAX_COLUMNS,
-    });
-    if (table.refused) throw fail('candidate_import_refused', table.problem.message);
-    const refusal = headerRefusal(table.header);
-    if (refusal) throw fail('candidate_import_refused', `${file.fileName}: ${refusal}`);
-    const sheet = readCandidateRows(table.header, table.rows);
+  /**
+   * Reads a file and plans it for a team: what each candidate would become. The console's calls read it on a
+   * worker thread (`offThread`), so that a 10,000-row list never holds candidates' calls; a job reads it here.
+   */
+  private async plan(file: Upload, teamId: number | null, actor: StaffActor, offThread: boolean): Promise<PlannedFile> {
+    const { sha256, sheet } = offThread
+      ? await this.readOffThread(file)
+      : await readCandidateFile(file.fileName, file.data);
     const valid = sheet.entries.filter((e) => e.valid).map((e) => e.values);
     const existing = new Map<string, PhoneHit>();
     for (let i = 0; i < valid.length; i += CANDIDATE_LIMITS.batchRows) {
@@ -327,14 +324,32 @@ export class CandidateService {
       };
     });
     const problems = [...sheet.problems, ...refused].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-    return { sha256: createHash('sha256').update(file.data).digest('hex'), sheet, rows, problems };
+    return { sha256, sheet, rows, problems };
   }
 
-  /** Reads a candidate file for the actor's team: every candidate as it would be stored, and every problem. */
+  /** Reads a file on a worker thread; a busy pool is `rate_limited`, a worker that died refuses the file. */
+  private async readOffThread(file: Upload): Promise<CandidateFile> {
+    // a copy of its own: its buffer is handed to the worker
+    const bytes = new Uint8Array(file.data);
+    try {
+      return await this.parser.run('candidate_sheet', { name: file.fileName, bytes }, [bytes.buffer]);
+    } catch (err) {
+      if (err instanceof ParseBusyError) throw fail('rate_limited', 'files are being read; try again in a moment');
+      if (err instanceof ParseCrashError) throw fail('candidate_import_refused', `${file.fileName}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /**
+   * Reads a candidate file for the actor's team: the counts of what an import would do, and the first candidates
+   * as they would be stored, the first with a problem and the first problems.
+   */
   async preview(actor: StaffActor, file: Upload, teamIdAsked: number | undefined): Promise<CandidateImportPreviewData> {
     const teamId = await this.teamFor(actor, teamIdAsked);
-    const { sha256, sheet, rows, problems } = await this.plan(file, teamId, actor);
+    const { sha256, sheet, rows, problems } = await this.plan(file, teamId, actor, true);
     const count = (a: CandidateImportRow['action']) => rows.filter((r) => r.action === a).length;
+    const problemRows = new Set(problems.map((p) => p.row));
+    const withProblems = rows.filter((r) => r.rows.some((n) => problemRows.has(n)));
     await this.audit.record(actor, 'candidate.import.preview', { kind: 'team', id: teamId }, null, {
       file_name: file.fileName.slice(0, 200),
       sha256,
@@ -349,11 +364,14 @@ export class CandidateService {
       sha256,
       columns: sheet.columns,
       custom_columns: sheet.customColumns,
-      rows,
-      problems,
+      rows: rows.slice(0, CANDIDATE_LIMITS.previewRows),
+      problem_rows: withProblems.slice(0, CANDIDATE_LIMITS.previewRows),
+      problems: problems.slice(0, CANDIDATE_LIMITS.previewProblems),
       counts: {
         rows: sheet.rowsRead,
         candidates: rows.length,
+        with_problems: withProblems.length,
+        problems: problems.length,
         create: count('create'),
         update: count('update'),
         invalid: count('invalid'),
@@ -390,7 +408,7 @@ export class CandidateService {
     input: ParsedBody<typeof api.candidateImport>,
   ): Promise<JobStartedData> {
     const teamId = await this.teamFor(actor, input.team_id);
-    const planned = await this.plan(file, teamId, actor);
+    const planned = await this.plan(file, teamId, actor, true);
     const { rows, skipped } = this.chosen(planned, input);
     // An exam to invite to is checked now, so that a file is not imported for an invitation that would be refused.
     if (input.invite_exam_id !== undefined) await this.invitations.checkBulk(actor, input.invite_exam_id);
@@ -437,6 +455,7 @@ export class CandidateService {
       { fileName: p.file_name, mime: 'application/octet-stream', data },
       p.team_id,
       actor,
+      false,
     );
     const { rows, skipped } = this.chosen(planned, { sha256: p.sha256 || undefined, only_valid: p.only_valid });
     const result = await importCandidates(this.db, ctx, {

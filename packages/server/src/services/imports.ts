@@ -1,45 +1,30 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
-  BANK_LIMITS,
-  BankKnowledgePoint,
-  BankTag,
-  candidateView,
-  IMPORT_LIMITS,
   parseQuestion,
-  QUESTION_REGISTRY,
   type ImportCommitData,
-  type ImportedQuestion,
   type ImportFormatInfo,
   type ImportPreviewData,
-  type ImportProblem,
   type JobStartedData,
-  type QuestionBody,
 } from '@examhall/contract';
-import {
-  exportQuestions,
-  FORMATS,
-  importFile,
-  placeOf,
-  questionTemplate,
-  type Draft,
-  type Format,
-  type ImportResult,
-  type Where,
-} from '@examhall/importers';
-import { z } from 'zod';
+import { exportQuestions, FORMATS, questionTemplate, type Draft, type Format } from '@examhall/importers';
 import type { Db } from '../db/database.js';
 import type { Download } from '../http/route.js';
 import { fail } from '../http/errors.js';
+import { ParseBusyError, ParseCrashError, parsePool, type ParsePool } from '../parsing/pool.js';
+import type { ParseTasks } from '../parsing/tasks.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import { ExamVersionRepository } from '../repositories/examVersions.js';
 import { TeamRepository } from '../repositories/teams.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import type { BankExportItem, BankImportItem, BankService } from './bank.js';
+import type { BankExportItem, BankService } from './bank.js';
 import type { JobContext, Json } from '../jobs/types.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { JobService } from './jobs.js';
 import type { Upload } from './profile.js';
+import { formatOf, plannedImport, readQuestionFile, type ReadFile } from './questionFile.js';
+
+export type { ReadFile } from './questionFile.js';
 
 /**
  * How people call each format. Typed by the importers package's list, so a format added there fails to
@@ -63,15 +48,6 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
-
-/** Points of an imported question when its file gives none. */
-const DEFAULT_POINTS = 5;
-/** Difficulty of an imported question when its file gives none (the middle of 1..5). */
-const DEFAULT_DIFFICULTY = 3;
-/** Characters of plain stem the preview shows. */
-const STEM_PREVIEW = 200;
-/** Matches an embedded file's link in a draft; group 1 is its id (the package's pattern, made local). */
-const FILE_LINK = /import-file:(f\d+)/g;
 
 /** The fields of a preview, validated. */
 export interface ImportTarget {
@@ -115,40 +91,6 @@ function importDone(cursor: Json | null): ImportCommitData | null {
   };
 }
 
-/** A file read and checked against the bank: what a preview shows and a commit stores. */
-export interface ReadFile {
-  format: Format;
-  sha256: string;
-  questions: ImportedQuestion[];
-  problems: ImportProblem[];
-  /** Pictures to store before the questions that link them. */
-  images: Buffer[];
-  files: number;
-}
-
-/** A problem the server finds (the bank's rules), located and worded like the package's. */
-function serverProblem(where: Where, code: string, severity: ImportProblem['severity'], en: string, zh: string) {
-  const place = placeOf(where);
-  return {
-    where,
-    code,
-    params: {},
-    severity,
-    message: place.en ? `${place.en}: ${en}` : en,
-    message_zh: place.zh ? `${place.zh}：${zh}` : zh,
-  } satisfies ImportProblem;
-}
-
-/** True when two places in a file are the same. */
-const samePlace = (a: Where, b: Where) => JSON.stringify(a) === JSON.stringify(b);
-
-/** A format name of the importers package, or `format_unknown`. */
-function formatOf(name: string): Format {
-  const found = FORMATS.find((f) => f === name);
-  if (!found) throw fail('format_unknown', `format: one of ${FORMATS.join(', ')}`);
-  return found;
-}
-
 /** A file name without characters that a download name cannot hold. */
 function safeName(name: string): string {
   const printable = [...name].map((c) => (c.charCodeAt(0) < 0x20 ? '_' : c)).join('');
@@ -165,7 +107,9 @@ function safeName(name: string): string {
  * make (preview) and then those questions (commit, in one transaction: all, or only the valid ones when the
  * author says so); folders, selections and exams become files. The server knows no format itself: formats,
  * reading and writing come from the package. A commit checks the file at once and stores it as a job
- * (`runImport`), with progress the console follows; the command line imports synchronously.
+ * (`runImport`), with progress the console follows; the command line imports synchronously. The console's two
+ * calls read the file on a worker thread (parsing/), so that a large file never holds candidates' calls, and a
+ * preview answers the first page of what the file holds with its totals.
  *
  * The file is sent again with the commit rather than kept between the two calls: no state on the server
  * (any process can answer either call), nothing to clean up, and the preview's SHA-256, sent back, makes
@@ -181,6 +125,8 @@ export class ImportService {
     private readonly jobs: JobService,
     /** The account a job runs as, by id (null when disabled or gone). */
     private readonly staffAccount: (id: number) => Promise<StaffActor | null>,
+    /** Where the console's calls read files: worker threads. */
+    private readonly parser: ParsePool = parsePool(),
   ) {}
 
   /** The formats questions are imported from and exported to. */
@@ -193,45 +139,44 @@ export class ImportService {
     );
   }
 
-  /** Reads a file for the target folder's team: every question as it will be stored, problems, duplicates. */
+  /**
+   * Reads a file for the target folder's team (on a worker thread): the counts of its questions and problems, the
+   * first questions with their duplicates in the team's bank, and the first problems.
+   */
   async preview(actor: StaffActor, file: Upload, target: ImportTarget): Promise<ImportPreviewData> {
-    const read = await this.read(actor, file, target);
+    const [folder] = await this.access.require(actor, 'bank.manage', 'folder', target.folder_id);
+    const page = await this.offThread('question_preview', file, { format: target.format });
+    const dupes = await this.bank.duplicates(
+      folder!.teamId,
+      page.questions.map((q) => q.question),
+    );
+    dupes.forEach((list, i) => {
+      if (page.questions[i]!.valid) page.questions[i]!.duplicates = list;
+    });
     await this.audit.record(actor, 'bank.import.preview', { kind: 'folder', id: target.folder_id }, null, {
       file_name: file.fileName.slice(0, 200),
-      format: read.format,
-      sha256: read.sha256,
+      format: page.format,
+      sha256: page.sha256,
       size: file.data.length,
-      questions: read.questions.length,
-      problems: read.problems.length,
+      questions: page.counts.questions,
+      problems: page.counts.problems,
     });
-    return {
-      format: read.format,
-      file_name: file.fileName,
-      sha256: read.sha256,
-      questions: read.questions,
-      problems: read.problems,
-      files: read.files,
-      counts: {
-        questions: read.questions.length,
-        valid: read.questions.filter((q) => q.valid).length,
-        errors: read.problems.filter((p) => p.severity === 'error').length,
-        warnings: read.problems.filter((p) => p.severity === 'warning').length,
-        infos: read.problems.filter((p) => p.severity === 'info').length,
-      },
-    };
+    return { ...page, file_name: file.fileName };
   }
 
   /**
    * Starts importing a file into a folder with the author's tags, as a job; answers the job's id. The file is
-   * read and checked first, so what would refuse it answers at once: a file with an error imports nothing
-   * (`import_has_errors`) unless `only_valid`, a file other than the one previewed `import_file_changed`. The
-   * file is kept in object storage for the job (any process may run it, and a runner that takes over after a
-   * crash reads it again).
+   * read and checked first (on a worker thread), so what would refuse it answers at once: a file with an error
+   * imports nothing (`import_has_errors`) unless `only_valid`, a file other than the one previewed
+   * `import_file_changed`. The file is kept in object storage for the job (any process may run it, and a runner
+   * that takes over after a crash reads it again).
    */
   async commit(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<JobStartedData> {
-    const read = await this.read(actor, file, input);
-    this.plan(read, input);
     const [folder] = await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    const read = await this.offThread('question_commit', file, {
+      format: input.format,
+      choice: { tags: input.tags, only_valid: input.only_valid, sha256: input.sha256 },
+    });
     const fileKey = `${IMPORT_FILES}/${randomUUID()}`;
     await this.store.put(fileKey, file.data);
     const payload: ImportJobPayload = {
@@ -246,6 +191,24 @@ export class ImportService {
     };
     const jobId = await this.jobs.start(actor, 'bank_import', payload, folder!.teamId);
     return { job_id: jobId };
+  }
+
+  /** Reads a file on a worker thread; a busy pool is `rate_limited`, a worker that died refuses the file. */
+  private async offThread<K extends 'question_preview' | 'question_commit'>(
+    kind: K,
+    file: Upload,
+    fields: Omit<ParseTasks[K]['input'], 'name' | 'bytes' | 'apiPrefix'>,
+  ): Promise<ParseTasks[K]['output']> {
+    // a copy of its own: its buffer is handed to the worker
+    const bytes = new Uint8Array(file.data);
+    const input = { ...fields, name: file.fileName, bytes, apiPrefix: this.bank.apiPrefix } as ParseTasks[K]['input'];
+    try {
+      return await this.parser.run(kind, input, [bytes.buffer]);
+    } catch (err) {
+      if (err instanceof ParseBusyError) throw fail('rate_limited', 'files are being read; try again in a moment');
+      if (err instanceof ParseCrashError) throw fail('import_refused', `${file.fileName}: ${err.message}`);
+      throw err;
+    }
   }
 
   /**
@@ -274,8 +237,9 @@ export class ImportService {
       only_valid: p.only_valid,
       sha256: p.sha256,
     };
-    const read = await this.read(actor, file, input);
-    const items = this.plan(read, input);
+    await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    const read = await this.readHere(file, input.format);
+    const items = plannedImport(read, input);
     await ctx.progress(1, 1, 'read');
     // Pictures first, outside the transaction: objects are content-addressed, so one left by a failed import
     // is only the same picture a later import stores again, never a broken link.
@@ -319,39 +283,11 @@ export class ImportService {
     };
   }
 
-  /** The questions of a read file that an import stores, or the error that refuses it. */
-  private plan(read: ReadFile, input: ImportCommitInput): BankImportItem[] {
-    if (input.sha256 && input.sha256 !== read.sha256) {
-      throw fail('import_file_changed', `sha256: the file's is ${read.sha256}, not ${input.sha256}`);
-    }
-    const errors = read.problems.filter((p) => p.severity === 'error');
-    if (errors.length > 0 && !input.only_valid) {
-      throw fail('import_has_errors', `${errors.length} error(s), the first: ${errors[0]!.message}`);
-    }
-    const chosen = read.questions.filter((q) => q.valid);
-    if (chosen.length === 0) throw fail('import_has_errors', 'the file holds no question that can be imported');
-    return chosen.map((q) => {
-      const tags = [...new Set([...q.tags, ...input.tags])];
-      if (tags.length > BANK_LIMITS.tags) {
-        throw fail('validation_error', `tags: question ${q.index} would carry more than ${BANK_LIMITS.tags} tags`);
-      }
-      return {
-        folder: q.folder,
-        input: {
-          question: q.question,
-          difficulty: q.difficulty,
-          knowledge_points: q.knowledge_points,
-          tags,
-          default_score: q.default_score,
-        },
-      };
-    });
-  }
-
   /** The command line's import, synchronous: reads, checks and stores in one go (all or nothing). */
   private async importNow(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<ImportCommitData> {
-    const read = await this.read(actor, file, input);
-    const items = this.plan(read, input);
+    await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    const read = await this.readHere(file, input.format);
+    const items = plannedImport(read, input);
     for (const image of read.images) await this.bank.putImage(image);
     const skipped = read.questions.length - items.length;
     const { ids, foldersCreated } = await this.bank.importQuestions(actor, input.folder_id, items, {
@@ -475,160 +411,18 @@ export class ImportService {
     return { bytes, mime: mimeOf(extension), fileName: `${safeName(baseName)}.${extension}` };
   }
 
-  /** Reads a file for a target folder the actor may fill, with the duplicates in the folder's team's bank. */
-  private async read(actor: StaffActor, file: Upload, target: ImportTarget): Promise<ReadFile> {
-    const [folder] = await this.access.require(actor, 'bank.manage', 'folder', target.folder_id);
-    const read = await this.parse(file, target.format);
-    const dupes = await this.bank.duplicates(
-      folder!.teamId,
-      read.questions.map((q) => q.question),
-    );
-    dupes.forEach((list, i) => {
-      if (read.questions[i]!.valid) read.questions[i]!.duplicates = list;
-    });
-    return read;
-  }
-
   /**
    * Reads a file as the bank would store it, with no folder in view (the command line's dry run):
    * `import_refused` for a file refused whole, otherwise the questions and every located problem.
    */
   inspect(file: Upload, format?: string): Promise<ReadFile> {
-    return this.parse(file, format);
+    return this.readHere(file, format);
   }
 
-  /** Reads a file and checks each draft against the bank's rules; refused files answer `import_refused`. */
-  private async parse(file: Upload, formatName: string | undefined): Promise<ReadFile> {
-    const format = formatName ? formatOf(formatName) : undefined;
-    let result: ImportResult;
-    try {
-      result = await importFile({
-        name: file.fileName,
-        bytes: file.data,
-        ...(format ? { format } : {}),
-        limits: { fileBytes: IMPORT_LIMITS.fileBytes },
-      });
-    } catch (err) {
-      // The package promises never to throw on bad input; should it, the file is refused, not a 500.
-      throw fail('import_refused', `${file.fileName}: ${(err as Error).message}`);
-    }
-    if (result.refused || !result.format) {
-      const first = result.problems[0];
-      // The file's name first, unless the problem already starts with it.
-      const where = first?.where.file === file.fileName ? '' : `${file.fileName}: `;
-      throw fail('import_refused', `${where}${first?.message ?? 'not a question file'}`);
-    }
-    const problems: ImportProblem[] = [...result.problems];
-    // Embedded pictures get their content-addressed URL now; other files cannot be stored in the bank.
-    const urls = new Map<string, string>();
-    const images: Buffer[] = [];
-    for (const f of result.files) {
-      const data = Buffer.from(f.bytes);
-      const target = this.bank.imageTarget(data);
-      if (target) {
-        urls.set(f.id, target.url);
-        images.push(data);
-      } else {
-        problems.push(
-          serverProblem(
-            { file: f.name },
-            'file_not_stored',
-            'warning',
-            'only pictures (PNG, JPEG, GIF, WebP) are stored; links to this file are removed',
-            '只保存图片（PNG、JPEG、GIF、WebP）；指向该文件的链接已去除',
-          ),
-        );
-      }
-    }
-    const errorsAt = result.problems.filter((p) => p.severity === 'error').map((p) => p.where);
-    const drafts = result.questions;
-    const questions: ImportedQuestion[] = [];
-    drafts.forEach((d, i) => {
-      const linked = JSON.parse(
-        JSON.stringify(d.question).replace(FILE_LINK, (whole, id: string) => urls.get(id) ?? whole),
-      ) as QuestionBody;
-      const bodyCheck = this.bank.checkBody(linked);
-      const metaProblem = metadataProblem(d);
-      let valid = !errorsAt.some((w) => samePlace(w, d.where));
-      if (bodyCheck.problem !== null) {
-        valid = false;
-        problems.push(
-          serverProblem(
-            d.where,
-            'bank_refused',
-            'error',
-            `the bank cannot store this question (${bodyCheck.problem})`,
-            `题库无法保存这道题（${bodyCheck.problem}）`,
-          ),
-        );
-      }
-      if (metaProblem) {
-        valid = false;
-        problems.push(
-          serverProblem(d.where, 'bank_refused', 'error', metaProblem, `题目信息不符合题库要求：${metaProblem}`),
-        );
-      }
-      const body = bodyCheck.body ?? linked;
-      const points = d.points ?? DEFAULT_POINTS;
-      questions.push({
-        index: i + 1,
-        where: d.where,
-        title: d.title ?? null,
-        question: body,
-        kind: body.kind,
-        type: QUESTION_REGISTRY[body.kind].type,
-        stem: this.bank.plainText(body).slice(0, STEM_PREVIEW),
-        folder: d.folder,
-        tags: d.tags,
-        difficulty: d.difficulty ?? DEFAULT_DIFFICULTY,
-        knowledge_points: d.knowledge_points,
-        default_score: points,
-        explanation: d.explanation ?? null,
-        subject: {
-          ...candidateView(body),
-          id: i + 1,
-          type: QUESTION_REGISTRY[body.kind].type,
-          order_num: i + 1,
-          score: points,
-          section: QUESTION_REGISTRY[body.kind].sections[0]!,
-        },
-        valid,
-        duplicates: [],
-      });
-    });
-    if (drafts.some((d) => d.explanation)) {
-      problems.push(
-        serverProblem(
-          {},
-          'explanation_not_stored',
-          'info',
-          'the bank keeps no explanation: the explanations of this file are not imported',
-          '题库不保存解析：该文件中的解析不会导入',
-        ),
-      );
-    }
-    return {
-      format: result.format,
-      sha256: createHash('sha256').update(file.data).digest('hex'),
-      questions,
-      problems,
-      images,
-      files: result.files.length,
-    };
+  /** Reads a file on this thread: for jobs and the command line, which answer no candidate. */
+  private readHere(file: Upload, format: string | undefined): Promise<ReadFile> {
+    return readQuestionFile({ name: file.fileName, bytes: file.data, format, apiPrefix: this.bank.apiPrefix });
   }
-}
-
-/** Why a draft's metadata does not fit the bank (too many or too long tags or knowledge points), or null. */
-function metadataProblem(d: Draft): string | null {
-  const tags = z.array(BankTag).max(BANK_LIMITS.tags, `at most ${BANK_LIMITS.tags} tags`).safeParse(d.tags);
-  if (!tags.success) return `tags: ${tags.error.issues[0]?.message ?? 'invalid'}`;
-  const points = z
-    .array(BankKnowledgePoint)
-    .max(BANK_LIMITS.knowledgePoints, `at most ${BANK_LIMITS.knowledgePoints} knowledge points`)
-    .safeParse(d.knowledge_points);
-  if (!points.success) return `knowledge points: ${points.error.issues[0]?.message ?? 'invalid'}`;
-  if (d.points !== undefined && (d.points < 0 || d.points > 1000)) return 'points: 0 to 1000';
-  return null;
 }
 
 /** A bank question as a draft the package writes. */

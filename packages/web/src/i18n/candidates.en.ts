@@ -44,6 +44,8 @@ export const candidatesEn: Record<keyof typeof candidatesZh, string> = {
   'cand.import.reading': 'Reading…',
   'cand.import.counts': '{rows} rows: {create} new, {update} to update, {invalid} with errors, {merged} merged',
   'cand.import.problemsOnly': 'Only rows with problems',
+  'cand.import.shown': 'Showing the first {shown} of the {n} candidates in the file; the import takes them all.',
+  'cand.import.shownProblems': 'Showing the first {shown} of the {n} candidates with problems.',
   'cand.import.action.create': 'New',
   'cand.import.action.update': 'Will update',
   'cand.import.action.invalid': 'Has errors',

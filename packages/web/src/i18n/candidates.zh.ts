@@ -42,6 +42,8 @@ export const candidatesZh = {
   'cand.import.reading': '正在读取…',
   'cand.import.counts': '共 {rows} 行：新增 {create}，更新 {update}，有错误 {invalid}，合并 {merged}',
   'cand.import.problemsOnly': '只看有问题的行',
+  'cand.import.shown': '显示前 {shown} 位考生，文件共 {n} 位；导入时全部导入。',
+  'cand.import.shownProblems': '显示前 {shown} 位有问题的考生，共 {n} 位。',
   'cand.import.action.create': '新增',
   'cand.import.action.update': '将更新',
   'cand.import.action.invalid': '有错误',

@@ -291,7 +291,36 @@ function bigSheet(rows: number): Uint8Array {
   );
 }
 
+/**
+ * A workbook whose worksheet (at `path`) has `rows` empty rows, each tag broken by `gap` before its attribute
+ * (`<row\nr="1"></row>`): a count of `<row ` and `<row>` patterns finds none of them.
+ */
+function gappedRows(rows: number, gap: string, path = 'xl/worksheets/sheet1.xml'): Uint8Array {
+  const parts = ['<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'];
+  for (let r = 1; r <= rows; r++) parts.push(`<row${gap}r="${r}"></row>`);
+  parts.push('</sheetData></worksheet>');
+  return zipSync({ 'xl/workbook.xml': strToU8('<workbook/>'), [path]: strToU8(parts.join('')) }, { level: 6 });
+}
+
 describe('hostile sheets are refused in bounded time and memory', () => {
+  it.each([
+    ['a line break', '\n', undefined],
+    ['a tab', '\t', undefined],
+    ['CR LF', '\r\n', undefined],
+    ['a line break (the sheet in a folder exceljs also reads sheets from)', '\n', 'x/xl/worksheets/sheet2.xml'],
+  ])(
+    '250,000 empty rows, each tag broken by %s, are counted as the XML parser reads them and refused',
+    async (_, gap, path) => {
+      const bytes = gappedRows(250_000, gap, path);
+      expect(bytes.length).toBeLessThan(1024 * 1024);
+      const started = performance.now();
+      const r = await importFile({ name: 'gapped.xlsx', bytes });
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(r.refused).toBe(true);
+      expect(r.problems.map((p) => [p.code, p.params.limit])).toEqual([['sheet_too_many_rows', 200_000]]);
+    },
+  );
+
   it('a sheet with a million rows, from a row count taken while inflating', async () => {
     const bytes = bigSheet(1_000_000);
     const started = performance.now();

@@ -1,6 +1,10 @@
-/** Excel workbooks: read (after the zip checks and a row count), written in the one-row-per-question layout. */
+/**
+ * Excel workbooks: read (after the zip checks, with each sheet's rows counted by the XML parser), written in the
+ * one-row-per-question layout.
+ */
 import ExcelJS from 'exceljs';
-import { Unzip, UnzipInflate } from 'fflate';
+import { zipSync } from 'fflate';
+import { SaxesParser } from 'saxes';
 import { refuse, Refusal } from '../../problems.js';
 import type { Draft, ImportLimits, Problem, Where } from '../../types.js';
 import { unzipSafely } from '../../zip.js';
@@ -8,22 +12,6 @@ import { columnLetter, DIFFICULTY_VALUES, TYPE_VALUES } from './columns.js';
 import { readSheets, type SheetRows } from './read.js';
 import { TEMPLATE_EXAMPLES, TEMPLATE_INSTRUCTIONS } from './template.js';
 import { COLUMNS, headerRow, questionRows } from './write.js';
-
-/** Counts `<row` and `<c` tags in a worksheet's XML without parsing it. */
-function countTags(xml: Uint8Array): { rows: number; cells: number } {
-  const buf = Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength);
-  let rows = 0;
-  let cells = 0;
-  for (let i = buf.indexOf('<', 0); i >= 0; i = buf.indexOf('<', i + 1)) {
-    const a = buf[i + 1];
-    const b = buf[i + 2];
-    const c = buf[i + 3];
-    const d = buf[i + 4];
-    if (a === 0x72 && b === 0x6f && c === 0x77 && (d === 0x20 || d === 0x3e)) rows++;
-    else if (a === 0x63 && (b === 0x20 || b === 0x3e)) cells++;
-  }
-  return { rows, cells };
-}
 
 /** A cell's value as text: rich text joined, formulas by their result, dates as ISO dates. */
 export function cellText(v: ExcelJS.CellValue): string {
@@ -37,79 +25,106 @@ export function cellText(v: ExcelJS.CellValue): string {
   return '';
 }
 
-const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
+/**
+ * Entries exceljs may read as a worksheet: its readers match `xl/worksheets/sheetN.xml` anywhere in a path, so
+ * every such entry is counted, wherever it stands.
+ */
+const WORKSHEET = /xl\/worksheets\/[^/]+\.xml/;
+
+/** How much one worksheet may hold before the workbook is refused. */
+export interface SheetBounds {
+  /** Rows, empty ones too. */
+  rows: number;
+  /** Cells, empty ones too. */
+  cells: number;
+  /** The bound a refusal names, when it is not `rows` (a table's data rows, its header aside). */
+  named?: number;
+}
+
+/** An element's name without its namespace prefix. */
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /**
- * Counts each worksheet's rows while inflating it in a stream, keeping nothing: a sheet with a million rows is
- * refused when the count passes the limit, before the rest of it is inflated or anything is parsed.
+ * Counts a worksheet's rows and cells as its bytes are inflated, by the XML parser exceljs itself reads sheets
+ * with (saxes): an element is a row whatever the whitespace or attributes in its tag, and a prefixed one counts
+ * too. Refuses the sheet as soon as a bound is passed, so nothing past it is inflated, kept or parsed.
  */
-export function countRowsStreaming(bytes: Uint8Array, limits: ImportLimits, where: Where): void {
-  let over: { path: string; rows: number } | null = null;
-  let inflated = 0;
-  const unzip = new Unzip((file) => {
-    if (!WORKSHEET.test(file.name) || over) return;
-    let rows = 0;
-    let tail = '';
-    file.ondata = (err, data) => {
-      if (err || over) return;
-      inflated += data.length;
-      // The previous chunk's last four characters cannot hold a whole `<row ` tag, so nothing is counted twice.
-      const text = tail + Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
-      rows += text.match(/<row[ >]/g)?.length ?? 0;
-      tail = text.slice(-4);
-      if (rows > limits.sheetRows || inflated > limits.zipTotalBytes) {
-        over = { path: file.name, rows };
-        file.terminate();
-      }
-    };
-    file.start();
+function sheetCounter(path: string, bounds: SheetBounds, where: Where): (chunk: Uint8Array, final: boolean) => void {
+  const parser = new SaxesParser();
+  const decoder = new TextDecoder();
+  const limit = bounds.named ?? bounds.rows;
+  let rows = 0;
+  let cells = 0;
+  parser.on('opentagstart', (tag) => {
+    const name = localName(tag.name);
+    if (name === 'row') {
+      if (++rows > bounds.rows)
+        refuse({ ...where, file: path }, 'sheet_too_many_rows', { count: `${bounds.rows}+`, limit });
+    } else if (name === 'c' && ++cells > bounds.cells) {
+      refuse({ ...where, file: path }, 'sheet_too_many_rows', { count: `${cells} cells in ${rows}`, limit });
+    }
   });
-  unzip.register(UnzipInflate);
-  const step = 64 * 1024;
-  try {
-    for (let i = 0; i < bytes.length && !over; i += step)
-      unzip.push(bytes.subarray(i, i + step), i + step >= bytes.length);
-  } catch {
-    // A broken zip is reported by unzipSafely, which runs next.
-  }
-  const found = over as { path: string; rows: number } | null;
-  if (found) {
-    if (found.rows <= limits.sheetRows)
-      refuse({ ...where, file: found.path }, 'zip_bomb', { detail: `over ${limits.zipTotalBytes} bytes` });
-    refuse({ ...where, file: found.path }, 'sheet_too_many_rows', {
-      count: `${limits.sheetRows}+`,
-      limit: limits.sheetRows,
-    });
-  }
+  // Malformed XML is exceljs's to report (xlsx_invalid); the count goes on past it, which can only count more.
+  parser.on('error', () => undefined);
+  return (chunk, final) => {
+    parser.write(decoder.decode(chunk, { stream: !final }));
+    if (final) parser.close();
+  };
 }
 
 /**
- * Reads a workbook. Each worksheet's rows are counted while streaming (a sheet over the row limit is refused at
- * once), then the zip checks run and the cells are counted: nothing is parsed by exceljs before that.
+ * A workbook's parts, after the zip checks, with each worksheet's rows and cells counted while it is inflated
+ * (a sheet over `bounds` refuses the file before the rest of it is inflated or anything is parsed).
+ */
+export function unzipWorkbook(
+  bytes: Uint8Array,
+  limits: ImportLimits,
+  bounds: SheetBounds,
+  where: Where,
+): Map<string, Uint8Array> {
+  // A worksheet is one entry however many rows it has; the row and cell counts bound it instead.
+  const entries = unzipSafely(bytes, { ...limits, zipEntryBytes: limits.zipTotalBytes }, where, (path) =>
+    WORKSHEET.test(path) ? sheetCounter(path, bounds, where) : null,
+  );
+  if (!entries.has('xl/workbook.xml')) refuse(where, 'xlsx_invalid', { detail: 'no xl/workbook.xml' });
+  return entries;
+}
+
+/**
+ * The workbook's parts as a zip listing the worksheets last, for exceljs to read: the parts counted, and only
+ * those (the original bytes could hold entries its zip reader finds and ours did not). Listed last because
+ * exceljs's streaming reader reads a sheet it meets once it knows the shared strings and relationships, and fails
+ * when xl/workbook.xml comes after that sheet; a zip's order is the writer's choice (exceljs's own writer varies
+ * it). The parts are stored uncompressed: this copy lives only while it is read.
+ */
+export function sheetsLast(entries: Map<string, Uint8Array>): Uint8Array {
+  const rank = (path: string) => (path.includes('xl/worksheets/') ? 1 : 0);
+  const paths = [...entries.keys()].sort((a, b) => rank(a) - rank(b));
+  return zipSync(Object.fromEntries(paths.map((p) => [p, [entries.get(p)!, { level: 0 }]])));
+}
+
+/**
+ * Reads a workbook. Each worksheet's rows and cells are counted while it is inflated (a sheet over the limits is
+ * refused at once), after the zip checks: nothing is parsed by exceljs before that.
  */
 export async function importXlsx(
   bytes: Uint8Array,
   limits: ImportLimits,
   where: Where,
 ): Promise<{ questions: Draft[]; problems: Problem[] }> {
-  countRowsStreaming(bytes, limits, where);
-  // A worksheet is one entry however many rows it has; the row and cell counts bound it instead.
-  const entries = unzipSafely(bytes, { ...limits, zipEntryBytes: limits.zipTotalBytes }, where);
-  if (!entries.has('xl/workbook.xml')) refuse(where, 'xlsx_invalid', { detail: 'no xl/workbook.xml' });
-  for (const [path, xml] of entries) {
-    if (!WORKSHEET.test(path)) continue;
-    const { rows, cells } = countTags(xml);
-    if (rows > limits.sheetRows)
-      refuse({ ...where, file: path }, 'sheet_too_many_rows', { count: rows, limit: limits.sheetRows });
-    if (cells > limits.sheetRows * COLUMNS.length)
-      refuse({ ...where, file: path }, 'sheet_too_many_rows', {
-        count: `${cells} cells in ${rows}`,
-        limit: limits.sheetRows,
-      });
-  }
+  const entries = unzipWorkbook(
+    bytes,
+    limits,
+    { rows: limits.sheetRows, cells: limits.sheetRows * COLUMNS.length },
+    where,
+  );
+  const parts = sheetsLast(entries);
+  entries.clear();
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ExcelJS.Buffer);
+    await workbook.xlsx.load(
+      Buffer.from(parts.buffer, parts.byteOffset, parts.byteLength) as unknown as ExcelJS.Buffer,
+    );
   } catch (e) {
     if (e instanceof Refusal) throw e;
     refuse(where, 'xlsx_invalid', { detail: e instanceof Error ? e.message : String(e) });

@@ -5,7 +5,10 @@ import { useI18n } from '../../../i18n/index.js';
 
 const ACTION_COLORS = { create: 'green', update: 'blue', invalid: 'red' } as const;
 
-/** The preview of a candidate file: counts, then every candidate with its problems, problem rows highlighted. */
+/**
+ * The preview of a candidate file: counts of the whole file, then the first candidates (or the first with a
+ * problem) with their problems, problem rows highlighted; the server answers a page, a file may hold 10,000 rows.
+ */
 export function ImportPreview({ preview }: { preview: CandidateImportPreviewData }) {
   const { t, lang } = useI18n();
   const [problemsOnly, setProblemsOnly] = useState(false);
@@ -18,10 +21,9 @@ export function ImportPreview({ preview }: { preview: CandidateImportPreviewData
     return map;
   }, [preview.problems]);
   const problemsOf = (r: CandidateImportRow) => r.rows.flatMap((n) => byRow.get(n) ?? []);
-  const rows = problemsOnly ? preview.rows.filter((r) => problemsOf(r).length > 0) : preview.rows;
-  const fileProblems = preview.problems.filter(
-    (p) => p.row === null || !preview.rows.some((r) => r.rows.includes(p.row!)),
-  );
+  const rows = problemsOnly ? preview.problem_rows : preview.rows;
+  const of = problemsOnly ? preview.counts.with_problems : preview.counts.candidates;
+  const fileProblems = preview.problems.filter((p) => p.row === null);
   const columns: TableColumnsType<CandidateImportRow> = [
     { title: t('cand.import.rows'), dataIndex: 'rows', width: 90, render: (rs: number[]) => rs.join(', ') },
     {
@@ -77,12 +79,20 @@ export function ImportPreview({ preview }: { preview: CandidateImportPreviewData
         />
         {t('cand.import.problemsOnly')}
       </Space>
+      {of > rows.length && (
+        <Typography.Text type="secondary" data-testid="candidate-import-shown">
+          {t(problemsOnly ? 'cand.import.shownProblems' : 'cand.import.shown', {
+            shown: rows.length,
+            n: of.toLocaleString(lang),
+          })}
+        </Typography.Text>
+      )}
       <Table<CandidateImportRow>
         size="small"
         rowKey="row"
         columns={columns}
         dataSource={rows}
-        pagination={{ pageSize: 50, showSizeChanger: false }}
+        pagination={false}
         rowClassName={(r) => (r.action === 'invalid' ? 'ant-table-row-error' : '')}
         onRow={(r) => ({ style: r.action === 'invalid' ? { background: '#fff1f0' } : {} })}
         data-testid="candidate-import-preview"

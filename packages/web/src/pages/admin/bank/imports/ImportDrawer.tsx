@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import type { ImportPreviewData, JobView } from '@examhall/contract';
-import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Upload } from 'antd';
+import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';
@@ -13,9 +13,10 @@ import { ImportProblems } from './ImportProblems.js';
 import { TemplateButton } from './TemplateButton.js';
 
 /**
- * The import flow: choose a folder and a file (and a format when the file does not tell), see every question
- * as it will be stored and every problem, then import all (or only the valid ones), with tags. A new file
- * starts a new preview; nothing is stored before Import, which runs as a job whose progress shows here.
+ * The import flow: choose a folder and a file (and a format when the file does not tell), see the file's counts,
+ * its first questions as they will be stored and its first problems (the server answers a page: a file may hold
+ * 20,000 questions), then import all (or only the valid ones), with tags. A new file starts a new preview;
+ * nothing is stored before Import, which runs as a job whose progress shows here.
  */
 export function ImportDrawer(props: {
   open: boolean;
@@ -23,7 +24,7 @@ export function ImportDrawer(props: {
   onClose: () => void;
   onImported: (folderId: number) => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { message } = App.useApp();
   const folders = useFolders();
   const tags = useTags();
@@ -165,7 +166,15 @@ export function ImportDrawer(props: {
                 warnings: shown.counts.warnings,
               })}
             />
-            <ImportProblems problems={shown.problems} />
+            <ImportProblems problems={shown.problems} total={shown.counts.problems} />
+            {shown.counts.questions > shown.questions.length && (
+              <Typography.Text type="secondary" data-testid="import-shown">
+                {t('console.import.shown', {
+                  shown: shown.questions.length,
+                  n: shown.counts.questions.toLocaleString(lang),
+                })}
+              </Typography.Text>
+            )}
             <ImportPreviewTable questions={shown.questions} folderPath={folderPath(list, folderId)} />
             <Form layout="vertical">
               <Form.Item label={t('console.import.tags')} extra={t('console.import.tagsHint')}>

@@ -1,0 +1,30 @@
+/** The parse pool: tasks answered from a worker thread, the queue's bound, and a task's error kept as it was. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { AppError } from '../http/errors.js';
+import { ParseBusyError, ParsePool } from './pool.js';
+
+const csv = (text: string) => ({ name: 'list.csv', bytes: new TextEncoder().encode(text) });
+
+describe('ParsePool', () => {
+  const pool = new ParsePool({ size: 1, maxQueue: 1 });
+  afterAll(() => pool.close());
+
+  it("runs tasks on its worker, refuses one past its queue, and keeps a task's error as it was thrown", async () => {
+    const first = pool.run('candidate_sheet', csv('手机号,姓名\n13800000001,甲\n'));
+    const second = pool.run('candidate_sheet', csv('name\nx\n'));
+    await expect(pool.run('candidate_sheet', csv('手机号\n1\n'))).rejects.toBeInstanceOf(ParseBusyError);
+    const read = await first;
+    expect(read.sheet.entries.map((e) => [e.row, e.values.phone, e.valid])).toEqual([[2, '13800000001', true]]);
+    const refused = await second.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('candidate_import_refused');
+    expect((refused as AppError).message).toContain('no phone column');
+    // the queue is free again
+    await expect(pool.run('candidate_sheet', csv('手机号,姓名\n13800000002,乙\n'))).resolves.toMatchObject({
+      sheet: { rowsRead: 1 },
+    });
+  });
+});
