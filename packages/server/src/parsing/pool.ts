@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId, Worker, type WorkerOptions } from 'node:worker_threads';
@@ -71,7 +71,8 @@ function startWorker(opts: WorkerOptions): Worker {
       },
     },
   });
-  if (!existsSync(tsconfig)) {
+  // rewritten when it names other paths: a copied tree carries its cache along
+  if (!existsSync(tsconfig) || readFileSync(tsconfig, 'utf8') !== config) {
     mkdirSync(cache, { recursive: true });
     // written aside and renamed: another test process may be starting a worker from the same cache
     const tmp = `${tsconfig}.${process.pid}.${threadId}.tmp`;
