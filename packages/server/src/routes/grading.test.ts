@@ -11,6 +11,7 @@ import {
   type ExamResult,
   type GradingExamListData,
   type GradingItemData,
+  type GradingItemRef,
   type GradingMarkData,
   type GradingNextData,
   type GradingProgressData,
@@ -330,7 +331,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     const foreignAuthor = await member('author', await t.team('Other team'));
     const proctor = await member('proctor', team);
     // Three answers, each marked 5 by First and 10 by Second: two apart by more than the margin.
-    const refs = [];
+    const refs: GradingItemRef[] = [];
     for (const name of ['Zhou', 'Wu', 'Zheng']) {
       const { attemptId } = await candidate(name, { [qa]: QA_ANSWER });
       const ref = { attempt_id: attemptId, question_id: qa };
@@ -340,7 +341,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     }
     expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(3);
 
-    const decide = (ref: (typeof refs)[number], token: string) =>
+    const decide = (ref: GradingItemRef, token: string) =>
       call<GradingMarkData>(api.gradingReconcileMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0] }, token);
     for (const who of [first, second]) {
       const own = await decide(refs[0]!, who.token);
