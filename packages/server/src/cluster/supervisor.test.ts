@@ -4,34 +4,14 @@
  * supervisor keeps them), a job queued through an API process runs in the worker, an API process killed with
  * SIGKILL is started again while the port keeps answering, and SIGTERM stops every process.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SMS_RULES } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/harness.js';
-import { startScript, until } from '../test/processes.js';
-
-/** The pids of the processes the supervisor `pid` started (its other children, such as a loader's, left out). */
-function childrenOf(pid: number): number[] {
-  let pids: number[];
-  try {
-    pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-  return pids.filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.');
-    } catch {
-      return false;
-    }
-  });
-}
+import { startScript, until, supervisedPids } from '../test/processes.js';
 
 /** A GET that tries once more when its kept-alive connection was to a process that just died. */
 async function get(url: string): Promise<Response> {
@@ -78,7 +58,7 @@ describe('the supervisor with two API processes and a worker', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const pid of childrenOf(server.pid!)) {
+    for (const pid of supervisedPids(server.pid!)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -90,7 +70,7 @@ describe('the supervisor with two API processes and a worker', () => {
   });
 
   it('runs two API processes and a worker under one supervisor', () => {
-    expect(childrenOf(server.pid!)).toHaveLength(3);
+    expect(supervisedPids(server.pid!)).toHaveLength(3);
   });
 
   it('holds one rate limit across the API processes', async () => {
@@ -136,7 +116,7 @@ describe('the supervisor with two API processes and a worker', () => {
   });
 
   it('starts an API process again after SIGKILL, and the port answers meanwhile', async () => {
-    const before = childrenOf(server.pid!);
+    const before = supervisedPids(server.pid!);
     // The last started are the API processes (the worker starts first).
     const victim = before[before.length - 1]!;
     process.kill(victim, 'SIGKILL');
@@ -145,14 +125,14 @@ describe('the supervisor with two API processes and a worker', () => {
       expect(res.status).toBe(200);
     }
     await until(async () => {
-      const now = childrenOf(server.pid!);
+      const now = supervisedPids(server.pid!);
       return now.length === 3 && !now.includes(victim);
     }, 60_000);
     expect(output).toMatch(/api process \d \(pid \d+\) ended \(SIGKILL\); starting it again/);
   });
 
   it('stops every process on SIGTERM and exits 0', async () => {
-    const children = childrenOf(server.pid!);
+    const children = supervisedPids(server.pid!);
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     server.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -4,7 +4,6 @@
  * passes the change on (cluster/ipc.ts IpcNotifier, cluster/hub.ts). The streams are opened on connections of
  * their own and the test checks, from /proc, that they are held by different processes.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -20,29 +19,9 @@ import {
   type BenchDb,
   type ServerProcess,
 } from '../bench/harness.js';
-import { tsxLoader, until } from '../test/processes.js';
+import { tsxLoader, until, supervisedPids } from '../test/processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The pids of the supervisor's API and worker processes. */
-function childrenOf(pid: number): number[] {
-  let pids: number[];
-  try {
-    pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-  return pids.filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.');
-    } catch {
-      return false;
-    }
-  });
-}
 
 /** The pid (among `pids`) holding the server's end of the TCP connection from `clientPort` to `serverPort`. */
 function holderOf(serverPort: number, clientPort: number, pids: readonly number[]): number | undefined {
@@ -134,7 +113,7 @@ describe("a proctor's warning with two API processes", () => {
   }, 120_000);
 
   afterAll(async () => {
-    const children = server ? childrenOf(server.child.pid!) : [];
+    const children = server ? supervisedPids(server.child.pid!) : [];
     await server?.stop('SIGKILL');
     for (const pid of children) {
       try {
@@ -154,7 +133,7 @@ describe("a proctor's warning with two API processes", () => {
     const attempt = await handle.db.selectFrom('attempts').select('id').executeTakeFirstOrThrow();
     await handle.db.destroy();
 
-    const apis = childrenOf(server.child.pid!);
+    const apis = supervisedPids(server.child.pid!);
     const port = Number(new URL(server.base).port);
     // node:cluster hands new connections to the listening API processes in turn; the supervisor reports listening
     // once the first one listens, so streams are opened until both hold one.

@@ -4,8 +4,6 @@
  * change again (same client id) as the page does, and node:cluster hands the new connection to a living process;
  * afterwards every acknowledged change is in the database, and the supervisor has started the process again.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,32 +15,12 @@ import {
   type BenchDb,
   type ServerProcess,
 } from '../bench/harness.js';
-import { tsxLoader, until } from '../test/processes.js';
+import { tsxLoader, until, supervisedPids } from '../test/processes.js';
 import { faultCandidates, faultSeconds, type ExamCandidate } from './cluster.js';
 import { AnswerLoad, answersFound, choiceQuestions } from './load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The pids of the supervisor's API and worker processes, in the order they were started. */
-function childrenOf(pid: number): number[] {
-  let pids: number[];
-  try {
-    pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-  return pids.filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.');
-    } catch {
-      return false;
-    }
-  });
-}
 
 describe('fault: an API process of the supervisor killed with SIGKILL under load', () => {
   const CANDIDATES = faultCandidates(20);
@@ -74,7 +52,7 @@ describe('fault: an API process of the supervisor killed with SIGKILL under load
   }, 120_000);
 
   afterAll(async () => {
-    const children = server ? childrenOf(server.child.pid!) : [];
+    const children = server ? supervisedPids(server.child.pid!) : [];
     await server?.stop('SIGKILL');
     for (const pid of children) {
       try {
@@ -97,7 +75,7 @@ describe('fault: an API process of the supervisor killed with SIGKILL under load
     }));
     const choices = await choiceQuestions(server.base, examId, tokens[0]!);
     // Both API processes listen by now (the supervisor reports listening after the first).
-    await until(async () => childrenOf(server.child.pid!).length === 3, 60_000);
+    await until(async () => supervisedPids(server.child.pid!).length === 3, 60_000);
     const load = new AnswerLoad({
       bases: () => [server.base],
       examId,
@@ -107,7 +85,7 @@ describe('fault: an API process of the supervisor killed with SIGKILL under load
       giveUpMs: 60_000,
     });
     await sleep(2_000);
-    const before = childrenOf(server.child.pid!);
+    const before = supervisedPids(server.child.pid!);
     // The worker starts first; the last started is an API process.
     const victim = before[before.length - 1]!;
     const beforeKill = load.acknowledged.size;
@@ -133,7 +111,7 @@ describe('fault: an API process of the supervisor killed with SIGKILL under load
     }
 
     const after = await until(async () => {
-      const now = childrenOf(server.child.pid!);
+      const now = supervisedPids(server.child.pid!);
       return now.length === 3 && !now.includes(victim) ? now : undefined;
     }, 60_000);
     expect(after).not.toContain(victim);

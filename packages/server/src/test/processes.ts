@@ -1,5 +1,6 @@
 /** Helpers for tests that run parts of the server as processes of their own and kill them. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -44,5 +45,28 @@ export function startScript(
     });
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}):\n${out}`)));
+  });
+}
+
+/**
+ * The pids of the API and worker processes a supervisor (cluster/supervisor.ts) started, in the order they were
+ * started: its children that run the supervisor's child entry (a loader's helper process is left out).
+ */
+export function supervisedPids(supervisor: number): number[] {
+  let pids: number[];
+  try {
+    pids = execFileSync('pgrep', ['-P', String(supervisor)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return pids.filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('child.');
+    } catch {
+      return false;
+    }
   });
 }
