@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { STAFF_ROLES, type StaffRole } from '@examhall/contract';
 import { LocalJudgeQueue, type JudgeQueue } from '@examhall/judge';
-import { buildApp, type RegisteredRoute } from '../app.js';
+import { buildApp, type ProcessRole, type RegisteredRoute } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { migrate, openDb, type DbTarget } from '../db/database.js';
 import type { JobsSetup } from '../jobs/index.js';
@@ -46,6 +46,8 @@ export interface TestAppOptions {
   jobs?: JobsSetup;
   /** Hears every statement the app runs on its database (not with `dataDir`). */
   log?: DbTarget['log'];
+  /** What the app's process does (AppOptions.role; default: everything). */
+  role?: ProcessRole;
 }
 
 /** A running test app. */
@@ -184,6 +186,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     poolStats: db.handle.kit.pool,
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
     ...(opts.jobs ? { jobs: opts.jobs } : {}),
+    ...(opts.role ? { role: opts.role } : {}),
   });
   await app.ready();
   sendSiteOrigin(app, new URL(config.publicUrl).origin);
