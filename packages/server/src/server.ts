@@ -82,7 +82,13 @@ export async function serve(config: Config, opts: ServeOptions): Promise<void> {
     if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
     seeded = opts.seed && (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;
   }
-  shutdownOnSignals({ app, drain, closeRuntime: () => runtime.close(), graceMs: config.shutdownGraceMs });
+  shutdownOnSignals({
+    app,
+    drain,
+    closeRuntime: () => runtime.close(),
+    graceMs: config.shutdownGraceMs,
+    secondSignalExits: opts.channel === undefined,
+  });
 
   if (role === 'worker') {
     await app.ready();

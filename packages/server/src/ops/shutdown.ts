@@ -15,6 +15,12 @@ export interface ShutdownParts {
   closeRuntime(): Promise<void>;
   /** How long requests in flight may take to finish, ms. */
   graceMs: number;
+  /**
+   * False under the supervisor: Ctrl-C reaches the whole process group and the supervisor passes its own signal
+   * on, so a second signal is the same stop, not a wish to stop at once (the supervisor ends a process that
+   * outlives its grace).
+   */
+  secondSignalExits?: boolean;
 }
 
 /** Stops the server gracefully; resolves with the exit code (0, or 1 when the grace period ran out). */
@@ -39,11 +45,15 @@ export async function shutdown(parts: ShutdownParts, signal: string): Promise<nu
   return cut ? 1 : 0;
 }
 
-/** Runs `shutdown` on the first SIGTERM or SIGINT and exits with its code; a second signal exits at once. */
+/**
+ * Runs `shutdown` on the first SIGTERM or SIGINT and exits with its code; a second signal exits at once (unless
+ * `secondSignalExits` is false).
+ */
 export function shutdownOnSignals(parts: ShutdownParts): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
+      if (parts.secondSignalExits === false) return;
       parts.app.log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
