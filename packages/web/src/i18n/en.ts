@@ -723,20 +723,10 @@ export const en: Dictionary = {
   'error.sms_queue_full': 'Very many verification codes are being sent at once; please ask for yours again in a minute',
   'error.sms_resend_too_frequent':
     'These invitations were texted again a few minutes ago; wait a little before resending',
-  'error.sms_resend_too_frequent.held':
-    '{held} text(s) not sent: an invitation is texted again at most once every {minutes} minutes; try again in {retry_after} s',
   'error.sms_resend_daily_limit': 'These invitations have been texted again as often as a day allows',
-  'error.sms_resend_daily_limit.held':
-    '{held} text(s) not sent: an invitation is texted again at most {max} times a day; try again tomorrow',
   'error.sms_phone_daily_limit': 'These phones have had as many texts today as a day allows',
-  'error.sms_phone_daily_limit.held':
-    '{held} text(s) not sent: a phone gets at most {max} texts a day, login codes included; try again tomorrow',
   'error.sms_exam_daily_limit': "This exam's texts for today are used up",
-  'error.sms_exam_daily_limit.held':
-    '{held} text(s) not sent: an exam sends at most {max} texts a day; try again tomorrow',
   'error.sms_team_daily_limit': "The team's texts for today are used up",
-  'error.sms_team_daily_limit.held':
-    "{held} text(s) not sent: a team's exams send at most {max} texts a day; try again tomorrow",
   'error.account_locked': 'Too many failed logins, please try again later',
   'error.totp_required': 'Enter the code from your authenticator app',
   'error.totp_invalid': 'Wrong or already used code',

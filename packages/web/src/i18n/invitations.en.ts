@@ -99,4 +99,15 @@ export const invitationsEn: Record<keyof typeof invitationsZh, string> = {
   'console.sms.reasonJoin': '; ',
   'console.sms.none': 'No texts yet. Invite candidates above with "Text the invitation" on and their texts show here.',
   'console.sms.noneMatch': 'No texts match; try another state or phone.',
+  // Worded refusals of a resend (the API client's texts for codes with data): only the console resends.
+  'error.sms_resend_too_frequent.held':
+    '{held} text(s) not sent: an invitation is texted again at most once every {minutes} minutes; try again in {retry_after} s',
+  'error.sms_resend_daily_limit.held':
+    '{held} text(s) not sent: an invitation is texted again at most {max} times a day; try again tomorrow',
+  'error.sms_phone_daily_limit.held':
+    '{held} text(s) not sent: a phone gets at most {max} texts a day, login codes included; try again tomorrow',
+  'error.sms_exam_daily_limit.held':
+    '{held} text(s) not sent: an exam sends at most {max} texts a day; try again tomorrow',
+  'error.sms_team_daily_limit.held':
+    "{held} text(s) not sent: a team's exams send at most {max} texts a day; try again tomorrow",
 };

@@ -94,4 +94,12 @@ export const invitationsZh = {
   'console.sms.reasonJoin': '；',
   'console.sms.none': '还没有短信。在上方邀请考生并打开“发送邀请短信”，短信会出现在这里。',
   'console.sms.noneMatch': '没有符合筛选条件的短信，请换个状态或手机号。',
+  // Worded refusals of a resend (the API client's texts for codes with data): only the console resends.
+  'error.sms_resend_too_frequent.held':
+    '{held} 条短信未发出：同一邀请 {minutes} 分钟内只能重发一次，请 {retry_after} 秒后再试',
+  'error.sms_resend_daily_limit.held': '{held} 条短信未发出：同一邀请每天最多重发 {max} 次，明天可以再发',
+  'error.sms_phone_daily_limit.held':
+    '{held} 条短信未发出：每个手机号每天最多收到 {max} 条短信（验证码也算在内），明天可以再发',
+  'error.sms_exam_daily_limit.held': '{held} 条短信未发出：本场笔试每天最多发送 {max} 条短信，明天可以再发',
+  'error.sms_team_daily_limit.held': '{held} 条短信未发出：本团队的笔试每天最多发送 {max} 条短信，明天可以再发',
 };
