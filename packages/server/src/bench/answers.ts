@@ -6,12 +6,11 @@
  * load. On SQLite the saves are measured again with the supervisor's two API processes (PROCESSES=2) in the same
  * run, and the ratio of the two throughputs printed.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import {
   call,
   candidatesInExam,
-  cpuMicros,
+  treeCpu,
   freshDb,
   smsInbox,
   startServer,
@@ -31,33 +30,13 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
   .filter((d): d is 'sqlite' | 'postgres' => d === 'sqlite' || d === 'postgres');
 
 /**
- * CPU time of the server and, under the supervisor, of its API and worker processes (its direct children), in
- * microseconds; null where there is no /proc.
- */
-function serverCpu(pid: number): number | null {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // no children: one process
-  }
-  let total = cpuMicros(pid);
-  if (total === null) return null;
-  for (const child of children) total += cpuMicros(child) ?? 0;
-  return total;
-}
-
-/**
  * Runs the load and measures the server processes' CPU time over it. On a shared machine throughput and
  * latency swing with whatever else runs; CPU time per acknowledged request hardly does, so it is the
  * figure to compare changes by.
  */
 async function load(server: ServerProcess, next: () => string, answered?: (request: string, status: number) => void) {
   const url = new URL(server.base);
-  const before = serverCpu(server.child.pid!);
+  const before = treeCpu(server.child.pid!);
   const figures = await runLoad({
     host: url.hostname,
     port: Number(url.port),
@@ -66,7 +45,7 @@ async function load(server: ServerProcess, next: () => string, answered?: (reque
     next,
     ...(answered ? { answered } : {}),
   });
-  const after = serverCpu(server.child.pid!);
+  const after = treeCpu(server.child.pid!);
   const cpuPerRequest =
     before === null || after === null ? null : Math.round((after - before) / Math.max(figures.ok, 1));
   return { ...figures, cpuPerRequest };

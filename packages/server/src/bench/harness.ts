@@ -1,5 +1,5 @@
 /** Running the built server as its own process for benchmarks: a fresh database, candidates, attempts. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -138,6 +138,26 @@ export function cpuMicros(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU time of a server process and its direct children (under the supervisor: its API and worker processes), µs;
+ * null where there is no /proc.
+ */
+export function treeCpu(pid: number): number | null {
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // pgrep answers 1 when there is no child: one process
+  }
+  let total = cpuMicros(pid);
+  if (total === null) return null;
+  for (const child of children) total += cpuMicros(child) ?? 0;
+  return total;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on every Linux platform Node runs on). */

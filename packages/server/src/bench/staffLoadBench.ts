@@ -4,13 +4,12 @@
  * (staffLoad.ts), each half with candidates of its own. Prints per candidate call the p99 alone, under staff load
  * and their ratio, each staff action's time or error, and the goals met or not; ends with one JSON line.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startExamServers, type ExamBenchOptions } from './examBench.js';
 import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
-import { cpuMicros } from './harness.js';
+import { treeCpu } from './harness.js';
 import { round1 } from './latency.js';
 import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
 
@@ -48,23 +47,6 @@ export interface StaffLoadSummary {
   server_cpu_s: { alone: number | null; loaded: number | null };
   goals: { save_p99_under_100_ms: boolean; save_ratio_at_most_1_5: boolean; no_call_p99_over_500_ms: boolean };
   file: string;
-}
-
-/** CPU time of the supervisor and its direct children (the API and worker processes), µs; null without /proc. */
-function treeCpu(pid: number): number | null {
-  let children: number[] = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // pgrep answers 1 when there is no child: one process
-  }
-  let total = cpuMicros(pid);
-  if (total === null) return null;
-  for (const child of children) total += cpuMicros(child) ?? 0;
-  return total;
 }
 
 /** The pseudo-calls the mix counts apart from the candidates' timed calls. */

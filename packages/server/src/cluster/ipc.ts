@@ -35,6 +35,11 @@ export interface IpcChannel {
   onMessage(fn: (message: IpcMessage) => void): () => void;
 }
 
+/** True for a message of this protocol (node's channel also carries the cluster module's own). */
+export function isIpcMessage(m: unknown): m is IpcMessage {
+  return m !== null && typeof m === 'object' && 't' in m;
+}
+
 /** The channel of this process to its supervisor, when it was forked with one. */
 export function parentChannel(): IpcChannel | undefined {
   if (!process.send) return undefined;
@@ -45,7 +50,7 @@ export function parentChannel(): IpcChannel | undefined {
     },
     onMessage: (fn) => {
       const listener = (m: unknown) => {
-        if (m && typeof m === 'object' && 't' in m) fn(m as IpcMessage);
+        if (isIpcMessage(m)) fn(m);
       };
       process.on('message', listener);
       return () => void process.off('message', listener);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { SMS_RULES } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/harness.js';
-import { startScript, until, supervisedPids } from '../test/processes.js';
+import { startScript, until, supervisedPids, killPids } from '../test/processes.js';
 
 /** A GET that tries once more when its kept-alive connection was to a process that just died. */
 async function get(url: string): Promise<Response> {
@@ -58,13 +58,7 @@ describe('the supervisor with two API processes and a worker', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const pid of supervisedPids(server.pid!)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    killPids(supervisedPids(server.pid!));
     if (server.exitCode === null) server.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import { banner } from '../server.js';
 import { Hub } from './hub.js';
-import type { IpcChannel, IpcMessage } from './ipc.js';
+import { isIpcMessage, type IpcChannel } from './ipc.js';
 
 /** The environment variable that tells a started process its role. */
 export const ROLE_ENV = 'EXAMHALL_ROLE';
@@ -33,7 +33,7 @@ function channelOf(worker: Worker): IpcChannel {
     },
     onMessage: (fn) => {
       const listener = (m: unknown) => {
-        if (m && typeof m === 'object' && 't' in m) fn(m as IpcMessage);
+        if (isIpcMessage(m)) fn(m);
       };
       worker.on('message', listener);
       return () => void worker.off('message', listener);

@@ -19,7 +19,7 @@ import {
   type BenchDb,
   type ServerProcess,
 } from '../bench/harness.js';
-import { tsxLoader, until, supervisedPids } from '../test/processes.js';
+import { tsxLoader, until, supervisedPids, killPids } from '../test/processes.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -113,15 +113,11 @@ describe("a proctor's warning with two API processes", () => {
   }, 120_000);
 
   afterAll(async () => {
-    const children = server ? supervisedPids(server.child.pid!) : [];
+    // The supervisor's processes are found before it goes: once it is gone they have no parent to be found by.
+    const supervisor = server?.child.pid;
+    const children = supervisor ? supervisedPids(supervisor) : [];
     await server?.stop('SIGKILL');
-    for (const pid of children) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    killPids(children);
     inbox?.close();
     await db?.drop();
   });

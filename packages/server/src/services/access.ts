@@ -68,6 +68,11 @@ export function idsAt(input: unknown, path: string): number[] {
   return values.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : [v])).filter((v) => typeof v === 'number');
 }
 
+/** The ids at a path of a call's query and body together (a field is in one or the other). */
+function idsIn(input: { query: unknown; body: unknown }, path: string): number[] {
+  return [...idsAt(input.query, path), ...idsAt(input.body, path)];
+}
+
 /**
  * Access per resource, the one check by id every staff service makes. An admin reaches everything; an
  * author the resources of their team; a proctor or grader the exams they are assigned to in their role
@@ -129,17 +134,16 @@ export class AccessService {
   async requireRefs(actor: StaffActor, call: CallDef, input: { query: unknown; body: unknown }): Promise<void> {
     if (!call.refs) return;
     if (!call.permission) throw new Error(`${call.path} declares refs but no permission`);
-    const idsOf = (path: string) => [...idsAt(input.query, path), ...idsAt(input.body, path)];
     let scopeExams: Set<number> | undefined;
     for (const [path, ref] of Object.entries(call.refs)) {
       if (!isResourceKind(ref)) continue;
-      const ids = idsOf(path);
+      const ids = idsIn(input, path);
       if (ids.length === 0) continue;
       const owners = await this.require(actor, call.permission, ref, ids);
       const scope = call.scope;
       if (ref === 'exam' || !EXAM_BOUND.has(ref) || !scope || !EXAM_BOUND.has(scope.kind)) continue;
       scopeExams ??= new Set(
-        (await this.require(actor, call.permission, scope.kind, idsOf(scope.field))).map((o) => o.examId!),
+        (await this.require(actor, call.permission, scope.kind, idsIn(input, scope.field))).map((o) => o.examId!),
       );
       const stray = owners.find((o) => !scopeExams!.has(o.examId!));
       if (stray) throw fail('not_found', `no such ${ref} ${stray.id}`);
@@ -169,8 +173,7 @@ export class AccessService {
     if (call.identity !== 'refused' || actor.role !== 'grader') return;
     const scope = call.scope;
     if (!scope || !EXAM_BOUND.has(scope.kind)) throw new Error(`${call.path} refuses identities but names no exam`);
-    const ids = [...idsAt(input.query, scope.field), ...idsAt(input.body, scope.field)];
-    const owners = await this.repo.owners(scope.kind, ids);
+    const owners = await this.repo.owners(scope.kind, idsIn(input, scope.field));
     for (const examId of new Set(owners.map((o) => o.examId!))) {
       if (await this.identityHidden(actor, examId)) throw fail('blind_marking');
     }

@@ -70,3 +70,14 @@ export function supervisedPids(supervisor: number): number[] {
     }
   });
 }
+
+/** Ends these processes with SIGKILL (at the end of a test, whatever state it left them in); gone ones are skipped. */
+export function killPids(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
