@@ -138,8 +138,13 @@ export const ItemAnalysisData = z.object({
   total: z.number().int(),
   /** Questions flagged in the version, whatever the filters. */
   flagged: z.number().int(),
-  /** When the figures were computed (epoch ms). */
-  computed_at: EpochMs,
+  /** When the figures shown were computed (epoch ms); null while the first computation is under way. */
+  computed_at: EpochMs.nullable(),
+  /**
+   * The job computing newer figures (scores changed since, or none computed yet), to follow at /admin/jobs/detail;
+   * null when the figures shown are current.
+   */
+  job_id: Id.nullable(),
 });
 /** GET /admin/analysis/items data. */
 export type ItemAnalysisData = z.infer<typeof ItemAnalysisData>;

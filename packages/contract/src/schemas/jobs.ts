@@ -9,6 +9,7 @@ export const JOB_KINDS = [
   'code_similarity',
   'rescore',
   'results_export',
+  'item_analysis',
 ] as const;
 /** A job kind. */
 export type JobKind = (typeof JOB_KINDS)[number];

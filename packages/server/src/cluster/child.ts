@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { serve } from '../server.js';
 import { parentChannel } from './ipc.js';
+import { yieldToCandidates } from './priority.js';
 import { ROLE_ENV } from './supervisor.js';
 
 async function main(): Promise<void> {
@@ -13,6 +14,8 @@ async function main(): Promise<void> {
   if (!channel || (role !== 'api' && role !== 'worker')) {
     throw new Error(`this file is started by the supervisor (${ROLE_ENV}=api or worker, with an IPC channel)`);
   }
+  // Before any thread is started, so the worker's threads inherit it too.
+  if (role === 'worker') yieldToCandidates(true);
   const concurrency = Number(process.env.EXAMHALL_JUDGE_CONCURRENCY);
   await serve(loadConfig(), {
     seed: process.env.EXAMHALL_SEED === 'true',

@@ -1,6 +1,7 @@
 /**
  * The embedded default's process model for real: `main.ts` with PROCESSES=2 runs a supervisor, two API processes
- * on one port and a worker process on one SQLite database. Rate limits hold across the API processes (the
+ * on one port and a worker process on one SQLite database, the worker yielding the processor to the API processes
+ * (a lower priority). Rate limits hold across the API processes (the
  * supervisor keeps them), a job queued through an API process runs in the worker, an API process killed with
  * SIGKILL is started again while the port keeps answering, and SIGTERM stops every process.
  */
@@ -12,6 +13,8 @@ import { SMS_RULES } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/harness.js';
 import { startScript, until, supervisedPids, killPids } from '../test/processes.js';
+import { STAFF_NICENESS } from './priority.js';
+import { ROLE_ENV } from './supervisor.js';
 
 /** A GET that tries once more when its kept-alive connection was to a process that just died. */
 async function get(url: string): Promise<Response> {
@@ -63,8 +66,20 @@ describe('the supervisor with two API processes and a worker', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('runs two API processes and a worker under one supervisor', () => {
-    expect(supervisedPids(server.pid!)).toHaveLength(3);
+  it('runs two API processes and a worker under one supervisor, the worker at a lower priority', () => {
+    const pids = supervisedPids(server.pid!);
+    expect(pids).toHaveLength(3);
+    const roles = pids.map((pid) => {
+      const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      const role = env.find((v) => v.startsWith(`${ROLE_ENV}=`))?.slice(ROLE_ENV.length + 1);
+      return [role, os.getPriority(pid)];
+    });
+    const own = os.getPriority(server.pid!);
+    expect(roles.sort()).toEqual([
+      ['api', own],
+      ['api', own],
+      ['worker', Math.max(own, STAFF_NICENESS)],
+    ]);
   });
 
   it('holds one rate limit across the API processes', async () => {

@@ -30,6 +30,7 @@ import { attemptsInvitation } from './migrations/029_attempts_invitation.js';
 import { jobExam } from './migrations/031_job_exam.js';
 import { sweepIndexes } from './migrations/032_sweep_indexes.js';
 import { attemptTotals } from './migrations/033_attempt_totals.js';
+import { itemAnalyses } from './migrations/034_item_analyses.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -118,6 +119,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '031_job_exam': jobExam(),
     '032_sweep_indexes': sweepIndexes(),
     '033_attempt_totals': attemptTotals(),
+    '034_item_analyses': itemAnalyses(),
   };
 }
 

@@ -352,6 +352,8 @@ export interface AttemptTable {
   rank_linetest: Generated<number>;
   /** The ranking's key by the major section, in hundredths. */
   rank_major: Generated<number>;
+  /** How many times its scores (and kept totals) were written: the item analysis's sign of change. */
+  score_writes: Generated<number>;
 }
 
 /** The latest answer per question, with its version. */
@@ -595,6 +597,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   api_tokens: ApiTokenTable;
   item_flags: ItemFlagTable;
+  item_analyses: ItemAnalysisTable;
   face_checks: FaceCheckTable;
 }
 
@@ -638,6 +641,17 @@ export interface QuestionScoreTable {
   /** Points the question is worth in the exam. */
   max: number;
   updated_at: number;
+}
+
+/** A version's item analysis as its last job computed it (services/analysis.ts). */
+export interface ItemAnalysisTable {
+  version_id: number;
+  exam_id: number;
+  /** '<attempts>:<sum of their score_writes>' of the version when the job read its scores. */
+  basis: string;
+  computed_at: number;
+  /** JSON of the exam's figures and every scored question's. */
+  data: string;
 }
 
 /** A frozen question the item analysis flagged for negative discrimination (the latest analysis of its version). */

@@ -1,5 +1,10 @@
-/** The parse pool: tasks answered from a worker thread, the queue's bound, and a task's error kept as it was. */
+/**
+ * The parse pool: tasks answered from a worker thread, the queue's bound, a task's error kept as it was, and the
+ * thread yielding the processor to the rest of its process.
+ */
+import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STAFF_NICENESS } from '../cluster/priority.js';
 import { AppError } from '../http/errors.js';
 import { ParseBusyError, ParsePool } from './pool.js';
 
@@ -27,4 +32,28 @@ describe('ParsePool', () => {
       sheet: { rowsRead: 1 },
     });
   });
+
+  it.runIf(process.platform === 'linux')(
+    "reads files at a lower priority than the process's own thread, which keeps its own",
+    async () => {
+      /** The niceness of each thread of this process (field 19 of its stat, after the name in parentheses). */
+      const niceness = () =>
+        fs.readdirSync('/proc/self/task').map((tid) => {
+          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+        });
+      const before = niceness();
+      const own = before.find((t) => t.tid === process.pid)!.nice;
+      const fresh = new ParsePool({ size: 1, maxQueue: 1 });
+      try {
+        await fresh.run('candidate_sheet', csv('手机号,姓名\n13800000003,丙\n'));
+        const after = niceness();
+        const started = after.filter((t) => !before.some((b) => b.tid === t.tid));
+        expect(started.some((t) => t.nice === Math.max(own, STAFF_NICENESS))).toBe(true);
+        expect(after.find((t) => t.tid === process.pid)!.nice).toBe(own);
+      } finally {
+        await fresh.close();
+      }
+    },
+  );
 });

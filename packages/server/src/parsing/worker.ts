@@ -1,6 +1,7 @@
 /** A parse worker thread: runs the tasks the pool hands it, one at a time, and answers each by its id. */
 import { parentPort } from 'node:worker_threads';
 import type { ErrorCode } from '@examhall/contract';
+import { yieldToCandidates } from '../cluster/priority.js';
 import { AppError } from '../http/errors.js';
 import { runTask, type ParseKind, type ParseTasks } from './tasks.js';
 
@@ -21,6 +22,8 @@ export type ParseReply =
 
 const port = parentPort;
 if (port) {
+  // Reading a staff member's file must not take the processor from the candidates' calls of this process.
+  yieldToCandidates(false);
   port.on('message', (msg: ParseRequest) => {
     runTask(msg.kind, msg.input).then(
       (result) => port.postMessage({ id: msg.id, result } satisfies ParseReply),

@@ -1,7 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import { ExamPhase } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import type { ItemFlagTable } from '../db/schema.js';
+import type { ItemAnalysisTable, ItemFlagTable } from '../db/schema.js';
 
 /** One finished attempt's per-question points, packed as `question:points` pairs (`-`: waiting for a grader). */
 export interface PackedScores {
@@ -19,6 +19,35 @@ export interface AnalysisVersionRow {
 /** The SQL of the results analysis: finished attempts' points, choice answers, and the flags it records. */
 export class AnalysisRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * The state of a version's scores, '<attempts>:<score writes>': it changes with every write of any attempt's
+   * scores (each counts one), an attempt started or gone; read from one index.
+   */
+  async scoreBasis(versionId: number): Promise<string> {
+    const row = await this.db
+      .selectFrom('attempts')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('score_writes').as('writes')])
+      .where('version_id', '=', versionId)
+      .executeTakeFirst();
+    return `${Number(row?.n ?? 0)}:${Number(row?.writes ?? 0)}`;
+  }
+
+  /** A version's kept analysis, if one was computed. */
+  kept(versionId: number): Promise<ItemAnalysisTable | undefined> {
+    return this.db.selectFrom('item_analyses').selectAll().where('version_id', '=', versionId).executeTakeFirst();
+  }
+
+  /** Keeps a version's analysis in place of the one before. */
+  async keep(row: ItemAnalysisTable): Promise<void> {
+    await this.db
+      .insertInto('item_analyses')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('version_id').doUpdateSet({ basis: row.basis, computed_at: row.computed_at, data: row.data }),
+      )
+      .execute();
+  }
 
   /** Finished, counted (not preview) attempts of a version. */
   private finished(versionId: number) {

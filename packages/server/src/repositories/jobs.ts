@@ -239,6 +239,18 @@ export class JobRepository {
       .execute();
   }
 
+  /** Jobs of a kind on an exam still queued or running, newest first, with their payloads. */
+  unfinishedOn(kind: string, examId: number): Promise<{ id: number; payload: string }[]> {
+    return this.db
+      .selectFrom('job')
+      .select(['id', 'payload'])
+      .where('exam_id', '=', examId)
+      .where('kind', '=', kind)
+      .where('state', 'in', ['queued', 'running'])
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
   /** One page of jobs matching the filters (with their starters' names), and how many match in all. */
   async list(q: JobListQuery): Promise<{ rows: JobListRow[]; total: number }> {
     let base = this.db.selectFrom('job');

@@ -3,7 +3,8 @@
  * finished attempts and read back through the call (every figure, option shares from stored answers, alpha),
  * questions not given or waiting for a grader left out, the flag recorded for the bank question's author (the
  * bank's list and filter, the console home) and cleared by a later analysis, and attempts finished by real
- * candidates.
+ * candidates. The figures are computed by an `item_analysis` job and kept: a view queues one only when none are
+ * kept or a score changed since.
  */
 import { randomUUID } from 'node:crypto';
 import { api, type BankQuestionListData, type HomeData, type ItemAnalysisData } from '@examhall/contract';
@@ -13,7 +14,9 @@ import { body, createTestApp, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
 import { choiceOf, ITEM_ALPHA, ITEM_ATTEMPTS, ITEM_QUESTIONS } from '../test/itemFixture.js';
+import { waitForJob } from '../test/jobs.js';
 import { staffCalls } from '../test/staffCalls.js';
+import { GradingRepository } from '../repositories/grading.js';
 
 describe.each(await testedDialects())('item analysis on %s', (dialect) => {
   let t: TestApp;
@@ -37,6 +40,21 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
     return { id: me.id, token };
   }
 
+  /**
+   * The figures as the page gets them: a view, and when it names a job computing newer ones (none kept, or a score
+   * changed since), that job followed to its end and the view again, which must then be current.
+   */
+  async function analysed(query: Record<string, unknown>, token = admin): Promise<ItemAnalysisData> {
+    const first = await ok<ItemAnalysisData>(api.itemAnalysis, query, token);
+    if (first.job_id === null) return first;
+    const job = await waitForJob(t, token, first.job_id);
+    expect(job).toMatchObject({ kind: 'item_analysis', state: 'done' });
+    const data = await ok<ItemAnalysisData>(api.itemAnalysis, query, token);
+    expect(data.job_id).toBeNull();
+    expect(data.computed_at).not.toBeNull();
+    return data;
+  }
+
   async function seeded(attempts: SeedAttempt[], authorId?: number) {
     const exam = await seedResultsExam(t.db.handle.db, {
       questions: ITEM_QUESTIONS,
@@ -49,7 +67,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
 
   it('answers every figure of the hand-computed data, with option shares from the stored answers', async () => {
     const exam = await seeded(ITEM_ATTEMPTS);
-    const data = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    const data = await analysed({ exam_id: exam.examId });
     expect(data).toMatchObject({ exam_id: exam.examId, version_id: exam.versionId });
     expect(data.versions).toEqual([{ id: exam.versionId, number: 1, attempts: 10 }]);
     const [q1, q2, q3, q4] = data.items;
@@ -95,8 +113,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
 
   it('sorts by any figure, filters flagged questions or a section, and pages on the server', async () => {
     const exam = await seeded(ITEM_ATTEMPTS);
-    const page = (query: Record<string, unknown>) =>
-      ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId, ...query });
+    const page = (query: Record<string, unknown>) => analysed({ exam_id: exam.examId, ...query });
     const byRest = await page({ sort: 'item_rest', order: 'desc', page_size: 3 });
     expect(byRest.items.map((q) => q.number)).toEqual([2, 3, 1]);
     expect([byRest.total, byRest.flagged]).toEqual([4, 1]);
@@ -122,7 +139,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
       // Q3 still waits for a grader.
       { points: [1, 1, null, 0], answers: [choiceOf('A'), null, null, choiceOf('A')] },
     ]);
-    const data = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    const data = await analysed({ exam_id: exam.examId });
     expect(data.items.map((q) => [q.n, q.pending])).toEqual([
       [12, 0],
       [11, 0],
@@ -141,7 +158,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
     const before = await ok<HomeData>(api.consoleHome, {}, writer.token);
     expect(before.flagged_questions).toBe(0);
 
-    await ok(api.itemAnalysis, { exam_id: exam.examId });
+    await analysed({ exam_id: exam.examId });
     expect((await ok<HomeData>(api.consoleHome, {}, writer.token)).flagged_questions).toBe(1);
     // Another staff member's home counts their own questions only.
     expect((await ok<HomeData>(api.consoleHome)).flagged_questions).toBe(0);
@@ -171,16 +188,40 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
         .where('question_id', '=', exam.questionIds[3]!)
         .execute();
     }
-    const again = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    // What every score write of the server ends with: the attempt's kept totals, the write counted.
+    await new GradingRepository(t.db.handle.db).keepTotalsOf(attempts.map((a) => a.attempt_id));
+    const again = await analysed({ exam_id: exam.examId });
     expect(again.items.map((q) => q.flagged)).toEqual([false, false, false, false]);
     expect((await ok<HomeData>(api.consoleHome, {}, writer.token)).flagged_questions).toBe(0);
     expect((await ok<BankQuestionListData>(api.bankQuestions, { flagged: 1 })).total).toBe(0);
   });
 
+  it('computes the figures once in a job and answers them kept until a score changes', async () => {
+    const exam = await seeded(ITEM_ATTEMPTS);
+    const first = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    expect(first).toMatchObject({ version_id: exam.versionId, computed_at: null, items: [], total: 0 });
+    expect(first.job_id).not.toBeNull();
+    await waitForJob(t, admin, first.job_id!);
+    const kept = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
+    expect(kept.job_id).toBeNull();
+    expect(kept.exam.attempts).toBe(10);
+    // Current figures are read, not computed: views queue nothing more.
+    for (let i = 0; i < 3; i++) {
+      expect((await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId })).job_id).toBeNull();
+    }
+    const jobs = await t.db.handle.db
+      .selectFrom('job')
+      .select('id')
+      .where('kind', '=', 'item_analysis')
+      .where('exam_id', '=', exam.examId)
+      .execute();
+    expect(jobs.map((j) => j.id)).toEqual([first.job_id]);
+  });
+
   it('answers an exam never published with nothing to analyse, and 404 for a version of another exam', async () => {
     const exam = await seeded(ITEM_ATTEMPTS.slice(0, 3));
     const draft = await ok<{ exam_id: number }>(api.examEditorCreate, { name: 'Not yet' });
-    const empty = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: draft.exam_id });
+    const empty = await analysed({ exam_id: draft.exam_id });
     expect(empty).toMatchObject({ version_id: null, versions: [], items: [], exam: { attempts: 0, alpha: null } });
     const other = await call(api.itemAnalysis, { exam_id: draft.exam_id, version_id: exam.versionId });
     expect([other.http, other.code]).toEqual([404, 'not_found']);
@@ -231,8 +272,15 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
       });
       expect(done.statusCode, done.body).toBe(200);
       expect(body(done).status).toBe('success');
+      if (i === 0) expect((await analysed({ exam_id: examId })).exam.attempts).toBe(1);
     }
-    const data = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: examId });
+    // The second candidate's finish was written after the kept figures: they are answered, with the job that
+    // computes newer ones.
+    const behind = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: examId });
+    expect(behind.exam.attempts).toBe(1);
+    expect(behind.computed_at).not.toBeNull();
+    expect(behind.job_id).not.toBeNull();
+    const data = await analysed({ exam_id: examId });
     expect(data.exam.attempts).toBe(2);
     const singleRow = data.items.find((q) => q.question_id === single)!;
     expect(singleRow).toMatchObject({ n: 2, facility: 0.5, pending: 0 });

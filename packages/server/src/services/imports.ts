@@ -212,8 +212,8 @@ export class ImportService {
   }
 
   /**
-   * The import job: reads the kept file again, stores its pictures, then its questions in one transaction
-   * together with the job's checkpoint (all or nothing, and never twice: a run that takes over after a crash
+   * The import job: reads the kept file again, stores its pictures, checks its questions, then stores them in
+   * one transaction together with the job's checkpoint (all or nothing, and never twice: a run that takes over after a crash
    * finds the checkpoint and answers what the first run stored). Runs as the staff member who started it,
    * with their access as it is now.
    */
@@ -248,6 +248,7 @@ export class ImportService {
       await this.bank.putImage(image);
     }
     await ctx.progress(0, items.length, 'questions');
+    const prepared = this.bank.prepareImport(actor, items);
     const skipped = read.questions.length - items.length;
     const stored = await ctx.checkpoint(
       (out: { ids: number[]; foldersCreated: number }): Json => ({
@@ -260,7 +261,7 @@ export class ImportService {
         this.bank.importQuestions(
           actor,
           input.folder_id,
-          items,
+          prepared,
           {
             file_name: p.file_name,
             format: read.format,
@@ -290,7 +291,8 @@ export class ImportService {
     const items = plannedImport(read, input);
     for (const image of read.images) await this.bank.putImage(image);
     const skipped = read.questions.length - items.length;
-    const { ids, foldersCreated } = await this.bank.importQuestions(actor, input.folder_id, items, {
+    const prepared = this.bank.prepareImport(actor, items);
+    const { ids, foldersCreated } = await this.bank.importQuestions(actor, input.folder_id, prepared, {
       file_name: file.fileName.slice(0, 200),
       format: read.format,
       sha256: read.sha256,

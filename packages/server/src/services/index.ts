@@ -15,7 +15,7 @@ import type { SmsSender } from '../sms/sender.js';
 import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
 import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
 import { AccessService } from './access.js';
-import { AnalysisService } from './analysis.js';
+import { AnalysisService, type ItemAnalysisPayload } from './analysis.js';
 import { AnswerService } from './answers.js';
 import { AttemptService } from './attempts.js';
 import { AuditService } from './audit.js';
@@ -213,6 +213,7 @@ export function createServices(deps: ServiceDeps): Services {
     code_similarity: (ctx) => similarity.run(ctx),
     rescore: (ctx) => grading.runRescore(ctx as unknown as JobContext<RescorePayload>),
     results_export: (ctx) => results.runExport(ctx as unknown as JobContext<ResultExportPayload>),
+    item_analysis: (ctx) => analysis.run(ctx as unknown as JobContext<ItemAnalysisPayload>),
   };
   Object.assign(handlers, kinds);
   const catalog = new ExamCatalog(db, clock);
@@ -254,7 +255,7 @@ export function createServices(deps: ServiceDeps): Services {
     store,
     log: deps.log,
   });
-  const analysis = new AnalysisService(db, { access, catalog, clock, log: deps.log });
+  const analysis = new AnalysisService(db, { access, jobs, catalog, clock, log: deps.log });
   const risk = new RiskService(db, attempts, clock, deps.notifier);
   const evidence = new EvidenceIntakeService(
     db,

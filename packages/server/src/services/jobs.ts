@@ -86,6 +86,24 @@ export class JobService {
     });
   }
 
+  /**
+   * Queues a job on an exam unless one of its kind there, whose payload `same` accepts, is still queued or running;
+   * answers that one's id or the new one's. Two processes asking at the same moment may both queue one: the work
+   * is then done twice, never lost.
+   */
+  async startOnce(
+    actor: StaffActor,
+    kind: JobKind,
+    payload: TitledPayload & { exam_id: number },
+    teamId: number | null,
+    same: (other: Record<string, unknown>) => boolean,
+  ): Promise<number> {
+    for (const job of await this.repo.unfinishedOn(kind, payload.exam_id)) {
+      if (same(JSON.parse(job.payload) as Record<string, unknown>)) return job.id;
+    }
+    return this.start(actor, kind, payload, teamId);
+  }
+
   /** Whose jobs the actor's list holds (see the class's rule). */
   private static reach(actor: StaffActor): JobReach | undefined {
     switch (actor.role) {

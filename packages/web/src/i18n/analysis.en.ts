@@ -11,6 +11,13 @@ export const analysisEn: Record<keyof typeof analysisZh, string> = {
   'analysis.version': 'Version',
   'analysis.version.option': 'Version {n} ({attempts} attempts)',
   'analysis.computedAt': 'Computed {at} over {n} finished attempts',
+  'analysis.computing':
+    'Computing the item analysis. With many attempts this takes from a few seconds to a minute; the figures appear here when it is done.',
+  'analysis.recomputing':
+    'Scores have changed since these figures were computed. Newer figures are being computed and will replace these here.',
+  'analysis.computeFailed': 'The item analysis did not finish: {reason}. Reload this page to compute it again.',
+  'console.jobs.kind.item_analysis': 'Item analysis',
+  'console.jobs.phase.compute': 'computing',
   'analysis.empty.notPublished':
     'This exam is not published yet, so there is nothing to analyse. Once it is published and candidates submit, the figures appear here.',
   'analysis.empty.noAttempts':

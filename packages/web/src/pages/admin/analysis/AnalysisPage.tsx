@@ -1,6 +1,7 @@
 import { ITEM_ANALYSIS_SORTS, type ItemAnalysisData, type ItemAnalysisQuery } from '@examhall/contract';
 import { Alert, Card, Checkbox, Empty, Select, Space, Typography } from 'antd';
 import { Link, useParams } from 'react-router';
+import { ApiError, errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
@@ -10,7 +11,8 @@ import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 import { useListState } from '../shared/useListState.js';
 import { ExamFigures } from './ExamFigures.js';
 import { ItemTable } from './ItemTable.js';
-import { useItemAnalysis } from './queries.js';
+import { JobProgress } from '../jobs/JobProgress.js';
+import { useAnalysisJob, useItemAnalysis } from './queries.js';
 
 const SECTIONS = ['linetest', 'major'] as const;
 
@@ -108,11 +110,14 @@ export default function AnalysisPage() {
         }
       : null;
   const analysis = useItemAnalysis(query);
-  if (me.data && !allowed) return <Forbidden />;
   const data = analysis.data;
+  const job = useAnalysisJob(data?.job_id ?? null);
+  if (me.data && !allowed) return <Forbidden />;
+  const failed = job.data && (job.data.state === 'failed' || job.data.state === 'cancelled');
+  const computing = data && data.version_id !== null && data.computed_at === null;
   let empty: string | null = null;
   if (data && data.version_id === null) empty = t('analysis.empty.notPublished');
-  else if (data && data.exam.attempts === 0) empty = t('analysis.empty.noAttempts');
+  else if (data && !computing && data.exam.attempts === 0) empty = t('analysis.empty.noAttempts');
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <PageTitle
@@ -126,13 +131,41 @@ export default function AnalysisPage() {
         }
       />
       <LoadError error={analysis.error} />
+      <LoadError error={job.error} />
+      {failed && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('analysis.computeFailed', {
+            reason: errorText(
+              new ApiError(
+                (job.data!.error?.code ?? 'job_finished') as ApiError['code'],
+                0,
+                job.data!.error?.message ?? '',
+              ),
+            ),
+          })}
+          data-testid="analysis-failed"
+        />
+      )}
+      {computing && !failed && (
+        <Card data-testid="analysis-computing">
+          <Space orientation="vertical" style={{ width: '100%' }}>
+            <Typography.Text>{t('analysis.computing')}</Typography.Text>
+            {job.data && <JobProgress job={job.data} />}
+          </Space>
+        </Card>
+      )}
       {empty !== null && (
         <Card>
           <Empty description={empty} data-testid="analysis-empty" />
         </Card>
       )}
-      {data && empty === null && (
+      {data && data.computed_at !== null && empty === null && (
         <>
+          {data.job_id !== null && !failed && (
+            <Alert type="info" showIcon title={t('analysis.recomputing')} data-testid="analysis-recomputing" />
+          )}
           <ExamFigures exam={data.exam} />
           {data.flagged > 0 && (
             <Alert

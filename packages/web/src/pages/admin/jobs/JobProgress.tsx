@@ -27,6 +27,7 @@ const PHASES: Record<string, MessageKey> = {
   questions: 'console.jobs.phase.questions',
   invitations: 'console.jobs.phase.invitations',
   rows: 'console.jobs.phase.rows',
+  compute: 'console.jobs.phase.compute',
 };
 
 function phaseLabel(t: (key: MessageKey) => string, phase: string | null): string {
