@@ -123,6 +123,8 @@ const REMIND_PERIOD_MS = 60_000;
 const SMS_BUDGET_PRUNE_PERIOD_MS = 3_600_000;
 /** How often staff login tries whose window ended long ago are removed. */
 const LOGIN_TRIES_SWEEP_PERIOD_MS = 3_600_000;
+/** How often questions staged by imports that ended are looked for. */
+const STAGED_IMPORTS_SWEEP_PERIOD_MS = 3_600_000;
 
 /** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
 export async function buildApp(opts: AppOptions): Promise<App> {
@@ -320,7 +322,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
   // queues reminders (and drops texts' budget counters past their window); it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console jobs the queues lost;
   // it checks the exam frames browsers flagged and a sample of the others with its face engine; it forgets staff login
-  // tries whose window ended long ago. Each once per period across the cluster.
+  // tries whose window ended long ago; it forgets questions staged by imports that ended without publishing them. Each
+  // once per period across the cluster.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0 && role !== 'api') {
     const scheduler = openScheduler(jobsSetup);
@@ -340,6 +343,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
         { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
         { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
         { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },
+        {
+          name: 'bank.sweep-staged-imports',
+          periodMs: STAGED_IMPORTS_SWEEP_PERIOD_MS,
+          run: () => services.imports.sweepStaged(),
+        },
         {
           name: 'staff.sweep-login-tries',
           periodMs: LOGIN_TRIES_SWEEP_PERIOD_MS,

@@ -542,6 +542,29 @@ export interface BankQuestionTable {
   verification: string | null;
 }
 
+/** A question of an import waiting until the whole file is in (repositories/bankImports.ts). */
+export interface BankImportRowTable {
+  /** The import's key: 'job:<id>', or a random one for the command line's. */
+  batch: string;
+  seq: number;
+  /** JSON array: the sub-folder path below the import's folder. */
+  folder_path: string;
+  /** Set from the path when the import is published. */
+  folder_id: number | null;
+  kind: string;
+  type: number;
+  stem_text: string;
+  content: string;
+  answer_key: string;
+  difficulty: number;
+  knowledge_points: string;
+  default_score: number;
+  editor_id: number;
+  updated_at: number;
+  /** JSON array of tags. */
+  tags: string;
+}
+
 /** Tags of bank questions. */
 export interface BankQuestionTagTable {
   question_id: number;
@@ -585,6 +608,7 @@ export interface Database {
   bank_folders: BankFolderTable;
   bank_questions: BankQuestionTable;
   bank_question_tags: BankQuestionTagTable;
+  bank_import_rows: BankImportRowTable;
   job: JobTable;
   similarity_runs: SimilarityRunTable;
   similarity_pairs: SimilarityPairTable;

@@ -42,6 +42,8 @@ const STAFF_SIZED: ReadonlySet<string> = new Set<keyof Database | 'kysely_migrat
   'bank_folders',
   'bank_questions',
   'bank_question_tags',
+  // the questions of imports under way, a file's worth each, gone once published
+  'bank_import_rows',
   'positions',
   'webhook_endpoints',
   'api_tokens',

@@ -57,9 +57,6 @@ export interface BankPage {
 /** The columns a question's editable fields are stored in. */
 export type BankQuestionWrite = Omit<Insertable<BankQuestionTable>, 'id' | 'revision'>;
 
-/** Questions one insert statement writes: 15 columns each, within SQLite's 32,766 parameters. */
-const INSERT_ROWS = 500;
-
 /** `!` escapes LIKE's wildcards: no backslash, whose quoting differs between SQLite and PostgreSQL. */
 const LIKE_ESCAPE = '!';
 
@@ -306,32 +303,6 @@ export class BankRepository {
     const { id } = await this.db.insertInto('bank_questions').values(row).returning('id').executeTakeFirstOrThrow();
     await this.setTags(id, tags);
     return id;
-  }
-
-  /**
-   * Creates many questions with their tags, `INSERT_ROWS` to a statement; their ids in the order given. One
-   * statement numbers its rows in the order of its values on both databases, so its ids sorted are theirs.
-   */
-  async createMany(rows: readonly { row: BankQuestionWrite; tags: readonly string[] }[]): Promise<number[]> {
-    const ids: number[] = [];
-    for (let at = 0; at < rows.length; at += INSERT_ROWS) {
-      const chunk = rows.slice(at, at + INSERT_ROWS);
-      const made = await this.db
-        .insertInto('bank_questions')
-        .values(chunk.map((r) => r.row))
-        .returning('id')
-        .execute();
-      const chunkIds = made.map((r) => r.id).sort((a, b) => a - b);
-      const tags = chunk.flatMap((r, i) => r.tags.map((tag) => ({ question_id: chunkIds[i]!, tag })));
-      for (let t = 0; t < tags.length; t += INSERT_ROWS * 4) {
-        await this.db
-          .insertInto('bank_question_tags')
-          .values(tags.slice(t, t + INSERT_ROWS * 4))
-          .execute();
-      }
-      ids.push(...chunkIds);
-    }
-    return ids;
   }
 
   /**

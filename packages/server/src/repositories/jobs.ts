@@ -66,6 +66,17 @@ export class JobRepository {
   }
 
   /** One job. */
+  /** The state of each of these jobs that exists. */
+  async states(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('job')
+      .select(['id', 'state'])
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.state]));
+  }
+
   byId(id: number): Promise<JobRow | undefined> {
     return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
   }

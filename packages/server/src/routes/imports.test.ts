@@ -18,6 +18,9 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { giftText } from '../bench/staffLoad.js';
+import { BankImportRepository } from '../repositories/bankImports.js';
+import { IMPORT_STAGE_ROWS } from '../services/bank.js';
 import { waitForJob } from '../test/jobs.js';
 import { multipart } from '../test/multipart.js';
 import { SUM_PROBLEM } from '../test/programs.js';
@@ -352,6 +355,88 @@ describe.each(await testedDialects())('question imports and exports on %s', (dia
       .executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ object_kind: 'folder', object_id: target });
     expect(JSON.parse(entry.after!)).toMatchObject({ questions: 2, question_ids: whole.data.question_ids });
+  });
+
+  it('stores a file of several staged parts whole, in its order with its tags, and leaves nothing staged', async () => {
+    const target = await folder('Several parts');
+    const count = IMPORT_STAGE_ROWS * 2 + 234;
+    const before = await counts();
+    const stored = await upload<ImportCommitData>(
+      api.bankImport,
+      { folder_id: String(target), tags: 'parts' },
+      'many.gift',
+      Buffer.from(giftText(count)),
+    );
+    expect(stored.http, stored.msg).toBe(200);
+    const ids = stored.data.question_ids;
+    expect(ids).toHaveLength(count);
+    const rows = await t.db.handle.db
+      .selectFrom('bank_questions')
+      .select(['id', 'stem_text', 'folder_id'])
+      .where('id', 'in', ids)
+      .execute();
+    const stemOf = new Map(rows.map((r) => [r.id, r.stem_text]));
+    expect(ids.map((id) => /Question (\d+)/.exec(stemOf.get(id)!)?.[1])).toEqual(
+      Array.from({ length: count }, (_, n) => String(n + 1)),
+    );
+    expect(rows.every((r) => r.folder_id === target)).toBe(true);
+    const after = await counts();
+    expect(after.questions - before.questions).toBe(count);
+    // each question its file's two tags and the author's one
+    expect(after.tags - before.tags).toBe(count * 3);
+    expect(await t.db.handle.db.selectFrom('bank_import_rows').select('batch').execute()).toEqual([]);
+  });
+
+  it("forgets what import jobs staged once they ended without publishing, and keeps a running one's", async () => {
+    const db = t.db.handle.db;
+    const job = async (state: string) =>
+      (
+        await db
+          .insertInto('job')
+          .values({
+            kind: 'bank_import',
+            payload: '{}',
+            owner_staff_id: null,
+            team_id: null,
+            state,
+            created_at: 1,
+            exam_id: null,
+            request_id: null,
+            cursor: null,
+            result: null,
+            error_code: null,
+            error_message: null,
+            locked_by: null,
+            lease_until: null,
+            progress_phase: null,
+            started_at: null,
+            finished_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const [failed, cancelled, running] = [await job('failed'), await job('cancelled'), await job('running')];
+    const staged = {
+      folder_path: '[]',
+      kind: 'single',
+      type: 1,
+      stem_text: 'staged',
+      content: '{}',
+      answer_key: '{}',
+      difficulty: 1,
+      knowledge_points: '[]',
+      default_score: 1,
+      editor_id: 1,
+      updated_at: 1,
+      tags: '[]',
+    };
+    const staging = new BankImportRepository(db);
+    for (const batch of [`job:${failed}`, `job:${cancelled}`, `job:${running}`, 'job:999999', 'cli:elsewhere']) {
+      await staging.stage(batch, 0, [staged, staged]);
+    }
+    expect(await t.services.imports.sweepStaged()).toBe(3);
+    expect((await staging.batches()).sort()).toEqual(['cli:elsewhere', `job:${running}`].sort());
+    for (const batch of await staging.batches()) await staging.discard(batch);
   });
 
   it('stores embedded pictures and links them to where the bank serves them', async () => {

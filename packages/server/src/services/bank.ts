@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
   BANK_LIMITS,
@@ -33,8 +33,8 @@ import {
   type BankFolderRow,
   type BankPage,
   type BankQuestionRecord,
-  type BankQuestionWrite,
 } from '../repositories/bank.js';
+import { BankImportRepository, type StagedQuestion } from '../repositories/bankImports.js';
 import { FileRepository } from '../repositories/files.js';
 import { audioSeconds, contentTypeOf } from '../storage/media.js';
 import { contentMatches, sniffAudio } from '../storage/sniff.js';
@@ -114,14 +114,65 @@ export interface BankImportItem {
   input: BankQuestionInput;
 }
 
-/** Questions of an import checked and made into columns, ready to store (`BankService.prepareImport`). */
+/** Questions of an import checked and made into staged rows (`BankService.prepareImport`). */
 export interface PreparedImport {
   now: number;
-  rows: {
-    columns: Omit<BankQuestionWrite, 'team_id' | 'folder_id' | 'author_id' | 'created_at' | 'verification'>;
-    tags: string[];
-    folder: readonly string[];
-  }[];
+  rows: StagedQuestion[];
+}
+
+/** Questions an import stages in one transaction: short, so the candidates' writes go on in between. */
+export const IMPORT_STAGE_ROWS = 500;
+
+/**
+ * The sub-folders of an import's target folder by path, found or created (within the folder depth) as the import
+ * names them; counts those it created.
+ */
+class SubFolders {
+  created = 0;
+  private readonly made = new Map<string, number>();
+  private tree: Map<number, BankFolderRow> | null = null;
+
+  constructor(
+    private readonly repo: BankRepository,
+    private readonly team: number | null,
+    private readonly root: number,
+    private readonly actorId: number,
+    private readonly clock: () => number,
+  ) {}
+
+  async of(path: readonly string[]): Promise<number> {
+    let at = this.root;
+    for (let i = 0; i < path.length; i++) {
+      const key = JSON.stringify(path.slice(0, i + 1));
+      const known = this.made.get(key);
+      if (known !== undefined) {
+        at = known;
+        continue;
+      }
+      const found = await this.repo.sibling(this.team, at, path[i]!);
+      if (found) at = found.id;
+      else at = await this.create(at, path[i]!);
+      this.made.set(key, at);
+    }
+    return at;
+  }
+
+  private async create(parent: number, name: string): Promise<number> {
+    this.tree ??= byId(await this.repo.teamFolders(this.team));
+    if (depthOf(this.tree, parent) + 1 >= BANK_LIMITS.folderDepth) {
+      throw fail('validation_error', `folder: folders nest at most ${BANK_LIMITS.folderDepth} deep`);
+    }
+    const created = await this.repo.createFolder({
+      team_id: this.team,
+      parent_id: parent,
+      name,
+      created_by: this.actorId,
+      created_at: this.clock(),
+    });
+    this.tree.set(created.id, created);
+    this.created += 1;
+    return created.id;
+  }
 }
 
 /** A bank question to export: its typed body and metadata, and its folder path below the exported folder. */
@@ -558,88 +609,83 @@ export class BankService {
 
   /**
    * Imported questions made ready to store: each body checked (`validation_error` at the first problem) and
-   * turned into columns. Done before `importQuestions` opens its transaction, so the database's one writer is
-   * held only for the inserts (a 20,000-question file: the candidates' saves wait a fraction of a second, not
-   * the whole check).
+   * turned into columns, before anything is written.
    */
   prepareImport(actor: StaffActor, items: readonly BankImportItem[]): PreparedImport {
     const now = this.clock();
     return {
       now,
       rows: items.map((item) => ({
-        columns: this.columns(this.checkedBody(item.input.question), item.input, actor, now),
-        tags: unique(item.input.tags),
-        folder: item.folder,
+        ...this.columns(this.checkedBody(item.input.question), item.input, actor, now),
+        folder_path: JSON.stringify(item.folder),
+        tags: JSON.stringify(unique(item.input.tags)),
       })),
     };
   }
 
   /**
-   * Stores prepared questions in one transaction: under the target folder (its team's, which the actor must
-   * reach), each in the sub-folder path it names (created when missing), with one audit entry for the whole
-   * import (`summary` plus what was made). Nothing is stored when any part fails. Their embedded files must
-   * have been stored.
+   * Stages prepared questions `from` to `to` (exclusive) under an import's batch key, where no reader of the bank
+   * sees them; a part staged twice (a job's run that took over) is the same part.
    */
+  async stageImport(batch: string, prepared: PreparedImport, from: number, to: number, outer?: Db): Promise<void> {
+    await new BankImportRepository(outer ?? this.db).stage(batch, from, prepared.rows.slice(from, to));
+  }
+
+  /** Forgets what an import staged (it failed or was cancelled). */
+  async discardImport(batch: string): Promise<void> {
+    await new BankImportRepository(this.db).discard(batch);
+  }
+
+  /**
+   * Makes an import's staged questions bank questions in one transaction: under the target folder (its team's,
+   * which the actor must reach), each in the sub-folder path it names (created when missing), with one audit entry
+   * for the whole import (`summary` plus what was made). Nothing is published when any part fails. Their embedded
+   * files must have been stored.
+   */
+  async publishImport(
+    actor: StaffActor,
+    folderId: number,
+    batch: string,
+    summary: Record<string, unknown>,
+    /** A transaction of the caller's to run in (a job's checkpoint), instead of one of its own. */
+    outer?: Db,
+  ): Promise<{ ids: number[]; foldersCreated: number }> {
+    return this.inTransaction(async ({ trx, repo, audit, access }) => {
+      const [target] = await access.require(actor, 'bank.manage', 'folder', folderId);
+      const team = target!.teamId;
+      const staging = new BankImportRepository(trx);
+      const folders = new SubFolders(repo, team, folderId, actor.id, this.clock);
+      for (const path of await staging.folderPaths(batch)) {
+        await staging.placeFolder(batch, path, await folders.of(JSON.parse(path) as string[]));
+      }
+      const ids = await staging.publish(batch, { team_id: team, author_id: actor.id, created_at: this.clock() });
+      await audit.record(actor, 'bank.import', folderObject(folderId), null, {
+        ...summary,
+        questions: ids.length,
+        question_ids: ids,
+        folders_created: folders.created,
+      });
+      return { ids, foldersCreated: folders.created };
+    }, outer);
+  }
+
+  /** The command line's import: prepared questions staged, then published; what was staged is forgotten on failure. */
   async importQuestions(
     actor: StaffActor,
     folderId: number,
     prepared: PreparedImport,
     summary: Record<string, unknown>,
-    /** A transaction of the caller's to run in (a job's checkpoint), instead of one of its own. */
-    outer?: Db,
   ): Promise<{ ids: number[]; foldersCreated: number }> {
-    const now = prepared.now;
-    return this.inTransaction(async ({ repo, audit, access }) => {
-      const [target] = await access.require(actor, 'bank.manage', 'folder', folderId);
-      const team = target!.teamId;
-      const tree = byId(await repo.teamFolders(team));
-      const made = new Map<string, number>();
-      let foldersCreated = 0;
-      const folderOf = async (path: readonly string[]): Promise<number> => {
-        let at = folderId;
-        for (let i = 0; i < path.length; i++) {
-          const key = JSON.stringify(path.slice(0, i + 1));
-          const known = made.get(key);
-          if (known !== undefined) {
-            at = known;
-            continue;
-          }
-          const name = path[i]!;
-          const found = await repo.sibling(team, at, name);
-          if (found) at = found.id;
-          else {
-            if (depthOf(tree, at) + 1 >= BANK_LIMITS.folderDepth) {
-              throw fail('validation_error', `folder: folders nest at most ${BANK_LIMITS.folderDepth} deep`);
-            }
-            const created = await repo.createFolder({
-              team_id: team,
-              parent_id: at,
-              name,
-              created_by: actor.id,
-              created_at: this.clock(),
-            });
-            tree.set(created.id, created);
-            foldersCreated += 1;
-            at = created.id;
-          }
-          made.set(key, at);
-        }
-        return at;
-      };
-      const rows = [];
-      for (const p of prepared.rows) {
-        const row = { ...p.columns, team_id: team, folder_id: await folderOf(p.folder), author_id: actor.id };
-        rows.push({ row: { ...row, created_at: now, verification: null }, tags: p.tags });
+    const batch = `cli:${randomUUID()}`;
+    try {
+      for (let at = 0; at < prepared.rows.length; at += IMPORT_STAGE_ROWS) {
+        await this.stageImport(batch, prepared, at, at + IMPORT_STAGE_ROWS);
       }
-      const ids = await repo.createMany(rows);
-      await audit.record(actor, 'bank.import', folderObject(folderId), null, {
-        ...summary,
-        questions: ids.length,
-        question_ids: ids,
-        folders_created: foldersCreated,
-      });
-      return { ids, foldersCreated };
-    }, outer);
+      return await this.publishImport(actor, folderId, batch, summary);
+    } catch (err) {
+      await this.discardImport(batch);
+      throw err;
+    }
   }
 
   /**

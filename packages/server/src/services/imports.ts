@@ -17,8 +17,10 @@ import { ExamVersionRepository } from '../repositories/examVersions.js';
 import { TeamRepository } from '../repositories/teams.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import type { BankExportItem, BankService } from './bank.js';
-import type { JobContext, Json } from '../jobs/types.js';
+import { IMPORT_STAGE_ROWS, type BankExportItem, type BankService } from './bank.js';
+import { FINAL_STATES, JobLeaseLost, type JobContext, type JobState, type Json } from '../jobs/types.js';
+import { BankImportRepository } from '../repositories/bankImports.js';
+import { JobRepository } from '../repositories/jobs.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { JobService } from './jobs.js';
 import type { Upload } from './profile.js';
@@ -79,6 +81,13 @@ export interface ImportJobPayload {
 }
 
 /** The result a finished import's checkpoint holds, or null before it committed. */
+/** Questions an import job staged before it was taken over (its checkpoint's cursor while staging). */
+function stagedSoFar(cursor: Json | null): number {
+  if (cursor === null || typeof cursor !== 'object' || Array.isArray(cursor)) return 0;
+  const staged = (cursor as { staged?: unknown }).staged;
+  return typeof staged === 'number' && Number.isInteger(staged) && staged > 0 ? staged : 0;
+}
+
 function importDone(cursor: Json | null): ImportCommitData | null {
   if (cursor === null || typeof cursor !== 'object' || Array.isArray(cursor)) return null;
   const c = cursor as Partial<Record<keyof ImportCommitData, unknown>>;
@@ -212,10 +221,12 @@ export class ImportService {
   }
 
   /**
-   * The import job: reads the kept file again, stores its pictures, checks its questions, then stores them in
-   * one transaction together with the job's checkpoint (all or nothing, and never twice: a run that takes over after a crash
-   * finds the checkpoint and answers what the first run stored). Runs as the staff member who started it,
-   * with their access as it is now.
+   * The import job: reads the kept file again, stores its pictures, checks its questions, stages them a part at a
+   * time (each part in one short transaction with the job's checkpoint, so the candidates' writes go on between),
+   * then publishes them in one transaction together with the job's checkpoint: all or nothing for the bank's
+   * readers, and never twice (a run that takes over after a crash goes on from the last part staged, or finds the
+   * publishing checkpoint and answers what the first run stored). Runs as the staff member who started it, with
+   * their access as it is now. A failed or cancelled import forgets what it staged.
    */
   async runImport(ctx: JobContext<ImportJobPayload>): Promise<ImportCommitData> {
     const p = ctx.payload;
@@ -247,41 +258,79 @@ export class ImportService {
       await ctx.progress(i, read.images.length, 'pictures');
       await this.bank.putImage(image);
     }
-    await ctx.progress(0, items.length, 'questions');
     const prepared = this.bank.prepareImport(actor, items);
     const skipped = read.questions.length - items.length;
-    const stored = await ctx.checkpoint(
-      (out: { ids: number[]; foldersCreated: number }): Json => ({
-        question_ids: out.ids,
-        folders_created: out.foldersCreated,
+    const batch = `job:${ctx.jobId}`;
+    try {
+      for (let at = stagedSoFar(ctx.cursor); at < items.length; at += IMPORT_STAGE_ROWS) {
+        if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
+        const to = Math.min(at + IMPORT_STAGE_ROWS, items.length);
+        await ctx.progress(at, items.length, 'questions');
+        await ctx.checkpoint({ staged: to }, (trx) => this.bank.stageImport(batch, prepared, at, to, trx), {
+          done: to,
+          total: items.length,
+        });
+      }
+      const stored = await ctx.checkpoint(
+        (out: { ids: number[]; foldersCreated: number }): Json => ({
+          question_ids: out.ids,
+          folders_created: out.foldersCreated,
+          files_stored: read.images.length,
+          skipped,
+        }),
+        (trx) =>
+          this.bank.publishImport(
+            actor,
+            input.folder_id,
+            batch,
+            {
+              file_name: p.file_name,
+              format: read.format,
+              sha256: read.sha256,
+              tags: input.tags,
+              files_stored: read.images.length,
+              skipped,
+              job_id: ctx.jobId,
+            },
+            trx,
+          ),
+        { done: items.length, total: items.length },
+      );
+      await this.store.delete(p.file_key).catch(() => undefined);
+      return {
+        question_ids: stored.ids,
+        folders_created: stored.foldersCreated,
         files_stored: read.images.length,
         skipped,
-      }),
-      (trx) =>
-        this.bank.importQuestions(
-          actor,
-          input.folder_id,
-          prepared,
-          {
-            file_name: p.file_name,
-            format: read.format,
-            sha256: read.sha256,
-            tags: input.tags,
-            files_stored: read.images.length,
-            skipped,
-            job_id: ctx.jobId,
-          },
-          trx,
-        ),
-      { done: items.length, total: items.length },
-    );
-    await this.store.delete(p.file_key).catch(() => undefined);
-    return {
-      question_ids: stored.ids,
-      folders_created: stored.foldersCreated,
-      files_stored: read.images.length,
-      skipped,
-    };
+      };
+    } catch (err) {
+      // A runner that lost the job leaves its staged part to the runner that took over.
+      if (!(err instanceof JobLeaseLost)) await this.bank.discardImport(batch).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Forgets what import jobs staged and left: a job that ended without publishing or forgetting (its runners died
+   * until it was given up, or it was removed). Reads only the batches staged now.
+   */
+  async sweepStaged(): Promise<number> {
+    const staging = new BankImportRepository(this.db);
+    const jobs = new Map<number, string>();
+    for (const batch of await staging.batches()) {
+      const id = /^job:(\d+)$/.exec(batch)?.[1];
+      if (id !== undefined) jobs.set(Number(id), batch);
+    }
+    const states = await new JobRepository(this.db).states([...jobs.keys()]);
+    let forgotten = 0;
+    for (const [id, batch] of jobs) {
+      const state = states.get(id);
+      if (state === undefined || FINAL_STATES.includes(state as JobState)) {
+        await staging.discard(batch);
+        forgotten++;
+      }
+    }
+    return forgotten;
   }
 
   /** The command line's import, synchronous: reads, checks and stores in one go (all or nothing). */
