@@ -44,12 +44,24 @@ export class CallStats {
   }
 }
 
-/** Per-call figures and the requests of each second of the run. */
+/** A request slower than `SLOW_MS`: its call, when it was sent (performance.now()) and how long it took. */
+export interface SlowCall {
+  call: string;
+  sentAt: number;
+  ms: number;
+}
+
+/** Requests at least this slow are kept one by one (at most `SLOW_KEPT`), to tell what they met. */
+export const SLOW_MS = 100;
+const SLOW_KEPT = 20_000;
+
+/** Per-call figures, the requests of each second of the run, and the slow ones. */
 export class RunStats {
   readonly calls = new Map<string, CallStats>();
   /** Requests answered in each second since `started`. */
   readonly perSecond: number[] = [];
   readonly started = performance.now();
+  readonly slow: SlowCall[] = [];
 
   of(call: string): CallStats {
     let s = this.calls.get(call);
@@ -60,7 +72,9 @@ export class RunStats {
   /** Records one answered request. */
   done(call: string, ms: number): void {
     this.of(call).add(ms);
-    const second = Math.floor((performance.now() - this.started) / 1000);
+    const now = performance.now();
+    if (ms >= SLOW_MS && this.slow.length < SLOW_KEPT) this.slow.push({ call, sentAt: now - ms, ms });
+    const second = Math.floor((now - this.started) / 1000);
     while (this.perSecond.length <= second) this.perSecond.push(0);
     this.perSecond[second]! += 1;
   }

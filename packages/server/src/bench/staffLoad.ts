@@ -31,6 +31,9 @@ export interface StaffAction {
   action: string;
   ms: number | null;
   error: string | null;
+  /** When it began and ended (performance.now() of the bench's process), to tell which slow calls it overlapped. */
+  started: number;
+  ended: number;
 }
 
 /** A GIFT file of `count` questions of the kinds GIFT has, each stem numbered so none repeats. */
@@ -86,10 +89,12 @@ export async function runStaffLoad(base: string, examId: number): Promise<StaffA
     const started = performance.now();
     try {
       const out = await work();
-      done.push({ action, ms: Math.round(performance.now() - started), error: null });
+      const ended = performance.now();
+      done.push({ action, ms: Math.round(ended - started), error: null, started, ended });
       return out;
     } catch (err) {
-      done.push({ action, ms: null, error: err instanceof Error ? err.message : String(err) });
+      const error = err instanceof Error ? err.message : String(err);
+      done.push({ action, ms: null, error, started, ended: performance.now() });
       return null;
     }
   }

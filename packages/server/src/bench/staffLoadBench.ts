@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startExamServers, type ExamBenchOptions } from './examBench.js';
 import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
 import { treeCpu } from './harness.js';
-import { round1 } from './latency.js';
+import { round1, SLOW_MS } from './latency.js';
 import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
 
 /** What a staff-load run is asked for: the exam bench's options, on one machine's embedded store. */
@@ -41,6 +41,8 @@ export interface StaffLoadSummary {
   processes: number;
   calls: StaffCallFigures[];
   staff: StaffAction[];
+  /** Answer saves under staff load of SLOW_MS or more, by the staff action running when each was sent. */
+  slow_saves_by_action: Record<string, number>;
   /** The staff script's wall seconds, and the loaded half's. */
   staff_s: number;
   halves_s: { alone: number; loaded: number };
@@ -153,6 +155,13 @@ export async function runStaffLoadBench(
       print(`  ${a.action.padEnd(48)}${a.error === null ? `${pad(a.ms ?? 0, 8)} ms` : `  error: ${a.error}`}`);
     if (staff.seconds > loaded.seconds)
       print('  (the staff script outlasted the candidates: its last actions ran without them)');
+    const slow = slowSavesByAction(loaded, staff.actions);
+    print(
+      `answer saves of ${SLOW_MS} ms or more under staff load, by the staff action running when they were sent: ` +
+        (Object.entries(slow)
+          .map(([action, n]) => `${action} ${n}`)
+          .join(', ') || 'none'),
+    );
     print(
       `server CPU (supervisor, API processes, worker): ${cpuAlone ?? 'n/a'} s alone over ${round1(alone.seconds)} s, ` +
         `${cpuLoaded ?? 'n/a'} s under staff load over ${round1(loaded.seconds)} s`,
@@ -172,6 +181,7 @@ export async function runStaffLoadBench(
       processes,
       calls: figures,
       staff: staff.actions,
+      slow_saves_by_action: slow,
       staff_s: round1(staff.seconds),
       halves_s: { alone: round1(alone.seconds), loaded: round1(loaded.seconds) },
       server_cpu_s: { alone: cpuAlone, loaded: cpuLoaded },
@@ -185,6 +195,17 @@ export async function runStaffLoadBench(
   } finally {
     await servers.close();
   }
+}
+
+/** The loaded half's slow answer saves counted by the staff action whose time they began in ('no staff action'). */
+function slowSavesByAction(loaded: MixResult, actions: readonly StaffAction[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of loaded.stats.slow) {
+    if (s.call !== SAVE) continue;
+    const during = actions.find((a) => s.sentAt >= a.started && s.sentAt < a.ended)?.action ?? 'no staff action';
+    out[during] = (out[during] ?? 0) + 1;
+  }
+  return out;
 }
 
 /** Every candidate call of either half, by name, with both p99s and their ratio. */

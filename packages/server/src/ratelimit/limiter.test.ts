@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Hub } from '../cluster/hub.js';
+import { IpcRateLimiter, type IpcChannel, type IpcMessage } from '../cluster/ipc.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './limiter.js';
 
@@ -94,6 +96,59 @@ contract('in-process limiter', () => {
       now += ms;
     },
   };
+});
+
+/**
+ * Two ends of a channel as the supervisor and a process it started hold them: each message arrives later, a copy
+ * (as over node's IPC).
+ */
+function channelPair(): [IpcChannel, IpcChannel] {
+  const listeners = [new Set<(m: IpcMessage) => void>(), new Set<(m: IpcMessage) => void>()];
+  const end = (me: 0 | 1): IpcChannel => ({
+    send: (message) => {
+      const copy = structuredClone(message);
+      setImmediate(() => {
+        for (const fn of listeners[1 - me]!) fn(copy);
+      });
+    },
+    onMessage: (fn) => {
+      listeners[me]!.add(fn);
+      return () => listeners[me]!.delete(fn);
+    },
+  });
+  return [end(0), end(1)];
+}
+
+/** A process's limiter joined to the supervisor's hub; `leave` is its process ending. */
+function joined(hub: Hub): { limiter: IpcRateLimiter; leave: () => void } {
+  const [supervisorEnd, processEnd] = channelPair();
+  return { limiter: new IpcRateLimiter(processEnd), leave: hub.join(supervisorEnd) };
+}
+
+contract("the supervisor's limiter, through a process's channel", () => ({
+  limiter: joined(new Hub()).limiter,
+  wait: (ms) => new Promise((r) => setTimeout(r, ms)),
+}));
+
+describe("the supervisor's limiter shared by its processes", () => {
+  it('counts hits, paces admission turns and holds leases across processes; a process that ends gives its places back', async () => {
+    const hub = new Hub();
+    const a = joined(hub);
+    const b = joined(hub);
+    await a.limiter.hit('shared', 2, 60_000);
+    await b.limiter.hit('shared', 2, 60_000);
+    expect((await a.limiter.hit('shared', 2, 60_000)).allowed).toBe(false);
+    expect(await b.limiter.count('shared')).toBe(3);
+    const now = 1_000_000;
+    expect(await a.limiter.turn('admission', 'x', 100, 60_000, now)).toBe(now);
+    expect(await b.limiter.turn('admission', 'y', 100, 60_000, now)).toBe(now + 100);
+    expect(await a.limiter.turn('admission', 'z', 100, 60_000, now)).toBe(now + 200);
+    expect(await b.limiter.turn('admission', 'x', 100, 60_000, now + 50)).toBe(now);
+    expect(await a.limiter.lease([{ key: 'stream:1', limit: 1 }], 60_000)).not.toBeNull();
+    expect(await b.limiter.lease([{ key: 'stream:1', limit: 1 }], 60_000)).toBeNull();
+    a.leave();
+    expect(await b.limiter.lease([{ key: 'stream:1', limit: 1 }], 60_000)).not.toBeNull();
+  });
 });
 
 describe.skipIf(!redisHere)('Redis limiter', () => {
