@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Kysely, Migrator, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
 import { isPostgresUnavailable, postgresKit } from './dialects/postgres.js';
-import { sqliteKit } from './dialects/sqlite.js';
+import { isSqliteBusy, sqliteKit } from './dialects/sqlite.js';
 import type { DialectKit } from './dialects/types.js';
 import { foundation } from './migrations/001_foundation.js';
 import { attempts } from './migrations/002_attempts.js';
@@ -64,11 +64,12 @@ export interface DbTarget {
 }
 
 /**
- * True when `err` says the database is not answering (PostgreSQL down, restarting or cut off), so the request may
- * be made again later; SQLite is a file of this process and has no such state.
+ * True when `err` says the database is not answering (PostgreSQL down, restarting or cut off), or SQLite's writer
+ * stayed another process's for longer than a statement waits (BUSY_WAIT_MS), so the request may be made again
+ * later.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  return isPostgresUnavailable(err);
+  return isPostgresUnavailable(err) || isSqliteBusy(err);
 }
 
 /** Opens the database described by `target`. */

@@ -64,13 +64,70 @@ class DirectSqliteDialect extends SqliteDialect {
   }
 }
 
+/** How long a statement waits for SQLite's one writer (another process's transaction) before it fails. */
+export const BUSY_WAIT_MS = 5_000;
+/** The longest pause between two tries of a statement that found the writer busy, ms. */
+const BUSY_PAUSE_MAX_MS = 8;
+
 /**
- * Transactions that take the write lock when they begin. Several processes write to one file under the
- * supervisor: a deferred transaction that read first and then writes after another process committed fails at
- * once with SQLITE_BUSY (its snapshot is stale, and waiting cannot help), where an immediate one waits its turn
- * (busy_timeout) like any other writer.
+ * True for SQLite's answer that another connection holds the lock a statement needs. Such a statement did nothing
+ * and may be run again; so may a COMMIT. (A deferred transaction's stale snapshot, SQLITE_BUSY_SNAPSHOT, may not:
+ * no transaction here is deferred.)
+ */
+export function isSqliteBusy(err: unknown): boolean {
+  return (
+    err instanceof SQLite.SqliteError &&
+    (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_BUSY_RECOVERY' || err.code === 'SQLITE_BUSY_TIMEOUT')
+  );
+}
+
+/**
+ * Runs a statement, and while SQLite answers that the writer is busy runs it again after a pause (1 ms, doubling to
+ * 8 ms), for at most BUSY_WAIT_MS. The pauses are the event loop's: better-sqlite3 runs statements synchronously, so
+ * SQLite's own busy handler (busy_timeout) would sleep in the process's one thread, and every call of an API
+ * process would stop while another process (the worker storing an import) held the writer.
+ */
+async function waitOutBusy<T>(run: () => Promise<T>): Promise<T> {
+  const until = Date.now() + BUSY_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, BUSY_PAUSE_MAX_MS)) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isSqliteBusy(err) || Date.now() >= until) throw err;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/** The connection with every statement run through {@link waitOutBusy}. */
+class PatientConnection implements DatabaseConnection {
+  constructor(private readonly inner: DatabaseConnection) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return waitOutBusy(() => this.inner.executeQuery<R>(query));
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+/**
+ * Transactions that take the write lock when they begin, and statements that wait for it without blocking. Several
+ * processes write to one file under the supervisor: a deferred transaction that read first and then writes after
+ * another process committed fails at once with SQLITE_BUSY (its snapshot is stale, and waiting cannot help), where
+ * an immediate one waits its turn like any other writer, asynchronously (PatientConnection).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  private readonly patient = new WeakMap<DatabaseConnection, PatientConnection>();
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    let patient = this.patient.get(connection);
+    if (!patient) this.patient.set(connection, (patient = new PatientConnection(connection)));
+    return patient;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
@@ -96,9 +153,15 @@ export function runDirect<R>(db: KyselyLike, query: CompiledQuery<R>): QueryResu
   if (!statements || (!db.isTransaction && statements.database.inTransaction)) return null;
   const stmt = statements.prepare(query.sql);
   const parameters = query.parameters as unknown[];
-  if (stmt.reader) return { rows: stmt.all(parameters) as R[] };
-  const { changes, lastInsertRowid } = stmt.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  try {
+    if (stmt.reader) return { rows: stmt.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = stmt.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  } catch (err) {
+    // The writer is another process's for now: the statement did nothing, and Kysely's path waits for it.
+    if (!db.isTransaction && isSqliteBusy(err)) return null;
+    throw err;
+  }
 }
 
 interface Gathered {
@@ -148,7 +211,8 @@ export function sqliteKit(file: string): DialectKit {
   // WAL with NORMAL survives a crash of the process (the data is in the WAL file); only a power cut can lose the last commits.
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  // No wait inside SQLite: a statement that finds the writer busy is tried again from the event loop (waitOutBusy).
+  database.pragma('busy_timeout = 0');
   return {
     name: 'sqlite',
     dialect: new DirectSqliteDialect(new StatementCache(database)),
