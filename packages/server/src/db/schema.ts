@@ -671,7 +671,7 @@ export interface QuestionScoreTable {
 export interface ItemAnalysisTable {
   version_id: number;
   exam_id: number;
-  /** '<attempts>:<sum of their score_writes>' of the version when the job read its scores. */
+  /** '<attempts>:<sum of their score_writes>' of the exam when the job read its scores. */
   basis: string;
   computed_at: number;
   /** JSON of the exam's figures and every scored question's. */

@@ -21,14 +21,14 @@ export class AnalysisRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * The state of a version's scores, '<attempts>:<score writes>': it changes with every write of any attempt's
-   * scores (each counts one), an attempt started or gone; read from one index.
+   * The state of an exam's scores, '<attempts>:<score writes>': it changes with every write of any attempt's scores
+   * (each counts one), an attempt started or gone; its attempts found through the exam's index.
    */
-  async scoreBasis(versionId: number): Promise<string> {
+  async scoreBasis(examId: number): Promise<string> {
     const row = await this.db
       .selectFrom('attempts')
       .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('score_writes').as('writes')])
-      .where('version_id', '=', versionId)
+      .where('exam_id', '=', examId)
       .executeTakeFirst();
     return `${Number(row?.n ?? 0)}:${Number(row?.writes ?? 0)}`;
   }

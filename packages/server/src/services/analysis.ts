@@ -109,7 +109,7 @@ type Figures = Pick<ItemAnalysisData, 'exam' | 'items'>;
  *
  * The figures are kept, not computed at each view: computing reads every score of the version (2.7 s of CPU at
  * 50,000 attempts), so it is an `item_analysis` job on the worker. A view answers the kept figures, and queues a
- * job when none are kept or a score of the version was written since they were (`attempts.score_writes`).
+ * job when none are kept or a score of the exam was written since they were (`attempts.score_writes`).
  */
 export class AnalysisService {
   private readonly repo: AnalysisRepository;
@@ -145,7 +145,7 @@ export class AnalysisService {
       throw fail('not_found', `no published version ${versionId} of exam ${exam.id}`);
     }
     const kept = await this.repo.kept(versionId);
-    const behind = !kept || (await this.repo.scoreBasis(versionId)) !== kept.basis;
+    const behind = !kept || (await this.repo.scoreBasis(exam.id)) !== kept.basis;
     const jobId = behind
       ? await this.deps.jobs.startOnce(
           actor,
@@ -182,7 +182,7 @@ export class AnalysisService {
     await ctx.progress(0, 2, 'read');
     const version = await this.deps.catalog.version(versionId);
     if (!version) throw fail('not_found', `no such version ${versionId}`);
-    const basis = await this.repo.scoreBasis(versionId);
+    const basis = await this.repo.scoreBasis(version.exam_id);
     const now = this.deps.clock();
     const t = performance.now();
     const data = await this.analyse(version);

@@ -60,7 +60,7 @@ export const itemsSection: ResultsSection = {
       for (let run = 0; run <= RUNS; run++) {
         const t = performance.now();
         const c = process.cpuUsage();
-        const basis = await new AnalysisRepository(handle.db).scoreBasis(version.id);
+        const basis = await new AnalysisRepository(handle.db).scoreBasis(version.exam_id);
         await service.keep(version, basis, clock(), await service.analyse(version));
         times.push(performance.now() - t);
         const used = process.cpuUsage(c);
