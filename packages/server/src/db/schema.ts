@@ -542,8 +542,20 @@ export interface BankQuestionTable {
   verification: string | null;
 }
 
-/** A question of an import waiting until the whole file is in (repositories/bankImports.ts). */
-export interface BankImportRowTable {
+/** A question of an import waiting until the whole file is in (repositories/bankImports.ts): its bank columns. */
+export type BankImportRowTable = Pick<
+  BankQuestionTable,
+  | 'kind'
+  | 'type'
+  | 'stem_text'
+  | 'content'
+  | 'answer_key'
+  | 'difficulty'
+  | 'knowledge_points'
+  | 'default_score'
+  | 'editor_id'
+  | 'updated_at'
+> & {
   /** The import's key: 'job:<id>', or a random one for the command line's. */
   batch: string;
   seq: number;
@@ -551,19 +563,9 @@ export interface BankImportRowTable {
   folder_path: string;
   /** Set from the path when the import is published. */
   folder_id: number | null;
-  kind: string;
-  type: number;
-  stem_text: string;
-  content: string;
-  answer_key: string;
-  difficulty: number;
-  knowledge_points: string;
-  default_score: number;
-  editor_id: number;
-  updated_at: number;
   /** JSON array of tags. */
   tags: string;
-}
+};
 
 /** Tags of bank questions. */
 export interface BankQuestionTagTable {

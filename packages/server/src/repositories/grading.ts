@@ -44,8 +44,9 @@ export class GradingRepository {
   /**
    * Stores on the attempt what the ranking reads: each graded section's points and worth, the answers waiting for a
    * grader, and the ranking's keys in hundredths of a point, from its per-question rows and final score as they
-   * stand; and counts the write (the item analysis reads the count to know its figures are behind). Every write of either ends with it, in the same transaction, so that the ranking reads one row per
-   * attempt through an index instead of adding up every question at each read.
+   * stand; and counts the write (the item analysis reads the count to know its figures are behind). Every write of
+   * either ends with it, in the same transaction, so that the ranking reads one row per attempt through an index
+   * instead of adding up every question at each read.
    */
   async keepTotals(attemptId: number): Promise<void> {
     await this.totals().where('id', '=', attemptId).execute();

@@ -65,7 +65,6 @@ export class JobRepository {
     return id;
   }
 
-  /** One job. */
   /** The state of each of these jobs that exists. */
   async states(ids: readonly number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
@@ -77,6 +76,7 @@ export class JobRepository {
     return new Map(rows.map((r) => [r.id, r.state]));
   }
 
+  /** One job. */
   byId(id: number): Promise<JobRow | undefined> {
     return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
   }

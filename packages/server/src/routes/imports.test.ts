@@ -20,6 +20,7 @@ import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { giftText } from '../bench/staffLoad.js';
 import { BankImportRepository } from '../repositories/bankImports.js';
+import { JobRepository } from '../repositories/jobs.js';
 import { IMPORT_STAGE_ROWS } from '../services/bank.js';
 import { waitForJob } from '../test/jobs.js';
 import { multipart } from '../test/multipart.js';
@@ -389,32 +390,17 @@ describe.each(await testedDialects())('question imports and exports on %s', (dia
 
   it("forgets what import jobs staged once they ended without publishing, and keeps a running one's", async () => {
     const db = t.db.handle.db;
-    const job = async (state: string) =>
-      (
-        await db
-          .insertInto('job')
-          .values({
-            kind: 'bank_import',
-            payload: '{}',
-            owner_staff_id: null,
-            team_id: null,
-            state,
-            created_at: 1,
-            exam_id: null,
-            request_id: null,
-            cursor: null,
-            result: null,
-            error_code: null,
-            error_message: null,
-            locked_by: null,
-            lease_until: null,
-            progress_phase: null,
-            started_at: null,
-            finished_at: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
+    const job = async (state: string) => {
+      const id = await new JobRepository(db).insert({
+        kind: 'bank_import',
+        payload: '{}',
+        owner_staff_id: null,
+        team_id: null,
+        created_at: 1,
+      });
+      await db.updateTable('job').set({ state }).where('id', '=', id).execute();
+      return id;
+    };
     const [failed, cancelled, running] = [await job('failed'), await job('cancelled'), await job('running')];
     const staged = {
       folder_path: '[]',

@@ -114,12 +114,6 @@ export interface BankImportItem {
   input: BankQuestionInput;
 }
 
-/** Questions of an import checked and made into staged rows (`BankService.prepareImport`). */
-export interface PreparedImport {
-  now: number;
-  rows: StagedQuestion[];
-}
-
 /** Questions an import stages in one transaction: short, so the candidates' writes go on in between. */
 export const IMPORT_STAGE_ROWS = 500;
 
@@ -611,24 +605,27 @@ export class BankService {
    * Imported questions made ready to store: each body checked (`validation_error` at the first problem) and
    * turned into columns, before anything is written.
    */
-  prepareImport(actor: StaffActor, items: readonly BankImportItem[]): PreparedImport {
+  prepareImport(actor: StaffActor, items: readonly BankImportItem[]): StagedQuestion[] {
     const now = this.clock();
-    return {
-      now,
-      rows: items.map((item) => ({
-        ...this.columns(this.checkedBody(item.input.question), item.input, actor, now),
-        folder_path: JSON.stringify(item.folder),
-        tags: JSON.stringify(unique(item.input.tags)),
-      })),
-    };
+    return items.map((item) => ({
+      ...this.columns(this.checkedBody(item.input.question), item.input, actor, now),
+      folder_path: JSON.stringify(item.folder),
+      tags: JSON.stringify(unique(item.input.tags)),
+    }));
   }
 
   /**
    * Stages prepared questions `from` to `to` (exclusive) under an import's batch key, where no reader of the bank
    * sees them; a part staged twice (a job's run that took over) is the same part.
    */
-  async stageImport(batch: string, prepared: PreparedImport, from: number, to: number, outer?: Db): Promise<void> {
-    await new BankImportRepository(outer ?? this.db).stage(batch, from, prepared.rows.slice(from, to));
+  async stageImport(
+    batch: string,
+    prepared: readonly StagedQuestion[],
+    from: number,
+    to: number,
+    outer?: Db,
+  ): Promise<void> {
+    await new BankImportRepository(outer ?? this.db).stage(batch, from, prepared.slice(from, to));
   }
 
   /** Forgets what an import staged (it failed or was cancelled). */
@@ -673,12 +670,12 @@ export class BankService {
   async importQuestions(
     actor: StaffActor,
     folderId: number,
-    prepared: PreparedImport,
+    prepared: readonly StagedQuestion[],
     summary: Record<string, unknown>,
   ): Promise<{ ids: number[]; foldersCreated: number }> {
     const batch = `cli:${randomUUID()}`;
     try {
-      for (let at = 0; at < prepared.rows.length; at += IMPORT_STAGE_ROWS) {
+      for (let at = 0; at < prepared.length; at += IMPORT_STAGE_ROWS) {
         await this.stageImport(batch, prepared, at, at + IMPORT_STAGE_ROWS);
       }
       return await this.publishImport(actor, folderId, batch, summary);

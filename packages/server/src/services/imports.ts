@@ -80,7 +80,6 @@ export interface ImportJobPayload {
   file_name: string;
 }
 
-/** The result a finished import's checkpoint holds, or null before it committed. */
 /** Questions an import job staged before it was taken over (its checkpoint's cursor while staging). */
 function stagedSoFar(cursor: Json | null): number {
   if (cursor === null || typeof cursor !== 'object' || Array.isArray(cursor)) return 0;
@@ -88,6 +87,7 @@ function stagedSoFar(cursor: Json | null): number {
   return typeof staged === 'number' && Number.isInteger(staged) && staged > 0 ? staged : 0;
 }
 
+/** The result a finished import's checkpoint holds, or null before it committed. */
 function importDone(cursor: Json | null): ImportCommitData | null {
   if (cursor === null || typeof cursor !== 'object' || Array.isArray(cursor)) return null;
   const c = cursor as Partial<Record<keyof ImportCommitData, unknown>>;
@@ -261,11 +261,13 @@ export class ImportService {
     const prepared = this.bank.prepareImport(actor, items);
     const skipped = read.questions.length - items.length;
     const batch = `job:${ctx.jobId}`;
+    const first = stagedSoFar(ctx.cursor);
+    // The phase is named once; each part's checkpoint then moves the count.
+    await ctx.progress(first, items.length, 'questions');
     try {
-      for (let at = stagedSoFar(ctx.cursor); at < items.length; at += IMPORT_STAGE_ROWS) {
+      for (let at = first; at < items.length; at += IMPORT_STAGE_ROWS) {
         if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
         const to = Math.min(at + IMPORT_STAGE_ROWS, items.length);
-        await ctx.progress(at, items.length, 'questions');
         await ctx.checkpoint({ staged: to }, (trx) => this.bank.stageImport(batch, prepared, at, to, trx), {
           done: to,
           total: items.length,

@@ -39,16 +39,16 @@ export const itemsSection: ResultsSection = {
           `(${ATTEMPTS * QUESTIONS} per-question rows)`,
       );
       const clock = () => Date.now();
+      const catalog = new ExamCatalog(handle.db, clock);
       const service = new AnalysisService(handle.db, {
         access: new AccessService(handle.db),
         jobs: {
           startOnce: () => Promise.reject(new Error('a view of current figures queued a job')),
         },
-        catalog: new ExamCatalog(handle.db, clock),
+        catalog,
         clock,
         log: NO_LOG,
       });
-      const catalog = new ExamCatalog(handle.db, clock);
       const exam = await handle.db
         .selectFrom('exams')
         .select('published_version_id')
