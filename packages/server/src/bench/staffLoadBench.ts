@@ -7,10 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startExamServers, type ExamBenchOptions } from './examBench.js';
+import { startExamServers } from './examBench.js';
+import type { ExamBenchOptions } from './examSummary.js';
 import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
 import { treeCpu } from './harness.js';
-import { round1, SLOW_MS } from './latency.js';
+import { round1, SLOW_MS, type SlowCall } from './latency.js';
 import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
 
 /** What a staff-load run is asked for: the exam bench's options, on one machine's embedded store. */
@@ -43,6 +44,8 @@ export interface StaffLoadSummary {
   staff: StaffAction[];
   /** Answer saves under staff load of SLOW_MS or more, by the staff action running when each was sent. */
   slow_saves_by_action: Record<string, number>;
+  /** Any candidate call under staff load over the any-call goal, by call and then by the staff action running when sent. */
+  over_goal_by_action: Record<string, Record<string, number>>;
   /** The staff script's wall seconds, and the loaded half's. */
   staff_s: number;
   halves_s: { alone: number; loaded: number };
@@ -155,13 +158,18 @@ export async function runStaffLoadBench(
       print(`  ${a.action.padEnd(48)}${a.error === null ? `${pad(a.ms ?? 0, 8)} ms` : `  error: ${a.error}`}`);
     if (staff.seconds > loaded.seconds)
       print('  (the staff script outlasted the candidates: its last actions ran without them)');
-    const slow = slowSavesByAction(loaded, staff.actions);
+    const slow = slowByAction(loaded, staff.actions, (s) => s.call === SAVE)[SAVE] ?? {};
+    const overGoal = slowByAction(loaded, staff.actions, (s) => s.ms > GOALS.anyCallP99Ms);
+    const listed = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .map(([action, n]) => `${action} ${n}`)
+        .join(', ') || 'none';
     print(
       `answer saves of ${SLOW_MS} ms or more under staff load, by the staff action running when they were sent: ` +
-        (Object.entries(slow)
-          .map(([action, n]) => `${action} ${n}`)
-          .join(', ') || 'none'),
+        listed(slow),
     );
+    print(`calls over ${GOALS.anyCallP99Ms} ms under staff load, by the staff action running when they were sent:`);
+    for (const [call, counts] of Object.entries(overGoal)) print(`  ${call.padEnd(34)}${listed(counts)}`);
     print(
       `server CPU (supervisor, API processes, worker): ${cpuAlone ?? 'n/a'} s alone over ${round1(alone.seconds)} s, ` +
         `${cpuLoaded ?? 'n/a'} s under staff load over ${round1(loaded.seconds)} s`,
@@ -182,6 +190,7 @@ export async function runStaffLoadBench(
       calls: figures,
       staff: staff.actions,
       slow_saves_by_action: slow,
+      over_goal_by_action: overGoal,
       staff_s: round1(staff.seconds),
       halves_s: { alone: round1(alone.seconds), loaded: round1(loaded.seconds) },
       server_cpu_s: { alone: cpuAlone, loaded: cpuLoaded },
@@ -197,13 +206,18 @@ export async function runStaffLoadBench(
   }
 }
 
-/** The loaded half's slow answer saves counted by the staff action whose time they began in ('no staff action'). */
-function slowSavesByAction(loaded: MixResult, actions: readonly StaffAction[]): Record<string, number> {
-  const out: Record<string, number> = {};
+/** The loaded half's slow calls that `pick` keeps, counted by call and by the staff action whose time they began in. */
+function slowByAction(
+  loaded: MixResult,
+  actions: readonly StaffAction[],
+  pick: (s: SlowCall) => boolean,
+): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
   for (const s of loaded.stats.slow) {
-    if (s.call !== SAVE) continue;
+    if (!pick(s)) continue;
     const during = actions.find((a) => s.sentAt >= a.started && s.sentAt < a.ended)?.action ?? 'no staff action';
-    out[during] = (out[during] ?? 0) + 1;
+    const counts = (out[s.call] ??= {});
+    counts[during] = (counts[during] ?? 0) + 1;
   }
   return out;
 }

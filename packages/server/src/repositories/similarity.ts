@@ -184,53 +184,61 @@ export class SimilarityRepository {
   }
 
   /**
-   * Stores a computation in `trx`: pairs found are inserted or get their new scores (a decision stays); open
-   * pairs no longer found are removed, decided ones kept; the run's row is replaced.
+   * Writes one batch of a computation's pairs: new ones inserted, known ones given their new scores and the run's
+   * time (a decision stays). One statement: the writer is held for one batch only (db/turns.ts).
    */
-  async store(
-    trx: Db,
-    run: { questionId: number; examId: number; jobId: number; submissions: number; groups: string; at: number },
-    found: readonly NewPair[],
-  ): Promise<void> {
-    const keep = new Set(found.map((p) => `${p.attempt_a}:${p.attempt_b}`));
-    const existing = await trx
+  async upsertPairs(run: { questionId: number; examId: number; at: number }, batch: readonly NewPair[]): Promise<void> {
+    if (batch.length === 0) return;
+    await this.db
+      .insertInto('similarity_pairs')
+      .values(
+        batch.map((p) => ({
+          ...p,
+          exam_id: run.examId,
+          question_id: run.questionId,
+          decided_by: null,
+          decided_at: null,
+          computed_at: run.at,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['question_id', 'attempt_a', 'attempt_b']).doUpdateSet((eb) => ({
+          language: eb.ref('excluded.language'),
+          score: eb.ref('excluded.score'),
+          share_a: eb.ref('excluded.share_a'),
+          share_b: eb.ref('excluded.share_b'),
+          matched: eb.ref('excluded.matched'),
+          computed_at: eb.ref('excluded.computed_at'),
+        })),
+      )
+      .execute();
+  }
+
+  /** The open pairs of a question, each by its two attempts. */
+  async openPairs(questionId: number): Promise<{ id: number; attempt_a: number; attempt_b: number }[]> {
+    return this.db
       .selectFrom('similarity_pairs')
       .select(['id', 'attempt_a', 'attempt_b'])
-      .where('question_id', '=', run.questionId)
+      .where('question_id', '=', questionId)
       .where('status', '=', 'open')
       .execute();
-    const gone = existing.filter((e) => !keep.has(`${e.attempt_a}:${e.attempt_b}`)).map((e) => e.id);
-    for (let i = 0; i < gone.length; i += 500) {
-      await trx
-        .deleteFrom('similarity_pairs')
-        .where('id', 'in', gone.slice(i, i + 500))
-        .execute();
-    }
-    for (let i = 0; i < found.length; i += 200) {
-      await trx
-        .insertInto('similarity_pairs')
-        .values(
-          found.slice(i, i + 200).map((p) => ({
-            ...p,
-            exam_id: run.examId,
-            question_id: run.questionId,
-            decided_by: null,
-            decided_at: null,
-            computed_at: run.at,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['question_id', 'attempt_a', 'attempt_b']).doUpdateSet((eb) => ({
-            language: eb.ref('excluded.language'),
-            score: eb.ref('excluded.score'),
-            share_a: eb.ref('excluded.share_a'),
-            share_b: eb.ref('excluded.share_b'),
-            matched: eb.ref('excluded.matched'),
-            computed_at: eb.ref('excluded.computed_at'),
-          })),
-        )
-        .execute();
-    }
+  }
+
+  /** Removes pairs by id (one batch) that are still open: one decided meanwhile stays. */
+  async dropOpen(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .deleteFrom('similarity_pairs')
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'open')
+      .execute();
+  }
+
+  /** Records a computation's run in `trx` (its groups and counts), replacing the question's last one. */
+  async storeRun(
+    trx: Db,
+    run: { questionId: number; examId: number; jobId: number; submissions: number; groups: string; at: number },
+  ): Promise<void> {
     const row = {
       question_id: run.questionId,
       exam_id: run.examId,

@@ -40,6 +40,9 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     () => admin,
   );
 
+  /** Each candidate's token by their attempt. */
+  const tokens = new Map<number, string>();
+
   /** A new candidate who enters the exam and answers the programming question with `code`. */
   async function candidateAnswers(code: string): Promise<number> {
     phoneNo += 1;
@@ -48,6 +51,19 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     const token = await t.loginCandidate(phone);
     const entered = await enterExam(t, token, examId, anid);
     expect(entered.statusCode, entered.body).toBe(200);
+    await saveCode(token, code, 1);
+    const row = await t.db.handle.db
+      .selectFrom('answers')
+      .select('attempt_id')
+      .where('question_id', '=', questionId)
+      .orderBy('attempt_id', 'desc')
+      .executeTakeFirstOrThrow();
+    tokens.set(row.attempt_id, token);
+    return row.attempt_id;
+  }
+
+  /** A candidate's save of the programming question's code. */
+  async function saveCode(token: string, code: string, seq: number): Promise<void> {
     const saved = await t.app.inject({
       method: 'POST',
       url: `/api/answer/answer?auth=${token}`,
@@ -56,18 +72,11 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
         subject_id: questionId,
         answer: { kind: 'code', language: 'python', code },
         client_id: randomUUID(),
-        seq: 1,
+        seq,
         changed_at: t.now(),
       },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    const row = await t.db.handle.db
-      .selectFrom('answers')
-      .select('attempt_id')
-      .where('question_id', '=', questionId)
-      .orderBy('attempt_id', 'desc')
-      .executeTakeFirstOrThrow();
-    return row.attempt_id;
   }
 
   async function compute(): Promise<void> {
@@ -182,6 +191,32 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
       grader,
     );
     expect(reopened).toMatchObject({ status: 'open', decided_by: '', decided_at: null });
+  });
+
+  it('forgets an open pair that is no longer alike when computed again, and keeps every other pair', async () => {
+    const list = async () =>
+      (
+        await ok<SimilarityPairsData>(
+          api.similarityPairs,
+          { exam_id: examId, question_id: questionId, page_size: 100 },
+          grader,
+        )
+      ).list;
+    attempts['changed.py'] = await candidateAnswers(sample('original.py'));
+    await compute();
+    const before = await list();
+    expect(pairOf(before, 'original.py', 'changed.py')).toBeDefined();
+
+    await saveCode(tokens.get(attempts['changed.py']!)!, sample('independent.py'), 2);
+    await compute();
+    const after = await list();
+    expect(pairOf(after, 'original.py', 'changed.py')).toBeUndefined();
+    const others = (l: SimilarityPairView[]) =>
+      l
+        .filter((p) => p.a.attempt_id !== attempts['changed.py'] && p.b.attempt_id !== attempts['changed.py'])
+        .map((p) => p.id)
+        .sort((x, y) => x - y);
+    expect(others(after)).toEqual(others(before));
   });
 
   it('refuses bad input with stable codes, and a pair or question of another exam with 404', async () => {

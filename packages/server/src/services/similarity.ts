@@ -15,7 +15,8 @@ import {
   type SimilarityStatus,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { inTurns } from '../db/turns.js';
+import { fail } from '../errors.js';
 import type { JobContext, Json } from '../jobs/types.js';
 import {
   SimilarityRepository,
@@ -72,6 +73,8 @@ interface QuestionFamily {
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
+/** Pairs removed a statement: a delete by id is cheaper a row than an upsert. */
+const STALE_BATCH = 500;
 
 /** The candidate's code of a stored answer, or null when it is not code. */
 function codeOf(value: string | null): { language: LanguageId; code: string } | null {
@@ -167,8 +170,9 @@ export class SimilarityService {
   }
 
   /**
-   * The job: reads the final code, compares it per language, and stores the pairs and groups in one
-   * checkpoint (a resumed job that committed answers what it stored).
+   * The job: reads the final code, compares it per language, and stores the pairs in batches and then the run
+   * with its groups in one checkpoint (a resumed job that committed answers what it stored; one that had not
+   * computes again and overwrites what it wrote).
    */
   async run(ctx: JobContext<SimilarityPayload>): Promise<SimilarityResult> {
     if (ctx.cursor !== null) return ctx.cursor as SimilarityResult;
@@ -222,21 +226,19 @@ export class SimilarityService {
       flagged: found.filter((f) => f.score >= SIMILARITY_FLAG_SCORE).length,
       groups: stored.length,
     };
+    // The pairs go in short statements with pauses (a thousand submissions can give 100,000 pairs, seconds of the
+    // one writer at the worker's low priority); the run's row, which the page reads first, comes last. Open pairs
+    // this run did not find again leave after the new ones are in, so a page read meanwhile shows old or new scores.
+    const keep = new Set(found.map((f) => `${f.attempt_a}:${f.attempt_b}`));
+    const gone = (await this.repo.openPairs(family.id))
+      .filter((e) => !keep.has(`${e.attempt_a}:${e.attempt_b}`))
+      .map((e) => e.id);
+    const run = { questionId: family.id, examId: p.exam_id, at: this.clock() };
+    await inTurns(found, (batch) => this.repo.upsertPairs(run, batch));
+    await inTurns(gone, (ids) => this.repo.dropOpen(ids), STALE_BATCH);
     await ctx.checkpoint(
       result,
-      (trx) =>
-        this.repo.store(
-          trx,
-          {
-            questionId: family.id,
-            examId: p.exam_id,
-            jobId: ctx.jobId,
-            submissions,
-            groups: JSON.stringify(stored),
-            at: this.clock(),
-          },
-          found,
-        ),
+      (trx) => this.repo.storeRun(trx, { ...run, jobId: ctx.jobId, submissions, groups: JSON.stringify(stored) }),
       { done: 2, total: 2 },
     );
     return result;
