@@ -3,6 +3,45 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const SQL_HOME = 'SQL lives in repositories/ and db/.';
+const NO_SQL = [
+  { name: 'kysely', allowTypeImports: true, message: SQL_HOME },
+  { name: 'pg', message: SQL_HOME },
+  { name: 'better-sqlite3', message: SQL_HOME },
+];
+const HTTP_HOME = 'Only routes/ and http/ know HTTP: domain errors are in src/errors.ts, file types in src/files.ts.';
+const NO_FASTIFY = { name: 'fastify', message: HTTP_HOME };
+const NO_FASTIFY_PLUGINS = { group: ['@fastify/*'], message: HTTP_HOME };
+const NO_HTTP = { group: ['**/http/*', '**/http/**'], message: HTTP_HOME };
+const NO_SERVICE_SET = {
+  group: ['**/services/index.js'],
+  message: 'Take the services needed as a small dependency object, not the whole set.',
+};
+
+/** The import rules of one layer of the server (`dir` under packages/server/src), tests aside. */
+function serverLayer(dir, paths, patterns) {
+  const sqlRules = paths.some((p) => p.message === SQL_HOME)
+    ? {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector:
+              'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+            message: SQL_HOME,
+          },
+          { selector: "TaggedTemplateExpression[tag.name='sql']", message: SQL_HOME },
+        ],
+      }
+    : {};
+  return [
+    {
+      files: [`packages/server/src/${dir}/**/*.ts`],
+      ignores: ['**/*.test.ts'],
+      rules: { 'no-restricted-imports': ['error', { paths, patterns }], ...sqlRules },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -32,50 +71,13 @@ export default tseslint.config(
     ignores: ['**/*.test.tsx'],
     rules: { 'max-lines-per-function': ['error', { max: 200 }] },
   },
-  // Layers: SQL only in repositories/ and db/; no HTTP framework in services; no UI kit in the web app's logic.
-  {
-    files: ['packages/server/src/{services,routes,http,proctoring,storage,sms,ratelimit}/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'kysely', allowTypeImports: true, message: 'SQL lives in repositories/ and db/.' },
-            { name: 'pg', message: 'SQL lives in repositories/ and db/.' },
-            { name: 'better-sqlite3', message: 'SQL lives in repositories/ and db/.' },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
-          message: 'SQL lives in repositories/ and db/.',
-        },
-        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in repositories/ and db/.' },
-      ],
-    },
-  },
-  {
-    files: ['packages/server/src/services/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'kysely', allowTypeImports: true, message: 'SQL lives in repositories/ and db/.' },
-            { name: 'pg', message: 'SQL lives in repositories/ and db/.' },
-            { name: 'better-sqlite3', message: 'SQL lives in repositories/ and db/.' },
-            { name: 'fastify', message: 'Services know no HTTP framework: routes/ and http/ do.' },
-          ],
-          patterns: [{ group: ['@fastify/*'], message: 'Services know no HTTP framework: routes/ and http/ do.' }],
-        },
-      ],
-    },
-  },
+  // Layers point one way: SQL only in repositories/ and db/; HTTP only in routes/ and http/, which call services and
+  // never the reverse; live proctoring takes the services it needs, not the whole set (services/index.ts).
+  ...serverLayer('{routes,http,sms}', NO_SQL, []),
+  ...serverLayer('services', [...NO_SQL, NO_FASTIFY], [NO_HTTP, NO_FASTIFY_PLUGINS]),
+  ...serverLayer('{storage,ratelimit}', NO_SQL, [NO_HTTP]),
+  ...serverLayer('jobs', [], [NO_HTTP]),
+  ...serverLayer('proctoring', NO_SQL, [NO_HTTP, NO_SERVICE_SET]),
   {
     files: ['packages/web/src/{api,exam,proctor,session,i18n,questions}/**/*.ts'],
     ignores: ['**/*.tsx'],

@@ -12,7 +12,7 @@ import { openRuntime } from './runtime.js';
 import { supervise } from './cluster/supervisor.js';
 import { serve } from './server.js';
 import { seedDemo } from './services/demoSeed.js';
-import { AppError } from './http/errors.js';
+import { AppError } from './errors.js';
 import type { ReadFile } from './services/imports.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender } from './sms/sender.js';

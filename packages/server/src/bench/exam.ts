@@ -17,7 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CHECK_IN_MINUTES } from '@examhall/contract';
-import { runExamBench, type ExamBenchOptions } from './examBench.js';
+import { runExamBench } from './examBench.js';
+import type { ExamBenchOptions } from './examSummary.js';
 import { runStaffLoadBench } from './staffLoadBench.js';
 import { fileLimitVerdict, filesNeeded, mostCandidates, readFileLimit } from './fileLimit.js';
 

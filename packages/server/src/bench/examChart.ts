@@ -1,5 +1,5 @@
 /** The exam bench's chart: one self-contained HTML page with inline SVG (no script, no outside file). */
-import type { ExamBenchSummary } from './examBench.js';
+import type { ExamBenchSummary } from './examSummary.js';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -5,14 +5,9 @@
  * BENCH_SECTIONS=similarity,rankings,items runs only the named sections.
  */
 import { itemsSection } from './results/items.js';
+import type { ResultsSection } from './results/section.js';
 import { rankingsSection } from './results/rankings.js';
 import { similaritySection } from './results/similarity.js';
-
-/** One measured thing: a name, and a run that prints what it measures and answers its figures. */
-export interface ResultsSection {
-  name: string;
-  run(log: (line: string) => void): Promise<Record<string, number | string>>;
-}
 
 const SECTIONS: ResultsSection[] = [similaritySection, rankingsSection, itemsSection];
 

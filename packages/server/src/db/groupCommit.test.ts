@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { openTestDb, testedDialects, type TestDb } from '../test/db.js';
 import type { Db } from './database.js';
 import { GroupCommit, oneByOne, type BatchWriter } from './groupCommit.js';

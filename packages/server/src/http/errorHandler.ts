@@ -4,7 +4,7 @@ import { ERRORS, type ErrorCode, type ErrorEnvelope } from '@examhall/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/database.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors.js';
 
 /** Sends the error envelope. */
 export function sendError(

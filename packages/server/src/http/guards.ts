@@ -7,7 +7,7 @@
  */
 import { api, type CallDef } from '@examhall/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fail } from './errors.js';
+import { fail } from '../errors.js';
 import { authenticatedByCookie } from './route.js';
 
 const MEDIA_TYPES: Record<NonNullable<CallDef['bodyFormat']>, string> = {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Upload } from '../services/profile.js';
-import { AppError, fail } from './errors.js';
+import { AppError, fail } from '../errors.js';
 
 /** The first problem of a failed parse as `field: message`. */
 export function firstProblem(error: z.ZodError): string {

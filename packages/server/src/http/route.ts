@@ -3,36 +3,18 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Candidate } from '../repositories/candidates.js';
-import type { PhoneCaller } from '../services/evidence/phone.js';
 import type { Services } from '../services/index.js';
+import type { Candidate } from '../repositories/candidates.js';
 import { authorize, type StaffActor } from '../services/access.js';
 import type { ApiCaller } from '../services/apiTokens.js';
+import type { PhoneCaller } from '../services/evidence/phone.js';
 import type { Upload } from '../services/profile.js';
-import { fail } from './errors.js';
+import { fail } from '../errors.js';
+import type { Download } from '../files.js';
+import type { Out, RouteContext } from './context.js';
 import { firstProblem, readUpload } from './multipart.js';
 import { openStreams, startSse, type StreamOpener, type StreamStart } from './sse.js';
 import { apiToken, candidateCredential, phoneToken, staffCredential } from './tokens.js';
-
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-
-/** What a handler receives: validated input and, for protected calls, who is calling. */
-export interface RouteContext<C extends CallDef> {
-  query: Out<C['query']>;
-  body: Out<C['body']>;
-  request: FastifyRequest;
-  reply: FastifyReply;
-  /** The token the caller presented (candidate or staff, by the call's kind). */
-  token: string;
-  /** The candidate, on candidate calls. */
-  candidate: C['auth'] extends 'candidate' ? Candidate : undefined;
-  /** The staff actor, on staff calls. */
-  staff: C['auth'] extends 'staff' ? StaffActor : undefined;
-  /** The phone page's attempt and candidate, on phone calls (token from the `auth` query parameter). */
-  phone: C['auth'] extends 'phone' ? PhoneCaller : undefined;
-  /** The API token's caller, on integration calls (another system, `Authorization: Bearer`). */
-  integration: C['auth'] extends 'integration' ? ApiCaller : undefined;
-}
 
 /** A handler returns the call's data; the envelope is added here. */
 export type Handler<C extends CallDef> = (ctx: RouteContext<C>) => Promise<z.input<C['data']>>;
@@ -129,16 +111,6 @@ export function route<C extends CallDef>(app: FastifyInstance, services: Service
   if (call.bodyFormat === 'multipart') throw new Error(`${call.path} takes a file: register it with uploadRoute`);
   if (call.download) throw new Error(`${call.path} answers a file: register it with downloadRoute`);
   register(app, services, call, handler);
-}
-
-/** A file a download call answers. */
-export interface Download {
-  /** Its bytes, or a stream of them (a large file from object storage, never read whole). */
-  bytes: Uint8Array | Readable;
-  /** Content type. */
-  mime: string;
-  /** The name the browser saves it under. */
-  fileName: string;
 }
 
 /**

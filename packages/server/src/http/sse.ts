@@ -2,25 +2,12 @@ import type { CallDef } from '@examhall/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Lease } from '../ratelimit/limiter.js';
+import { HEARTBEAT_MS, type SseStream } from '../eventStream.js';
 import { NO_STORE } from './caching.js';
-import type { RouteContext } from './route.js';
+import type { RouteContext } from './context.js';
 
-/** A comment line this often keeps proxies from closing an idle stream and tells the client it is alive. */
-export const HEARTBEAT_MS = 15_000;
 /** A client that lets this much pile up unread is cut off rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
-
-/** An open stream of server-sent events. */
-export interface SseStream<T> {
-  /** Sends one event as one `data:` line of JSON; nothing once the stream is closed. */
-  send(event: T): void;
-  /** Runs `fn` at every heartbeat while the stream is open. */
-  onBeat(fn: () => void): void;
-  /** Ends the stream from the server's side. */
-  close(): void;
-  /** True once the client went away or the stream was closed. */
-  readonly closed: boolean;
-}
 
 /** Starts sending on an open stream; returns what to do when it closes. */
 export type StreamStart<C extends CallDef> = (stream: SseStream<z.input<C['data']>>) => (() => void) | void;

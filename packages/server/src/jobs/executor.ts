@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../db/database.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { runWithRequestId } from '../ops/context.js';
 import { NO_INSTRUMENTS, secondsSince, type Instruments } from '../ops/metrics.js';
 import { JobRepository, type JobRow } from '../repositories/jobs.js';
-import type { ServiceLog } from '../services/log.js';
+import type { ServiceLog } from '../log.js';
 import {
   JobLeaseLost,
   type Json,

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { Instruments } from '../ops/metrics.js';
-import type { ServiceLog } from '../services/log.js';
+import type { ServiceLog } from '../log.js';
 import { BullJobQueue } from './bullmq.js';
 import { LocalJobQueue } from './local.js';
 import { LocalScheduler, RedisScheduler } from './periodic.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { ServiceLog } from '../services/log.js';
+import type { ServiceLog } from '../log.js';
 import type { PeriodicScheduler, PeriodicTask } from './types.js';
 
 /**

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STAFF_NICENESS } from '../cluster/priority.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { ParseBusyError, ParsePool } from './pool.js';
 
 const csv = (text: string) => ({ name: 'list.csv', bytes: new TextEncoder().encode(text) });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { threadId, Worker, type WorkerOptions } from 'node:worker_threads';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { ParseKind, ParseTasks } from './tasks.js';
 import type { ParseReply, ParseRequest } from './worker.js';
 

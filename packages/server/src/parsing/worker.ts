@@ -2,7 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { ErrorCode } from '@examhall/contract';
 import { yieldToCandidates } from '../cluster/priority.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { runTask, type ParseKind, type ParseTasks } from './tasks.js';
 
 /** A task for the worker. */

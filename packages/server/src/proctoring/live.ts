@@ -1,10 +1,18 @@
 import { ExamPhase, type CandidateEvent, type ProctorEvent } from '@examhall/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SseStream } from '../http/sse.js';
+import type { SseStream } from '../eventStream.js';
 import type { AttemptRow } from '../repositories/attempts.js';
-import type { Services } from '../services/index.js';
-import { finishReasonText, ONLINE_WINDOW_MS } from '../services/proctor.js';
-import type { ProctorChange } from './notifier.js';
+import type { AttemptService } from '../services/attempts.js';
+import { finishReasonText, ONLINE_WINDOW_MS, type ProctorService } from '../services/proctor.js';
+import type { ProctorChange, ProctorNotifier } from './notifier.js';
+
+/** What the live streams read and announce through. */
+export interface LiveDeps {
+  clock: () => number;
+  proctor: ProctorService;
+  attempts: AttemptService;
+  notifier: ProctorNotifier;
+}
 
 /** Presence is written at most this often while a candidate's stream stays open. */
 const TOUCH_EVERY_MS = 10_000;
@@ -22,7 +30,7 @@ function serial(log: FastifyBaseLogger) {
 
 /** Streams an exam's tile changes and new risk events to a proctor. Returns the cleanup. */
 export function watchExam(
-  s: Services,
+  s: LiveDeps,
   log: FastifyBaseLogger,
   examId: number,
   stream: SseStream<ProctorEvent>,
@@ -72,7 +80,7 @@ export function watchExam(
  * on the proctor's console up to date while the stream is open. Returns the cleanup.
  */
 export function followAttempt(
-  s: Services,
+  s: LiveDeps,
   log: FastifyBaseLogger,
   first: AttemptRow,
   stream: SseStream<CandidateEvent>,

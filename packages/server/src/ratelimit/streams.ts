@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { fail } from '../http/errors.js';
-import { HEARTBEAT_MS } from '../http/sse.js';
+import { fail } from '../errors.js';
+import { HEARTBEAT_MS } from '../eventStream.js';
 import type { Lease, RateLimiter } from './limiter.js';
 
 /** An open stream's place lapses this long after its last renewal (streams renew at every heartbeat). */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { route } from '../http/route.js';
 import type { Services } from '../services/index.js';
 import { contentTypeOf } from '../storage/media.js';

@@ -9,7 +9,7 @@ import {
   type StaffRole,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { GradingRepository } from '../repositories/grading.js';
 import { AccessRepository, examVisible, type ExamFilter, type ResourceOwner } from '../repositories/access.js';
 

@@ -1,4 +1,4 @@
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 
 /** How long a candidate's turn is kept while they wait (they ask again every few seconds). */

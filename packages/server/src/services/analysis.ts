@@ -8,7 +8,7 @@ import {
   type QuestionBody,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { AnalysisRepository } from '../repositories/analysis.js';
 import { ExamRepository } from '../repositories/exams.js';
 import type { Json, JobContext } from '../jobs/types.js';
@@ -16,7 +16,7 @@ import type { AccessService, StaffActor } from './access.js';
 import type { CatalogQuestion, ExamCatalog, VersionBundle } from './catalog.js';
 import type { JobService } from './jobs.js';
 import { analyseItems, type AnalysedAttempt, type AnalysedItem, type ItemResponse } from './itemAnalysis.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import { htmlToText } from './richText.js';
 import { storedAnswer } from './scoring.js';
 

@@ -22,7 +22,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { GroupCommit, oneByOne, type ItemOutcome } from '../db/groupCommit.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AnswerRow, type AttemptState } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';

@@ -10,7 +10,7 @@ import type {
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { ApiTokenRepository, type ApiTokenListed } from '../repositories/integrations.js';
 import { TeamRepository } from '../repositories/teams.js';
 import type { StaffActor } from './access.js';

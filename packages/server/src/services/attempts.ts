@@ -10,9 +10,9 @@ import {
   type ExamResult,
 } from '@examhall/contract';
 import type { AdmissionService } from './admission.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
 import { CheckRepository } from '../repositories/checks.js';

@@ -26,7 +26,7 @@ import {
 import { availability, type CheckerSpec, type JudgeQueue, type JudgeTask } from '@examhall/judge';
 import { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import {
   BankRepository,
   type BankFilter,
@@ -42,7 +42,7 @@ import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import { casesFromZip } from './caseZip.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { MediaLinks } from './media.js';
 import type { Upload } from './profile.js';
 import { checkQuestionBody, imageTargetOf, stemText, type ImageTarget } from './questionBody.js';

@@ -1,8 +1,8 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { AUTH_COOKIE_DAYS, SMS_RULES, storedDegree, type GetInfoData, type SendMsgData } from '@examhall/contract';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { CandidateRepository, type Candidate } from '../repositories/candidates.js';
 import { SmsCodeRepository } from '../repositories/smsCodes.js';

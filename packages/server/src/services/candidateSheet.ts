@@ -23,7 +23,7 @@ import {
   type CandidateImportProblem,
 } from '@examhall/contract';
 import { readTable, type TableRow } from '@examhall/importers';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 
 /** The values of one candidate as read. */
 export interface SheetCandidate {

@@ -17,8 +17,8 @@ import {
 } from '@examhall/contract';
 import { writeTable } from '@examhall/importers';
 import type { Db } from '../db/database.js';
-import type { Download } from '../http/route.js';
-import { fail } from '../http/errors.js';
+import type { Download } from '../files.js';
+import { fail } from '../errors.js';
 import {
   CandidateDirectoryRepository,
   phoneKey,

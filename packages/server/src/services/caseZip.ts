@@ -1,6 +1,6 @@
 import { BANK_LIMITS, CODE_LIMITS } from '@examhall/contract';
 import yauzl from 'yauzl';
-import { AppError, fail } from '../http/errors.js';
+import { AppError, fail } from '../errors.js';
 
 /** One hidden case read from a zip: its name (path without extension), input and expected output. */
 export interface ZipCase {

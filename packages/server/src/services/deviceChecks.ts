@@ -10,7 +10,7 @@ import {
 import type { CheckBody } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { AttemptRow } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { EvidenceRepository } from '../repositories/evidence.js';

@@ -10,7 +10,7 @@ import {
 } from '@examhall/contract';
 import { writeTable } from '@examhall/importers';
 import type { Db } from '../db/database.js';
-import type { Download } from '../http/route.js';
+import type { Download } from '../files.js';
 import { ExamCandidateRepository, type ExamCandidateRecord } from '../repositories/examCandidates.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';

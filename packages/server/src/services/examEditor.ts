@@ -26,7 +26,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/uniqueViolation.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { CandidateRepository } from '../repositories/candidates.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';

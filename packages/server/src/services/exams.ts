@@ -10,7 +10,7 @@ import {
   type RecommendData,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
 import { ExamRepository, type ExamRow, type InvitationRow, type Span } from '../repositories/exams.js';

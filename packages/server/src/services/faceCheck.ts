@@ -13,9 +13,9 @@ import {
   type FaceRecognizeData,
   type IdPhotoData,
 } from '@examhall/contract';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { faceSimilarity, type FaceAnalysis } from '../proctoring/face/engine.js';
 import { ImageUnreadableError, sniffImage } from '../proctoring/face/image.js';
 import { FaceBusyError, type FacePool } from '../proctoring/face/pool.js';

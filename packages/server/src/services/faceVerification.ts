@@ -1,12 +1,12 @@
 import { createHash, randomInt } from 'node:crypto';
 import { describeDetail, detail, RISK_EVENTS, riskCategoryOf, type RiskEventId } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { FaceCheckRepository, type FaceCheckRow } from '../repositories/faceChecks.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AttemptService } from './attempts.js';
 import type { FaceAssessment, FaceCheckService } from './faceCheck.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { RiskService } from './risk.js';
 
 /** A face finding by its detail kind: what the browser's monitor and the server's check both name. */

@@ -18,7 +18,7 @@ import {
   type RubricCriterion,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { JobContext } from '../jobs/types.js';
 import { AttemptRepository } from '../repositories/attempts.js';
 import { GradingRepository, type MarkRow, type QueueFilter } from '../repositories/grading.js';
@@ -30,7 +30,7 @@ import type { AttemptService } from './attempts.js';
 import type { AuditService } from './audit.js';
 import { parseQuestionIds, type CatalogQuestion, type ExamCatalog } from './catalog.js';
 import type { JobService } from './jobs.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import { manualFinal, roundPoints, storedAnswer } from './scoring.js';
 import type { ScoreOutbox } from './webhooks.js';
 

@@ -8,8 +8,8 @@ import {
 } from '@examhall/contract';
 import { exportQuestions, FORMATS, questionTemplate, type Draft, type Format } from '@examhall/importers';
 import type { Db } from '../db/database.js';
-import type { Download } from '../http/route.js';
-import { fail } from '../http/errors.js';
+import type { Download } from '../files.js';
+import { fail } from '../errors.js';
 import { ParseBusyError, ParseCrashError, parsePool, type ParsePool } from '../parsing/pool.js';
 import type { ParseTasks } from '../parsing/tasks.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';

@@ -1,7 +1,7 @@
 import type { JobKind } from '@examhall/contract';
 import type { JudgeQueue } from '@examhall/judge';
 import { NO_INSTRUMENTS, type Instruments } from '../ops/metrics.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { openJobQueue, type JobHandlers, type JobQueue, type JobsSetup } from '../jobs/index.js';

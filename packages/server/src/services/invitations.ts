@@ -24,7 +24,7 @@ import {
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SmsMessageTable } from '../db/schema.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { Json, JobContext } from '../jobs/types.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import type { ExamRow } from '../repositories/exams.js';

@@ -2,7 +2,7 @@ import type { api } from '@examhall/contract';
 import { JOB_KINDS, type JobKind, type JobListData, type JobView } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { currentRequestId } from '../ops/context.js';
 import { JobRepository, type JobListRow, type JobReach } from '../repositories/jobs.js';
 import { TeamRepository } from '../repositories/teams.js';

@@ -7,9 +7,9 @@ import {
   type LanguageId,
 } from '@examhall/contract';
 import { availability, toJudgeData, type JudgeQueue, type JudgeResult, type JudgeTask } from '@examhall/judge';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { bodyOf } from './storedQuestion.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { AttemptRepository } from '../repositories/attempts.js';

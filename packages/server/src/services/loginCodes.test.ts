@@ -13,7 +13,7 @@ import type { SmsCode, SmsMessage, SmsSender } from '../sms/sender.js';
 import { openTestDb, testedDialects, type TestDb } from '../test/db.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { CandidateAuthService, type Later } from './candidateAuth.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import { SMS_BUDGET_DEFAULTS, SmsBudget } from './smsBudget.js';
 import { SmsPacer, type SmsPacing } from './smsPacing.js';
 import { TokenService } from './tokens.js';

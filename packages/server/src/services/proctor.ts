@@ -14,9 +14,9 @@ import {
   type ProctorGridQuery,
 } from '@examhall/contract';
 import type { z } from 'zod';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import type { AttemptRow } from '../repositories/attempts.js';
 import {

@@ -9,7 +9,7 @@ import {
   type ResumeFile,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { CandidateRepository, type Candidate } from '../repositories/candidates.js';
 import { FileRepository } from '../repositories/files.js';
 import { contentMatches } from '../storage/sniff.js';

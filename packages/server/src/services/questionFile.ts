@@ -26,7 +26,7 @@ import {
   type Where,
 } from '@examhall/importers';
 import { z } from 'zod';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { BankImportItem } from './bank.js';
 import { checkQuestionBody, imageTargetOf, stemText } from './questionBody.js';
 

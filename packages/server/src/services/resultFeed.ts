@@ -7,7 +7,7 @@ import {
   type ResultView,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { ResultRepository, type ResultRow } from '../repositories/integrations.js';
 import type { ExamCatalog } from './catalog.js';
 import { passedBy } from './outcome.js';

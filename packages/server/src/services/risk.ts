@@ -8,7 +8,7 @@ import {
   type RiskEventId,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { RiskRepository } from '../repositories/risk.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';

@@ -14,7 +14,7 @@ import {
 } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import { AttemptRepository } from '../repositories/attempts.js';
 import type { Candidate } from '../repositories/candidates.js';

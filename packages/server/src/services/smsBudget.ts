@@ -1,6 +1,6 @@
 import { SMS_LIMITS, SMS_RULES, serverDayStart, type ErrorCode, type HeldBy, type SmsLimit } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail, type AppError } from '../http/errors.js';
+import { fail, type AppError } from '../errors.js';
 import { SmsBudgetRepository, type BudgetCounter } from '../repositories/smsBudget.js';
 
 /** The budgets' figures (SMS_RESEND_INTERVAL_MINUTES, SMS_RESEND_DAILY, SMS_PHONE_DAILY, SMS_EXAM_DAILY, SMS_TEAM_DAILY). */

@@ -3,7 +3,7 @@ import type { SmsSender } from '../sms/sender.js';
 import type { Db } from '../db/database.js';
 import { InvitationRepository, type SmsRow } from '../repositories/invitations.js';
 import type { InvitationService } from './invitations.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { SmsPacer } from './smsPacing.js';
 
 /** How long a sender holds the texts it took; past it, a text it never settled is sent again under its id. */

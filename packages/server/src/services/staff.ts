@@ -16,13 +16,13 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/uniqueViolation.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import { StaffRepository, type StaffRow, type StaffWithTeam } from '../repositories/staff.js';
 import { TeamRepository } from '../repositories/teams.js';
 import { authorize, type AccessService, type StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { TokenService } from './tokens.js';
 import { SEALED_PREFIX, TotpSecretBox, totpKey } from './totpSecrets.js';
 

@@ -8,7 +8,7 @@ import {
   type QuestionKind,
   type Section,
 } from '@examhall/contract';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 
 /** The columns of a stored question that make its typed body. */
 export interface StoredQuestionRow {

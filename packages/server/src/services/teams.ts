@@ -1,7 +1,7 @@
 import { api, type ExamStaffListData, type ExamStaffRole, type ExamStaffView, type TeamView } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/uniqueViolation.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { StaffRepository } from '../repositories/staff.js';
 import { TeamRepository, type ExamStaffRow, type TeamWithCounts } from '../repositories/teams.js';
 import { authorize, type AccessService, type StaffActor } from './access.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import { GENERATED_KEY_FILE, SEALED_PREFIX, TotpSecretBox, TotpSecretError, totpKey } from './totpSecrets.js';
 
 const SECRET = 'KVKFKRCPNZQUYMLXOVYDSQKJKZDTSRLD';

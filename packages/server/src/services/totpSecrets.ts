@@ -8,7 +8,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 
 /** What an encrypted secret starts with; base32 secrets stored before encryption never hold a colon. */
 export const SEALED_PREFIX = 'enc:aes-256-gcm:';

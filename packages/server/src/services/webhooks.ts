@@ -11,7 +11,7 @@ import {
   type WebhookTestData,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import { AttemptRepository } from '../repositories/attempts.js';
 import {
   WebhookRepository,
@@ -22,7 +22,7 @@ import {
 import { TeamRepository } from '../repositories/teams.js';
 import type { StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import type { ServiceLog } from './log.js';
+import type { ServiceLog } from '../log.js';
 import type { ResultFeedService } from './resultFeed.js';
 import { postSigned, refusedWebhookAddress, type PostOutcome } from './webhookPost.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { ObjectStore } from './objectStore.js';
 
 /** How many first bytes of an object tell its type. */

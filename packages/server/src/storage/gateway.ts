@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { StorageUsageRepository } from '../repositories/storageUsage.js';
 import { kindOfName, OBJECT_MAX_BYTES, type BudgetKind } from './budget.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { LocalCredentials } from './localCredentials.js';
 
 /** Object storage: local disk on one machine, S3-compatible on a cluster. */

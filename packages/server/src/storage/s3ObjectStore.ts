@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.js';
-import { fail, type AppError } from '../http/errors.js';
+import { fail, type AppError } from '../errors.js';
 import { checkKey, type ObjectStore } from './objectStore.js';
 
 function isNotFound(err: unknown): boolean {

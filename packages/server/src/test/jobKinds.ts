@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrate, openDb, type Db } from '../db/database.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors.js';
 import type { JobContext, JobHandlers, Json } from '../jobs/types.js';
 import { openTestDb } from './db.js';
 import { TEST_DATABASE_URL } from './parts.js';

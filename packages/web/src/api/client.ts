@@ -24,10 +24,8 @@ import {
 } from '@examhall/contract';
 import { errorKey, toLanguage, translate } from '../i18n/format.js';
 import type { MessageKey } from '../i18n/zh.js';
+import type { ClientErrorCode } from './clientErrorCode.js';
 import { readCookie } from './cookies.js';
-
-/** Failures the client raises itself, next to the server's catalogue codes. */
-export type ClientErrorCode = 'timeout' | 'network_error' | 'invalid_response' | 'http_error';
 
 /** A failed call: a catalogue code from the server's envelope, or one of the client's own. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@examhall/contract';
-import type { ClientErrorCode } from '../api/client.js';
+import type { ClientErrorCode } from '../api/clientErrorCode.js';
 import { zh, type BaseMessageKey, type MessageKey } from './zh.js';
 
 /** Languages the app speaks; zh-CN is the default. */

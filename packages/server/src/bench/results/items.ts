@@ -11,7 +11,7 @@ import { AnalysisRepository } from '../../repositories/analysis.js';
 import { AnalysisService } from '../../services/analysis.js';
 import { ExamCatalog } from '../../services/catalog.js';
 import { freshDb } from '../harness.js';
-import type { ResultsSection } from '../results.js';
+import type { ResultsSection } from './section.js';
 import { seedBenchResults } from '../resultsSeed.js';
 
 const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 50_000);

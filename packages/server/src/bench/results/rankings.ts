@@ -15,7 +15,7 @@ import { GradingRepository } from '../../repositories/grading.js';
 import { ResultsRepository, type RankingSpec } from '../../repositories/results.js';
 import { seedDemo } from '../../services/demoSeed.js';
 import { LocalObjectStore } from '../../storage/objectStore.js';
-import type { ResultsSection } from '../results.js';
+import type { ResultsSection } from './section.js';
 
 const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 50_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -21,7 +21,7 @@ import {
   type SimilarGroup,
   type SimilarPair,
 } from '../../similarity/index.js';
-import type { ResultsSection } from '../results.js';
+import type { ResultsSection } from './section.js';
 
 const SUBMISSIONS = Number(process.env.BENCH_SUBMISSIONS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

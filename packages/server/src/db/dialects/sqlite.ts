@@ -11,7 +11,6 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import type { Db } from '../database.js';
 import type { DialectKit } from './types.js';
 
 /**
@@ -137,6 +136,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 interface KyselyLike {
   getExecutor(): { adapter: DialectAdapter };
   readonly isTransaction: boolean;
+  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
 }
 
 /**
@@ -180,7 +180,7 @@ function runGathered(): void {
     try {
       const result = runDirect(item.db, item.query);
       if (result) item.resolve(result);
-      else (item.db as unknown as Db).executeQuery(item.query).then(item.resolve, item.reject);
+      else item.db.executeQuery(item.query).then(item.resolve, item.reject);
     } catch (err) {
       item.reject(err);
     }

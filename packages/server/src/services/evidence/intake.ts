@@ -12,7 +12,7 @@ import {
 } from '@examhall/contract';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors.js';
 import type { AttemptRow } from '../../repositories/attempts.js';
 import type { Candidate } from '../../repositories/candidates.js';
 import { CheckRepository } from '../../repositories/checks.js';

@@ -9,7 +9,7 @@ import {
 import QRCode from 'qrcode';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors.js';
 import type { AttemptRow } from '../../repositories/attempts.js';
 import type { Candidate } from '../../repositories/candidates.js';
 import { EvidenceRepository } from '../../repositories/evidence.js';

@@ -1,6 +1,6 @@
 import { api, type VerifyEvidenceData } from '@examhall/contract';
 import type { Db } from '../../db/database.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors.js';
 import { RiskRepository } from '../../repositories/risk.js';
 import { digestOf, type StoredDigest } from '../../storage/digest.js';
 import type { ObjectStore } from '../../storage/objectStore.js';
