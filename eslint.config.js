@@ -43,7 +43,7 @@ function serverLayer(dir, paths, patterns) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.d.ts', '.runtime/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

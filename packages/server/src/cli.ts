@@ -17,6 +17,7 @@ import type { ReadFile } from './services/imports.js';
 import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender } from './sms/sender.js';
 import { compareSources, groups } from './similarity/index.js';
+import { unsupportedNode } from './nodeVersion.js';
 
 const USAGE = `Usage: examhall <command> [options]
 
@@ -371,6 +372,11 @@ export function formatVerifyReport(attemptId: number, r: VerifyEvidenceData): st
 
 // Run only as the `examhall` command, not when imported by tests.
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
+  const refusal = unsupportedNode();
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`);
+    process.exit(2);
+  }
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { supervise } from './cluster/supervisor.js';
+import { unsupportedNode } from './nodeVersion.js';
 import { serve } from './server.js';
 
 /**
@@ -9,6 +10,11 @@ import { serve } from './server.js';
  * or CLUSTER=true (where each process is one of many the operators run), everything runs in this process.
  */
 async function main(): Promise<void> {
+  const refusal = unsupportedNode();
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`);
+    process.exit(2);
+  }
   let config: Config;
   try {
     config = loadConfig();

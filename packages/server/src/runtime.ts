@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { IpcNotifier, IpcRateLimiter, type IpcChannel } from './cluster/ipc.js';
 import type { Config } from './config.js';
 import { migrate, openDb, type DbHandle } from './db/database.js';
+import type { WalCheckpoints } from './db/dialects/sqlite.js';
 import { InProcessNotifier, RedisNotifier, type ProctorNotifier } from './proctoring/notifier.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './ratelimit/limiter.js';
 import { LocalCredentials } from './storage/localCredentials.js';
@@ -42,6 +43,8 @@ export interface RuntimeOptions {
   migrate?: boolean;
   /** Code judged at once in this process without Redis (default: one per core; less when processes share them). */
   judgeConcurrency?: number | undefined;
+  /** Who checkpoints SQLite's WAL: under the supervisor the worker, never an API process's commit. */
+  walCheckpoints?: WalCheckpoints | undefined;
 }
 
 /**
@@ -49,7 +52,11 @@ export interface RuntimeOptions {
  * REDIS_URL is set, the supervisor's across the embedded default's processes, else this process's own.
  */
 export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const handle = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(opts.walCheckpoints ? { walCheckpoints: opts.walCheckpoints } : {}),
+  });
   if (opts.migrate !== false) await migrate(handle);
   const { channel } = opts;
   const limiter: RateLimiter = config.redisUrl

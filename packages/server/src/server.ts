@@ -12,7 +12,7 @@ export function banner(config: Config, address: string, dialect: string, seeded:
     '',
     `Examhall is listening on ${address} (database: ${dialect}${
       processes > 1 ? `; ${processes} API processes and a worker process` : ''
-    })`,
+    }; Node.js ${process.version})`,
     `  Candidates:  ${url}/`,
     `  Staff:       ${url}/admin`,
     `  API docs:    ${url}/docs`,
@@ -62,6 +62,7 @@ export async function serve(config: Config, opts: ServeOptions): Promise<void> {
     // Under the supervisor the worker brings the schema up to date before any API process starts.
     migrate: role !== 'api',
     judgeConcurrency: opts.judgeConcurrency,
+    walCheckpoints: role === 'api' ? 'elsewhere' : role === 'worker' ? 'timer' : undefined,
   });
   const { app, services, drain } = await buildApp({
     config,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Kysely, Migrator, type KyselyConfig, type Migration, type MigrationProvider } from 'kysely';
 import { isPostgresUnavailable, postgresKit } from './dialects/postgres.js';
-import { isSqliteBusy, sqliteKit } from './dialects/sqlite.js';
+import { isSqliteBusy, sqliteKit, type WalCheckpoints } from './dialects/sqlite.js';
 import type { DialectKit } from './dialects/types.js';
 import { foundation } from './migrations/001_foundation.js';
 import { attempts } from './migrations/002_attempts.js';
@@ -61,6 +61,8 @@ export interface DbTarget {
   searchPath?: string;
   /** Hears every statement Kysely runs (tests that ask the planner about them). */
   log?: KyselyConfig['log'];
+  /** Who checkpoints SQLite's WAL (dialects/sqlite.ts); SQLite's own default when absent. */
+  walCheckpoints?: WalCheckpoints;
 }
 
 /**
@@ -76,7 +78,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 export function openDb(target: DbTarget): DbHandle {
   const kit = target.databaseUrl
     ? postgresKit(target.databaseUrl, target.searchPath)
-    : sqliteKit(target.sqliteFile ?? path.join(target.dataDir ?? './data', 'examhall.sqlite'));
+    : sqliteKit(target.sqliteFile ?? path.join(target.dataDir ?? './data', 'examhall.sqlite'), target.walCheckpoints);
   const db = new Kysely<Database>({ dialect: kit.dialect, ...(target.log ? { log: target.log } : {}) });
   return {
     db,

@@ -101,3 +101,61 @@ describe('SQLite with the writer held by another process', () => {
     expect(await db.selectFrom('notes').select('text').execute()).toEqual([{ text: 'first' }]);
   }, 20_000);
 });
+
+describe("SQLite's WAL checkpoints under the supervisor", () => {
+  let dir: string;
+  let file: string;
+  const open: Kysely<T>[] = [];
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-wal-'));
+    file = path.join(dir, 'db.sqlite');
+  });
+
+  afterEach(async () => {
+    for (const db of open.splice(0)) await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const kysely = (kit: ReturnType<typeof sqliteKit>) => {
+    const db = new Kysely<T>({ dialect: kit.dialect });
+    open.push(db);
+    return db;
+  };
+  /** Writes about 8 MB in 400 commits, past SQLite's 1,000-page checkpoint threshold several times. */
+  async function write(db: Kysely<T>): Promise<void> {
+    await sql`create table if not exists notes (id integer primary key, text text not null)`.execute(db);
+    for (let i = 0; i < 400; i++)
+      await db
+        .insertInto('notes')
+        .values(Array.from({ length: 4 }, () => ({ text: 'x'.repeat(5000) })))
+        .execute();
+  }
+  const mainFileBytes = () => fs.statSync(file).size;
+
+  it("an API process's commits never copy the WAL into the database file; the worker's timer does", async () => {
+    const api = kysely(sqliteKit(file, 'elsewhere'));
+    await write(api);
+    // Everything is still in the WAL: no commit of this connection checkpointed.
+    expect(mainFileBytes()).toBeLessThan(64 * 1024);
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(8_000_000);
+    expect(
+      await api
+        .selectFrom('notes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst(),
+    ).toEqual({
+      n: 1600,
+    });
+
+    kysely(sqliteKit(file, 'timer', 20));
+    const until = Date.now() + 5000;
+    while (mainFileBytes() < 8_000_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(mainFileBytes()).toBeGreaterThan(8_000_000);
+  });
+
+  it("SQLite's own default checkpoints on commit (one process, tests)", async () => {
+    await write(kysely(sqliteKit(file)));
+    expect(mainFileBytes()).toBeGreaterThan(4_000_000);
+  });
+});

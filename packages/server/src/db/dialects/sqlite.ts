@@ -203,8 +203,23 @@ export function runDirectSoon<R>(db: KyselyLike, query: CompiledQuery<R>): Promi
   });
 }
 
+/**
+ * Who copies the WAL's pages back into the database file. SQLite's default is whoever commits past 1,000 pages
+ * (`on-commit`): in the embedded default that is as often a candidate's save, which then pays for copying 4 MB and
+ * syncing the file. There the API processes leave it to others (`elsewhere`) and the worker does it every second
+ * from its own connection (`timer`), a passive checkpoint that waits for no reader and no writer.
+ */
+export type WalCheckpoints = 'on-commit' | 'elsewhere' | 'timer';
+
+/** How often the worker checkpoints the WAL (`timer`). */
+export const CHECKPOINT_EVERY_MS = 1000;
+
 /** SQLite in WAL mode; `file` is a path or ':memory:'. */
-export function sqliteKit(file: string): DialectKit {
+export function sqliteKit(
+  file: string,
+  checkpoints: WalCheckpoints = 'on-commit',
+  everyMs = CHECKPOINT_EVERY_MS,
+): DialectKit {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
@@ -213,6 +228,19 @@ export function sqliteKit(file: string): DialectKit {
   database.pragma('foreign_keys = ON');
   // No wait inside SQLite: a statement that finds the writer busy is tried again from the event loop (waitOutBusy).
   database.pragma('busy_timeout = 0');
+  if (checkpoints !== 'on-commit') database.pragma('wal_autocheckpoint = 0');
+  if (checkpoints === 'timer') {
+    const timer = setInterval(() => {
+      if (!database.open) return clearInterval(timer);
+      try {
+        database.pragma('wal_checkpoint(PASSIVE)');
+      } catch (err) {
+        // Another connection's checkpoint or a busy moment: the next tick tries again.
+        if (!isSqliteBusy(err)) throw err;
+      }
+    }, everyMs);
+    timer.unref();
+  }
   return {
     name: 'sqlite',
     dialect: new DirectSqliteDialect(new StatementCache(database)),
