@@ -17,15 +17,7 @@ import { S3ObjectStore } from '../storage/s3ObjectStore.js';
 import { startRedis, startS3rver } from './clusterParts.js';
 import { runExamMix, NOOP, type StoreAccount } from './examMix.js';
 import { examChart } from './examChart.js';
-import {
-  BENCH_PG,
-  cpuMicros,
-  freshDb,
-  rssSampler,
-  smsInbox,
-  startServer,
-  type ServerProcess,
-} from './harness.js';
+import { BENCH_PG, cpuMicros, freshDb, rssSampler, smsInbox, startServer, type ServerProcess } from './harness.js';
 import { round1 } from './latency.js';
 import type { CallFigures, ExamBenchOptions, ExamBenchSummary, ProcessFigures } from './examSummary.js';
 
