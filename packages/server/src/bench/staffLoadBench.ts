@@ -168,6 +168,10 @@ export async function runStaffLoadBench(
       `answer saves of ${SLOW_MS} ms or more under staff load, by the staff action running when they were sent: ` +
         listed(slow),
     );
+    print(
+      `answer saves of ${SLOW_MS} ms or more by 10 s of each half (from its start): alone ${timeline(alone)}; ` +
+        `under staff load ${timeline(loaded)} (the staff script ran from 0 to ${Math.ceil(staff.seconds)} s)`,
+    );
     print(`calls over ${GOALS.anyCallP99Ms} ms under staff load, by the staff action running when they were sent:`);
     for (const [call, counts] of Object.entries(overGoal)) print(`  ${call.padEnd(34)}${listed(counts)}`);
     print(
@@ -204,6 +208,22 @@ export async function runStaffLoadBench(
   } finally {
     await servers.close();
   }
+}
+
+/** A half's slow answer saves counted by the 10 s of the half they were sent in, as `from-to s: n` for each. */
+function timeline(half: MixResult): string {
+  const counts = new Map<number, number>();
+  for (const s of half.stats.slow) {
+    if (s.call !== SAVE) continue;
+    const bucket = Math.floor((s.sentAt - half.stats.started) / 10_000);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+  }
+  return (
+    [...counts.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([b, n]) => `${b * 10}-${b * 10 + 10} s: ${n}`)
+      .join(', ') || 'none'
+  );
 }
 
 /** The loaded half's slow calls that `pick` keeps, counted by call and by the staff action whose time they began in. */

@@ -1,3 +1,4 @@
+import { CODE_KINDS } from '@examhall/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SimilarityPairTable } from '../db/schema.js';
@@ -44,8 +45,6 @@ export interface PairListFilter {
   offset: number;
   limit: number;
 }
-
-const CODE_KINDS = ['programming', 'programming_qa'];
 
 /** Code similarity's reads and writes: the exam's programming questions, final code, runs and pairs. */
 export class SimilarityRepository {
