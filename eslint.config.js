@@ -65,10 +65,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
-  // Components stay small enough to read and test alone: one job each, none over 200 lines.
+  // Components and functions stay small enough to read and test alone: one job each, none over 200 lines. The
+  // exam bench's mix (server/src/bench/examMix.ts) is still one 559-line scenario, to be split like the rest.
   {
-    files: ['packages/web/src/**/*.tsx'],
-    ignores: ['**/*.test.tsx'],
+    files: ['packages/*/src/**/*.tsx', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.tsx', '**/*.test.ts', 'packages/server/src/bench/examMix.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 200 }] },
   },
   // Layers point one way: SQL only in repositories/ and db/; HTTP only in routes/ and http/, which call services and

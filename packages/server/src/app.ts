@@ -126,10 +126,9 @@ const LOGIN_TRIES_SWEEP_PERIOD_MS = 3_600_000;
 /** How often questions staged by imports that ended are looked for. */
 const STAGED_IMPORTS_SWEEP_PERIOD_MS = 3_600_000;
 
-/** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
-export async function buildApp(opts: AppOptions): Promise<App> {
-  const { config } = opts;
-  const app = Fastify({
+/** The Fastify instance: request ids, the logger with its redactions, the schema compilers' home. */
+function createFastify(config: Config, logStream: AppOptions['logStream']): FastifyInstance {
+  return Fastify({
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     // Errors before routing and before Fastify sees the request keep the envelope too.
@@ -143,7 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     logger: {
       level: config.logLevel,
       mixin: requestIdMixin,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
       // Tokens travel in the query string, cookies and the Authorization header: none of them reach a log line.
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -158,6 +157,104 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       },
     },
   });
+}
+
+/** Cookies, forms, multipart with its limits, and the OpenAPI page at /docs. */
+async function registerPlugins(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10, fieldSize: 1024 },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Examhall API',
+        version: '0.1.0',
+        description: 'Online written-test platform for campus recruitment',
+      },
+      servers: [{ url: config.apiPrefix || '/' }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    // The docs page gets its own policy (hashes of its inline scripts, if any), adjusted to ours.
+    staticCSP: true,
+    transformStaticCSP: docsCsp(config),
+  });
+}
+
+/** Every area's routes, under the API prefix. */
+function apiRoutes(api: FastifyInstance, services: Services, config: Config): void {
+  userRoutes(api, services, config);
+  siteRoutes(api, services);
+  examRoutes(api, services);
+  monitorRoutes(api, services);
+  evidenceRoutes(api, services);
+  subjectRoutes(api, services, config);
+  answerRoutes(api, services);
+  cepingRoutes(api, services);
+  profileRoutes(api, services);
+  adminRoutes(api, services, config);
+  proctorRoutes(api, services);
+  consoleRoutes(api, services);
+  examEditorRoutes(api, services);
+  scheduleRoutes(api, services);
+  similarityRoutes(api, services);
+  gradingRoutes(api, services);
+  resultRoutes(api, services);
+  analysisRoutes(api, services);
+  bankRoutes(api, services);
+  importRoutes(api, services);
+  jobRoutes(api, services);
+  invitationRoutes(api, services);
+  candidateRoutes(api, services);
+  integrationRoutes(api, services);
+  toolsRoutes(api, services);
+}
+
+/**
+ * The periodic tasks, each once per period across the cluster: the server finishes attempts whose time is up,
+ * browser or not, and announces phones that went quiet so the desktop and the console learn within seconds; it
+ * sends queued texts at the configured rate and queues reminders (and drops texts' budget counters past their
+ * window); it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console
+ * jobs the queues lost; it checks the exam frames browsers flagged and a sample of the others with its face engine;
+ * it forgets staff login tries whose window ended long ago and questions staged by imports that ended unpublished.
+ */
+export function periodicTasks(services: Services, db: Db, sweepEvery: number): PeriodicTask[] {
+  return [
+    { name: 'attempts.sweep-overdue', periodMs: sweepEvery, run: () => services.attempts.sweepOverdue() },
+    { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
+    { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
+    { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
+    {
+      name: 'sms.budget-prune',
+      periodMs: SMS_BUDGET_PRUNE_PERIOD_MS,
+      run: () => services.smsBudget.prune(db),
+    },
+    { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
+    { name: 'webhooks.prune', periodMs: WEBHOOK_PRUNE_PERIOD_MS, run: () => services.webhooks.prune() },
+    { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
+    { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
+    { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },
+    {
+      name: 'bank.sweep-staged-imports',
+      periodMs: STAGED_IMPORTS_SWEEP_PERIOD_MS,
+      run: () => services.imports.sweepStaged(),
+    },
+    {
+      name: 'staff.sweep-login-tries',
+      periodMs: LOGIN_TRIES_SWEEP_PERIOD_MS,
+      run: () => services.staff.sweepLoginTries(),
+    },
+  ];
+}
+
+/** Builds the Fastify app: API under the prefix, OpenAPI at /docs, the web app for everything else. */
+export async function buildApp(opts: AppOptions): Promise<App> {
+  const { config } = opts;
+  const app = createFastify(config, opts.logStream);
   // First of all hooks: everything after runs under the request's id, and the answer names it.
   app.addHook('onRequest', (request, reply, done) => {
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
@@ -183,28 +280,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   securityHeaders(app, config);
   noStoreForCallers(app);
-  await app.register(fastifyCookie);
-  await app.register(fastifyFormbody);
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10, fieldSize: 1024 },
-  });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Examhall API',
-        version: '0.1.0',
-        description: 'Online written-test platform for campus recruitment',
-      },
-      servers: [{ url: config.apiPrefix || '/' }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    // The docs page gets its own policy (hashes of its inline scripts, if any), adjusted to ours.
-    staticCSP: true,
-    transformStaticCSP: docsCsp(config),
-  });
+  await registerPlugins(app, config);
 
   const clock = opts.clock ?? Date.now;
   const sms =
@@ -240,36 +316,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (redis) app.addHook('onClose', async () => redis.close());
   opsRoutes(app, { metrics, probes, metricsToken: config.metricsToken, draining: () => draining });
 
-  await app.register(
-    async (api) => {
-      userRoutes(api, services, config);
-      siteRoutes(api, services);
-      examRoutes(api, services);
-      monitorRoutes(api, services);
-      evidenceRoutes(api, services);
-      subjectRoutes(api, services, config);
-      answerRoutes(api, services);
-      cepingRoutes(api, services);
-      profileRoutes(api, services);
-      adminRoutes(api, services, config);
-      proctorRoutes(api, services);
-      consoleRoutes(api, services);
-      examEditorRoutes(api, services);
-      scheduleRoutes(api, services);
-      similarityRoutes(api, services);
-      gradingRoutes(api, services);
-      resultRoutes(api, services);
-      analysisRoutes(api, services);
-      bankRoutes(api, services);
-      importRoutes(api, services);
-      jobRoutes(api, services);
-      invitationRoutes(api, services);
-      candidateRoutes(api, services);
-      integrationRoutes(api, services);
-      toolsRoutes(api, services);
-    },
-    { prefix: config.apiPrefix },
-  );
+  await app.register(async (api) => apiRoutes(api, services, config), { prefix: config.apiPrefix });
 
   // The local store's S3-style endpoint, outside the API prefix (S3-compatible storage serves itself).
   if (opts.store instanceof LocalObjectStore)
@@ -318,43 +365,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await services.jobQueue.close();
   });
 
-  // The server finishes attempts whose time is up, browser or not, and announces phones that went quiet so
-  // the desktop and the console learn within seconds; it sends queued texts at the configured rate and
-  // queues reminders (and drops texts' budget counters past their window); it posts webhook deliveries due and keeps their log to its days; it queues again judge jobs and console jobs the queues lost;
-  // it checks the exam frames browsers flagged and a sample of the others with its face engine; it forgets staff login
-  // tries whose window ended long ago; it forgets questions staged by imports that ended without publishing them. Each
-  // once per period across the cluster.
+  // The periodic tasks (periodicTasks), in every process but an API process under the supervisor.
   const sweepEvery = opts.sweepIntervalMs ?? 2_000;
   if (sweepEvery > 0 && role !== 'api') {
     const scheduler = openScheduler(jobsSetup);
     app.addHook('onReady', async () => {
-      const tasks: PeriodicTask[] = [
-        { name: 'attempts.sweep-overdue', periodMs: sweepEvery, run: () => services.attempts.sweepOverdue() },
-        { name: 'evidence.sweep-phones', periodMs: sweepEvery, run: () => services.phone.sweep() },
-        { name: 'sms.dispatch', periodMs: SMS_PERIOD_MS, run: () => services.smsDispatch.dispatch(SMS_PERIOD_MS) },
-        { name: 'sms.remind', periodMs: REMIND_PERIOD_MS, run: () => services.smsDispatch.remind() },
-        {
-          name: 'sms.budget-prune',
-          periodMs: SMS_BUDGET_PRUNE_PERIOD_MS,
-          run: () => services.smsBudget.prune(opts.db),
-        },
-        { name: 'webhooks.deliver', periodMs: WEBHOOK_PERIOD_MS, run: () => services.webhooks.deliver() },
-        { name: 'webhooks.prune', periodMs: WEBHOOK_PRUNE_PERIOD_MS, run: () => services.webhooks.prune() },
-        { name: 'judge.requeue', periodMs: JUDGE_REQUEUE_PERIOD_MS, run: () => services.judge.requeueLost() },
-        { name: 'jobs.redeliver', periodMs: JOBS_REDELIVER_PERIOD_MS, run: () => services.jobQueue.redeliverLost() },
-        { name: 'face.verify', periodMs: sweepEvery, run: () => services.faceVerification.sweep() },
-        {
-          name: 'bank.sweep-staged-imports',
-          periodMs: STAGED_IMPORTS_SWEEP_PERIOD_MS,
-          run: () => services.imports.sweepStaged(),
-        },
-        {
-          name: 'staff.sweep-login-tries',
-          periodMs: LOGIN_TRIES_SWEEP_PERIOD_MS,
-          run: () => services.staff.sweepLoginTries(),
-        },
-      ];
-      scheduler.start(tasks.map((task) => timedTask(task, metrics)));
+      scheduler.start(periodicTasks(services, opts.db, sweepEvery).map((task) => timedTask(task, metrics)));
     });
     app.addHook('onClose', async () => {
       await scheduler.close();

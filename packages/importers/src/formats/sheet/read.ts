@@ -168,34 +168,62 @@ const NOT_IN_SHEETS: Partial<Record<QuestionKind, { en: string; zh: string; kind
   },
 };
 
-/** One question from its row (or its group of rows), or null with its problems; never a half-built draft. */
-function readQuestion(group: SheetRows['rows'], columns: Columns, base: Where, problems: Problem[]): Draft | null {
-  const first = group[0]!;
-  const where: Where = { ...base, row: first.n };
-  const errors: Problem[] = [];
-  // A question-level field is read from the first row of the group that fills it.
-  const get = (field: Field): Val | undefined => {
-    const col = columns.fields[field];
+/**
+ * One question's rows (one row, or a group of option rows) as the readers of each kind ask for them: a field's
+ * cell, the options with their flags and points, the answer cell read as letters or points, and the problems
+ * found so far, each at its cell.
+ */
+class QuestionRows {
+  readonly errors: Problem[] = [];
+  readonly where: Where;
+  readonly options: Val[] = [];
+  readonly optionList: { id: string; content: string }[];
+  readonly answerVal: Val | undefined;
+  readonly stemVal: Val | undefined;
+  readonly stem: string;
+  private readonly flags: (Val | undefined)[] = [];
+  private readonly weights: (Val | undefined)[] = [];
+
+  constructor(
+    private readonly group: SheetRows['rows'],
+    readonly columns: Columns,
+    private readonly base: Where,
+  ) {
+    this.where = { ...base, row: group[0]!.n };
+    this.readOptions();
+    this.optionList = this.options.map((o, i) => ({ id: letterAt(i), content: cellToHtml(o.text, false) }));
+    this.answerVal = this.get('answer');
+    this.stemVal = this.get('stem');
+    this.stem = this.stemVal ? cellToHtml(this.stemVal.text, true) : '';
+  }
+
+  /** A question-level field, read from the first row of the group that fills it. */
+  get(field: Field): Val | undefined {
+    const col = this.columns.fields[field];
     if (col === undefined) return undefined;
-    for (const row of group) {
+    for (const row of this.group) {
       const text = (row.cells[col] ?? '').trim();
-      if (text !== '') return { text, at: { ...base, row: row.n, col: columnLetter(col) } };
+      if (text !== '') return { text, at: { ...this.base, row: row.n, col: columnLetter(col) } };
     }
     return undefined;
-  };
-  const missing = (field: Field, row = first.n) => {
-    const col = columns.fields[field];
-    errors.push(
+  }
+
+  /** A field the question needs is empty (or its column is missing). */
+  missing(field: Field, row = this.where.row!): void {
+    const col = this.columns.fields[field];
+    this.errors.push(
       col === undefined
-        ? problem({ ...base, row }, 'cell_missing', 'error', {
+        ? problem({ ...this.base, row }, 'cell_missing', 'error', {
             field: FIELD_NAMES[field].en,
             field_zh: FIELD_NAMES[field].zh,
           })
-        : at(base, row, col, 'cell_missing', field),
+        : at(this.base, row, col, 'cell_missing', field),
     );
-  };
-  const invalid = (v: Val, field: Field, detail: string, detail_zh: string) =>
-    errors.push(
+  }
+
+  /** A cell's value does not fit its field. */
+  invalid(v: Val, field: Field, detail: string, detail_zh: string): void {
+    this.errors.push(
       problem(v.at, 'cell_invalid', 'error', {
         field: FIELD_NAMES[field].en,
         field_zh: FIELD_NAMES[field].zh,
@@ -204,11 +232,234 @@ function readQuestion(group: SheetRows['rows'], columns: Columns, base: Where, p
         detail_zh,
       }),
     );
+  }
 
-  const typeVal = get('type');
+  /** Option letters from the answer cell (`AC`, `A,C`, `A、C`), each checked against the options. */
+  letters(v: Val): string[] {
+    const tokens = /^[A-Za-z]+$/.test(v.text) ? [...v.text] : v.text.split(/[\s,，、;；|]+/).filter(Boolean);
+    const out: string[] = [];
+    for (const t of tokens) {
+      const id = t.toUpperCase();
+      if (!this.isOption(id)) this.errors.push(problem(v.at, 'answer_not_option', 'error', { answer: t }));
+      else if (!out.includes(id)) out.push(id);
+    }
+    return out;
+  }
+
+  /** Letters of the rows marked right (one-row-per-option layout). */
+  flagged(): string[] {
+    const out: string[] = [];
+    this.flags.forEach((f, i) => {
+      if (!f) return;
+      const truth = truthOf(f.text);
+      if (truth === null) this.invalid(f, 'correct', 'write 是/否 (yes/no, 1/0)', '请填写 是/否（或 1/0）');
+      else if (truth) out.push(letterAt(i));
+    });
+    return out;
+  }
+
+  /** Points per option from `A=5;B=3` in the answer cell or from the option rows' 选项分值. */
+  scores(): Record<string, number> | null {
+    const out: Record<string, number> = {};
+    const answer = this.answerVal;
+    if (this.columns.layout === 'per_option' && !answer) {
+      this.weights.forEach((w, i) => {
+        if (!w) return;
+        const n = Number(w.text);
+        if (!Number.isFinite(n)) this.invalid(w, 'option_points', 'not a number', '不是数字');
+        else out[letterAt(i)] = n;
+      });
+      return out;
+    }
+    if (!answer) return null;
+    for (const part of answer.text.split(/[;；,，\n]+/).filter((p) => p.trim() !== '')) {
+      const m = /^\s*([A-Za-z])\s*[=:：]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(part);
+      if (!m) {
+        this.invalid(answer, 'answer', "write each option's points as A=5;B=3", '请按 A=5;B=3 的格式填写各选项分值');
+        return null;
+      }
+      const id = m[1]!.toUpperCase();
+      if (!this.isOption(id)) this.errors.push(problem(answer.at, 'answer_not_option', 'error', { answer: m[1]! }));
+      else out[id] = Number(m[2]);
+    }
+    return out;
+  }
+
+  private isOption(id: string): boolean {
+    return this.optionList.some((o) => o.id === id);
+  }
+
+  /** Options: the letter columns of the one-row layout, or one row each in the other layout. */
+  private readOptions(): void {
+    const first = this.group[0]!;
+    if (this.columns.layout === 'per_question') {
+      let gap: number | null = null;
+      for (const l of this.columns.letters) {
+        const text = (first.cells[l.col] ?? '').trim();
+        if (text === '') {
+          gap ??= l.col;
+          continue;
+        }
+        // A filled option after an empty one: the letters would shift, so the empty one is the problem.
+        if (gap !== null) this.errors.push(at(this.base, first.n, gap, 'cell_missing', 'option'));
+        gap = null;
+        this.options.push({ text, at: { ...this.base, row: first.n, col: columnLetter(l.col) } });
+      }
+      return;
+    }
+    const cell = (row: SheetRows['rows'][number], col: number | undefined): Val | undefined => {
+      const text = col === undefined ? '' : (row.cells[col] ?? '').trim();
+      return text === '' ? undefined : { text, at: { ...this.base, row: row.n, col: columnLetter(col!) } };
+    };
+    for (const row of this.group) {
+      const option = cell(row, this.columns.fields.option);
+      if (!option) continue;
+      this.options.push(option);
+      this.flags.push(cell(row, this.columns.fields.correct));
+      this.weights.push(cell(row, this.columns.fields.option_points));
+    }
+  }
+}
+
+/** The letter of the option at `i`. */
+const letterAt = (i: number) => OPTION_IDS[i] ?? String.fromCharCode(65 + i);
+
+/** How a sheet's rows make a question of a kind; the kinds a sheet cannot carry are in NOT_IN_SHEETS. */
+type KindReader = (r: QuestionRows) => RawDraft['question'];
+
+function choiceQuestion(kind: 'single' | 'multiple' | 'indefinite'): KindReader {
+  return (r) => {
+    const right = r.answerVal ? r.letters(r.answerVal) : r.flagged();
+    if (right.length === 0 && !r.answerVal) r.missing(r.columns.layout === 'per_option' ? 'correct' : 'answer');
+    const content = { stem: r.stem, options: r.optionList };
+    if (kind !== 'single') return { kind, content, key: { options: right } };
+    if (right.length > 1 && r.answerVal)
+      r.invalid(r.answerVal, 'answer', 'a single-choice question has one right option', '单选题只能有一个正确选项');
+    return { kind, content, key: { option: right.length === 1 ? right[0]! : right.join('') } };
+  };
+}
+
+const trueFalseQuestion: KindReader = (r) => {
+  const kind = 'true_false';
+  const opts =
+    r.optionList.length === 2 ? r.optionList : TRUE_FALSE_OPTIONS.map((content, i) => ({ id: letterAt(i), content }));
+  if (r.optionList.length !== 0 && r.optionList.length !== 2)
+    r.errors.push(
+      problem(r.options[2]?.at ?? r.where, 'invalid_question', 'error', {
+        kind,
+        detail: 'a true/false question has two options',
+      }),
+    );
+  let option = '';
+  if (r.answerVal) {
+    const t = r.answerVal.text.toUpperCase();
+    if (t === 'A' || t === 'B') option = t;
+    else {
+      const truth = truthOf(r.answerVal.text);
+      if (truth === null)
+        r.invalid(r.answerVal, 'answer', 'write 正确 or 错误 (true/false, A/B)', '请填写 正确 或 错误（或 A/B）');
+      else option = truth ? 'A' : 'B';
+    }
+  } else {
+    const right = r.flagged();
+    if (right.length === 1) option = right[0]!;
+    else r.missing('answer');
+  }
+  return { kind, content: { stem: r.stem, options: opts }, key: { option } };
+};
+
+function scaleQuestion(kind: 'gradient' | 'evaluation'): KindReader {
+  return (r) => {
+    const s = r.scores();
+    if (s === null) r.missing('answer');
+    const dimension = r.get('dimension');
+    if (kind === 'evaluation' && !dimension) r.missing('dimension');
+    const content =
+      kind === 'evaluation'
+        ? { stem: r.stem, options: r.optionList, dimension: dimension?.text ?? '' }
+        : { stem: r.stem, options: r.optionList };
+    return { kind, content, key: { scores: s ?? {} } } as RawDraft['question'];
+  };
+}
+
+const blankQuestion: KindReader = (r) => {
+  // One blank per `;` of the answer cell, or one per option row; `|` separates a blank's accepted answers.
+  const groups = r.answerVal ? r.answerVal.text.split(/[;；]/) : r.options.map((o) => o.text);
+  const blanks = groups.map((g) =>
+    g
+      .split(/[|｜]/)
+      .map((v) => v.trim())
+      .filter(Boolean),
+  );
+  if (!r.answerVal && r.options.length === 0) r.missing('answer');
+  const marked = r.stem.replace(/_{3,}/g, BLANK);
+  const count = marked.split(BLANK).length - 1;
+  if (blanks.length > 0 && count !== blanks.length && r.stemVal)
+    r.errors.push(
+      problem((r.answerVal ?? r.stemVal).at, 'blank_count', 'error', { stem: count, answer: blanks.length }),
+    );
+  return { kind: 'fill_blank', content: { stem: marked, blanks: count }, key: { blanks } };
+};
+
+const rubricOf = (r: QuestionRows) => (r.answerVal ? { rubric: cellToHtml(r.answerVal.text, true) } : {});
+
+const programmingQaQuestion: KindReader = (r) => {
+  const langVal = r.get('languages');
+  const languages: LanguageId[] = [];
+  if (!langVal) r.missing('languages');
+  for (const name of langVal?.text.split(/[\s,，、;；|]+/).filter(Boolean) ?? []) {
+    const id = languageOf(name);
+    if (!id) r.invalid(langVal!, 'languages', `"${name}" is not a language the judge runs`, `评测机不支持“${name}”`);
+    else if (!languages.includes(id)) languages.push(id);
+  }
+  return { kind: 'programming_qa', content: { stem: r.stem, languages }, key: rubricOf(r) };
+};
+
+/** Each kind a sheet carries, by how its rows make the question. */
+const SHEET_KINDS: Partial<Record<QuestionKind, KindReader>> = {
+  single: choiceQuestion('single'),
+  multiple: choiceQuestion('multiple'),
+  indefinite: choiceQuestion('indefinite'),
+  true_false: trueFalseQuestion,
+  gradient: scaleQuestion('gradient'),
+  evaluation: scaleQuestion('evaluation'),
+  fill_blank: blankQuestion,
+  qa: (r) => ({ kind: 'qa', content: { stem: r.stem }, key: rubricOf(r) }),
+  programming_qa: programmingQaQuestion,
+};
+
+/** Points and difficulty, when given, checked against their ranges. */
+function scoring(r: QuestionRows): { points?: number; difficulty?: number } {
+  const out: { points?: number; difficulty?: number } = {};
+  const pointsVal = r.get('points');
+  if (pointsVal) {
+    const n = Number(pointsVal.text);
+    if (!Number.isFinite(n) || n < 0 || n > 1000)
+      r.invalid(pointsVal, 'points', 'a number from 0 to 1000', '应为 0 到 1000 的数字');
+    else out.points = n;
+  }
+  const difficultyVal = r.get('difficulty');
+  if (difficultyVal) {
+    const d = difficultyOf(difficultyVal.text);
+    if (d === null)
+      r.invalid(
+        difficultyVal,
+        'difficulty',
+        '1 to 5, or 简单/较易/中等/较难/困难',
+        '应为 1 到 5，或 简单/较易/中等/较难/困难',
+      );
+    else out.difficulty = d;
+  }
+  return out;
+}
+
+/** The kind a group's type cell names, or null with the problem recorded (a kind no sheet carries: a warning). */
+function kindOfRows(r: QuestionRows, problems: Problem[]): KindReader | null {
+  const typeVal = r.get('type');
   if (!typeVal) {
-    missing('type');
-    problems.push(...errors);
+    const before = r.errors.length;
+    r.missing('type');
+    problems.push(...r.errors.slice(before));
     return null;
   }
   const kind = kindOf(typeVal.text);
@@ -217,250 +468,54 @@ function readQuestion(group: SheetRows['rows'], columns: Columns, base: Where, p
     return null;
   }
   const unsupported = NOT_IN_SHEETS[kind];
-  if (unsupported) {
+  const reader = SHEET_KINDS[kind];
+  if (unsupported || !reader) {
     problems.push(
       problem(typeVal.at, 'kind_not_in_format', 'warning', {
         kind,
-        kind_zh: unsupported.kind_zh,
+        kind_zh: unsupported?.kind_zh ?? kind,
         format: 'Excel/CSV',
-        detail: unsupported.en,
-        detail_zh: unsupported.zh,
+        detail: unsupported?.en ?? '',
+        detail_zh: unsupported?.zh ?? '',
       }),
     );
     return null;
   }
-  const stemVal = get('stem');
-  if (!stemVal) missing('stem');
+  return reader;
+}
 
-  // Options: the letter columns of the one-row layout, or one row each in the other layout.
-  const options: Val[] = [];
-  const flags: (Val | undefined)[] = [];
-  const weights: (Val | undefined)[] = [];
-  if (columns.layout === 'per_question') {
-    let gap: number | null = null;
-    for (const l of columns.letters) {
-      const text = (first.cells[l.col] ?? '').trim();
-      if (text === '') {
-        gap ??= l.col;
-        continue;
-      }
-      // A filled option after an empty one: the letters would shift, so the empty one is the problem.
-      if (gap !== null) errors.push(at(base, first.n, gap, 'cell_missing', 'option'));
-      gap = null;
-      options.push({ text, at: { ...base, row: first.n, col: columnLetter(l.col) } });
-    }
-  } else {
-    const oc = columns.fields.option!;
-    const cc = columns.fields.correct;
-    const pc = columns.fields.option_points;
-    for (const row of group) {
-      const text = (row.cells[oc] ?? '').trim();
-      if (text === '') continue;
-      options.push({ text, at: { ...base, row: row.n, col: columnLetter(oc) } });
-      const flag = cc === undefined ? '' : (row.cells[cc] ?? '').trim();
-      flags.push(flag === '' ? undefined : { text: flag, at: { ...base, row: row.n, col: columnLetter(cc!) } });
-      const weight = pc === undefined ? '' : (row.cells[pc] ?? '').trim();
-      weights.push(weight === '' ? undefined : { text: weight, at: { ...base, row: row.n, col: columnLetter(pc!) } });
-    }
-  }
-  const letterAt = (i: number) => OPTION_IDS[i] ?? String.fromCharCode(65 + i);
-  const optionList = options.map((o, i) => ({ id: letterAt(i), content: cellToHtml(o.text, false) }));
-  const answerVal = get('answer');
-  const stem = stemVal ? cellToHtml(stemVal.text, true) : '';
-
-  /** Option letters from the answer cell (`AC`, `A,C`, `A、C`), each checked against the options. */
-  const letters = (v: Val): string[] => {
-    const tokens = /^[A-Za-z]+$/.test(v.text) ? [...v.text] : v.text.split(/[\s,，、;；|]+/).filter(Boolean);
-    const out: string[] = [];
-    for (const t of tokens) {
-      const id = t.toUpperCase();
-      if (!optionList.some((o) => o.id === id)) errors.push(problem(v.at, 'answer_not_option', 'error', { answer: t }));
-      else if (!out.includes(id)) out.push(id);
-    }
-    return out;
-  };
-  /** Letters of the rows marked right (one-row-per-option layout). */
-  const flagged = (): string[] => {
-    const out: string[] = [];
-    flags.forEach((f, i) => {
-      if (!f) return;
-      const truth = truthOf(f.text);
-      if (truth === null) invalid(f, 'correct', 'write 是/否 (yes/no, 1/0)', '请填写 是/否（或 1/0）');
-      else if (truth) out.push(letterAt(i));
-    });
-    return out;
-  };
-  /** Points per option from `A=5;B=3` in the answer cell or from the option rows' 选项分值. */
-  const scores = (): Record<string, number> | null => {
-    const out: Record<string, number> = {};
-    if (columns.layout === 'per_option' && !answerVal) {
-      weights.forEach((w, i) => {
-        if (!w) return;
-        const n = Number(w.text);
-        if (!Number.isFinite(n)) invalid(w, 'option_points', 'not a number', '不是数字');
-        else out[letterAt(i)] = n;
-      });
-      return out;
-    }
-    if (!answerVal) return null;
-    for (const part of answerVal.text.split(/[;；,，\n]+/).filter((p) => p.trim() !== '')) {
-      const m = /^\s*([A-Za-z])\s*[=:：]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(part);
-      if (!m) {
-        invalid(answerVal, 'answer', "write each option's points as A=5;B=3", '请按 A=5;B=3 的格式填写各选项分值');
-        return null;
-      }
-      const id = m[1]!.toUpperCase();
-      if (!optionList.some((o) => o.id === id))
-        errors.push(problem(answerVal.at, 'answer_not_option', 'error', { answer: m[1]! }));
-      else out[id] = Number(m[2]);
-    }
-    return out;
-  };
-
-  let question: RawDraft['question'] | null = null;
-  switch (kind) {
-    case 'single':
-    case 'multiple':
-    case 'indefinite': {
-      const right = answerVal ? letters(answerVal) : flagged();
-      if (right.length === 0 && !answerVal) missing(columns.layout === 'per_option' ? 'correct' : 'answer');
-      question =
-        kind === 'single'
-          ? {
-              kind,
-              content: { stem, options: optionList },
-              key: { option: right.length === 1 ? right[0]! : right.join('') },
-            }
-          : { kind, content: { stem, options: optionList }, key: { options: right } };
-      if (kind === 'single' && right.length > 1 && answerVal)
-        invalid(answerVal, 'answer', 'a single-choice question has one right option', '单选题只能有一个正确选项');
-      break;
-    }
-    case 'true_false': {
-      const opts =
-        optionList.length === 2 ? optionList : TRUE_FALSE_OPTIONS.map((content, i) => ({ id: letterAt(i), content }));
-      if (optionList.length !== 0 && optionList.length !== 2)
-        errors.push(
-          problem(options[2]?.at ?? where, 'invalid_question', 'error', {
-            kind,
-            detail: 'a true/false question has two options',
-          }),
-        );
-      let option = '';
-      if (answerVal) {
-        const t = answerVal.text.toUpperCase();
-        if (t === 'A' || t === 'B') option = t;
-        else {
-          const truth = truthOf(answerVal.text);
-          if (truth === null)
-            invalid(answerVal, 'answer', 'write 正确 or 错误 (true/false, A/B)', '请填写 正确 或 错误（或 A/B）');
-          else option = truth ? 'A' : 'B';
-        }
-      } else {
-        const right = flagged();
-        if (right.length === 1) option = right[0]!;
-        else missing('answer');
-      }
-      question = { kind, content: { stem, options: opts }, key: { option } };
-      break;
-    }
-    case 'gradient':
-    case 'evaluation': {
-      const s = scores();
-      if (s === null) missing('answer');
-      const content =
-        kind === 'evaluation'
-          ? { stem, options: optionList, dimension: get('dimension')?.text ?? '' }
-          : { stem, options: optionList };
-      if (kind === 'evaluation' && !get('dimension')) missing('dimension');
-      question = { kind, content, key: { scores: s ?? {} } } as RawDraft['question'];
-      break;
-    }
-    case 'fill_blank': {
-      // One blank per `;` of the answer cell, or one per option row; `|` separates a blank's accepted answers.
-      const groups = answerVal ? answerVal.text.split(/[;；]/) : options.map((o) => o.text);
-      const blanks = groups.map((g) =>
-        g
-          .split(/[|｜]/)
-          .map((v) => v.trim())
-          .filter(Boolean),
-      );
-      if (!answerVal && options.length === 0) missing('answer');
-      const marked = stem.replace(/_{3,}/g, BLANK);
-      const count = marked.split(BLANK).length - 1;
-      if (blanks.length > 0 && count !== blanks.length && stemVal)
-        errors.push(problem((answerVal ?? stemVal).at, 'blank_count', 'error', { stem: count, answer: blanks.length }));
-      question = { kind, content: { stem: marked, blanks: count }, key: { blanks } };
-      break;
-    }
-    case 'qa':
-      question = { kind, content: { stem }, key: answerVal ? { rubric: cellToHtml(answerVal.text, true) } : {} };
-      break;
-    case 'programming_qa': {
-      const langVal = get('languages');
-      const languages: LanguageId[] = [];
-      if (!langVal) missing('languages');
-      for (const name of langVal?.text.split(/[\s,，、;；|]+/).filter(Boolean) ?? []) {
-        const id = languageOf(name);
-        if (!id) invalid(langVal!, 'languages', `"${name}" is not a language the judge runs`, `评测机不支持“${name}”`);
-        else if (!languages.includes(id)) languages.push(id);
-      }
-      question = {
-        kind,
-        content: { stem, languages },
-        key: answerVal ? { rubric: cellToHtml(answerVal.text, true) } : {},
-      };
-      break;
-    }
-    case 'programming':
-    case 'reading':
-    case 'listening':
-      return null;
-  }
-
-  const pointsVal = get('points');
-  let points: number | undefined;
-  if (pointsVal) {
-    const n = Number(pointsVal.text);
-    if (!Number.isFinite(n) || n < 0 || n > 1000)
-      invalid(pointsVal, 'points', 'a number from 0 to 1000', '应为 0 到 1000 的数字');
-    else points = n;
-  }
-  const difficultyVal = get('difficulty');
-  let difficulty: number | undefined;
-  if (difficultyVal) {
-    const d = difficultyOf(difficultyVal.text);
-    if (d === null)
-      invalid(
-        difficultyVal,
-        'difficulty',
-        '1 to 5, or 简单/较易/中等/较难/困难',
-        '应为 1 到 5，或 简单/较易/中等/较难/困难',
-      );
-    else difficulty = d;
-  }
-  if (errors.length > 0) {
-    problems.push(...errors);
+/** One question from its row (or its group of rows), or null with its problems; never a half-built draft. */
+function readQuestion(group: SheetRows['rows'], columns: Columns, base: Where, problems: Problem[]): Draft | null {
+  const r = new QuestionRows(group, columns, base);
+  const reader = kindOfRows(r, problems);
+  if (!reader) return null;
+  if (!r.stemVal) r.missing('stem');
+  const question = reader(r);
+  const { points, difficulty } = scoring(r);
+  if (r.errors.length > 0) {
+    problems.push(...r.errors);
     return null;
   }
   const list = (field: Field) =>
-    get(field)
+    r
+      .get(field)
       ?.text.split(/[,，、;；|\n]+/)
       .map((s) => s.trim())
       .filter(Boolean) ?? [];
-  const explanation = get('explanation');
   const raw: RawDraft = {
-    question: question!,
+    question,
     folder:
-      get('folder')
+      r
+        .get('folder')
         ?.text.split(/[/／>]+/)
         .map((s) => s.trim())
         .filter(Boolean) ?? [],
     tags: list('tags'),
     knowledge_points: list('knowledge'),
-    where,
+    where: r.where,
   };
-  const title = get('title');
+  const title = r.get('title');
+  const explanation = r.get('explanation');
   if (title) raw.title = title.text;
   if (explanation) raw.explanation = cellToHtml(explanation.text, true);
   if (points !== undefined) raw.points = points;
