@@ -23,7 +23,7 @@ import { ExamVersionRepository } from '../repositories/examVersions.js';
 import { GradingRepository } from '../repositories/grading.js';
 import { ResultsSeedRepository } from '../repositories/resultsSeed.js';
 import { StaffRepository } from '../repositories/staff.js';
-import { headFields, publishFrozen, type FrozenSection } from '../services/examEditor.js';
+import { headFields, publishFrozen, type FrozenSection } from '../services/examVersions.js';
 import { htmlToText } from '../services/richText.js';
 
 /** One question of a seeded exam: its body, its points in the exam and its section. */

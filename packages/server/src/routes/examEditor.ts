@@ -13,9 +13,9 @@ export function examEditorRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.examEditorLiveChange, async ({ staff, body }) => s.examEditor.liveChange(staff, body));
   route(app, s, api.examEditorCopy, async ({ staff, body }) => s.examEditor.copy(staff, body));
   route(app, s, api.examEditorArchive, async ({ staff, body }) => s.examEditor.archive(staff, body));
-  route(app, s, api.examEditorPreview, async ({ staff, body }) => s.examEditor.preview(staff, body.exam_id));
+  route(app, s, api.examEditorPreview, async ({ staff, body }) => s.examPreview.preview(staff, body.exam_id));
   route(app, s, api.examEditorPreviewKeys, async ({ staff, query }) =>
-    s.examEditor.previewKeys(staff, query.exam_id, query.version_id),
+    s.examPreview.previewKeys(staff, query.exam_id, query.version_id),
   );
   route(app, s, api.examEditorInvite, async ({ staff, body }) => s.examEditor.invite(staff, body));
   route(app, s, api.examEditorVersions, async ({ staff, query }) => s.examEditor.versions(staff, query.exam_id));

@@ -16,7 +16,7 @@ import { BankRepository } from '../repositories/bank.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import { ExamRepository } from '../repositories/exams.js';
 import { StaffRepository } from '../repositories/staff.js';
-import { headFields, publishFrozen, type FrozenSection } from './examEditor.js';
+import { headFields, publishFrozen, type FrozenSection } from './examVersions.js';
 import { htmlToText } from './richText.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import { beepsWav, wavSeconds } from '../storage/wav.js';

@@ -33,6 +33,7 @@ import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
 import { ExamEditorService } from './examEditor.js';
+import { ExamPreviewService } from './examPreview.js';
 import { EvidenceIntakeService } from './evidence/intake.js';
 import { PhonePageService } from './evidence/phone.js';
 import { EvidenceVerificationService } from './evidence/verification.js';
@@ -130,6 +131,8 @@ export interface Services {
   exams: ExamService;
   /** The exam editor: drafts, published versions, live changes, copy, archive, preview, invitations. */
   examEditor: ExamEditorService;
+  /** Staff taking an exam's draft as a candidate would, and the keys of what they were shown. */
+  examPreview: ExamPreviewService;
   /** Time slots, each invitation's slot, extra time and personal window, reopening attempts; the candidate's slot. */
   schedule: ScheduleService;
   /** Exams as candidates read them: versions cached by id (immutable), the exams row for a few seconds. */
@@ -330,11 +333,11 @@ export function createServices(deps: ServiceDeps): Services {
       audit,
       bank,
       catalog,
-      tokens,
       notifier: deps.notifier,
       invitations,
       clock,
     }),
+    examPreview: new ExamPreviewService(db, { access, audit, bank, catalog, tokens, clock }),
     attempts,
     answers: new AnswerService(db, attempts, store, clock, deps.groupCommitLanes, metrics),
     risk,
