@@ -45,7 +45,8 @@ import { JudgeService } from './judging.js';
 import { MediaLinks } from './media.js';
 import { ProctorService } from './proctor.js';
 import { ProfileService } from './profile.js';
-import { ResultsService, type ResultExportPayload } from './results.js';
+import { ResultsService } from './results.js';
+import { ResultsExportService, type ResultExportPayload } from './resultsExport.js';
 import { RiskService } from './risk.js';
 import { ScheduleService } from './schedule.js';
 import { SimilarityService } from './similarity.js';
@@ -117,8 +118,10 @@ export interface Services {
   home: HomeService;
   /** Grading: graders per exam or section, queues, marks, reconciliation, progress, key corrections (`rescore`). */
   grading: GradingService;
-  /** Results: rankings, one attempt's report, the figures for charts, dimensions, exports (`results_export`). */
+  /** Results: rankings, one attempt's report, the figures for charts, dimensions. */
   results: ResultsService;
+  /** Exports of the results as files (`results_export` jobs) and their download. */
+  resultsExport: ResultsExportService;
   tokens: TokenService;
   /** Webhooks: endpoints, the outbox of final scores (`noteScore`), the deliverer (`deliver`) and its log. */
   webhooks: WebhookService;
@@ -215,7 +218,7 @@ export function createServices(deps: ServiceDeps): Services {
     candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
     code_similarity: (ctx) => similarity.run(ctx),
     rescore: (ctx) => grading.runRescore(ctx as unknown as JobContext<RescorePayload>),
-    results_export: (ctx) => results.runExport(ctx as unknown as JobContext<ResultExportPayload>),
+    results_export: (ctx) => resultsExport.runExport(ctx as unknown as JobContext<ResultExportPayload>),
     item_analysis: (ctx) => analysis.run(ctx as unknown as JobContext<ItemAnalysisPayload>),
   };
   Object.assign(handlers, kinds);
@@ -248,12 +251,12 @@ export function createServices(deps: ServiceDeps): Services {
     outbox: webhooks,
     actorById: (id) => staff.actorById(id),
   });
-  const results = new ResultsService(db, {
+  const results = new ResultsService(db, { access, attempts, catalog });
+  const resultsExport = new ResultsExportService(db, {
+    ranking: results,
     access,
     audit,
-    attempts,
     catalog,
-    grading,
     jobs,
     store,
     log: deps.log,
@@ -319,6 +322,7 @@ export function createServices(deps: ServiceDeps): Services {
     home: new HomeService(db, access, analysis, clock),
     grading,
     results,
+    resultsExport,
     tokens,
     webhooks,
     apiTokens: new ApiTokenService(db, audit, clock, deps.limiter),

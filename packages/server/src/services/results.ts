@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   api,
   evaluationMax,
@@ -8,134 +5,38 @@ import {
   GRADED_SECTIONS,
   scoreQuestion,
   type DimensionReportData,
-  type JobStartedData,
-  type ParsedBody,
   type ParsedQuery,
   type RankingData,
   type RankingRow,
-  type ResultExportResult,
   type ResultReportData,
   type ResultStatsData,
   type SectionScore,
 } from '@examhall/contract';
-import { openTableWriter } from '@examhall/importers';
 import type { Db } from '../db/database.js';
 import { fail } from '../errors.js';
-import type { Download } from '../files.js';
-import type { JobContext, Json } from '../jobs/types.js';
 import { AttemptRepository } from '../repositories/attempts.js';
-import { JobRepository } from '../repositories/jobs.js';
 import { narrows, ResultsRepository, type RankedRow, type RankingSpec } from '../repositories/results.js';
-import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
-import type { AuditService } from './audit.js';
 import { parseQuestionIds, type CatalogQuestion, type ExamCatalog, type VersionBundle } from './catalog.js';
-import type { GradingService } from './grading.js';
-import type { JobService } from './jobs.js';
-import type { ServiceLog } from '../log.js';
 import { passedBy } from './outcome.js';
 import { maskPhone } from './proctor.js';
 import { timePerQuestion, type NavigationEvent } from './resultTime.js';
 import { htmlToText } from './richText.js';
 import { roundPoints, storedAnswer } from './scoring.js';
 
-/** What a `results_export` job is given: the exam, the file's format and language, the ranking's filters. */
-export interface ResultExportPayload {
-  [key: string]: Json;
-  title: string;
-  exam_id: number;
-  format: 'xlsx' | 'csv';
-  lang: 'zh' | 'en';
-  /** The ranking's filters as the export call gave them. */
-  filter: { [key: string]: Json };
-  /** Leave out who the candidates are (a grader's export while blind grading runs). */
-  hide: boolean;
-}
-
-/** Rows an export reads per batch of per-question points (and reports progress after). */
-const EXPORT_BATCH = 500;
-
 /** Longest stem text a report shows per question. */
 const STEM_CHARS = 120;
-
-/** The export's header words. */
-const WORDS = {
-  zh: {
-    rank: '排名',
-    attempt: '答卷编号',
-    name: '姓名',
-    phone: '手机号',
-    school: '学校',
-    major: '专业',
-    score: '总分',
-    max: '满分',
-    linetest: '行测得分',
-    majorSection: '专业得分',
-    passed: '是否通过',
-    yes: '通过',
-    no: '未通过',
-    undecided: '待定',
-    risk: '风险记录数',
-    flagged: '已确认违规',
-    grading: '阅卷状态',
-    complete: '已完成',
-    pending: '待阅卷',
-    finished: '交卷时间',
-    question: (i: number, max: number) => `第${i}题（${max}分）`,
-    sheet: '成绩',
-  },
-  en: {
-    rank: 'Rank',
-    attempt: 'Attempt',
-    name: 'Name',
-    phone: 'Phone',
-    school: 'School',
-    major: 'Major',
-    score: 'Score',
-    max: 'Maximum',
-    linetest: 'Aptitude score',
-    majorSection: 'Professional score',
-    passed: 'Passed',
-    yes: 'yes',
-    no: 'no',
-    undecided: 'undecided',
-    risk: 'Risk records',
-    flagged: 'Confirmed flag',
-    grading: 'Grading',
-    complete: 'complete',
-    pending: 'pending',
-    finished: 'Finished at',
-    question: (i: number, max: number) => `Q${i} (${max})`,
-    sheet: 'Results',
-  },
-} as const;
-
-/** The server's time of day (UTC+8) as the export writes it. */
-function serverTime(ms: number | null): string {
-  if (ms === null) return '';
-  return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
-}
 
 /** What results need from the other services. */
 export interface ResultsDeps {
   access: AccessService;
-  audit: AuditService;
   attempts: AttemptService;
   catalog: ExamCatalog;
-  grading: GradingService;
-  jobs: JobService;
-  store: ObjectStore;
-  log: ServiceLog;
 }
 
 /** The ranking's filters as a query or an export gives them. */
 type FilterInput = Omit<RankingSpec, 'examId' | 'sort' | 'order'>;
-
-/** The object key of an export job's file. */
-function exportKey(jobId: number, format: string): string {
-  return `exports/results/job-${jobId}.${format}`;
-}
 
 /** The median of sorted numbers. */
 function median(sorted: readonly number[]): number | null {
@@ -146,8 +47,7 @@ function median(sorted: readonly number[]): number | null {
 
 /**
  * Results of an exam's finished attempts: the ranking (by total or a section, ties sharing a rank), one
- * attempt's report, the figures the charts draw, the evaluation's dimensions, and exports as background jobs
- * that write the file row by row into object storage.
+ * attempt's report, the figures the charts draw and the evaluation's dimensions (exports: resultsExport.ts).
  */
 export class ResultsService {
   private readonly repo: ResultsRepository;
@@ -166,8 +66,8 @@ export class ResultsService {
     return cache.get(versionId)?.definition?.passing ?? { kind: 'none' as const };
   }
 
-  /** A ranked row as the console shows it. */
-  private async toRow(r: RankedRow, hide: boolean, versions: Map<number, VersionBundle | null>): Promise<RankingRow> {
+  /** A ranked row as the console shows it (and an export writes it). */
+  async toRow(r: RankedRow, hide: boolean, versions: Map<number, VersionBundle | null>): Promise<RankingRow> {
     const sections: SectionScore[] = [];
     if (r.linetest_max > 0) {
       sections.push({ section: 'linetest', score: roundPoints(r.linetest), max: roundPoints(r.linetest_max) });
@@ -199,7 +99,7 @@ export class ResultsService {
   }
 
   /** True when the actor must not see who the candidates are (the blind-marking rule, services/access.ts). */
-  private blindFor(actor: StaffActor, examId: number): Promise<boolean> {
+  blindFor(actor: StaffActor, examId: number): Promise<boolean> {
     return this.deps.access.identityHidden(actor, examId);
   }
 
@@ -218,7 +118,7 @@ export class ResultsService {
   }
 
   /** The filters of a query or an export, with a range given backwards refused. */
-  private static filter(q: {
+  static filter(q: {
     section?: 'linetest' | 'major' | undefined;
     school?: string | undefined;
     major?: string | undefined;
@@ -445,7 +345,7 @@ export class ResultsService {
   }
 
   /** A version's scored questions (linetest, then major) in section and question order. */
-  private static scoredQuestions(version: VersionBundle): CatalogQuestion[] {
+  static scoredQuestions(version: VersionBundle): CatalogQuestion[] {
     const out: CatalogQuestion[] = [];
     for (const kind of GRADED_SECTIONS) {
       for (const s of version.sections.filter((x) => x.kind === kind)) {
@@ -513,171 +413,6 @@ export class ResultsService {
           bands,
         };
       }),
-    };
-  }
-
-  /** Starts an export of the ranking (as filtered) with points per question (audited). */
-  async startExport(actor: StaffActor, body: ParsedBody<typeof api.resultsExport>): Promise<JobStartedData> {
-    const [owner] = await this.deps.access.requireFor(actor, api.resultsExport, body.exam_id);
-    ResultsService.filter(body);
-    const { exam_id, format, lang, ...rest } = body;
-    const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<string, Json>;
-    const payload: ResultExportPayload = {
-      title: `Results of exam ${exam_id} (${format})`,
-      exam_id,
-      format,
-      lang,
-      filter,
-      hide: await this.blindFor(actor, exam_id),
-    };
-    const jobId = await this.deps.jobs.start(actor, 'results_export', payload, owner?.teamId ?? null);
-    await this.deps.audit.record(actor, 'results.export', { kind: 'exam', id: exam_id }, null, {
-      job_id: jobId,
-      format,
-      filter,
-    });
-    return { job_id: jobId };
-  }
-
-  /**
-   * The `results_export` job: the ranking's rows in rank order with each attempt's points per question, written
-   * row by row into a file of this machine (exceljs's streaming writer, or CSV lines), then put into object
-   * storage; progress is rows done of rows in all. A job taken over writes the whole file again.
-   */
-  async runExport(ctx: JobContext<ResultExportPayload>): Promise<ResultExportResult> {
-    const p = ctx.payload;
-    const f = p.filter as Parameters<typeof ResultsService.filter>[0];
-    const rows = await this.repo.allRanked({
-      examId: p.exam_id,
-      ...ResultsService.filter(f),
-      sort: 'rank',
-      order: 'asc',
-    });
-    await ctx.progress(0, rows.length, 'rows');
-    const versions = new Map<number, VersionBundle | null>();
-    // One column per scored question of the versions taken, in the versions' order.
-    const columns: { id: number; max: number }[] = [];
-    const seen = new Set<number>();
-    for (const vid of [...new Set(rows.map((r) => r.version_id).filter((v) => v !== null))].sort((a, b) => a - b)) {
-      versions.set(vid, await this.deps.catalog.version(vid));
-      const version = versions.get(vid);
-      if (!version) continue;
-      for (const q of ResultsService.scoredQuestions(version)) {
-        if (seen.has(q.id)) continue;
-        seen.add(q.id);
-        columns.push({ id: q.id, max: q.score });
-      }
-    }
-    const w = WORDS[p.lang];
-    const header = [
-      w.rank,
-      w.attempt,
-      w.name,
-      w.phone,
-      w.school,
-      w.major,
-      w.score,
-      w.max,
-      w.linetest,
-      w.majorSection,
-      w.passed,
-      w.risk,
-      w.flagged,
-      w.grading,
-      w.finished,
-      ...columns.map((c, i) => w.question(i + 1, c.max)),
-    ];
-    const fileName = `exam-${p.exam_id}-results.${p.format}`;
-    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'examhall-export-'));
-    const file = path.join(dir, fileName);
-    try {
-      const out = await openTableWriter(p.format, file, header, w.sheet);
-      let done = 0;
-      try {
-        for (let at = 0; at < rows.length; at += EXPORT_BATCH) {
-          if (ctx.signal.aborted) throw fail('conflict', 'the export was cancelled');
-          const batch = rows.slice(at, at + EXPORT_BATCH);
-          const points = new Map<string, number | null>();
-          for (const s of await this.repo.scoresOf(batch.map((r) => r.attempt_id))) {
-            points.set(`${s.attempt_id}:${s.question_id}`, s.points);
-          }
-          for (const r of batch) {
-            const row = await this.toRow(r, p.hide === true, versions);
-            await out.add([
-              row.rank,
-              row.attempt_id,
-              row.candidate.name,
-              row.candidate.phone,
-              row.candidate.school,
-              row.candidate.major,
-              row.score,
-              row.max_score,
-              row.sections.find((s) => s.section === 'linetest')?.score ?? null,
-              row.sections.find((s) => s.section === 'major')?.score ?? null,
-              row.passed === null ? w.undecided : row.passed ? w.yes : w.no,
-              row.risk_count,
-              row.flagged ? w.yes : '',
-              row.grading === 'pending' ? w.pending : w.complete,
-              serverTime(row.finished_at),
-              ...columns.map((c) => {
-                const v = points.get(`${r.attempt_id}:${c.id}`);
-                return v === undefined || v === null ? null : v;
-              }),
-            ]);
-          }
-          done += batch.length;
-          await ctx.progress(done, rows.length, 'rows');
-        }
-      } finally {
-        await out.close();
-      }
-      const { size } = await this.deps.store.putFile(exportKey(ctx.jobId, p.format), file);
-      this.deps.log.info({ exam: p.exam_id, rows: rows.length, size }, 'results exported');
-      return {
-        rows: rows.length,
-        file_name: fileName,
-        size,
-        format: p.format,
-        download: `${api.resultsExportFile.path}?job_id=${ctx.jobId}`,
-      };
-    } finally {
-      await fs.promises.rm(dir, { recursive: true, force: true });
-    }
-  }
-
-  /** The file of a finished export the actor may follow, streamed from object storage (the download is audited). */
-  async exportFile(actor: StaffActor, jobId: number): Promise<Download> {
-    await this.deps.access.requireFor(actor, api.resultsExportFile, jobId);
-    const job = await new JobRepository(this.db).view(jobId);
-    if (!job || job.kind !== 'results_export') throw fail('not_found', `no such export ${jobId}`);
-    const payload = JSON.parse(job.payload) as ResultExportPayload;
-    // The exam must still be in reach: a grader taken off it keeps no way to its results.
-    await this.deps.access.require(actor, 'grade.read', 'exam', payload.exam_id);
-    // A file written with names (another's export) cannot be blanked afterwards: a grader exports their own.
-    if (!payload.hide && (await this.blindFor(actor, payload.exam_id))) {
-      throw fail(
-        'blind_marking',
-        `export ${jobId} names the candidates: start an export of your own, which leaves them out`,
-      );
-    }
-    if (job.state !== 'done' || job.result === null) {
-      throw fail('conflict', `export ${jobId} is ${job.state}: its file comes once it is done`);
-    }
-    const result = JSON.parse(job.result) as ResultExportResult;
-    const object = await this.deps.store.stream(exportKey(jobId, result.format));
-    if (!object) throw fail('not_found', `the file of export ${jobId} is gone`);
-    await this.deps.audit.record(actor, 'results.download', { kind: 'exam', id: payload.exam_id }, null, {
-      job_id: jobId,
-      file_name: result.file_name,
-      rows: result.rows,
-    });
-    return {
-      bytes: object.stream,
-      mime:
-        result.format === 'csv'
-          ? 'text/csv; charset=utf-8'
-          : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      fileName: result.file_name,
     };
   }
 }
