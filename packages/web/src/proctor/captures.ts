@@ -120,32 +120,34 @@ function log(what: string, e: unknown): void {
 const newId = () => crypto.randomUUID();
 
 /**
- * The captures of one attempt on their way out: each uploaded and recorded by its kind's call, or kept in this
- * browser when the failure means "not now", and the kept ones sent again oldest first.
+ * Starts the captures of the attempt at `examId` from the given streams, or by default from the
+ * shared store as it is at each capture (so a device opened again after a reload is used at once).
+ * The interval is the exam's capture_interval from /monitor/state.
  */
-class CaptureOutbox {
-  private readonly credentials: ReturnType<typeof examCredentials>;
-  private readonly store: Promise<OfflineCaptureStore | null>;
-  private flushing = false;
+export function startProctoring(examId: number, streams?: ProctorStreams): Proctoring {
+  const current = (): ProctorStreams => streams ?? getStreams();
+  const credentials = examCredentials(examId);
+  let stopped = false;
+  const timers: ReturnType<typeof setInterval>[] = [];
+  let meter: LevelMeter | null = null;
+  let metered: MediaStream | null = null;
+  let recorder: MediaRecorder | null = null;
+  let lastByteAt = -Infinity;
+  let flushing = false;
+  const storePromise: Promise<OfflineCaptureStore | null> = openOfflineCaptures().catch((e: unknown) => {
+    log('offline capture store unavailable', e);
+    return null;
+  });
 
-  constructor(private readonly examId: number) {
-    this.credentials = examCredentials(examId);
-    this.store = openOfflineCaptures().catch((e: unknown) => {
-      log('offline capture store unavailable', e);
-      return null;
-    });
-  }
-
-  /** Shows how many captures wait in this browser. */
-  async countOffline(): Promise<void> {
-    const store = await this.store;
-    if (store) setStatus({ offlineWaiting: (await store.list(this.examId)).length });
+  async function countOffline(): Promise<void> {
+    const store = await storePromise;
+    if (store) setStatus({ offlineWaiting: (await store.list(examId)).length });
   }
 
   /** Uploads a capture and records it by its kind's call; `late` marks a picture sent after it was kept. Answers the key. */
-  async record(c: OfflineCapture, late: boolean): Promise<string> {
-    const { key, sha256 } = await putObject(this.credentials, c.name, c.blob, c.blob.type || 'image/jpeg');
-    const body = { exam_id: this.examId, key, sha256 };
+  async function record(c: OfflineCapture, late: boolean): Promise<string> {
+    const { key, sha256 } = await putObject(credentials, c.name, c.blob, c.blob.type || 'image/jpeg');
+    const body = { exam_id: examId, key, sha256 };
     switch (c.kind) {
       case 'frame':
       case 'screen':
@@ -172,17 +174,17 @@ class CaptureOutbox {
   }
 
   /** Keeps a capture for later when the failure means "not now"; answers whether it was kept. */
-  async keepIfTemporary(c: OfflineCapture, e: unknown): Promise<boolean> {
-    return isNetworkFailure(e) && this.keep(c);
+  async function keepIfTemporary(c: OfflineCapture, e: unknown): Promise<boolean> {
+    return isNetworkFailure(e) && keep(c);
   }
 
   /** Keeps a capture in this browser until it can be sent; answers whether it was kept. */
-  async keep(c: OfflineCapture): Promise<boolean> {
+  async function keep(c: OfflineCapture): Promise<boolean> {
     try {
-      const store = await this.store;
+      const store = await storePromise;
       if (!store) return false;
       await store.put(c);
-      await this.countOffline();
+      await countOffline();
       return true;
     } catch (err) {
       log(`${c.kind} not kept for later`, err);
@@ -190,17 +192,59 @@ class CaptureOutbox {
     }
   }
 
-  /** Sends the captures kept in this browser, oldest first; stops at the first failure that means "not now". */
-  async flush(stopped: () => boolean): Promise<void> {
-    if (this.flushing || stopped() || !navigator.onLine) return;
-    this.flushing = true;
+  /** One periodic capture of the camera (frame) or the screen. */
+  async function capture(kind: 'frame' | 'screen'): Promise<void> {
+    const stream = kind === 'frame' ? current().camera : current().screen;
+    if (!isLive(stream)) return;
+    const trigger_time = serverNow();
+    const client_id = newId();
+    const name = `${kind}/${trigger_time}-${client_id.slice(0, 8)}.jpg`;
+    if (kind === 'frame') {
+      // The record joins the list first, successful or not, so a failed upload shows as a gap.
+      setStatus({ frames: [...status.frames, { client_id, trigger_time, isSuccess: false }].slice(-FRAMES_KEPT) });
+    }
+    let blob: Blob;
     try {
-      const store = await this.store;
+      blob = await grabStill(stream, { mirror: kind === 'frame' });
+    } catch (e) {
+      log(`${kind} picture not taken`, e);
+      if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
+      return;
+    }
+    const image: OfflineCapture = { client_id, exam_id: examId, kind, name, trigger_time, blob };
+    if (!navigator.onLine) {
+      await keep(image);
+      return;
+    }
+    try {
+      const key = await record(image, false);
+      if (kind === 'frame') {
+        updateFrame(client_id, { isSuccess: true });
+        setStatus({ error: null });
+        for (const listener of frameListeners) listener({ picture: blob, key });
+      }
+    } catch (e) {
+      if (isQuotaFull(e)) setStatus({ quotaFull: true });
+      if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
+      // A picture kept for later (no connection, or no session until the next login) is a warning, not an error.
+      if (kind === 'frame' && !isNetworkFailure(e)) {
+        console.error(`[proctor] ${UPLOAD_FAILED}:`, e instanceof Error ? e.message : e);
+      } else log(`${kind} upload failed`, e);
+      await keepIfTemporary(image, e);
+    }
+  }
+
+  /** Sends the captures kept in this browser, oldest first; stops at the first failure that means "not now". */
+  async function flushOffline(): Promise<void> {
+    if (flushing || stopped || !navigator.onLine) return;
+    flushing = true;
+    try {
+      const store = await storePromise;
       if (!store) return;
-      for (const kept of await store.list(this.examId)) {
-        if (stopped()) break;
+      for (const kept of await store.list(examId)) {
+        if (stopped) break;
         try {
-          await this.record(kept, true);
+          await record(kept, true);
           await store.remove(kept.client_id);
           if (kept.kind === 'frame') updateFrame(kept.client_id, { isSuccess: true });
         } catch (e) {
@@ -211,84 +255,41 @@ class CaptureOutbox {
           else break;
         }
       }
-      await this.countOffline();
+      await countOffline();
     } finally {
-      this.flushing = false;
+      flushing = false;
     }
   }
-}
 
-/** The microphone watched for sound: a few seconds are recorded when there is some, throttled. */
-class SoundWatch {
-  private meter: LevelMeter | null = null;
-  private metered: MediaStream | null = null;
-  private recorder: MediaRecorder | null = null;
-  private lastByteAt = -Infinity;
-
-  constructor(
-    private readonly examId: number,
-    private readonly outbox: CaptureOutbox,
-  ) {}
-
-  /** One look at the microphone's level. */
-  listen(mic: MediaStream | null, stopped: boolean): void {
-    if (stopped || this.recorder || !isLive(mic)) return;
-    if (mic !== this.metered) {
+  /** One look at the microphone level: a few seconds are recorded when there is sound, throttled. */
+  function listen(): void {
+    const mic = current().microphone;
+    if (stopped || recorder || !isLive(mic)) return;
+    if (mic !== metered) {
       // A new microphone stream (opened again after a reload or a failure): measure that one.
-      this.meter?.close();
-      this.meter = null;
-      this.metered = mic;
+      meter?.close();
+      meter = null;
+      metered = mic;
       try {
-        this.meter = meterLevel(mic);
+        meter = meterLevel(mic);
       } catch (e) {
         log('microphone level unavailable', e);
       }
     }
-    if (!this.meter || performance.now() - this.lastByteAt < BYTE_THROTTLE_MS) return;
-    if (this.meter.level() < SOUND_LEVEL) return;
-    this.lastByteAt = performance.now();
-    void this.recordByte(mic);
+    if (!meter || performance.now() - lastByteAt < BYTE_THROTTLE_MS) return;
+    if (meter.level() < SOUND_LEVEL) return;
+    lastByteAt = performance.now();
+    void recordByte(mic);
   }
 
-  /** Ends a recording under way and the level meter. */
-  stop(): void {
-    if (this.recorder && this.recorder.state !== 'inactive') this.recorder.stop();
-    this.meter?.close();
-  }
-
-  private async recordByte(mic: MediaStream): Promise<void> {
+  async function recordByte(mic: MediaStream): Promise<void> {
     const time = serverNow();
     const started = performance.now();
-    const blob = await this.recordFor(mic);
-    if (!blob || blob.size === 0) {
-      this.retrySoon();
-      return;
-    }
-    const client_id = newId();
-    const recording: OfflineCapture = {
-      client_id,
-      exam_id: this.examId,
-      kind: 'byte',
-      name: `byte/${time}-${client_id.slice(0, 8)}.${blob.type.includes('ogg') ? 'ogg' : 'webm'}`,
-      trigger_time: time,
-      blob,
-      duration_ms: Math.round(performance.now() - started),
-    };
-    try {
-      await this.outbox.record(recording, false);
-    } catch (e) {
-      // Failed byte uploads are only logged; one that was not kept is followed soon by the next sound's.
-      log('byte upload failed', e);
-      if (!(await this.outbox.keepIfTemporary(recording, e))) this.retrySoon();
-    }
-  }
-
-  /** A few seconds of the microphone, or null when recording failed. */
-  private async recordFor(mic: MediaStream): Promise<Blob | null> {
+    let blob: Blob;
     try {
       const type = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg'].find((t) => MediaRecorder.isTypeSupported(t));
       const rec = new MediaRecorder(mic, type ? { mimeType: type } : undefined);
-      this.recorder = rec;
+      recorder = rec;
       const chunks: Blob[] = [];
       rec.ondataavailable = (e) => {
         if (e.data.size > 0) chunks.push(e.data);
@@ -298,115 +299,41 @@ class SoundWatch {
       await new Promise((r) => setTimeout(r, BYTE_LENGTH_MS));
       if (rec.state !== 'inactive') rec.stop();
       await finished;
-      return new Blob(chunks, { type: rec.mimeType || 'audio/webm' });
+      blob = new Blob(chunks, { type: rec.mimeType || 'audio/webm' });
     } catch (e) {
       log('recording failed', e);
-      return null;
+      retrySoon();
+      return;
     } finally {
-      this.recorder = null;
+      recorder = null;
+    }
+    if (blob.size === 0) {
+      retrySoon();
+      return;
+    }
+    const client_id = newId();
+    const recording: OfflineCapture = {
+      client_id,
+      exam_id: examId,
+      kind: 'byte',
+      name: `byte/${time}-${client_id.slice(0, 8)}.${blob.type.includes('ogg') ? 'ogg' : 'webm'}`,
+      trigger_time: time,
+      blob,
+      duration_ms: Math.round(performance.now() - started),
+    };
+    try {
+      await record(recording, false);
+    } catch (e) {
+      // Failed byte uploads are only logged; one that was not kept is followed soon by the next sound's.
+      log('byte upload failed', e);
+      if (!(await keepIfTemporary(recording, e))) retrySoon();
     }
   }
 
   /** A recording that was lost does not hold back the next one for the whole throttle. */
-  private retrySoon(): void {
-    this.lastByteAt = Math.min(this.lastByteAt, performance.now() - BYTE_THROTTLE_MS + BYTE_RETRY_MS);
+  function retrySoon(): void {
+    lastByteAt = Math.min(lastByteAt, performance.now() - BYTE_THROTTLE_MS + BYTE_RETRY_MS);
   }
-}
-
-/** One periodic capture of the camera (frame) or the screen, sent, or kept for later when it cannot be. */
-async function capture(
-  outbox: CaptureOutbox,
-  examId: number,
-  kind: 'frame' | 'screen',
-  stream: MediaStream | null,
-): Promise<void> {
-  if (!isLive(stream)) return;
-  const trigger_time = serverNow();
-  const client_id = newId();
-  const name = `${kind}/${trigger_time}-${client_id.slice(0, 8)}.jpg`;
-  if (kind === 'frame') {
-    // The record joins the list first, successful or not, so a failed upload shows as a gap.
-    setStatus({ frames: [...status.frames, { client_id, trigger_time, isSuccess: false }].slice(-FRAMES_KEPT) });
-  }
-  let blob: Blob;
-  try {
-    blob = await grabStill(stream, { mirror: kind === 'frame' });
-  } catch (e) {
-    log(`${kind} picture not taken`, e);
-    if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
-    return;
-  }
-  const image: OfflineCapture = { client_id, exam_id: examId, kind, name, trigger_time, blob };
-  if (!navigator.onLine) {
-    await outbox.keep(image);
-    return;
-  }
-  try {
-    const key = await outbox.record(image, false);
-    if (kind === 'frame') {
-      updateFrame(client_id, { isSuccess: true });
-      setStatus({ error: null });
-      for (const listener of frameListeners) listener({ picture: blob, key });
-    }
-  } catch (e) {
-    if (isQuotaFull(e)) setStatus({ quotaFull: true });
-    if (kind === 'frame') setStatus({ error: UPLOAD_FAILED });
-    // A picture kept for later (no connection, or no session until the next login) is a warning, not an error.
-    if (kind === 'frame' && !isNetworkFailure(e)) {
-      console.error(`[proctor] ${UPLOAD_FAILED}:`, e instanceof Error ? e.message : e);
-    } else log(`${kind} upload failed`, e);
-    await outbox.keepIfTemporary(image, e);
-  }
-}
-
-/** A picture of the moment a risk was recorded, from the camera or else the screen; the key once recorded. */
-async function pertinentPicture(
-  outbox: CaptureOutbox,
-  examId: number,
-  { camera, screen }: ProctorStreams,
-  riskRecordId?: number,
-): Promise<string | null> {
-  const stream = isLive(camera) ? camera : isLive(screen) ? screen : null;
-  if (!stream) return null;
-  const time = serverNow();
-  const client_id = newId();
-  let picture: OfflineCapture;
-  try {
-    picture = {
-      client_id,
-      exam_id: examId,
-      kind: 'pertinent',
-      name: `pertinent/${time}-${client_id.slice(0, 8)}.jpg`,
-      trigger_time: time,
-      blob: await grabStill(stream, { mirror: stream === camera }),
-      ...(riskRecordId ? { risk_id: riskRecordId } : {}),
-    };
-  } catch (e) {
-    log('pertinent picture not taken', e);
-    return null;
-  }
-  try {
-    return await outbox.record(picture, false);
-  } catch (e) {
-    // Failed pertinent uploads are only logged: the risk record they illustrate is kept without them.
-    log('pertinent upload failed', e);
-    await outbox.keepIfTemporary(picture, e);
-    return null;
-  }
-}
-
-/**
- * Starts the captures of the attempt at `examId` from the given streams, or by default from the
- * shared store as it is at each capture (so a device opened again after a reload is used at once).
- * The interval is the exam's capture_interval from /monitor/state.
- */
-export function startProctoring(examId: number, streams?: ProctorStreams): Proctoring {
-  const current = (): ProctorStreams => streams ?? getStreams();
-  const outbox = new CaptureOutbox(examId);
-  const sound = new SoundWatch(examId, outbox);
-  let stopped = false;
-  const isStopped = () => stopped;
-  const timers: ReturnType<typeof setInterval>[] = [];
 
   async function begin(): Promise<void> {
     let intervalS = DEFAULT_CAPTURE_INTERVAL_S;
@@ -419,27 +346,57 @@ export function startProctoring(examId: number, streams?: ProctorStreams): Proct
     const ms = Math.max(1, intervalS || DEFAULT_CAPTURE_INTERVAL_S) * 1000;
     const tick = () => {
       if (stopped) return;
-      void capture(outbox, examId, 'frame', current().camera);
-      void capture(outbox, examId, 'screen', current().screen);
-      void outbox.flush(isStopped);
+      void capture('frame');
+      void capture('screen');
+      void flushOffline();
     };
     tick();
     timers.push(setInterval(tick, ms));
-    timers.push(setInterval(() => sound.listen(current().microphone, stopped), LEVEL_SAMPLE_MS));
+    timers.push(setInterval(listen, LEVEL_SAMPLE_MS));
   }
 
-  const onOnline = () => void outbox.flush(isStopped);
+  const onOnline = () => void flushOffline();
   window.addEventListener('online', onOnline);
-  void outbox.countOffline();
+  void countOffline();
   void begin();
 
   return {
-    pertinent: (riskRecordId) => pertinentPicture(outbox, examId, current(), riskRecordId),
+    async pertinent(riskRecordId) {
+      const { camera, screen } = current();
+      const stream = isLive(camera) ? camera : isLive(screen) ? screen : null;
+      if (!stream) return null;
+      const time = serverNow();
+      const client_id = newId();
+      let picture: OfflineCapture;
+      try {
+        picture = {
+          client_id,
+          exam_id: examId,
+          kind: 'pertinent',
+          name: `pertinent/${time}-${client_id.slice(0, 8)}.jpg`,
+          trigger_time: time,
+          blob: await grabStill(stream, { mirror: stream === camera }),
+          ...(riskRecordId ? { risk_id: riskRecordId } : {}),
+        };
+      } catch (e) {
+        log('pertinent picture not taken', e);
+        return null;
+      }
+      try {
+        return await record(picture, false);
+      } catch (e) {
+        // Failed pertinent uploads are only logged: the risk record they illustrate is kept without them.
+        log('pertinent upload failed', e);
+        await keepIfTemporary(picture, e);
+        return null;
+      }
+    },
     stop() {
       stopped = true;
       for (const t of timers) clearInterval(t);
       window.removeEventListener('online', onOnline);
-      sound.stop();
+      if (recorder && recorder.state !== 'inactive') recorder.stop();
+      meter?.close();
     },
   };
 }
