@@ -198,16 +198,6 @@ export interface QuestionSpec<K extends string, C, Y> {
   answer: AnswerKind;
   /** How it is scored. */
   scoring: ScoringMode;
-  /** Where its questions come within a section as candidates see it (0 first; kinds may share a place). */
-  displayOrder: number;
-  /** Whether an exam's `shuffle_options` shuffles its options for each candidate. */
-  shufflesOptions: boolean;
-  /** Whether its answer is code (code similarity compares it). */
-  code: boolean;
-  /** Whether the judge runs its answers against the question's cases (candidates may run and submit). */
-  judged: boolean;
-  /** Whether it may be a sub-question of a reading or listening question. */
-  subQuestion: boolean;
   /**
    * Points for an answer, out of `points`; null when the kind is not scored automatically (graders, judge).
    * Evaluation items answer the chosen option's own points (what it adds to its dimension).

@@ -43,11 +43,6 @@ export const EVALUATION: QuestionSpec<'evaluation', EvaluationContent, Evaluatio
   key: EvaluationKey,
   answer: 'choice',
   scoring: 'dimension',
-  displayOrder: 2,
-  shufflesOptions: false,
-  code: false,
-  judged: false,
-  subQuestion: false,
   score: (b, value) => (value?.kind === 'choice' ? (b.key.scores[value.option] ?? 0) : 0),
   answerProblem: (c, value) => oneOptionProblem('evaluation', c.options, value),
   // The dimension is for staff reports; candidates see only the statement and the options.

@@ -110,34 +110,6 @@ export const QUESTION_REGISTRY: { readonly [K in QuestionKind]: QuestionSpecOf<K
   evaluation: EVALUATION,
 };
 
-/** The kinds whose registry entry says `yes` of them, in QUESTION_KINDS order. */
-function kindsWhere(yes: (spec: QuestionSpecOf<QuestionKind>) => boolean): readonly QuestionKind[] {
-  return QUESTION_KINDS.filter((k) => yes(QUESTION_REGISTRY[k] as QuestionSpecOf<QuestionKind>));
-}
-
-/** The order in which question types are shown to the candidate within a section (from each kind's displayOrder). */
-export const QUESTION_TYPE_DISPLAY_ORDER: readonly QuestionType[] = [
-  ...new Set(
-    [...QUESTION_KINDS]
-      .sort((a, b) => QUESTION_REGISTRY[a].displayOrder - QUESTION_REGISTRY[b].displayOrder)
-      .map((k) => QUESTION_REGISTRY[k].type),
-  ),
-];
-
-/** The kinds a reading or listening question's sub-questions may have. */
-export const SUB_QUESTION_KINDS = kindsWhere((s) => s.subQuestion);
-/** Types that may appear as sub-questions of a reading (9) or listening (10) question. */
-export const SUB_QUESTION_TYPES: readonly QuestionType[] = SUB_QUESTION_KINDS.map((k) => QUESTION_REGISTRY[k].type);
-/** Kinds whose options an exam may shuffle for each candidate. */
-export const SHUFFLED_OPTION_KINDS: ReadonlySet<string> = new Set(kindsWhere((s) => s.shufflesOptions));
-/** Kinds answered with code (code similarity compares them). */
-export const CODE_KINDS = kindsWhere((s) => s.code);
-
-/** The kind of a type id outside the evaluation section (where type 11 is an evaluation item), or null. */
-export function kindOfType(type: number): QuestionKind | null {
-  return QUESTION_KINDS.find((k) => k !== 'evaluation' && QUESTION_REGISTRY[k].type === type) ?? null;
-}
-
 /** The registry entry of a body's kind, typed so that its content and key fit (one cast, here). */
 function specOf<K extends QuestionKind>(body: QuestionOf<K>): QuestionSpecOf<K> {
   return QUESTION_REGISTRY[body.kind as K];
@@ -146,7 +118,8 @@ function specOf<K extends QuestionKind>(body: QuestionOf<K>): QuestionSpecOf<K> 
 /** The kind of a stored question from its type id and its section (type 11 in evaluation: 'evaluation'). */
 export function kindOfStored(type: number, section: Section): QuestionKind | null {
   if (section === 'evaluation') return type === QuestionType.gradient ? 'evaluation' : null;
-  return kindOfType(type);
+  const found = QUESTION_KINDS.find((k) => k !== 'evaluation' && QUESTION_REGISTRY[k].type === type);
+  return found ?? null;
 }
 
 /** Why a kind may not appear in a section, or null when it may. */

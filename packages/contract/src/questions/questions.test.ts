@@ -2,18 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   answerProblem,
   candidateView,
-  CODE_KINDS,
   judgedScore,
   kindOfStored,
-  kindOfType,
   letterOptions,
   normalizeBlank,
   parseQuestion,
   QUESTION_KINDS,
   QUESTION_REGISTRY,
-  QUESTION_TYPE_DISPLAY_ORDER,
-  SHUFFLED_OPTION_KINDS,
-  SUB_QUESTION_TYPES,
   type QuestionBody,
   scoreQuestion,
   sectionProblem,
@@ -458,20 +453,5 @@ describe('candidate view', () => {
   it('drops unknown fields stored in content', () => {
     const b = parse({ ...VALID.single, content: { ...VALID.single.content, answer: 'B' } as never });
     expect(names(candidateView(b)).has('answer')).toBe(false);
-  });
-});
-
-describe("lists derived from the kinds' entries", () => {
-  it("keep the specification's display order and sub-question types", () => {
-    expect(QUESTION_TYPE_DISPLAY_ORDER).toEqual([1, 2, 11, 3, 7, 4, 10, 9, 5, 8, 6]);
-    expect(SUB_QUESTION_TYPES).toEqual([1, 2, 3, 4, 7, 11]);
-  });
-
-  it('say which kinds shuffle, are code, are judged, and what a type id is', () => {
-    expect([...SHUFFLED_OPTION_KINDS]).toEqual(['single', 'multiple', 'indefinite']);
-    expect(CODE_KINDS).toEqual(['programming', 'programming_qa']);
-    expect(QUESTION_KINDS.filter((k) => QUESTION_REGISTRY[k].judged)).toEqual(['programming']);
-    expect(kindOfType(QuestionType.gradient)).toBe('gradient');
-    expect(kindOfType(99)).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
-import { CODE_KINDS } from '@examhall/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SimilarityPairTable } from '../db/schema.js';
+
+const CODE_KINDS = ['programming', 'programming_qa'];
 
 /** A programming question of an exam (one version's copy). */
 export interface SimilarityQuestionRow {

@@ -8,7 +8,6 @@ import {
   candidateView,
   evaluationMax,
   scoreQuestion,
-  SHUFFLED_OPTION_KINDS,
   type QuestionOf,
   type UploadData,
   type AnswerReceipt,
@@ -27,7 +26,7 @@ import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AnswerRow, type AttemptState } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';
-import { optionOrder } from './draw.js';
+import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
 import { FileRepository } from '../repositories/files.js';
 import type { ObjectStore } from '../storage/objectStore.js';

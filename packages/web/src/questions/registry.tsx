@@ -6,7 +6,7 @@
  */
 import type { QuestionKind } from '@examhall/contract';
 import { lazy, type ComponentType } from 'react';
-import { translate, type Language } from '../i18n/format.js';
+import type { Language } from '../i18n/format.js';
 import { PickRenderer } from './render/SubInput.js';
 import { ListeningAnswer, ReadingAnswer } from './render/SubsAnswer.js';
 import type { RendererProps } from './render/types.js';
@@ -37,6 +37,8 @@ const QaAnswer = lazy(() => withAntd(import('./render/QaAnswer.js').then((m) => 
 
 /** What the web app knows about one kind. */
 export interface WebQuestionEntry {
+  /** Its name in each language. */
+  label: Readonly<Record<Language, string>>;
   /** The answer area candidates see under the stem. */
   Renderer: ComponentType<RendererProps>;
 }
@@ -44,44 +46,56 @@ export interface WebQuestionEntry {
 /** Every kind's label and renderer. */
 export const WEB_QUESTION_REGISTRY: { readonly [K in QuestionKind]: WebQuestionEntry } = {
   single: {
+    label: { 'zh-CN': '单选题', 'en-US': 'Single choice' },
     Renderer: PickRenderer,
   },
   multiple: {
+    label: { 'zh-CN': '多选题', 'en-US': 'Multiple choice' },
     Renderer: PickRenderer,
   },
   indefinite: {
+    label: { 'zh-CN': '不定项选择题', 'en-US': 'Indefinite choice' },
     Renderer: PickRenderer,
   },
   fill_blank: {
+    label: { 'zh-CN': '填空题', 'en-US': 'Fill in the blanks' },
     Renderer: PickRenderer,
   },
   qa: {
+    label: { 'zh-CN': '问答题', 'en-US': 'Q&A' },
     Renderer: QaAnswer,
   },
   programming: {
+    label: { 'zh-CN': '编程题', 'en-US': 'Programming' },
     Renderer: CodeAnswer,
   },
   true_false: {
+    label: { 'zh-CN': '判断题', 'en-US': 'True/false' },
     Renderer: PickRenderer,
   },
   programming_qa: {
+    label: { 'zh-CN': '编程问答题', 'en-US': 'Programming Q&A' },
     Renderer: CodeAnswer,
   },
   reading: {
+    label: { 'zh-CN': '阅读理解', 'en-US': 'Reading' },
     Renderer: ReadingAnswer,
   },
   listening: {
+    label: { 'zh-CN': '听力题', 'en-US': 'Listening' },
     Renderer: ListeningAnswer,
   },
   gradient: {
+    label: { 'zh-CN': '梯度选择题', 'en-US': 'Gradient choice' },
     Renderer: PickRenderer,
   },
   evaluation: {
+    label: { 'zh-CN': '测评题', 'en-US': 'Evaluation item' },
     Renderer: PickRenderer,
   },
 };
 
-/** A kind's name in a language: the text of `kind.<kind>` (one key per kind, in the base texts). */
+/** A kind's name in a language. */
 export function kindLabel(kind: QuestionKind, lang: Language): string {
-  return translate(lang, `kind.${kind}`);
+  return WEB_QUESTION_REGISTRY[kind].label[lang];
 }

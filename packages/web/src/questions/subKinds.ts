@@ -2,15 +2,12 @@
  * The kinds a reading or listening question's sub-questions may have, by name and by type id. Apart from the drafts
  * because the exam page's renderers need them and nothing else of the editor's.
  */
-import { QUESTION_REGISTRY, type QuestionType } from '@examhall/contract';
+import { QUESTION_REGISTRY } from '@examhall/contract';
 
-/** A sub-question's type id (one of the contract's SUB_QUESTION_TYPES). */
-export type SubType = QuestionType;
+/** Type ids a sub-question may have (the contract's SUB_QUESTION_TYPES). */
+export type SubType = 1 | 2 | 3 | 4 | 7 | 11;
 
-/**
- * The kinds a reading or listening question's sub-questions may have: the contract's SUB_QUESTION_KINDS (the kinds
- * whose entry says `subQuestion`), written out so that TypeScript knows each; subKinds.test.ts holds them equal.
- */
+/** The kinds a reading or listening question's sub-questions may have. */
 export const SUB_KINDS = ['single', 'multiple', 'indefinite', 'fill_blank', 'true_false', 'gradient'] as const;
 /** A sub-question's kind. */
 export type SubKind = (typeof SUB_KINDS)[number];

@@ -1,13 +1,14 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Form, InputNumber, Select, Space, Tooltip } from 'antd';
 import type { ComponentType } from 'react';
-import { useI18n } from '../../i18n/index.js';
+import { useI18n, type MessageKey } from '../../i18n/index.js';
 import {
   convertBody,
   emptySub,
   nextSubId,
   subAsBody,
   subFromBody,
+  subTypeOf,
   SUB_KINDS,
   type KindBody,
   type SubDraft,
@@ -173,7 +174,7 @@ function SubCard(props: {
             onChange={(kind: SubKind) => setBody(convertBody(body, kind))}
             options={SUB_KINDS.map((k) => ({
               value: k,
-              label: t(`kind.${k}`),
+              label: t(`exam.type.${subTypeOf(k)}` satisfies MessageKey),
             }))}
             style={{ minWidth: 160 }}
             data-testid="sub-kind"

@@ -34,7 +34,7 @@ export function QuestionFilters(props: {
         style={{ width: 150 }}
         value={(textParam(params, 'kind') as QuestionKind | undefined) ?? undefined}
         onChange={(kind) => setFilters({ kind })}
-        options={QUESTION_KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))}
+        options={QUESTION_KINDS.map((k) => ({ value: k, label: t(`console.kind.${k}`) }))}
         data-testid="bank-filter-kind"
       />
       <Select<number>

@@ -62,7 +62,7 @@ export function QuestionTable(props: {
       width: 130,
       render: (kind: BankQuestionItem['kind'], q) => (
         <Space size={4} wrap>
-          <Tag>{t(`kind.${kind}`)}</Tag>
+          <Tag>{t(`console.kind.${kind}`)}</Tag>
           {kind === 'programming' && <VerificationTag state={q.verification} />}
         </Space>
       ),

@@ -75,7 +75,7 @@ export function FixedItems(props: {
         if (!q) return null;
         return (
           <Space size={4} wrap>
-            <Tag>{t(`kind.${q.question.kind}`)}</Tag>
+            <Tag>{t(`console.kind.${q.question.kind}`)}</Tag>
             {q.question.kind === 'programming' && (
               <VerificationTag
                 state={!q.verification ? 'none' : q.verification.stale ? 'stale' : q.verification.ok ? 'ok' : 'failed'}

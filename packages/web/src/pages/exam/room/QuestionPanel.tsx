@@ -1,4 +1,3 @@
-import { kindOfType } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { errorText, isApiError } from '../../../api/client.js';
@@ -8,7 +7,7 @@ import { Html } from '../../../exam/questions/Html.js';
 import { QuestionBody, type QuestionContext } from '../../../exam/questions/QuestionBody.js';
 import { loadQuestion, questionQueryKey, SubjectWarning } from '../../../exam/questionLoad.js';
 import type { PageAnswer } from '../../../exam/useAnswers.js';
-import { useI18n } from '../../../i18n/index.js';
+import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { Alert } from '../../../ui/Alert.js';
 import { Button } from '../../../ui/Button.js';
 import { Radio, RadioGroup } from '../../../ui/ChoiceGroup.js';
@@ -136,7 +135,7 @@ function QuestionHeading(p: {
       <Title level={2} style={{ fontSize: 18, margin: 0 }} id="question-heading" tabIndex={-1}>
         {t('exam.question', { n: p.number })}
       </Title>
-      <Tag>{t(`kind.${kindOfType(p.type) ?? 'single'}`)}</Tag>
+      <Tag>{t(`exam.type.${p.type}` as MessageKey)}</Tag>
       {p.points !== undefined && <Tag color="blue">{t('exam.points', { n: p.points })}</Tag>}
       <Button
         size="small"
