@@ -41,21 +41,21 @@ export interface FrozenSection {
   questions: FrozenQuestion[];
 }
 
+/** A version to store: the exam, its definition and frozen sections, who published it and when. */
+export interface FreezeInput {
+  examId: number;
+  definition: ExamDefinition;
+  sections: FrozenSection[];
+  publishedBy: number | null;
+  preview: boolean;
+  now: number;
+}
+
 /**
  * Stores a version: its row, its sections and copies of its questions, in the caller's transaction. The one
  * place a version is frozen (publish, preview, the demo seed).
  */
-export async function freezeVersion(
-  db: Db,
-  input: {
-    examId: number;
-    definition: ExamDefinition;
-    sections: FrozenSection[];
-    publishedBy: number | null;
-    preview: boolean;
-    now: number;
-  },
-): Promise<VersionRow> {
+export async function freezeVersion(db: Db, input: FreezeInput): Promise<VersionRow> {
   const repo = new ExamVersionRepository(db);
   const version = await repo.create({
     exam_id: input.examId,
@@ -98,16 +98,7 @@ export async function freezeVersion(
  * row fields candidates read (name, description, mode, length, window, settings), the published version and
  * the positions to recommend. Answers the new version.
  */
-export async function publishFrozen(
-  db: Db,
-  input: {
-    examId: number;
-    definition: ExamDefinition;
-    sections: FrozenSection[];
-    publishedBy: number | null;
-    now: number;
-  },
-): Promise<VersionRow> {
+export async function publishFrozen(db: Db, input: Omit<FreezeInput, 'preview'>): Promise<VersionRow> {
   const version = await freezeVersion(db, { ...input, preview: false });
   const repo = new ExamEditorRepository(db);
   await repo.update(input.examId, {
