@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_AREA_CODE } from '@examhall/contract';
 import pg from 'pg';
+import { sqliteFileIn } from '../db/database.js';
 import { InvitationRepository } from '../repositories/invitations.js';
 import { loadConfig } from '../config.js';
 import { seedDemo } from '../services/demoSeed.js';
@@ -238,6 +239,8 @@ export interface ExamServers {
   opensAt: number;
   /** What the run is on, for the report's first line. */
   what: string;
+  /** The embedded store's database file (SQLite), or null on PostgreSQL. */
+  sqliteFile: string | null;
   /** Stops every part and removes the run's data. */
   close(): Promise<void>;
 }
@@ -358,6 +361,7 @@ export async function startExamServers(o: ExamBenchOptions, phones: readonly str
       what: cluster
         ? `${apis.length} API processes (cluster) on PostgreSQL, Redis and s3rver (pages put with the store's keys)`
         : db.dialect,
+      sqliteFile: db.dialect === 'sqlite' && !cluster ? sqliteFileIn(db.env.DATA_DIR!) : null,
       close,
     };
   } catch (err) {

@@ -12,6 +12,7 @@ import type { ExamBenchOptions } from './examSummary.js';
 import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
 import { treeCpu } from './harness.js';
 import { round1, SLOW_MS, type SlowCall } from './latency.js';
+import { watchWal, walTimeline } from './walWatch.js';
 import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
 
 /** What a staff-load run is asked for: the exam bench's options, on one machine's embedded store. */
@@ -111,6 +112,8 @@ export async function runStaffLoadBench(
         `logins over ${o.loginSpreadS} s, start within ${o.startSpreadS} s, exam ${o.examS} s; ` +
         `the first ${codeAnswers} of the first half save code to the programming Q&A question`,
     );
+    const wal = servers.sqliteFile ? watchWal(servers.sqliteFile) : null;
+    const aloneStarted = Date.now();
     let cpu0 = treeCpu(pid);
     const alone = await mixOf(alonePhones, servers.opensAt, codeAnswers);
     let cpu1 = treeCpu(pid);
@@ -118,6 +121,7 @@ export async function runStaffLoadBench(
     print(`first half (alone) done in ${round1(alone.seconds)} s`);
 
     // The window is open already: the second half's candidates check in and press start as late arrivals do.
+    const loadedStarted = Date.now();
     cpu0 = treeCpu(pid);
     const opensAt = Date.now() + o.loginSpreadS * 1000 + 2000;
     const staffStarted = performance.now();
@@ -129,6 +133,7 @@ export async function runStaffLoadBench(
     cpu1 = treeCpu(pid);
     const cpuLoaded = cpu0 === null || cpu1 === null ? null : round1((cpu1 - cpu0) / 1e6);
     const staff = await staffRun;
+    wal?.stop();
 
     const figures = compare(alone, loaded);
     const save = figures.find((c) => c.call === SAVE);
@@ -172,6 +177,11 @@ export async function runStaffLoadBench(
       `answer saves of ${SLOW_MS} ms or more by 10 s of each half (from its start): alone ${timeline(alone)}; ` +
         `under staff load ${timeline(loaded)} (the staff script ran from 0 to ${Math.ceil(staff.seconds)} s)`,
     );
+    if (wal)
+      print(
+        `the WAL (largest, and frames not yet checkpointed) by 10 s: alone ${walTimeline(wal.samples, aloneStarted, loadedStarted)}; ` +
+          `under staff load ${walTimeline(wal.samples, loadedStarted, Date.now())}`,
+      );
     print(`calls over ${GOALS.anyCallP99Ms} ms under staff load, by the staff action running when they were sent:`);
     for (const [call, counts] of Object.entries(overGoal)) print(`  ${call.padEnd(34)}${listed(counts)}`);
     print(

@@ -74,11 +74,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return isPostgresUnavailable(err) || isSqliteBusy(err);
 }
 
+/** The embedded store's database file in a data directory. */
+export const sqliteFileIn = (dataDir: string) => path.join(dataDir, 'examhall.sqlite');
+
 /** Opens the database described by `target`. */
 export function openDb(target: DbTarget): DbHandle {
   const kit = target.databaseUrl
     ? postgresKit(target.databaseUrl, target.searchPath)
-    : sqliteKit(target.sqliteFile ?? path.join(target.dataDir ?? './data', 'examhall.sqlite'), target.walCheckpoints);
+    : sqliteKit(target.sqliteFile ?? sqliteFileIn(target.dataDir ?? './data'), target.walCheckpoints);
   const db = new Kysely<Database>({ dialect: kit.dialect, ...(target.log ? { log: target.log } : {}) });
   return {
     db,
