@@ -9,8 +9,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, sql, type Generated } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readWal } from '../../bench/walWatch.js';
+import { startScript } from '../../test/processes.js';
 import { isDatabaseUnavailable } from '../database.js';
-import { BUSY_WAIT_MS, runDirect, sqliteKit } from './sqlite.js';
+import { BUSY_WAIT_MS, runDirect, sqliteKit, WAL_RESTART_FRAMES } from './sqlite.js';
 
 interface T {
   notes: { id: Generated<number>; text: string };
@@ -148,7 +150,7 @@ describe("SQLite's WAL checkpoints under the supervisor", () => {
       n: 1600,
     });
 
-    kysely(sqliteKit(file, 'timer', 20));
+    kysely(sqliteKit(file, 'timer', { everyMs: 20, restartFrames: WAL_RESTART_FRAMES }));
     const until = Date.now() + 5000;
     while (mainFileBytes() < 8_000_000 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(mainFileBytes()).toBeGreaterThan(8_000_000);
@@ -158,4 +160,39 @@ describe("SQLite's WAL checkpoints under the supervisor", () => {
     await write(kysely(sqliteKit(file)));
     expect(mainFileBytes()).toBeGreaterThan(4_000_000);
   });
+
+  /**
+   * The WAL's median length (frames) while one process commits and two read without a pause for `ms`, the worker's
+   * timer checkpointing every 100 ms in this process.
+   */
+  async function medianWal(restartFrames: number, ms: number): Promise<number> {
+    const setup = new SQLite(file);
+    setup.pragma('journal_mode = WAL');
+    setup.exec('create table t (id integer primary key, v blob)');
+    setup.close();
+    kysely(sqliteKit(file, 'timer', { everyMs: 100, restartFrames }));
+    const start = Date.now() + 1500;
+    const env = { WAL_LOAD_START: String(start), WAL_LOAD_END: String(start + ms) };
+    const load = await Promise.all(
+      ['write', 'read', 'read'].map((role) => startScript('walLoad.ts', env, 'ready', [file, role])),
+    );
+    const lengths: number[] = [];
+    const sampler = setInterval(() => Date.now() >= start && lengths.push(readWal(file)?.frames ?? 0), 20);
+    await Promise.all(load.map((child) => new Promise((r) => child.once('exit', r))));
+    clearInterval(sampler);
+    lengths.sort((a, b) => a - b);
+    return lengths[Math.floor(lengths.length / 2)]!;
+  }
+
+  it('keeps the WAL short while commits and reads never pause, where passive checkpoints alone let it grow', async () => {
+    const restartFrames = 1000;
+    const kept = await medianWal(restartFrames, 4000);
+    for (const db of open.splice(0)) await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    // The same load with the restart never reached: every passive checkpoint finds a commit landed while it copied.
+    const passiveOnly = await medianWal(Infinity, 4000);
+    expect(kept).toBeLessThan(4 * restartFrames);
+    expect(passiveOnly).toBeGreaterThan(8 * restartFrames);
+  }, 30_000);
 });
