@@ -1,48 +1,22 @@
 import { ExamPhase, type PhoneSessionData, monitorCalls } from '@examhall/contract';
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Tag, Typography } from 'antd';
-import { useEffect, useRef, useState, type RefObject } from 'react';
-import { useSearchParams } from 'react-router';
-import { errorText, isApiError, request, setPhoneToken } from '../../api/client.js';
+import { useEffect, useRef, useState } from 'react';
+import { request } from '../../api/client.js';
 import { formatDuration } from '../../exam/clock.js';
 import { useI18n } from '../../i18n/index.js';
-import { phoneCredentials } from '../../proctor/credentials.js';
 import { openCamera, toDeviceError, type DeviceError } from '../../proctor/devices.js';
-import { grabStill } from '../../proctor/frames.js';
 import { StreamPreview } from '../../proctor/steps/widgets.js';
 import { isLive, useRenderOnTrackEnd } from '../../proctor/streams.js';
-import { putObject } from '../../proctor/upload.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { SessionAlerts } from './SessionAlerts.js';
+import { usePhonePictures } from './usePhonePictures.js';
+import { useWakeLock } from './useWakeLock.js';
+import { usePhoneToken } from './usePhoneToken.js';
 
 /** How often the page tells the server it is alive (and learns the phase). */
 const HEARTBEAT_MS = 5_000;
-
-const TOKEN_KEY = 'examhall-phone-token';
-
-/**
- * Reads the phone token from the address, keeps it for reloads of this tab (sessionStorage, never
- * the cookie) and takes it out of the address, so it is not shown or sent on as the referer.
- */
-function usePhoneToken(): string | null {
-  const [params, setParams] = useSearchParams();
-  const [token] = useState(() => {
-    const fromUrl = params.get('auth');
-    try {
-      if (fromUrl) sessionStorage.setItem(TOKEN_KEY, fromUrl);
-      return fromUrl ?? sessionStorage.getItem(TOKEN_KEY);
-    } catch {
-      return fromUrl;
-    }
-  });
-  // Set during render so the first query already carries it.
-  setPhoneToken(token);
-  const inAddress = params.has('auth');
-  useEffect(() => {
-    if (inAddress) setParams({}, { replace: true });
-  }, [inAddress, setParams]);
-  return token;
-}
 
 /**
  * The second view, opened on a phone from the QR code: it keeps the camera on and sends a
@@ -211,93 +185,5 @@ export default function PhonePage() {
         </>
       )}
     </main>
-  );
-}
-
-/** Keeps the screen on while pictures are sent, where the browser allows it. */
-function useWakeLock(on: boolean) {
-  useEffect(() => {
-    if (!on || !('wakeLock' in navigator)) return;
-    let lock: WakeLockSentinel | null = null;
-    navigator.wakeLock
-      .request('screen')
-      .then((l) => (lock = l))
-      .catch(() => undefined);
-    return () => void lock?.release().catch(() => undefined);
-  }, [on]);
-}
-
-/** Sends a picture from `stream` every `interval` seconds while it is given; answers what was sent. */
-function usePhonePictures(stream: MediaStream | null, interval: number, offsetRef: RefObject<number>) {
-  const [sent, setSent] = useState(0);
-  const [lastSent, setLastSent] = useState<number | null>(null);
-  const [sendError, setSendError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!stream) return;
-    let cancelled = false;
-    const send = async () => {
-      const trigger_time = Date.now() + offsetRef.current;
-      const client_id = crypto.randomUUID();
-      try {
-        const blob = await grabStill(stream, { mirror: false });
-        const { key, sha256 } = await putObject(
-          phoneCredentials(() => Date.now() + offsetRef.current),
-          `phone/${trigger_time}-${client_id.slice(0, 8)}.jpg`,
-          blob,
-          'image/jpeg',
-        );
-        await request(monitorCalls.phonePicture, { body: { key, sha256, trigger_time, client_id } });
-        if (cancelled) return;
-        setSent((n) => n + 1);
-        setLastSent(Date.now());
-        setSendError(null);
-      } catch (e) {
-        console.warn('[phone] picture not sent:', errorText(e));
-        if (!cancelled) setSendError(errorText(e));
-      }
-    };
-    void send();
-    const timer = setInterval(() => void send(), Math.max(1, interval) * 1000);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-    };
-  }, [stream, interval, offsetRef]);
-  return { sent, lastSent, sendError };
-}
-
-/** Why the page has no session (a bad link, a failed load), or that its heartbeat failed. */
-function SessionAlerts({ session, hasInfo }: { session: UseQueryResult<unknown>; hasInfo: boolean }) {
-  const { t } = useI18n();
-  return (
-    <>
-      {session.isError && !hasInfo && (
-        <Alert
-          type="error"
-          showIcon
-          role="alert"
-          data-testid="phone-error"
-          title={
-            isApiError(session.error) && session.error.code === 'phone_link_invalid'
-              ? t('phone.linkInvalid')
-              : t('phone.sessionFailed', { msg: errorText(session.error) })
-          }
-          action={
-            <Button size="small" onClick={() => void session.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        />
-      )}
-      {session.isError && hasInfo && (
-        <Alert
-          type="warning"
-          showIcon
-          role="alert"
-          title={t('phone.heartbeatFailed', { msg: errorText(session.error) })}
-          data-testid="phone-heartbeat-error"
-        />
-      )}
-    </>
   );
 }

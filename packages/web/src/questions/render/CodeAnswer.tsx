@@ -2,7 +2,8 @@ import { LANGUAGE_TEMPLATES, LANGUAGES, type LanguageId } from '@examhall/contra
 import { Select, Space, Spin, Tag, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useI18n } from '../../i18n/index.js';
-import { JudgePanel, useJudge } from '../../exam/questions/JudgePanel.js';
+import { JudgePanel } from '../../exam/questions/JudgePanel.js';
+import { useJudge } from '../../exam/questions/useJudge.js';
 import type { RendererProps as Props } from './types.js';
 
 const CodeEditor = lazy(() => import('../../exam/questions/CodeEditor.js'));

@@ -1,37 +1,19 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { CreateExamBody, type EditorExamItem, type EditorExamListQuery, type ExamStatus } from '@examhall/contract';
-import {
-  App,
-  Button,
-  Card,
-  Empty,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Segmented,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import type { EditorExamItem, EditorExamListQuery, ExamStatus } from '@examhall/contract';
+import { Button, Card, Empty, Input, Segmented, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { errorText } from '../../../api/client.js';
+import { Link } from 'react-router';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { FormError } from '../../../shell/FormError.js';
 import { tableOrder, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 import { useListState } from '../shared/useListState.js';
-import { zodRule } from '../shared/zodRule.js';
-import { TeamSelect } from '../staff/TeamSelect.js';
+import { CreateExamModal } from './CreateExamModal.js';
+import { ArchiveButton, CopyExamModal } from './ExamActions.js';
 import { modeKey, STATUS_COLOR } from './labels.js';
-import { useArchiveExam, useCopyExam, useCreateExam, useExamList } from './queries.js';
+import { useExamList } from './queries.js';
 import { serverPagination } from '../shared/serverPagination.js';
 
 const SORTS = ['updated_at', 'name', 'start_at', 'id'] as const;
@@ -196,164 +178,5 @@ export default function ExamsPage() {
       <CreateExamModal open={creating} onClose={() => setCreating(false)} />
       <CopyExamModal exam={copying} onClose={() => setCopying(null)} />
     </Space>
-  );
-}
-
-/** Creates an exam by name (an admin also picks its team) and opens it in the editor. */
-function CreateExamModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { t } = useI18n();
-  const me = useStaffMe();
-  const navigate = useNavigate();
-  const [form] = Form.useForm<{ name: string; team_id: number | null }>();
-  const [error, setError] = useState<string | null>(null);
-  const create = useCreateExam();
-  const admin = me.data?.role === 'admin';
-  return (
-    <Modal
-      open={open}
-      title={t('console.exams.new')}
-      okText={t('console.exams.create')}
-      cancelText={t('console.common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'exam-create-submit' }}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={{ name: '', team_id: me.data?.team_id ?? null }}
-        onValuesChange={() => setError(null)}
-        onFinish={(v) =>
-          create.mutate(
-            { name: v.name.trim(), ...(admin ? { team_id: v.team_id } : {}) },
-            {
-              onSuccess: ({ exam_id }) => {
-                onClose();
-                void navigate(`/admin/exams/${exam_id}`);
-              },
-              onError: (e) => setError(errorText(e)),
-            },
-          )
-        }
-      >
-        <Form.Item
-          name="name"
-          label={t('console.exams.col.name')}
-          rules={[zodRule(CreateExamBody.shape.name, t('console.exams.nameRule'))]}
-        >
-          <Input autoFocus maxLength={200} data-testid="exam-create-name" />
-        </Form.Item>
-        {admin && (
-          <Form.Item name="team_id" label={t('console.staff.col.team')} extra={t('console.exams.teamHint')}>
-            <TeamSelect testId="exam-create-team" />
-          </Form.Item>
-        )}
-        <Typography.Paragraph type="secondary">{t('console.exams.createHint')}</Typography.Paragraph>
-        <FormError error={error} testId="exam-create-error" />
-        <button type="submit" hidden />
-      </Form>
-    </Modal>
-  );
-}
-
-/** Copies an exam's draft into a new exam, named as the author likes. */
-export function CopyExamModal({ exam, onClose }: { exam: { id: number; name: string } | null; onClose: () => void }) {
-  const { t } = useI18n();
-  const navigate = useNavigate();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ name: string }>();
-  const copy = useCopyExam();
-  return (
-    <Modal
-      open={exam !== null}
-      title={t('console.exams.copyTitle', { name: exam?.name ?? '' })}
-      okText={t('console.exams.copy')}
-      cancelText={t('console.common.cancel')}
-      okButtonProps={{ loading: copy.isPending }}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        preserve={false}
-        initialValues={{ name: exam ? t('console.exams.copyName', { name: exam.name }) : '' }}
-        onFinish={(v) =>
-          exam &&
-          copy.mutate(
-            { exam_id: exam.id, name: v.name.trim() },
-            {
-              onSuccess: ({ exam_id }) => {
-                void message.success(t('console.exams.copied'));
-                onClose();
-                void navigate(`/admin/exams/${exam_id}`);
-              },
-            },
-          )
-        }
-      >
-        <Form.Item
-          name="name"
-          label={t('console.exams.col.name')}
-          rules={[zodRule(CreateExamBody.shape.name, t('console.exams.nameRule'))]}
-        >
-          <Input autoFocus maxLength={200} data-testid="exam-copy-name" />
-        </Form.Item>
-        <Typography.Paragraph type="secondary">{t('console.exams.copyHint')}</Typography.Paragraph>
-        {copy.isError && <FormError error={errorText(copy.error)} testId="exam-copy-error" />}
-        <button type="submit" hidden />
-      </Form>
-    </Modal>
-  );
-}
-
-/** Archives an exam (it leaves the candidates' lists and the default view) or brings it back. */
-export function ArchiveButton({
-  exam,
-  size = 'small',
-}: {
-  exam: { id: number; name: string; status: ExamStatus };
-  size?: 'small' | 'middle';
-}) {
-  const { t } = useI18n();
-  const { message } = App.useApp();
-  const archive = useArchiveExam();
-  const archived = exam.status === 'archived';
-  const run = () =>
-    archive.mutate(
-      { exam_id: exam.id, archived: !archived },
-      {
-        onSuccess: () =>
-          void message.success(t(archived ? 'console.exams.restored' : 'console.exams.archived', { name: exam.name })),
-        onError: (e) => void message.error(errorText(e)),
-      },
-    );
-  if (archived) {
-    return (
-      <Button size={size} type={size === 'small' ? 'link' : 'default'} loading={archive.isPending} onClick={run}>
-        {t('console.exams.restore')}
-      </Button>
-    );
-  }
-  return (
-    <Popconfirm
-      title={t('console.exams.archiveTitle', { name: exam.name })}
-      description={t('console.exams.archiveBody')}
-      okText={t('console.exams.archive')}
-      cancelText={t('console.common.cancel')}
-      onConfirm={run}
-    >
-      <Button
-        size={size}
-        type={size === 'small' ? 'link' : 'default'}
-        loading={archive.isPending}
-        data-testid={`exam-archive-${exam.id}`}
-      >
-        {t('console.exams.archive')}
-      </Button>
-    </Popconfirm>
   );
 }
