@@ -1,4 +1,12 @@
-import { PostgresDialect } from 'kysely';
+import {
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Kysely,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import type { DialectKit } from './types.js';
 
@@ -49,9 +57,70 @@ export function postgresKit(connectionString: string, searchPath?: string): Dial
   return {
     name: 'postgres',
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    dialect: new PostgresDialect({ pool }),
+    dialect: new OwnSchemaDialect({ pool }),
     idType: 'serial',
     groupCommitLanes: 4,
     idColumn: (col) => col.primaryKey(),
   };
+}
+
+/**
+ * Kysely's PostgreSQL dialect with an introspector that looks at the connection's own schema only. Kysely's own
+ * reads every schema's tables and resolves each one's name again (`pg_get_serial_sequence`), so a schema dropped
+ * by another connection meanwhile fails it ("schema ... does not exist"): the migrator asks it which of its tables
+ * exist, and tests migrating their schemas while others drop theirs failed that way.
+ */
+class OwnSchemaDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new OwnSchemaIntrospector(db);
+  }
+}
+
+class OwnSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db);
+    return rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{
+      schema: string;
+      table: string;
+      is_view: boolean;
+      column: string;
+      data_type: string;
+      nullable: boolean;
+      column_default: string | null;
+      is_identity: boolean;
+    }>`
+      select c.table_schema as schema, c.table_name as table, t.table_type = 'VIEW' as is_view,
+        c.column_name as column, c.udt_name as data_type, c.is_nullable = 'YES' as nullable,
+        c.column_default, c.is_identity = 'YES' as is_identity
+      from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.table_schema = current_schema()
+      order by c.table_name, c.ordinal_position`.execute(this.db);
+    const tables = new Map<string, TableMetadata>();
+    for (const r of rows) {
+      let table = tables.get(r.table);
+      if (!table) {
+        table = { name: r.table, schema: r.schema, isView: r.is_view, columns: [] };
+        tables.set(r.table, table);
+      }
+      (table.columns as TableMetadata['columns'][number][]).push({
+        name: r.column,
+        dataType: r.data_type,
+        isNullable: r.nullable,
+        isAutoIncrementing: r.is_identity || (r.column_default?.startsWith('nextval(') ?? false),
+        hasDefaultValue: r.column_default !== null || r.is_identity,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
 }
