@@ -246,7 +246,7 @@ export function periodicTasks(services: Services, db: Db, sweepEvery: number): P
     {
       name: 'staff.sweep-login-tries',
       periodMs: LOGIN_TRIES_SWEEP_PERIOD_MS,
-      run: () => services.staff.sweepLoginTries(),
+      run: () => services.staffLogin.sweepLoginTries(),
     },
   ];
 }

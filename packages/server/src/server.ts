@@ -78,7 +78,7 @@ export async function serve(config: Config, opts: ServeOptions): Promise<void> {
   let seeded = false;
   if (role !== 'api') {
     // TOTP secrets stored before they were encrypted are encrypted now (a row is changed once).
-    const sealed = await services.staff.sealPlainSecrets();
+    const sealed = await services.staffTotp.sealPlainSecrets();
     if (sealed > 0) app.log.info({ accounts: sealed }, 'staff TOTP secrets encrypted');
     if (config.admin) await services.staff.ensureAdmin(config.admin.phone, config.admin.password);
     seeded = opts.seed && (await seedDemo(runtime.handle.db, runtime.store, config.demoPhone, Date.now())) !== null;

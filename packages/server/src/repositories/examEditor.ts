@@ -196,39 +196,4 @@ export class ExamEditorRepository {
     }
     return done;
   }
-
-  /** The invitation of a phone to an exam, if any. */
-  invitationFor(examId: number, areaCode: string, phone: string) {
-    return this.db
-      .selectFrom('invitations')
-      .selectAll()
-      .where('exam_id', '=', examId)
-      .where('area_code', '=', areaCode)
-      .where('phone', '=', phone)
-      .executeTakeFirst();
-  }
-
-  /** Creates an invitation; returns its id. */
-  async invite(row: {
-    exam_id: number;
-    area_code: string;
-    phone: string;
-    extra_minutes: number;
-    created_at: number;
-    preview?: number;
-    version_id?: number | null;
-  }): Promise<number> {
-    const r = await this.db.insertInto('invitations').values(row).returning('id').executeTakeFirstOrThrow();
-    return r.id;
-  }
-
-  /** Points a preview invitation at a new preview version. */
-  async setInvitationVersion(id: number, versionId: number): Promise<void> {
-    await this.db.updateTable('invitations').set({ version_id: versionId }).where('id', '=', id).execute();
-  }
-
-  /** Deletes the preview attempts of an invitation (they count nowhere; a new preview starts afresh). */
-  async deletePreviewAttempts(invitationId: number): Promise<void> {
-    await this.db.deleteFrom('attempts').where('invitation_id', '=', invitationId).where('preview', '=', 1).execute();
-  }
 }

@@ -89,20 +89,6 @@ export class ExamRepository {
     return r.id;
   }
 
-  /** Invites a phone to an exam (no-op when already invited); returns the anid. */
-  async invite(row: Insertable<InvitationTable>): Promise<number> {
-    const existing = await this.db
-      .selectFrom('invitations')
-      .select('id')
-      .where('exam_id', '=', row.exam_id)
-      .where('area_code', '=', row.area_code)
-      .where('phone', '=', row.phone)
-      .executeTakeFirst();
-    if (existing) return existing.id;
-    const r = await this.db.insertInto('invitations').values(row).returning('id').executeTakeFirstOrThrow();
-    return r.id;
-  }
-
   /** Questions of an exam in authoring order, keys included (server-side use only). */
   questionsOf(examId: number): Promise<Selectable<QuestionTable>[]> {
     return this.db

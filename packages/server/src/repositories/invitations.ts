@@ -1,7 +1,7 @@
 import type { SmsLimit, SmsState } from '@examhall/contract';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { ExamSmsTable, SmsMessageTable } from '../db/schema.js';
+import type { ExamSmsTable, InvitationTable, SmsMessageTable } from '../db/schema.js';
 
 /** A text as stored. */
 export type SmsRow = Selectable<SmsMessageTable>;
@@ -32,7 +32,7 @@ const HOLD_CHUNK = 900;
 /** A text just queued, as its budgets see it. */
 export type QueuedText = Pick<SmsRow, 'id' | 'invitation_id' | 'area_code' | 'phone' | 'purpose'>;
 
-/** Invitations made in bulk, revoked, and the texts sent to them. */
+/** Invitations made (one by one or in bulk), revoked, and the texts sent to them. */
 export class InvitationRepository {
   constructor(private readonly db: Db) {}
 
@@ -75,6 +75,22 @@ export class InvitationRepository {
   candidatePhones(ids: readonly number[]) {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('candidates').select(['id', 'area_code', 'phone']).where('id', 'in', ids).execute();
+  }
+
+  /** Creates an invitation; returns its id. */
+  async create(row: Insertable<InvitationTable>): Promise<number> {
+    const r = await this.db.insertInto('invitations').values(row).returning('id').executeTakeFirstOrThrow();
+    return r.id;
+  }
+
+  /** Points a preview invitation at a new preview version. */
+  async setVersion(id: number, versionId: number): Promise<void> {
+    await this.db.updateTable('invitations').set({ version_id: versionId }).where('id', '=', id).execute();
+  }
+
+  /** Deletes the preview attempts of an invitation (they count nowhere; a new preview starts afresh). */
+  async deletePreviewAttempts(invitationId: number): Promise<void> {
+    await this.db.deleteFrom('attempts').where('invitation_id', '=', invitationId).where('preview', '=', 1).execute();
   }
 
   /** Invites phones to an exam; a phone invited already keeps its invitation (a revoked one stays revoked). */

@@ -15,7 +15,7 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
   };
 
   route(app, services, api.staffLogin, async ({ body, request, reply }) => {
-    const { token, expiresAt, staff } = await services.staff.login(body.phone, body.password, {
+    const { token, expiresAt, staff } = await services.staffLogin.login(body.phone, body.password, {
       ip: request.ip,
       totpCode: body.totp_code,
       recoveryCode: body.recovery_code,
@@ -25,16 +25,18 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
   });
 
   route(app, services, api.staffLogout, async ({ staff, token, reply }) => {
-    await services.staff.logout(staff, token);
+    await services.staffLogin.logout(staff, token);
     reply.clearCookie(STAFF_AUTH_COOKIE, { path: '/' });
     return {};
   });
 
   route(app, services, api.staffMe, async ({ staff }) => services.staff.me(staff));
-  route(app, services, api.staffTotpEnrol, async ({ staff }) => services.staff.enrolTotp(staff));
-  route(app, services, api.staffTotpConfirm, async ({ staff, body }) => services.staff.confirmTotp(staff, body.code));
+  route(app, services, api.staffTotpEnrol, async ({ staff }) => services.staffTotp.enrolTotp(staff));
+  route(app, services, api.staffTotpConfirm, async ({ staff, body }) =>
+    services.staffTotp.confirmTotp(staff, body.code),
+  );
   route(app, services, api.staffTotpDisable, async ({ staff, body }) => {
-    await services.staff.disableTotp(staff, body);
+    await services.staffTotp.disableTotp(staff, body);
     return {};
   });
   route(app, services, api.staffList, async ({ staff }) => ({ list: await services.staff.list(staff) }));
@@ -45,7 +47,7 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
     return {};
   });
   route(app, services, api.staffResetTotp, async ({ staff, body }) => {
-    await services.staff.resetTotp(staff, body.id);
+    await services.staffTotp.resetTotp(staff, body.id);
     return {};
   });
 }

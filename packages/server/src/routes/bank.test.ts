@@ -472,7 +472,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     expect(list.data.list[0]).toMatchObject({ id: q.id, problem: expect.stringMatching(/^content\.stem: /) });
     await t.db.handle.db.updateTable('bank_questions').set({ answer_key: 'not json' }).where('id', '=', q.id).execute();
     expect((await call(api.bankQuestion, admin, { question_id: q.id })).code).toBe('question_invalid');
-    await expect(t.services.bank.getForPublish([q.id])).rejects.toMatchObject({ code: 'question_invalid' });
+    await expect(t.services.bankPools.getForPublish([q.id])).rejects.toMatchObject({ code: 'question_invalid' });
     // An update with a valid body repairs it.
     const fixed = await call<BankQuestionView>(api.bankQuestionUpdate, admin, {
       question_id: q.id,
@@ -621,7 +621,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
       ['hidden', 2, 'AC'],
       ['hidden', 3, 'AC'],
     ]);
-    expect((await t.services.bank.getForPublish([q.id]))[0]).toMatchObject({ verification: 'ok', problem: null });
+    expect((await t.services.bankPools.getForPublish([q.id]))[0]).toMatchObject({ verification: 'ok', problem: null });
     const listed = await call<BankQuestionListData>(api.bankQuestions, admin, { kind: 'programming' });
     expect(listed.data.list.find((x) => x.id === q.id)?.verification).toBe('ok');
 
@@ -650,7 +650,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     });
     expect(failed.data.cases.find((c) => c.kind === 'hidden' && c.number === 2)?.verdict).toBe('WA');
     expect(failed.data.cases.filter((c) => c.verdict === 'AC')).toHaveLength(3);
-    expect((await t.services.bank.getForPublish([q.id]))[0]).toMatchObject({
+    expect((await t.services.bankPools.getForPublish([q.id]))[0]).toMatchObject({
       verification: 'failed',
       problem: 'hidden case 2 (2): WA',
     });
@@ -664,11 +664,14 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const a = await qa('<p>pool a</p>', { folder_id: top.id, tags: ['draw'], difficulty: 2 });
     const b = await qa('<p>pool b</p>', { folder_id: sub.id, tags: ['draw'], difficulty: 3 });
     await qa('<p>pool c</p>', { folder_id: sub.id, tags: ['other'], difficulty: 2 });
-    expect(await t.services.bank.poolFor({ team: teamB, folder_ids: [top.id], tags: ['draw'] })).toEqual([a.id, b.id]);
-    expect(await t.services.bank.poolFor({ team: teamB, folder_ids: [sub.id], tags: ['draw'] })).toEqual([b.id]);
+    expect(await t.services.bankPools.poolFor({ team: teamB, folder_ids: [top.id], tags: ['draw'] })).toEqual([
+      a.id,
+      b.id,
+    ]);
+    expect(await t.services.bankPools.poolFor({ team: teamB, folder_ids: [sub.id], tags: ['draw'] })).toEqual([b.id]);
     expect(
-      await t.services.bank.poolFor({ team: teamB, folder_ids: [top.id], difficulty: [2], tags: [] }),
+      await t.services.bankPools.poolFor({ team: teamB, folder_ids: [top.id], difficulty: [2], tags: [] }),
     ).toHaveLength(2);
-    expect(await t.services.bank.poolFor({ team: teamA, folder_ids: [top.id] })).toEqual([]);
+    expect(await t.services.bankPools.poolFor({ team: teamA, folder_ids: [top.id] })).toEqual([]);
   });
 });

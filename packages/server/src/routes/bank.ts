@@ -7,28 +7,32 @@ import type { Services } from '../services/index.js';
 
 /** The question bank: folders, questions, tags, uploads, reference checks, and the bank's pictures. */
 export function bankRoutes(app: FastifyInstance, s: Services): void {
-  route(app, s, api.bankFolders, async ({ staff }) => s.bank.folders(staff));
-  route(app, s, api.bankFolderCreate, async ({ staff, body }) => s.bank.createFolder(staff, body));
-  route(app, s, api.bankFolderUpdate, async ({ staff, body }) => s.bank.updateFolder(staff, body));
+  route(app, s, api.bankFolders, async ({ staff }) => s.bankFolders.folders(staff));
+  route(app, s, api.bankFolderCreate, async ({ staff, body }) => s.bankFolders.createFolder(staff, body));
+  route(app, s, api.bankFolderUpdate, async ({ staff, body }) => s.bankFolders.updateFolder(staff, body));
   route(app, s, api.bankFolderDelete, async ({ staff, body }) => {
-    await s.bank.deleteFolder(staff, body.folder_id);
+    await s.bankFolders.deleteFolder(staff, body.folder_id);
     return {};
   });
 
-  route(app, s, api.bankQuestions, async ({ staff, query }) => s.bank.list(staff, query));
-  route(app, s, api.bankQuestion, async ({ staff, query }) => s.bank.get(staff, query.question_id));
-  route(app, s, api.bankQuestionCreate, async ({ staff, body }) => s.bank.create(staff, body));
-  route(app, s, api.bankQuestionUpdate, async ({ staff, body }) => s.bank.update(staff, body));
-  route(app, s, api.bankBulkMove, async ({ staff, body }) => s.bank.bulkMove(staff, body.question_ids, body.folder_id));
-  route(app, s, api.bankBulkTag, async ({ staff, body }) => s.bank.bulkTag(staff, body.question_ids, body.tags));
-  route(app, s, api.bankBulkUntag, async ({ staff, body }) => s.bank.bulkUntag(staff, body.question_ids, body.tags));
-  route(app, s, api.bankBulkDelete, async ({ staff, body }) => s.bank.bulkDelete(staff, body.question_ids));
-  route(app, s, api.bankVerify, async ({ staff, body }) => s.bank.verify(staff, body.question_id));
-  route(app, s, api.bankTags, async ({ staff }) => s.bank.tags(staff));
+  route(app, s, api.bankQuestions, async ({ staff, query }) => s.bankQuestions.list(staff, query));
+  route(app, s, api.bankQuestion, async ({ staff, query }) => s.bankQuestions.get(staff, query.question_id));
+  route(app, s, api.bankQuestionCreate, async ({ staff, body }) => s.bankQuestions.create(staff, body));
+  route(app, s, api.bankQuestionUpdate, async ({ staff, body }) => s.bankQuestions.update(staff, body));
+  route(app, s, api.bankBulkMove, async ({ staff, body }) =>
+    s.bankBulk.bulkMove(staff, body.question_ids, body.folder_id),
+  );
+  route(app, s, api.bankBulkTag, async ({ staff, body }) => s.bankBulk.bulkTag(staff, body.question_ids, body.tags));
+  route(app, s, api.bankBulkUntag, async ({ staff, body }) =>
+    s.bankBulk.bulkUntag(staff, body.question_ids, body.tags),
+  );
+  route(app, s, api.bankBulkDelete, async ({ staff, body }) => s.bankBulk.bulkDelete(staff, body.question_ids));
+  route(app, s, api.bankVerify, async ({ staff, body }) => s.bankReferenceCheck.verify(staff, body.question_id));
+  route(app, s, api.bankTags, async ({ staff }) => s.bankQuestions.tags(staff));
 
-  uploadRoute(app, s, api.bankUploadImage, async ({ staff, file }) => s.bank.uploadImage(staff, file));
-  uploadRoute(app, s, api.bankUploadAudio, async ({ staff, file }) => s.bank.uploadAudio(staff, file));
-  uploadRoute(app, s, api.bankUploadCases, async ({ staff, file }) => s.bank.uploadCases(staff, file));
+  uploadRoute(app, s, api.bankUploadImage, async ({ staff, file }) => s.bankUploads.uploadImage(staff, file));
+  uploadRoute(app, s, api.bankUploadAudio, async ({ staff, file }) => s.bankUploads.uploadAudio(staff, file));
+  uploadRoute(app, s, api.bankUploadCases, async ({ staff, file }) => s.bankUploads.uploadCases(staff, file));
 
   // The bank's pictures, public by design: a stem's <img src> must load for candidates during an exam as in
   // the editor. The name is the SHA-256 of the bytes, so it cannot be guessed and never changes.
@@ -38,7 +42,7 @@ export function bankRoutes(app: FastifyInstance, s: Services): void {
       '/media/images/:name',
       { schema: { params: z.object({ name: z.string().max(80) }), hide: true } },
       async (request, reply) => {
-        const image = await s.bank.image(request.params.name);
+        const image = await s.bankUploads.image(request.params.name);
         return reply
           .type(image.type)
           .header('cache-control', 'public, max-age=31536000, immutable')

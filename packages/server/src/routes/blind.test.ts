@@ -68,7 +68,7 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
       team_id: w.teamId,
     });
     await w.assign(made.id as number, 'grader');
-    grader = (await t.services.staff.login(phone, w.password, { ip: '127.0.0.1' })).token;
+    grader = (await t.services.staffLogin.login(phone, w.password, { ip: '127.0.0.1' })).token;
     // An answer waiting for a mark keeps the marking unfinished, so identities stay hidden.
     const a = await w.newAttempt();
     const res = await t.app.inject({

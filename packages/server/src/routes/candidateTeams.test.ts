@@ -48,7 +48,7 @@ describe.each(await testedDialects())("another team's candidates on %s", (dialec
     });
     expect(made.statusCode, made.body).toBe(200);
     await t.db.handle.db.updateTable('staff').set({ team_id: teamB }).where('phone', '=', '13600000099').execute();
-    authorB = (await t.services.staff.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+    authorB = (await t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
   });
   afterAll(async () => t.close());
 

@@ -50,7 +50,7 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     });
     expect(made.statusCode, made.body).toBe(200);
     await t.db.handle.db.updateTable('staff').set({ team_id: teamB }).where('phone', '=', '13600000099').execute();
-    authorB = (await t.services.staff.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+    authorB = (await t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
   });
   afterAll(async () => t.close());
 
@@ -508,7 +508,7 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       ),
     );
     // Another team's author cannot name this exam: refused before anything is stored.
-    const otherAuthor = (await t.services.staff.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+    const otherAuthor = (await t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
     const preview = await upload<CandidateImportPreviewData>(
       api.candidateImportPreview,
       {},

@@ -10,10 +10,12 @@ export function candidateRoutes(app: FastifyInstance, s: Services): void {
   route(app, s, api.candidateCreate, async ({ staff, body }) => s.candidates.create(staff, body));
   route(app, s, api.candidateUpdate, async ({ staff, body }) => s.candidates.update(staff, body));
   uploadRoute(app, s, api.candidateImportPreview, async ({ staff, file, body }) =>
-    s.candidates.preview(staff, file, body.team_id),
+    s.candidateImports.preview(staff, file, body.team_id),
   );
-  uploadRoute(app, s, api.candidateImport, async ({ staff, file, body }) => s.candidates.commit(staff, file, body));
-  downloadRoute(app, s, api.candidateImportTemplate, async ({ query }) => s.candidates.template(query.lang));
+  uploadRoute(app, s, api.candidateImport, async ({ staff, file, body }) =>
+    s.candidateImports.commit(staff, file, body),
+  );
+  downloadRoute(app, s, api.candidateImportTemplate, async ({ query }) => s.candidateImports.template(query.lang));
   route(app, s, api.examCandidates, async ({ staff, query }) => s.examCandidates.list(staff, query));
   downloadRoute(app, s, api.examCandidatesExport, async ({ staff, query }) => s.examCandidates.export(staff, query));
 }

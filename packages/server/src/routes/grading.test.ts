@@ -61,7 +61,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       password: TEST_ADMIN.password,
     });
     if (assign) await ok(api.gradingAssign, { exam_id: examId, staff_id: created.id, sections: [] });
-    const token = (await t.services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+    const token = (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
     return { id: created.id, token };
   }
 
@@ -325,7 +325,10 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       const phone = `1330000${String(phoneNo).padStart(4, '0')}`;
       const name = `${role} ${phoneNo}`;
       await ok(api.staffCreate, { phone, area_code: '86', name, role, password: TEST_ADMIN.password, team_id: teamId });
-      return { name, token: (await t.services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token };
+      return {
+        name,
+        token: (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token,
+      };
     };
     const author = await member('author', team);
     const foreignAuthor = await member('author', await t.team('Other team'));

@@ -21,7 +21,7 @@ import { testedDialects } from '../test/db.js';
 import { giftText } from '../bench/staffLoad.js';
 import { BankImportRepository } from '../repositories/bankImports.js';
 import { JobRepository } from '../repositories/jobs.js';
-import { IMPORT_STAGE_ROWS } from '../services/bank.js';
+import { IMPORT_STAGE_ROWS } from '../services/bank/transfer.js';
 import { waitForJob } from '../test/jobs.js';
 import { multipart } from '../test/multipart.js';
 import { SUM_PROBLEM } from '../test/programs.js';

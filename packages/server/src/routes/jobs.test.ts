@@ -107,7 +107,7 @@ describe.each(await testedDialects())('who follows and who cancels a team job on
       tokens.admin,
     );
     expect(created.statusCode, created.body).toBe(200);
-    const token = (await t.services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+    const token = (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
     return { id: body<{ id: number }>(created).data.id, token };
   }
 

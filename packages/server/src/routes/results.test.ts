@@ -552,7 +552,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
       role: 'grader',
       password: TEST_ADMIN.password,
     });
-    const token = (await t.services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+    const token = (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
     for (const [c2, input] of [
       [api.resultsRanking, { exam_id: examId }],
       [api.resultsReport, { attempt_id: c.han.attemptId }],

@@ -166,8 +166,8 @@ describe.each(await testedDialects())('staff TOTP on %s', (dialect) => {
     const pending = generateSecret();
     await t.db.handle.db.updateTable('staff').set({ totp_pending_secret: pending }).where('id', '=', b.id).execute();
 
-    expect(await t.services.staff.sealPlainSecrets()).toBe(2);
-    expect(await t.services.staff.sealPlainSecrets()).toBe(0);
+    expect(await t.services.staffTotp.sealPlainSecrets()).toBe(2);
+    expect(await t.services.staffTotp.sealPlainSecrets()).toBe(0);
     const [sa, sb] = [await stored(a.id), await stored(b.id)];
     expect(sa.totp_secret?.startsWith(SEALED_PREFIX)).toBe(true);
     expect(sa.totp_secret).not.toContain(a.secret);

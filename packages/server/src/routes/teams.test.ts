@@ -61,7 +61,7 @@ describe.each(await testedDialects())('teams, assignments and the console home o
     const phone = (
       await t.db.handle.db.selectFrom('staff').select('phone').where('id', '=', proctor).executeTakeFirstOrThrow()
     ).phone;
-    const token = (await t.services.staff.login(phone, w.password, { ip: '127.0.0.1' })).token;
+    const token = (await t.services.staffLogin.login(phone, w.password, { ip: '127.0.0.1' })).token;
     const grid = () => sendCall(t, api.proctorGrid, { query: { exam_id: w.examId } }, token);
     expect((await grid()).statusCode).toBe(404);
 

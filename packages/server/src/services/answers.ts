@@ -5,36 +5,24 @@ import {
   ExamPhase,
   QuestionType,
   answerProblem,
-  candidateView,
-  evaluationMax,
-  scoreQuestion,
-  type QuestionOf,
   type UploadData,
   type AnswerReceipt,
   type AnswerValue,
-  type CepingLineOrderData,
-  type CepingShowData,
-  type OrderListData,
-  type ShowNewData,
-  type ShowSectionData,
-  type Subject,
 } from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { GroupCommit, oneByOne, type ItemOutcome } from '../db/groupCommit.js';
 import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
-import { AttemptRepository, type AnswerRow, type AttemptState } from '../repositories/attempts.js';
+import { AttemptRepository, type AttemptState } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';
-import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
-import type { CatalogQuestion, ExamBundle } from './catalog.js';
+import type { CatalogQuestion } from './catalog.js';
 import { FileRepository } from '../repositories/files.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import { isUnder } from './chain.js';
 import { contentMatches } from '../storage/sniff.js';
 import type { Upload } from './profile.js';
 import { sanitizeRichText } from './richText.js';
-import { storedAnswer } from './scoring.js';
 import { bodyOf } from './storedQuestion.js';
 import { NO_INSTRUMENTS, type Instruments } from '../ops/metrics.js';
 
@@ -79,101 +67,42 @@ const ANSWER_FILE_TYPES: Record<string, string> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': '.docx',
 };
 
-/**
- * The question as the candidate sees it: its kind's candidate view (never a key field) with its place in the
- * exam; question_invalid when its stored row no longer parses.
- */
-export function publicSubject(q: CatalogQuestion, orderNum: number): Subject {
-  return {
-    ...candidateView(bodyOf(q)),
-    id: q.id,
-    type: q.type,
-    order_num: orderNum,
-    score: q.score,
-    section: q.section,
-  };
+/** What saving answers needs. */
+export interface AnswerDeps {
+  attempts: Pick<AttemptService, 'writable' | 'question' | 'holds'>;
+  store: Pick<ObjectStore, 'put'>;
+  clock: () => number;
+  /** Group-commit batches of answer saves in flight at once (the dialect decides). */
+  lanes: number;
+  /** Where saves are counted (default: nowhere). */
+  metrics?: Instruments;
 }
 
-/** Questions, answers and the answer event log of a running attempt. */
+/**
+ * A running attempt's answers and their event log: every save committed (in group commits) before its receipt is
+ * answered, retries answered with the first receipt, and the files a Q&A answer attaches. The questions are shown
+ * by subjects.ts; the evaluation section (ceping.ts) commits its answers here.
+ */
 export class AnswerService {
-  private readonly repo: AttemptRepository;
   private readonly commits: GroupCommit<Change, AnswerReceipt | null>;
+  private readonly metrics: Instruments;
 
   constructor(
     private readonly db: Db,
-    private readonly attempts: AttemptService,
-    private readonly store: ObjectStore,
-    private readonly clock: () => number,
-    lanes: number,
-    private readonly metrics: Instruments = NO_INSTRUMENTS,
+    private readonly deps: AnswerDeps,
   ) {
-    this.repo = new AttemptRepository(db);
+    this.metrics = deps.metrics ?? NO_INSTRUMENTS;
     const one = (trx: Db, change: Change) => this.writeOne(trx, change);
     this.commits = new GroupCommit(
       db,
       AttemptRepository.multiRow(db) ? { one, batch: (trx, changes) => this.writeBatch(trx, changes) } : oneByOne(one),
-      { lanes },
+      { lanes: deps.lanes },
     );
   }
 
   /** Where a Q&A answer's files live; an answer may only point at its own. */
   private filePrefix(attemptId: number, questionId: number): string {
     return `answers/${attemptId}/${questionId}/`;
-  }
-
-  /** The linetest and major questions in display order with their answered flags. */
-  async orderList(c: Candidate, examId: number): Promise<OrderListData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const answered = await this.attempts.answeredIds(attempt.id);
-    return {
-      subject_order: bundle.ordered.map((q, i) => ({
-        id: q.id,
-        type: q.type,
-        order_num: i + 1,
-        isAnswered: answered.has(q.id) ? 1 : 0,
-        section: q.section,
-      })),
-    };
-  }
-
-  /** One question without its key, and the stored answer. */
-  async showNew(c: Candidate, examId: number, subjectId: number): Promise<ShowNewData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const index = bundle.ordered.findIndex((q) => q.id === subjectId);
-    if (index < 0) throw fail('not_found', 'no such question in this exam');
-    return this.shown(attempt.id, bundle, index, await this.repo.answer(attempt.id, subjectId));
-  }
-
-  /**
-   * A section's questions as {@link showNew} answers each, with one read of the attempt's answers: the exam
-   * page loads a section in one call. A question whose stored row no longer parses is left out and named.
-   */
-  async showSection(c: Candidate, examId: number, section: 'linetest' | 'major'): Promise<ShowSectionData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const answers = new Map((await this.repo.answers(attempt.id)).map((a) => [a.question_id, a]));
-    const list: ShowNewData[] = [];
-    const invalid: number[] = [];
-    bundle.ordered.forEach((q, index) => {
-      if (q.section !== section) return;
-      if (!q.body) invalid.push(q.id);
-      else list.push(this.shown(attempt.id, bundle, index, answers.get(q.id)));
-    });
-    return { list, invalid };
-  }
-
-  /** The question at `index` of the attempt's order as the candidate sees it, with their stored answer. */
-  private shown(attemptId: number, bundle: ExamBundle, index: number, stored: AnswerRow | undefined): ShowNewData {
-    const q = bundle.ordered[index]!;
-    const subject = publicSubject(q, index + 1);
-    // An exam that shuffles options shows each candidate their own order (ids unchanged: answers are not).
-    if (bundle.version.definition?.shuffle_options && subject.options && q.kind && SHUFFLED_OPTION_KINDS.has(q.kind))
-      subject.options = optionOrder(subject.options, `${attemptId}:${q.id}`);
-    return {
-      subject,
-      answer: stored
-        ? { value: JSON.parse(stored.value), version: stored.version, seq: stored.seq, saved_at: stored.saved_at }
-        : null,
-    };
   }
 
   /** Saves an answer of the linetest or major sections and/or records an answer event (of any section). */
@@ -194,24 +123,24 @@ export class AnswerService {
   private async saveFast(c: Candidate, body: SaveInput): Promise<AnswerReceipt | null> {
     // The question from memory (versions never change); whether it is the attempt's own is read with the
     // attempt's state in the transaction, so the save costs no extra round trip.
-    const found = await this.attempts.question(body.exam_id, body.subject_id);
+    const found = await this.deps.attempts.question(body.exam_id, body.subject_id);
     if (!found) return null;
     const { q, versionId } = found;
     if (q.section === 'evaluation' || body.answer?.kind === 'text') return null;
     if (body.answer && (!q.body || answerProblem(q.body, body.answer))) return null;
     const check = { candidateId: c.id, examId: body.exam_id, versionId };
-    return this.commits.run({ target: check, q, body, now: this.clock() });
+    return this.commits.run({ target: check, q, body, now: this.deps.clock() });
   }
 
   /** Whether the attempt state read in the transaction takes this save: running, and the question its own. */
   private takes(state: AttemptState | undefined, check: Check, q: CatalogQuestion, now: number): state is AttemptState {
     const running = state?.phase === ExamPhase.exam && (state.end_at === null || state.end_at > now);
-    return running && this.attempts.holds(state, check.versionId, q.id);
+    return running && this.deps.attempts.holds(state, check.versionId, q.id);
   }
 
   /** A save with every check in order, each failing with its own code. */
   private async saveChecked(c: Candidate, body: SaveInput): Promise<AnswerReceipt> {
-    const { attempt, bundle } = await this.attempts.writable(c, body.exam_id);
+    const { attempt, bundle } = await this.deps.attempts.writable(c, body.exam_id);
     const q = bundle.byId.get(body.subject_id);
     if (!q) throw fail('not_found', 'no such question in this exam');
     // Evaluation items are answered through /ceping/answer; here they only take answer events.
@@ -242,7 +171,7 @@ export class AnswerService {
 
   /** Stores a file for a Q&A answer when the exam allows uploads. */
   async upload(c: Candidate, examId: number, subjectId: number, file: Upload): Promise<UploadData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
+    const { attempt, bundle } = await this.deps.attempts.writable(c, examId);
     const q = bundle.byId.get(subjectId);
     if (!q || q.type !== QuestionType.qa) throw fail('not_found', 'no such Q&A question in this exam');
     if (bundle.settings.is_upload_file !== 1) throw fail('forbidden', 'this exam takes no files');
@@ -255,7 +184,7 @@ export class AnswerService {
       throw fail('unsupported_media_type', 'file: its content is not what its type says');
     const sha256 = createHash('sha256').update(file.data).digest('hex');
     const key = `${this.filePrefix(attempt.id, q.id)}${sha256}${ext}`;
-    await this.store.put(key, file.data);
+    await this.deps.store.put(key, file.data);
     await new FileRepository(this.db).record({
       key,
       owner_kind: 'attempt',
@@ -264,7 +193,7 @@ export class AnswerService {
       mime: file.mime,
       size: file.data.length,
       sha256,
-      created_at: this.clock(),
+      created_at: this.deps.clock(),
     });
     return { key, file_name: file.fileName.slice(0, 200), size: file.data.length };
   }
@@ -289,7 +218,7 @@ export class AnswerService {
       const problem = answerProblem(bodyOf(q), body.answer);
       if (problem) throw fail('validation_error', problem);
     }
-    return (await this.commits.run({ target: { attemptId }, q, body, now: this.clock() }))!;
+    return (await this.commits.run({ target: { attemptId }, q, body, now: this.deps.clock() }))!;
   }
 
   /** One change in the caller's transaction: the attempt's state checked first when the change asks for it. */
@@ -417,106 +346,5 @@ export class AnswerService {
     const seen = (await repo.eventByClientId(attemptId, body.client_id))!;
     if (seen.question_id !== q.id) throw fail('conflict', 'client_id: already used for another question');
     return this.firstReceipt(q.id, body.client_id, seen);
-  }
-
-  /** The evaluation answer card. */
-  async cepingCard(c: Candidate, examId: number): Promise<CepingLineOrderData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    return this.card(attempt.id, bundle);
-  }
-
-  private async card(attemptId: number, bundle: ExamBundle): Promise<CepingLineOrderData> {
-    const answered = await this.attempts.answeredIds(attemptId);
-    const data = bundle.evaluation.map((q, i) => ({
-      id: q.id,
-      order_num: i + 1,
-      isAnswered: answered.has(q.id) ? (1 as const) : (0 as const),
-    }));
-    return { data, total: data.length };
-  }
-
-  /** The evaluation items as an order list. */
-  async cepingOrder(c: Candidate, examId: number): Promise<OrderListData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const card = await this.card(attempt.id, bundle);
-    return {
-      subject_order: card.data.map((d) => ({
-        ...d,
-        type: bundle.byId.get(d.id)!.type,
-        section: 'evaluation' as const,
-      })),
-    };
-  }
-
-  /** One evaluation item with its neighbours. */
-  async cepingShow(c: Candidate, examId: number, subjectId: number): Promise<CepingShowData> {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const i = bundle.evaluation.findIndex((q) => q.id === subjectId);
-    if (i < 0) throw fail('not_found', 'no such evaluation item in this exam');
-    const q = bundle.evaluation[i]!;
-    const view = candidateView(bodyOf(q));
-    const stored = await this.repo.answer(attempt.id, q.id);
-    const value = storedAnswer(stored?.value);
-    return {
-      subject: { id: q.id, order_num: i + 1, stem: view.stem, options: view.options ?? [] },
-      answer: value?.kind === 'choice' ? value.option : null,
-      prev_id: bundle.evaluation[i - 1]?.id ?? null,
-      next_id: bundle.evaluation[i + 1]?.id ?? null,
-    };
-  }
-
-  /** Answers an evaluation item. */
-  async cepingAnswer(
-    c: Candidate,
-    body: { exam_id: number; subject_id: number; option: string; client_id: string; seq: number; changed_at: number },
-  ): Promise<AnswerReceipt> {
-    const { attempt, bundle } = await this.attempts.writable(c, body.exam_id);
-    const q = bundle.byId.get(body.subject_id);
-    if (!q || q.section !== 'evaluation') throw fail('not_found', 'no such evaluation item in this exam');
-    return this.commit(attempt.id, q, { ...body, answer: { kind: 'choice', option: body.option } });
-  }
-
-  /** Scores each dimension of the evaluation from the answers so far. */
-  async cepingFinish(c: Candidate, examId: number) {
-    await this.attempts.head(examId);
-    const attempt = await this.attempts.current(c, examId);
-    if (!attempt || attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
-    const bundle = await this.attempts.bundleOf(attempt);
-    const answers = new Map((await this.repo.answers(attempt.id)).map((a) => [a.question_id, a.value]));
-    const dims = new Map<string, { score: number; max: number }>();
-    for (const q of bundle.evaluation) {
-      // An item whose stored row no longer parses has no dimension to add to; the others still count.
-      if (q.body?.kind !== 'evaluation') continue;
-      const d = dims.get(q.body.content.dimension) ?? { score: 0, max: 0 };
-      d.max += evaluationMax(q.body.key);
-      d.score += scoreQuestion(q.body, storedAnswer(answers.get(q.id)), q.score) ?? 0;
-      dims.set(q.body.content.dimension, d);
-    }
-    return { dimensions: [...dims].map(([dimension, d]) => ({ dimension, score: d.score, max: d.max })) };
-  }
-
-  /** Listening audio: plays used and allowed. */
-  async audioInfo(c: Candidate, examId: number, subjectId: number) {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const q = this.listening(bundle, subjectId);
-    return { attempt, q, plays: await this.repo.plays(attempt.id, q.id) };
-  }
-
-  /** Counts one play, refusing past the limit; the server is the only judge of the count. */
-  async audioPlay(c: Candidate, examId: number, subjectId: number) {
-    const { attempt, bundle } = await this.attempts.writable(c, examId);
-    const q = this.listening(bundle, subjectId);
-    const plays = await this.repo.addPlay(attempt.id, q.id, q.content.audio.play_limit, this.clock());
-    if (plays === null) throw fail('play_limit_reached');
-    return { attempt, q, plays };
-  }
-
-  /** A listening question of the attempt as its typed body (with its id), or not_found / question_invalid. */
-  private listening(bundle: ExamBundle, subjectId: number): QuestionOf<'listening'> & { id: number } {
-    const q = bundle.byId.get(subjectId);
-    if (!q || q.kind !== 'listening') throw fail('not_found', 'no such listening question in this exam');
-    const body = bodyOf(q);
-    if (body.kind !== 'listening') throw fail('not_found', 'no such listening question in this exam');
-    return { ...body, id: q.id };
   }
 }

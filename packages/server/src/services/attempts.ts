@@ -1,21 +1,9 @@
-import {
-  CHECK_IN_MINUTES,
-  DEFAULT_GRADING_SETTINGS,
-  ExamMode,
-  ExamPhase,
-  formatServerTime,
-  hasContent,
-  missingChecks,
-  type AttemptView,
-  type ExamResult,
-} from '@examhall/contract';
-import type { AdmissionService } from './admission.js';
+import { DEFAULT_GRADING_SETTINGS, ExamPhase, hasContent, type AttemptView } from '@examhall/contract';
 import type { ServiceLog } from '../log.js';
 import type { Db } from '../db/database.js';
 import { fail } from '../errors.js';
 import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AttemptRow } from '../repositories/attempts.js';
-import { CheckRepository } from '../repositories/checks.js';
 import { ExamRepository, type InvitationRow, type Span } from '../repositories/exams.js';
 import { ScheduleRepository } from '../repositories/schedule.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
@@ -28,12 +16,10 @@ import {
   type ExamHead,
   type VersionBundle,
 } from './catalog.js';
-import { drawForAttempt } from './draw.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
-import { visibleOutcome } from './outcome.js';
 import { GradingRepository, type NewQuestionScore } from '../repositories/grading.js';
-import { automaticPoints, gradedByPerson, manualFinal, roundPoints, scoreSource, storedAnswer } from './scoring.js';
-import { attemptEnd, effectiveWindow, type EffectiveWindow } from './timing.js';
+import { automaticPoints, manualFinal, roundPoints, scoreSource, storedAnswer } from './scoring.js';
+import { effectiveWindow, type EffectiveWindow } from './timing.js';
 import type { ScoreOutbox } from './webhooks.js';
 
 /** Why an attempt ended. */
@@ -55,27 +41,33 @@ export interface AttemptScore {
   max: number;
 }
 
-/** Attempts: creating and resuming, the clock, finishing and scoring. The server owns time and phase. */
+/** What attempts need. */
+export interface AttemptDeps {
+  catalog: ExamCatalog;
+  clock: () => number;
+  log: ServiceLog;
+  /** Hears every change of an attempt's phase (the proctor console, the candidate's live stream). */
+  notifier?: Pick<ProctorNotifier, 'announce'>;
+  /** Hears every score that may have become final or changed, inside its transaction (webhooks). */
+  outbox?: ScoreOutbox;
+}
+
+/**
+ * Attempts as the server keeps them: the invitation and the exam version an attempt runs on, its clock (the
+ * latest attempt finished once its time is up, the overdue sweep), finishing and scoring. The server owns time
+ * and phase. Entering is attemptEntry.ts's; submitting and the candidate's result, attemptResults.ts's.
+ */
 export class AttemptService {
   private readonly attempts: AttemptRepository;
   private readonly exams: ExamRepository;
-  private readonly checks: CheckRepository;
   private readonly schedule: ScheduleRepository;
 
   constructor(
     private readonly db: Db,
-    private readonly catalog: ExamCatalog,
-    private readonly clock: () => number,
-    private readonly log: ServiceLog,
-    private readonly admission: AdmissionService,
-    /** Hears every change of an attempt's phase (the proctor console, the candidate's live stream). */
-    private readonly notifier?: ProctorNotifier,
-    /** Hears every score that may have become final or changed, inside its transaction (webhooks). */
-    private readonly outbox?: ScoreOutbox,
+    private readonly deps: AttemptDeps,
   ) {
     this.attempts = new AttemptRepository(db);
     this.exams = new ExamRepository(db);
-    this.checks = new CheckRepository(db);
     this.schedule = new ScheduleRepository(db);
   }
 
@@ -104,14 +96,14 @@ export class AttemptService {
 
   /** The exam's row as candidates read it, or 'failed to get exam detail'. */
   async head(examId: number): Promise<ExamHead> {
-    const head = await this.catalog.head(examId);
+    const head = await this.deps.catalog.head(examId);
     if (!head) throw fail('exam_detail_missing');
     return head;
   }
 
   /** A version, or 'failed to get exam detail'. */
   private async version(versionId: number): Promise<VersionBundle> {
-    const version = await this.catalog.version(versionId);
+    const version = await this.deps.catalog.version(versionId);
     if (!version) throw fail('exam_detail_missing');
     return version;
   }
@@ -124,12 +116,12 @@ export class AttemptService {
     const head = await this.head(examId);
     const publishedId = head.exam.published_version_id;
     const version = publishedId !== null ? await this.version(publishedId) : emptyVersion(examId);
-    return this.catalog.bundle(head, version, null);
+    return this.deps.catalog.bundle(head, version, null);
   }
 
   /** `bundle`, or the attempt's bundle read again when its version's keys were corrected since it was read. */
   async withCurrentKeys(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamBundle> {
-    return (await this.catalog.keysCurrent(bundle.version)) ? bundle : this.bundleOf(attempt);
+    return (await this.deps.catalog.keysCurrent(bundle.version)) ? bundle : this.bundleOf(attempt);
   }
 
   /** What an attempt runs on: its own version and the questions it got. */
@@ -137,7 +129,7 @@ export class AttemptService {
     if (attempt.version_id === null) return this.bundle(attempt.exam_id);
     const version = await this.version(attempt.version_id);
     const head = await this.headFor(attempt.exam_id, version);
-    return this.catalog.bundle(head, version, attempt.question_ids);
+    return this.deps.catalog.bundle(head, version, attempt.question_ids);
   }
 
   /** The exam as an invitation opens it: a preview invitation its preview version, any other the published one. */
@@ -149,7 +141,7 @@ export class AttemptService {
       return bundle;
     }
     const version = await this.version(inv.version_id);
-    return this.catalog.bundle(await this.headFor(inv.exam_id, version), version, null);
+    return this.deps.catalog.bundle(await this.headFor(inv.exam_id, version), version, null);
   }
 
   /**
@@ -157,9 +149,9 @@ export class AttemptService {
    * lookup); null when there is no such question in any version of the exam.
    */
   async question(examId: number, questionId: number): Promise<{ q: CatalogQuestion; versionId: number } | null> {
-    const versionId = await this.catalog.versionOfQuestion(questionId);
+    const versionId = await this.deps.catalog.versionOfQuestion(questionId);
     if (versionId === null) return null;
-    const version = await this.catalog.version(versionId);
+    const version = await this.deps.catalog.version(versionId);
     const q = version?.exam_id === examId ? version.byId.get(questionId) : undefined;
     return q ? { q, versionId } : null;
   }
@@ -167,7 +159,7 @@ export class AttemptService {
   /** True when a question of `versionId` is one the attempt got (its version, and its draw if it drew). */
   holds(attempt: Pick<AttemptRow, 'version_id' | 'question_ids'>, versionId: number, questionId: number): boolean {
     if (attempt.version_id !== versionId) return false;
-    return attempt.question_ids === null || this.catalog.questionSet(attempt.question_ids).has(questionId);
+    return attempt.question_ids === null || this.deps.catalog.questionSet(attempt.question_ids).has(questionId);
   }
 
   /**
@@ -188,7 +180,7 @@ export class AttemptService {
   /** The head of a version: a preview shows its own frozen definition, a published version the exams row. */
   private async headFor(examId: number, version: VersionBundle): Promise<ExamHead> {
     if (!version.preview) return this.head(examId);
-    const head = this.catalog.previewHead(version, examId);
+    const head = this.deps.catalog.previewHead(version, examId);
     if (!head) throw fail('exam_detail_missing');
     return head;
   }
@@ -204,73 +196,10 @@ export class AttemptService {
   /** The candidate's latest attempt, finished first if its time is up. */
   async current(c: Candidate, examId: number): Promise<AttemptRow | undefined> {
     const latest = await this.attempts.latest(c.id, examId);
-    if (latest && latest.phase === ExamPhase.exam && latest.end_at !== null && latest.end_at <= this.clock()) {
+    if (latest && latest.phase === ExamPhase.exam && latest.end_at !== null && latest.end_at <= this.deps.clock()) {
       return this.finish(latest.id, 'timeout');
     }
     return latest;
-  }
-
-  /**
-   * Creates or resumes the attempt; with `enterExam` it leaves the device checks and starts the clock, once every
-   * check the exam requires has passed (or been skipped where the exam allows it).
-   * Practice (simulate) starts a new attempt after each finished one; the other modes have one attempt.
-   */
-  async start(c: Candidate, examId: number, anid: number, enterExam: boolean): Promise<AttemptView> {
-    const inv = await this.invitation(c, examId, anid);
-    const opened = await this.bundleForInvitation(inv);
-    const { exam } = opened;
-    const now = this.clock();
-    const window = await this.windowOf(inv, exam);
-    // The device checks may be done from CHECK_IN_MINUTES before the opening; the exam itself starts at it.
-    if (now < window.start_at - CHECK_IN_MINUTES * 60_000)
-      throw fail('exam_not_open', `the exam opens at ${formatServerTime(window.start_at)} (UTC+8)`, {
-        opens_at: window.start_at,
-        check_in_at: window.start_at - CHECK_IN_MINUTES * 60_000,
-      });
-
-    let attempt = await this.current(c, examId);
-    const retake = attempt?.phase === ExamPhase.submit && exam.mode === ExamMode.simulate;
-    if (!attempt || retake) {
-      if (now >= window.end_at) throw fail('exam_not_open', 'the exam has closed');
-      const { version } = opened;
-      // The draw is made once, here, and stored: reloads and new logins get the same questions.
-      const drawn = drawForAttempt(version, version.definition?.shuffle_questions ?? false);
-      attempt = await this.attempts.create({
-        exam_id: examId,
-        candidate_id: c.id,
-        invitation_id: inv.id,
-        mode: exam.mode,
-        phase: ExamPhase.monitor,
-        created_at: now,
-        version_id: version.id,
-        question_ids: drawn ? JSON.stringify(drawn) : null,
-        preview: inv.preview,
-      });
-      this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
-    }
-    if (enterExam && attempt.phase === ExamPhase.monitor) {
-      if (now >= window.end_at) throw fail('exam_not_open', 'the exam has closed');
-      if (now < window.start_at)
-        throw fail('exam_not_open', `the exam opens at ${formatServerTime(window.start_at)} (UTC+8)`, {
-          opens_at: window.start_at,
-        });
-      const runsOn = await this.bundleOf(attempt);
-      // The rule of the version the attempt runs on, against the invitation as stored now.
-      if (this.idPhotoMissing(inv, runsOn.version)) throw fail('id_photo_missing');
-      const missing = missingChecks(runsOn.settings, await this.checks.results(attempt.id));
-      if (missing.length > 0) throw fail('checks_incomplete', `these checks have not passed: ${missing.join(', ')}`);
-      // Paced when many enter at once: the candidate is told their place and asks again (keeping it).
-      await this.admission.admit(attempt.id);
-      const endAt = attemptEnd(exam.mode, exam.time_minutes, inv, window, now);
-      await this.attempts.updateInPhase(attempt.id, ExamPhase.monitor, {
-        phase: ExamPhase.exam,
-        started_at: now,
-        end_at: endAt,
-      });
-      attempt = (await this.attempts.byId(attempt.id))!;
-      this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
-    }
-    return this.view(attempt, await this.bundleOf(attempt));
   }
 
   /** The attempt the candidate may write to now; otherwise the stable reason why not. */
@@ -282,24 +211,11 @@ export class AttemptService {
     return { attempt, bundle: await this.bundleOf(attempt) };
   }
 
-  /** Submits the candidate's attempt (idempotent: a finished attempt answers its result again). */
-  async submit(c: Candidate, examId: number): Promise<ExamResult> {
-    const attempt = await this.started(c, examId);
-    const finished = attempt.phase === ExamPhase.submit ? attempt : await this.finish(attempt.id, 'submit');
-    return this.result(finished, await this.bundleOf(finished));
-  }
-
   /** The candidate's submitted attempt with its exam; otherwise the stable reason why there is none. */
   async finished(c: Candidate, examId: number): Promise<FinishedAttempt> {
     const attempt = await this.started(c, examId);
     if (attempt.phase !== ExamPhase.submit) throw fail('exam_not_finished');
     return { attempt, bundle: await this.bundleOf(attempt) };
-  }
-
-  /** The result of the candidate's finished attempt. */
-  async resultOf(c: Candidate, examId: number): Promise<ExamResult> {
-    const { attempt, bundle } = await this.finished(c, examId);
-    return this.result(attempt, bundle);
   }
 
   /** Ends an attempt and scores it; safe to call from several places at once. */
@@ -313,7 +229,7 @@ export class AttemptService {
     const moved = await this.db.transaction().execute(async (trx) => {
       const ok = await new AttemptRepository(trx).updateInPhase(attempt.id, attempt.phase, {
         phase: ExamPhase.submit,
-        finished_at: this.clock(),
+        finished_at: this.deps.clock(),
         finish_reason: reason,
         score: scored.score,
         max_score: scored.max,
@@ -322,13 +238,13 @@ export class AttemptService {
         const grading = new GradingRepository(trx);
         await grading.replaceScores(attempt.id, scored.rows);
         await grading.keepTotals(attempt.id);
-        await this.outbox?.noteScore(trx, attempt.id);
+        await this.deps.outbox?.noteScore(trx, attempt.id);
       }
       return ok;
     });
     if (moved) {
-      this.log.info({ attempt: attempt.id, reason }, 'attempt finished');
-      this.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
+      this.deps.log.info({ attempt: attempt.id, reason }, 'attempt finished');
+      this.deps.notifier?.announce({ type: 'attempt', attemptId: attempt.id });
     }
     return (await this.attempts.byId(attempt.id))!;
   }
@@ -342,7 +258,7 @@ export class AttemptService {
   async sweepOverdue(): Promise<number> {
     let done = 0;
     for (;;) {
-      const ids = await this.attempts.overdue(this.clock(), 100);
+      const ids = await this.attempts.overdue(this.deps.clock(), 100);
       for (const id of ids) await this.finish(id, 'timeout');
       done += ids.length;
       if (ids.length < 100) return done;
@@ -380,7 +296,7 @@ export class AttemptService {
         if (hasContent(answer) || marks.length > 0) points = manualFinal(marks, settings, q.score);
         else [source, points] = ['auto', 0];
       } else {
-        if (!q.body) this.log.warn({ question: q.id, problem: q.problem }, 'question no longer parses; scored 0');
+        if (!q.body) this.deps.log.warn({ question: q.id, problem: q.problem }, 'question no longer parses; scored 0');
         points = roundPoints(automaticPoints(q, answer, submits.get(q.id)));
       }
       rows.push({
@@ -390,7 +306,7 @@ export class AttemptService {
         source,
         points,
         max: q.score,
-        updated_at: this.clock(),
+        updated_at: this.deps.clock(),
       });
       max += q.score;
       score += points ?? 0;
@@ -408,7 +324,7 @@ export class AttemptService {
       const grading = new GradingRepository(trx);
       await grading.replaceScores(attemptId, scored.rows);
       await grading.keepTotals(attemptId);
-      await this.outbox?.noteScore(trx, attemptId);
+      await this.deps.outbox?.noteScore(trx, attemptId);
     });
     return scored;
   }
@@ -420,32 +336,6 @@ export class AttemptService {
   async answeredIds(attemptId: number): Promise<Set<number>> {
     const rows = await this.attempts.answers(attemptId);
     return new Set(rows.filter((a) => hasContent(storedAnswer(a.value))).map((a) => a.question_id));
-  }
-
-  /** The result as the candidate sees it: the score and whether they passed only as far as the exam shows them. */
-  private async result(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamResult> {
-    const answered = await this.answeredIds(attempt.id);
-    // Evaluation items count as questions here as on the exam page's card and submit dialog.
-    const everyQuestion = [...bundle.ordered, ...bundle.evaluation];
-    const rows = await new GradingRepository(this.db).scoresOf(attempt.id);
-    // An attempt finished before per-question rows existed waits for every grader question.
-    const pendingManual =
-      rows.length > 0
-        ? rows.filter((r) => r.source === 'manual' && r.points === null).length
-        : bundle.ordered.filter(gradedByPerson).length;
-    return {
-      attempt: this.view(attempt, bundle),
-      ...visibleOutcome(bundle.version.definition, {
-        score: attempt.score ?? 0,
-        max: attempt.max_score ?? 0,
-        fullMax: bundle.ordered.reduce((sum, q) => sum + q.score, 0),
-        pending: pendingManual > 0,
-      }),
-      answered: everyQuestion.filter((q) => answered.has(q.id)).length,
-      total: everyQuestion.length,
-      pending_manual: pendingManual,
-      practice: attempt.mode === ExamMode.simulate,
-    };
   }
 
   /** The attempt as the candidate sees it. */

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_AREA_CODE,
   ExamDefinition,
   api,
   type CallDef,
@@ -27,6 +26,7 @@ import type { ExamCatalog } from './catalog.js';
 import { sanitizeRichText } from './richText.js';
 import { attemptEnd, effectiveWindow } from './timing.js';
 import type { InvitationService } from './invitations.js';
+import type { InvitationTexts } from './invitationTexts.js';
 import {
   collectSections,
   defaultDefinition,
@@ -48,7 +48,7 @@ function problems(error: z.ZodError): string {
 /**
  * The exam editor: exams with an editable draft, publishing immutable versions (fixed questions and draw
  * pools copied from the bank: examVersions.ts), what may change while an exam runs, copy, archive, and a minimal
- * invitation (previews: examPreview.ts). Every call checks access by exam id and writes the audit log in its transaction.
+ * invitation (made by invitations.ts; previews: examPreview.ts). Every call checks access by exam id and writes the audit log in its transaction.
  */
 export class ExamEditorService {
   private readonly repo: ExamEditorRepository;
@@ -62,7 +62,10 @@ export class ExamEditorService {
       bank: PublishBank;
       catalog: ExamCatalog;
       notifier: ProctorNotifier;
-      invitations: InvitationService;
+      /** Where invitations are made. */
+      invitations: Pick<InvitationService, 'invite'>;
+      /** Where their texts are queued. */
+      texts: Pick<InvitationTexts, 'smsSettingsOf' | 'queueTexts'>;
       clock: () => number;
     },
   ) {
@@ -352,30 +355,13 @@ export class ExamEditorService {
   async invite(actor: StaffActor, body: Out<typeof api.examEditorInvite, 'body'>): Promise<InviteData> {
     const exam = await this.exam(actor, api.examEditorInvite, body.exam_id);
     if (exam.status === 'archived') throw fail('exam_archived');
-    const now = this.clock();
     // Read before the transaction: SQLite has one connection, which the transaction holds.
-    const template = (await this.deps.invitations.smsSettingsOf(exam.id)).invitation_template;
+    const template = (await this.deps.texts.smsSettingsOf(exam.id)).invitation_template;
     const run = this.db.transaction().execute(async (trx) => {
-      const repo = new ExamEditorRepository(trx);
-      const list: InviteData['list'] = [];
-      for (const p of body.phones) {
-        const area = p.area_code || DEFAULT_AREA_CODE;
-        const existing = await repo.invitationFor(exam.id, area, p.phone);
-        const anid =
-          existing?.id ??
-          (await repo.invite({
-            exam_id: exam.id,
-            area_code: area,
-            phone: p.phone,
-            extra_minutes: body.extra_minutes,
-            created_at: now,
-          }));
-        if (!list.some((l) => l.anid === anid))
-          list.push({ phone: p.phone, area_code: area, anid, created: !existing });
-      }
+      const list = await this.deps.invitations.invite(trx, exam.id, body.phones, { extraMinutes: body.extra_minutes });
       const created = list.filter((l) => l.created);
       if (body.send_sms && created.length > 0) {
-        await this.deps.invitations.queueTexts(
+        await this.deps.texts.queueTexts(
           trx,
           { exam, template, purpose: 'invitation', dedupeKey: 'invitation', staffId: actor.id },
           created.map((l) => ({

@@ -20,6 +20,7 @@ import type { AuditService } from './audit.js';
 import type { ExamCatalog, VersionBundle } from './catalog.js';
 import { collectSections, draftOf, examInReach, freezeVersion, type PublishBank } from './examVersions.js';
 import { bodyOf } from './storedQuestion.js';
+import type { InvitationService } from './invitations.js';
 import type { TokenService } from './tokens.js';
 
 /** How long a preview stays open to its candidate (and its token works). */
@@ -45,6 +46,8 @@ export interface ExamPreviewDeps {
   bank: PublishBank;
   catalog: ExamCatalog;
   tokens: TokenService;
+  /** Where the preview invitation is made. */
+  invitations: Pick<InvitationService, 'preview'>;
   clock: () => number;
 }
 
@@ -74,7 +77,6 @@ export class ExamPreviewService {
     const { versionId, anid, candidateId } = await this.db
       .transaction()
       .execute(async (trx) => {
-        const repo = new ExamEditorRepository(trx);
         const version = await freezeVersion(trx, {
           examId,
           definition,
@@ -90,23 +92,12 @@ export class ExamPreviewService {
         // A complete profile, so the candidate pages go straight to the exam instead of the profile form
         // (renewed each time: it carries the staff member's current name).
         await candidates.saveProfile(candidate.id, previewProfile(actor, now));
-        const existing = await repo.invitationFor(examId, PREVIEW_AREA_CODE, phone);
-        let anid: number;
-        if (existing) {
-          anid = existing.id;
-          await repo.deletePreviewAttempts(anid);
-          await repo.setInvitationVersion(anid, version.id);
-        } else {
-          anid = await repo.invite({
-            exam_id: examId,
-            area_code: PREVIEW_AREA_CODE,
-            phone,
-            extra_minutes: 0,
-            created_at: now,
-            preview: 1,
-            version_id: version.id,
-          });
-        }
+        const anid = await this.deps.invitations.preview(
+          trx,
+          examId,
+          { area_code: PREVIEW_AREA_CODE, phone },
+          version.id,
+        );
         await this.deps.audit.with(trx).record(actor, 'exam.preview', { kind: 'exam', id: examId }, null, {
           version_id: version.id,
           number: version.number,

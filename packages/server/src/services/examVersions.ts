@@ -19,10 +19,14 @@ import { ExamEditorRepository } from '../repositories/examEditor.js';
 import type { ExamRow } from '../repositories/exams.js';
 import { ExamVersionRepository, type VersionRow } from '../repositories/examVersions.js';
 import type { AccessService, StaffActor } from './access.js';
-import type { BankService, PublishQuestion } from './bank.js';
+import type { BankPoolService, PublishQuestion } from './bank/pools.js';
+import type { BankReferenceCheckService } from './bank/referenceCheck.js';
 
-/** What publishing needs of the bank (services/bank.ts): questions by id, a draw rule's pool, reference checks. */
-export type PublishBank = Pick<BankService, 'getForPublish' | 'poolFor' | 'verifyReference'>;
+/** What publishing needs of the bank (services/bank/): questions by id, a draw rule's pool, reference checks. */
+export interface PublishBank {
+  pools: Pick<BankPoolService, 'getForPublish' | 'poolFor'>;
+  referenceCheck: Pick<BankReferenceCheckService, 'verifyReference'>;
+}
 
 /** A question frozen into a version: a copy, so later edits of the bank question change nothing here. */
 export interface FrozenQuestion {
@@ -194,7 +198,7 @@ export async function collectSections(
     }
     // A question already fixed, or in an earlier pool, is not drawn again: no attempt gets one twice.
     const pool = (
-      await bank.poolFor({
+      await bank.pools.poolFor({
         team: exam.team_id,
         folder_ids: s.draw.folder_ids,
         tags: s.draw.tags,
@@ -210,7 +214,7 @@ export async function collectSections(
     for (const id of pool) taken.add(id);
     pools.push(pool);
   }
-  const records = new Map((await bank.getForPublish([...taken])).map((r) => [r.id, r]));
+  const records = new Map((await bank.pools.getForPublish([...taken])).map((r) => [r.id, r]));
   const frozen = (i: number, section: Section, id: number, points: number): FrozenQuestion => {
     const r = records.get(id);
     // Another team's question is answered like a missing one.
@@ -252,7 +256,7 @@ async function checkReference(bank: PublishBank, r: PublishQuestion): Promise<vo
   if (r.verification === 'ok') return;
   if (r.verification === 'failed') problem = r.problem ?? 'a case';
   else {
-    const check = await bank.verifyReference(r.id);
+    const check = await bank.referenceCheck.verifyReference(r.id);
     if (check.ok) return;
     problem = check.problem ?? `with ${check.verdict}`;
   }

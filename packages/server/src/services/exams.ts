@@ -18,7 +18,7 @@ import { ScheduleRepository } from '../repositories/schedule.js';
 import { FeedbackRepository } from '../repositories/feedback.js';
 import type { AttemptService } from './attempts.js';
 import { showScoreOf } from './outcome.js';
-import { slotChoiceLock } from './schedule.js';
+import { slotChoiceLock } from './slotChoice.js';
 import { effectiveLength, effectiveWindow, extraMinutesOf } from './timing.js';
 
 /** Where a candidate stands with an exam, from their own window and their latest attempt. */

@@ -1,17 +1,12 @@
 import {
   api,
-  DEFAULT_GRADING_SETTINGS,
   ExamPhase,
-  parseQuestion,
   type GradingExamListData,
   type GradingItemData,
-  type GradingKeyData,
   type GradingMarkData,
   type GradingMarkView,
   type GradingNextData,
   type GradingProgressData,
-  type GradingSettings,
-  type GradingSetupData,
   type ParsedBody,
   type ParsedQuery,
   type ReconcileListData,
@@ -19,56 +14,30 @@ import {
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import { fail } from '../errors.js';
-import type { JobContext } from '../jobs/types.js';
 import { AttemptRepository } from '../repositories/attempts.js';
 import { GradingRepository, type MarkRow, type QueueFilter } from '../repositories/grading.js';
 import { JudgeRunRepository } from '../repositories/judgeRuns.js';
-import { TeamRepository } from '../repositories/teams.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
 import type { AuditService } from './audit.js';
-import { parseQuestionIds, type CatalogQuestion, type ExamCatalog } from './catalog.js';
-import type { JobService } from './jobs.js';
-import type { ServiceLog } from '../log.js';
+import type { CatalogQuestion } from './catalog.js';
+import { gradingSettingsOf, marksRequired, sumScore } from './gradingRules.js';
 import { manualFinal, roundPoints, storedAnswer } from './scoring.js';
 import type { ScoreOutbox } from './webhooks.js';
 
 /** How long the links to an answer's files stay valid. */
 const FILE_LINK_SECONDS = 15 * 60;
 
-/** What the `rescore` job is given. */
-export interface RescorePayload {
-  [key: string]: string | number | null;
-  title: string;
-  exam_id: number;
-  version_id: number;
-  question_id: number;
-  staff_id: number | null;
-}
-
-/** What the `rescore` job answers. */
-export interface RescoreResult {
-  [key: string]: number;
-  /** Finished attempts that hold the question. */
-  attempts: number;
-  /** Those whose final score changed. */
-  changed: number;
-}
-
-/** What grading needs from the other services. */
+/** What marking needs. */
 export interface GradingDeps {
   access: AccessService;
   audit: AuditService;
-  attempts: AttemptService;
-  catalog: ExamCatalog;
-  jobs: JobService;
-  store: ObjectStore;
+  attempts: Pick<AttemptService, 'byId' | 'bundleOf' | 'withCurrentKeys'>;
+  store: Pick<ObjectStore, 'presignGet'>;
   clock: () => number;
-  log: ServiceLog;
   /** Hears every score that may have become final or changed, inside its transaction (webhooks). */
   outbox?: ScoreOutbox;
-  actorById: (id: number) => Promise<StaffActor | null>;
 }
 
 /** A rubric as the question's key holds it (Q&A and programming Q&A). */
@@ -92,9 +61,9 @@ function markView(m: MarkRow): GradingMarkView {
 }
 
 /**
- * Grading: graders per exam or section, each grader's queue (two different graders per answer under double
- * marking), marks checked against the rubric, reconciliation of marks too far apart, progress, and key
- * corrections that re-score finished attempts in the background.
+ * Marking: the exams a grader grades, each grader's queue (two different graders per answer under double
+ * marking), marks checked against the rubric, reconciliation of marks too far apart, and progress. The settings
+ * and graders are set up in gradingSetup.ts; key corrections and the `rescore` job are in rescoring.ts.
  */
 export class GradingService {
   private readonly repo: GradingRepository;
@@ -106,132 +75,14 @@ export class GradingService {
     this.repo = new GradingRepository(db);
   }
 
-  /** An exam's grading settings (the defaults when it set none). */
-  async settingsOf(examId: number, repo = this.repo): Promise<GradingSettings> {
-    const row = await repo.settings(examId);
-    if (!row) return DEFAULT_GRADING_SETTINGS;
-    return { blind: row.blind === 1, double_marking: row.double_marking === 1, margin: row.margin };
-  }
-
-  /** Marks an answer needs before it is decided. */
-  private static required(s: GradingSettings): number {
-    return s.double_marking ? 2 : 1;
-  }
-
-  /** An exam's settings and graders. */
-  async setup(actor: StaffActor, examId: number): Promise<GradingSetupData> {
-    await this.deps.access.requireFor(actor, api.gradingSetup, examId);
-    return this.setupOf(examId);
-  }
-
-  private async setupOf(examId: number): Promise<GradingSetupData> {
-    return {
-      settings: await this.settingsOf(examId),
-      graders: (await this.repo.graders(examId)).map((g) => ({
-        ...g,
-        sections: g.sections as GradingSetupData['graders'][number]['sections'],
-      })),
-    };
-  }
-
-  /** Changes an exam's grading settings (audited). */
-  async saveSettings(actor: StaffActor, body: ParsedBody<typeof api.gradingSettings>): Promise<GradingSetupData> {
-    await this.deps.access.requireFor(actor, api.gradingSettings, body.exam_id);
-    const before = await this.settingsOf(body.exam_id);
-    const after: GradingSettings = { blind: body.blind, double_marking: body.double_marking, margin: body.margin };
-    await this.db.transaction().execute(async (trx) => {
-      await new GradingRepository(trx).saveSettings({
-        exam_id: body.exam_id,
-        blind: after.blind ? 1 : 0,
-        double_marking: after.double_marking ? 1 : 0,
-        margin: after.margin,
-        updated_at: this.deps.clock(),
-        updated_by: actor.id,
-      });
-      const redecided = await this.redecide(trx, body.exam_id, after);
-      await this.deps.audit
-        .with(trx)
-        .record(actor, 'grading.settings', { kind: 'exam', id: body.exam_id }, before, { ...after, redecided });
-    });
-    return this.setupOf(body.exam_id);
-  }
-
-  /**
-   * Decides every marked answer of the exam again under new settings (a wider margin settles two marks, double
-   * marking turned on waits for a second one) and updates the final scores that change; answers how many did.
-   */
-  private async redecide(trx: Db, examId: number, settings: GradingSettings): Promise<number> {
-    const repo = new GradingRepository(trx);
-    const touched = new Set<number>();
-    for (const a of await repo.marked(examId)) {
-      const marks = await repo.marks(a.attempt_id, a.question_id);
-      const final = manualFinal(
-        marks.map((m) => ({ total: m.total, reconciling: m.reconciling === 1 })),
-        settings,
-        a.max,
-      );
-      if (final === a.points) continue;
-      await repo.setPoints(a.attempt_id, a.question_id, final, this.deps.clock());
-      touched.add(a.attempt_id);
-    }
-    for (const attemptId of touched) {
-      await GradingService.sumScore(trx, attemptId);
-      await this.deps.outbox?.noteScore(trx, attemptId);
-    }
-    return touched.size;
-  }
-
-  /** Sets an attempt's final score to the sum of its per-question rows (and its kept totals with it). */
-  private static async sumScore(trx: Db, attemptId: number): Promise<number> {
-    const grading = new GradingRepository(trx);
-    const rows = await grading.scoresOf(attemptId);
-    const score = roundPoints(rows.reduce((n, r) => n + (r.points ?? 0), 0));
-    const max = roundPoints(rows.reduce((n, r) => n + r.max, 0));
-    await new AttemptRepository(trx).setScore(attemptId, score, max);
-    await grading.keepTotals(attemptId);
-    return score;
-  }
-
-  /** Assigns a grader to the exam, for the whole exam or some sections (audited). */
-  async assign(actor: StaffActor, body: ParsedBody<typeof api.gradingAssign>): Promise<GradingSetupData> {
-    await this.deps.access.requireFor(actor, api.gradingAssign, body.exam_id);
-    // The grader must be an account the actor reaches, in the grader role (else 404, as for any resource).
-    await this.deps.access.require(actor, 'exam.manage', 'staff', body.staff_id);
-    const member = await this.deps.actorById(body.staff_id);
-    if (!member || member.role !== 'grader') throw fail('not_found', `no such grader ${body.staff_id}`);
-    const sections = [...new Set(body.sections)].sort();
-    await this.db.transaction().execute(async (trx) => {
-      const teams = new TeamRepository(trx);
-      const repo = new GradingRepository(trx);
-      const assigned = await teams.assignment(body.exam_id, body.staff_id, 'grader');
-      const before = assigned
-        ? { staff_id: body.staff_id, sections: await repo.sectionsOf(body.exam_id, body.staff_id) }
-        : null;
-      if (!assigned) {
-        await teams.assign({
-          exam_id: body.exam_id,
-          staff_id: body.staff_id,
-          role: 'grader',
-          created_at: this.deps.clock(),
-        });
-      }
-      await repo.setSections(body.exam_id, body.staff_id, sections);
-      await this.deps.audit.with(trx).record(actor, 'grading.assign', { kind: 'exam', id: body.exam_id }, before, {
-        staff_id: body.staff_id,
-        sections,
-      });
-    });
-    return this.setupOf(body.exam_id);
-  }
-
   /** The queue filter of the actor on an exam: an admin grades every section, a grader their own. */
   private async queueFilter(actor: StaffActor, examId: number, questionId?: number): Promise<QueueFilter> {
-    const settings = await this.settingsOf(examId);
+    const settings = await gradingSettingsOf(this.repo, examId);
     return {
       examId,
       graderId: actor.id,
       sections: actor.role === 'admin' ? [] : await this.repo.sectionsOf(examId, actor.id),
-      required: GradingService.required(settings),
+      required: marksRequired(settings),
       ...(questionId !== undefined ? { questionId } : {}),
     };
   }
@@ -246,8 +97,8 @@ export class GradingService {
     );
     const list = await Promise.all(
       rows.map(async (e) => {
-        const settings = await this.settingsOf(e.id);
-        const counts = await this.repo.counts(e.id, GradingService.required(settings));
+        const settings = await gradingSettingsOf(this.repo, e.id);
+        const counts = await this.repo.counts(e.id, marksRequired(settings));
         const sum = (k: 'total' | 'graded' | 'reconcile') => counts.reduce((n, c) => n + c[k], 0);
         const mine = this.deps.access.can(actor, 'grade.score')
           ? await this.repo.left(await this.queueFilter(actor, e.id))
@@ -296,7 +147,7 @@ export class GradingService {
         throw fail('not_found', `no answer to grade of question ${questionId} in attempt ${attemptId}`);
       }
     }
-    return { attempt, row, question, settings: await this.settingsOf(attempt.exam_id) };
+    return { attempt, row, question, settings: await gradingSettingsOf(this.repo, attempt.exam_id) };
   }
 
   /** Where an answer stands, from its final points and marks. */
@@ -310,7 +161,7 @@ export class GradingService {
     await this.deps.access.requireFor(actor, api.gradingItem, q.attempt_id);
     const { attempt, row, question, settings } = await this.answerOf(actor, q.attempt_id, q.question_id);
     const marks = await this.repo.marks(q.attempt_id, q.question_id);
-    const state = GradingService.state(row.points, marks, GradingService.required(settings));
+    const state = GradingService.state(row.points, marks, marksRequired(settings));
     const stored = (await new AttemptRepository(this.db).answers(attempt.id)).find(
       (a) => a.question_id === question.id,
     );
@@ -409,7 +260,7 @@ export class GradingService {
   ): Promise<GradingMarkData> {
     const { attempt, question, settings } = await this.answerOf(actor, body.attempt_id, body.question_id);
     const total = GradingService.total(body, rubricOf(question).criteria, question.score);
-    const required = GradingService.required(settings);
+    const required = marksRequired(settings);
     const now = this.deps.clock();
     const result = await this.db.transaction().execute(async (trx) => {
       const repo = new GradingRepository(trx);
@@ -445,7 +296,7 @@ export class GradingService {
         question.score,
       );
       await repo.setPoints(attempt.id, question.id, final, now);
-      const score = await GradingService.sumScore(trx, attempt.id);
+      const score = await sumScore(trx, attempt.id);
       await this.deps.outbox?.noteScore(trx, attempt.id);
       const mark = markView(all.find((m) => m.id === id)!);
       await this.deps.audit
@@ -465,10 +316,10 @@ export class GradingService {
   /** Answers waiting for a reconciling mark, with both marks. */
   async reconcile(actor: StaffActor, q: ParsedQuery<typeof api.gradingReconcile>): Promise<ReconcileListData> {
     await this.deps.access.requireFor(actor, api.gradingReconcile, q.exam_id);
-    const settings = await this.settingsOf(q.exam_id);
+    const settings = await gradingSettingsOf(this.repo, q.exam_id);
     const { rows, total } = await this.repo.toReconcile(
       q.exam_id,
-      GradingService.required(settings),
+      marksRequired(settings),
       (q.page - 1) * q.page_size,
       q.page_size,
     );
@@ -489,8 +340,8 @@ export class GradingService {
   /** Grading progress of an exam: per grader and per question. */
   async progress(actor: StaffActor, examId: number): Promise<GradingProgressData> {
     await this.deps.access.requireFor(actor, api.gradingProgress, examId);
-    const settings = await this.settingsOf(examId);
-    const questions = await this.repo.counts(examId, GradingService.required(settings));
+    const settings = await gradingSettingsOf(this.repo, examId);
+    const questions = await this.repo.counts(examId, marksRequired(settings));
     const sum = (k: 'total' | 'graded' | 'reconcile') => questions.reduce((n, c) => n + c[k], 0);
     return {
       total: sum('total'),
@@ -499,100 +350,5 @@ export class GradingService {
       graders: await this.repo.marksPerGrader(examId),
       questions,
     };
-  }
-
-  /**
-   * Corrects the key (or rubric) of a question of one of the exam's published versions, and starts the
-   * `rescore` job that re-scores every finished attempt holding it (both audited).
-   */
-  async changeKey(actor: StaffActor, body: ParsedBody<typeof api.gradingKey>): Promise<GradingKeyData> {
-    await this.deps.access.requireFor(actor, api.gradingKey, body.exam_id);
-    const q = await this.repo.publishedQuestion(body.question_id);
-    if (!q || q.exam_id !== body.exam_id) {
-      throw fail('not_found', `no question ${body.question_id} in a published version of exam ${body.exam_id}`);
-    }
-    const parsed = parseQuestion(q.kind, JSON.parse(q.content), body.key);
-    if (!parsed.ok) throw fail('validation_error', `key: ${parsed.problems[0] ?? 'does not fit the question'}`);
-    const key = JSON.stringify(parsed.body.key);
-    await this.db.transaction().execute(async (trx) => {
-      await new GradingRepository(trx).setKey(q.id, q.version_id, key);
-      await this.deps.audit
-        .with(trx)
-        .record(
-          actor,
-          'grading.key',
-          { kind: 'exam', id: body.exam_id },
-          { question_id: q.id, key: JSON.parse(q.answer_key) as object },
-          { question_id: q.id, key: parsed.body.key },
-        );
-    });
-    this.deps.catalog.forgetVersion(q.version_id);
-    const jobId = await this.deps.jobs.start(actor, 'rescore', {
-      title: `Re-score question ${q.id} of exam ${body.exam_id}`,
-      exam_id: body.exam_id,
-      version_id: q.version_id,
-      question_id: q.id,
-      staff_id: actor.id,
-    } satisfies RescorePayload);
-    return { job_id: jobId };
-  }
-
-  /**
-   * The `rescore` job: every finished attempt of the version that holds the question is scored again (its
-   * per-question rows and final score), one checkpoint each; one audit entry lists the scores that changed.
-   */
-  async runRescore(ctx: JobContext<RescorePayload>): Promise<RescoreResult> {
-    const p = ctx.payload;
-    // This process may hold the version from before the correction.
-    this.deps.catalog.forgetVersion(p.version_id);
-    const finished = await this.repo.finishedOfVersion(p.version_id, ExamPhase.submit);
-    const ids = finished
-      .filter((a) => {
-        const held = parseQuestionIds(a.question_ids);
-        return held === null || held.includes(p.question_id);
-      })
-      .map((a) => a.id);
-    const tally = (ctx.cursor as {
-      done: number;
-      changed: { id: number; before: number | null; after: number }[];
-    } | null) ?? {
-      done: 0,
-      changed: [],
-    };
-    await ctx.progress(tally.done, ids.length, 'attempts');
-    while (tally.done < ids.length) {
-      const attempt = (await this.deps.attempts.byId(ids[tally.done]!))!;
-      // Read outside the transaction (SQLite has one connection), written inside it with the cursor.
-      const scored = await this.deps.attempts.score(attempt, await this.deps.attempts.bundleOf(attempt));
-      const changed =
-        attempt.score === scored.score
-          ? tally.changed
-          : [...tally.changed, { id: attempt.id, before: attempt.score, after: scored.score }];
-      const next = { done: tally.done + 1, changed };
-      await ctx.checkpoint(
-        next,
-        async (trx) => {
-          await new AttemptRepository(trx).setScore(attempt.id, scored.score, scored.max);
-          const grading = new GradingRepository(trx);
-          await grading.replaceScores(attempt.id, scored.rows);
-          await grading.keepTotals(attempt.id);
-          await this.deps.outbox?.noteScore(trx, attempt.id);
-        },
-        { done: next.done, total: ids.length },
-      );
-      Object.assign(tally, next);
-    }
-    // Every score the correction changed is on record; a correction that changed none leaves only its own entry.
-    if (tally.changed.length > 0) {
-      const actor = p.staff_id !== null ? await this.deps.actorById(p.staff_id) : null;
-      await this.deps.audit.record(actor, 'grading.rescore', { kind: 'exam', id: p.exam_id }, null, {
-        question_id: p.question_id,
-        version_id: p.version_id,
-        attempts: ids.length,
-        changed: tally.changed,
-      });
-    }
-    this.deps.log.info({ exam: p.exam_id, question: p.question_id, attempts: ids.length }, 'attempts re-scored');
-    return { attempts: ids.length, changed: tally.changed.length };
   }
 }

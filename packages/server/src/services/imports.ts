@@ -1,55 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import {
-  parseQuestion,
-  type ImportCommitData,
-  type ImportFormatInfo,
-  type ImportPreviewData,
-  type JobStartedData,
-} from '@examhall/contract';
-import { exportQuestions, FORMATS, questionTemplate, type Draft, type Format } from '@examhall/importers';
+import { type ImportCommitData, type ImportPreviewData, type JobStartedData } from '@examhall/contract';
 import type { Db } from '../db/database.js';
-import type { Download } from '../files.js';
 import { fail } from '../errors.js';
 import { ParseBusyError, ParseCrashError, parsePool, type ParsePool } from '../parsing/pool.js';
 import type { ParseTasks } from '../parsing/tasks.js';
-import { ExamEditorRepository } from '../repositories/examEditor.js';
-import { ExamVersionRepository } from '../repositories/examVersions.js';
 import { TeamRepository } from '../repositories/teams.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import { IMPORT_STAGE_ROWS, type BankExportItem, type BankService } from './bank.js';
+import type { BankFolderService } from './bank/folders.js';
+import type { BankQuestionService } from './bank/questions.js';
+import { IMPORT_STAGE_ROWS, type BankTransferService } from './bank/transfer.js';
+import type { BankUploadService } from './bank/uploads.js';
 import { FINAL_STATES, JobLeaseLost, type JobContext, type JobState, type Json } from '../jobs/types.js';
 import { BankImportRepository } from '../repositories/bankImports.js';
 import { JobRepository } from '../repositories/jobs.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { JobService } from './jobs.js';
 import type { Upload } from './profile.js';
-import { formatOf, plannedImport, readQuestionFile, type ReadFile } from './questionFile.js';
+import { plannedImport, readQuestionFile, type ReadFile } from './questionFile.js';
 
 export type { ReadFile } from './questionFile.js';
 
-/**
- * How people call each format. Typed by the importers package's list, so a format added there fails to
- * compile here until it has a name: the one place the server lists formats.
- */
-const FORMAT_LABELS: Record<Format, string> = {
-  gift: 'GIFT',
-  moodle_xml: 'Moodle XML',
-  qti: 'QTI 2.1 / 3.0',
-  xlsx: 'Excel (.xlsx)',
-  csv: 'CSV',
-  fps: 'FPS (FreeProblemSet)',
-  problem_zip: 'Problem zip',
-};
-
-/** Content types of exports, by the last part of the extension the package suggests. */
-const MIME_BY_EXTENSION: Record<string, string> = {
-  txt: 'text/plain; charset=utf-8',
-  xml: 'application/xml; charset=utf-8',
-  zip: 'application/zip',
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-};
+/** What imports need of the bank (services/bank/). */
+export interface ImportBank {
+  folders: Pick<BankFolderService, 'folders' | 'createFolder'>;
+  questions: Pick<BankQuestionService, 'duplicates'>;
+  uploads: Pick<BankUploadService, 'apiPrefix' | 'putImage'>;
+  transfer: Pick<
+    BankTransferService,
+    'prepareImport' | 'stageImport' | 'publishImport' | 'discardImport' | 'importQuestions'
+  >;
+}
 
 /** The fields of a preview, validated. */
 export interface ImportTarget {
@@ -100,52 +81,41 @@ function importDone(cursor: Json | null): ImportCommitData | null {
   };
 }
 
-/** A file name without characters that a download name cannot hold. */
-function safeName(name: string): string {
-  const printable = [...name].map((c) => (c.charCodeAt(0) < 0x20 ? '_' : c)).join('');
-  return (
-    printable
-      .replace(/[\\/:*?"<>|]+/g, '_')
-      .trim()
-      .slice(0, 80) || 'questions'
-  );
+/** What question imports need. */
+export interface ImportDeps {
+  access: AccessService;
+  audit: AuditService;
+  bank: ImportBank;
+  store: Pick<ObjectStore, 'put' | 'get' | 'delete'>;
+  jobs: Pick<JobService, 'start'>;
+  /** The account a job runs as, by id (null when disabled or gone). */
+  actorById: (id: number) => Promise<StaffActor | null>;
+  /** Where the console's calls read files (default: worker threads). */
+  parser?: ParsePool;
 }
 
 /**
- * Question imports and exports through the importers package: a file becomes the bank questions it would
- * make (preview) and then those questions (commit, in one transaction: all, or only the valid ones when the
- * author says so); folders, selections and exams become files. The server knows no format itself: formats,
- * reading and writing come from the package. A commit checks the file at once and stores it as a job
- * (`runImport`), with progress the console follows; the command line imports synchronously. The console's two
- * calls read the file on a worker thread (parsing/), so that a large file never holds candidates' calls, and a
- * preview answers the first page of what the file holds with its totals.
+ * Question imports through the importers package: a file becomes the bank questions it would make (preview) and
+ * then those questions (commit, in one transaction: all, or only the valid ones when the author says so). The
+ * server knows no format itself: formats and reading come from the package. A commit checks the file at once and
+ * stores it as a job (`runImport`), with progress the console follows; the command line imports synchronously.
+ * The console's two calls read the file on a worker thread (parsing/), so that a large file never holds
+ * candidates' calls, and a preview answers the first page of what the file holds with its totals. Exports and the
+ * template are in questionExports.ts.
  *
  * The file is sent again with the commit rather than kept between the two calls: no state on the server
  * (any process can answer either call), nothing to clean up, and the preview's SHA-256, sent back, makes
  * sure the questions stored are those the author saw.
  */
 export class ImportService {
+  /** Where the console's calls read files: worker threads. */
+  private readonly parser: ParsePool;
+
   constructor(
     private readonly db: Db,
-    private readonly access: AccessService,
-    private readonly audit: AuditService,
-    private readonly bank: BankService,
-    private readonly store: ObjectStore,
-    private readonly jobs: JobService,
-    /** The account a job runs as, by id (null when disabled or gone). */
-    private readonly staffAccount: (id: number) => Promise<StaffActor | null>,
-    /** Where the console's calls read files: worker threads. */
-    private readonly parser: ParsePool = parsePool(),
-  ) {}
-
-  /** The formats questions are imported from and exported to. */
-  async formats(): Promise<ImportFormatInfo[]> {
-    return Promise.all(
-      FORMATS.map(async (format) => {
-        const { extension } = await exportQuestions(format, []);
-        return { format, label: FORMAT_LABELS[format], extension, mime: mimeOf(extension) };
-      }),
-    );
+    private readonly deps: ImportDeps,
+  ) {
+    this.parser = deps.parser ?? parsePool();
   }
 
   /**
@@ -153,16 +123,16 @@ export class ImportService {
    * first questions with their duplicates in the team's bank, and the first problems.
    */
   async preview(actor: StaffActor, file: Upload, target: ImportTarget): Promise<ImportPreviewData> {
-    const [folder] = await this.access.require(actor, 'bank.manage', 'folder', target.folder_id);
+    const [folder] = await this.deps.access.require(actor, 'bank.manage', 'folder', target.folder_id);
     const page = await this.offThread('question_preview', file, { format: target.format });
-    const dupes = await this.bank.duplicates(
+    const dupes = await this.deps.bank.questions.duplicates(
       folder!.teamId,
       page.questions.map((q) => q.question),
     );
     dupes.forEach((list, i) => {
       if (page.questions[i]!.valid) page.questions[i]!.duplicates = list;
     });
-    await this.audit.record(actor, 'bank.import.preview', { kind: 'folder', id: target.folder_id }, null, {
+    await this.deps.audit.record(actor, 'bank.import.preview', { kind: 'folder', id: target.folder_id }, null, {
       file_name: file.fileName.slice(0, 200),
       format: page.format,
       sha256: page.sha256,
@@ -181,13 +151,13 @@ export class ImportService {
    * that takes over after a crash reads it again).
    */
   async commit(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<JobStartedData> {
-    const [folder] = await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    const [folder] = await this.deps.access.require(actor, 'bank.manage', 'folder', input.folder_id);
     const read = await this.offThread('question_commit', file, {
       format: input.format,
       choice: { tags: input.tags, only_valid: input.only_valid, sha256: input.sha256 },
     });
     const fileKey = `${IMPORT_FILES}/${randomUUID()}`;
-    await this.store.put(fileKey, file.data);
+    await this.deps.store.put(fileKey, file.data);
     const payload: ImportJobPayload = {
       title: file.fileName.slice(0, 200),
       folder_id: input.folder_id,
@@ -198,7 +168,7 @@ export class ImportService {
       file_key: fileKey,
       file_name: file.fileName.slice(0, 200),
     };
-    const jobId = await this.jobs.start(actor, 'bank_import', payload, folder!.teamId);
+    const jobId = await this.deps.jobs.start(actor, 'bank_import', payload, folder!.teamId);
     return { job_id: jobId };
   }
 
@@ -210,7 +180,12 @@ export class ImportService {
   ): Promise<ParseTasks[K]['output']> {
     // a copy of its own: its buffer is handed to the worker
     const bytes = new Uint8Array(file.data);
-    const input = { ...fields, name: file.fileName, bytes, apiPrefix: this.bank.apiPrefix } as ParseTasks[K]['input'];
+    const input = {
+      ...fields,
+      name: file.fileName,
+      bytes,
+      apiPrefix: this.deps.bank.uploads.apiPrefix,
+    } as ParseTasks[K]['input'];
     try {
       return await this.parser.run(kind, input, [bytes.buffer]);
     } catch (err) {
@@ -232,13 +207,13 @@ export class ImportService {
     const p = ctx.payload;
     const done = importDone(ctx.cursor);
     if (done) {
-      await this.store.delete(p.file_key).catch(() => undefined);
+      await this.deps.store.delete(p.file_key).catch(() => undefined);
       return done;
     }
-    const actor = ctx.owner.staffId === null ? null : await this.staffAccount(ctx.owner.staffId);
+    const actor = ctx.owner.staffId === null ? null : await this.deps.actorById(ctx.owner.staffId);
     if (!actor) throw fail('forbidden', 'the account that started this import is disabled or gone');
     await ctx.progress(0, 1, 'read');
-    const data = await this.store.get(p.file_key);
+    const data = await this.deps.store.get(p.file_key);
     if (!data) throw fail('import_refused', `${p.file_name}: the file kept for this import is gone`);
     const file: Upload = { fileName: p.file_name, mime: 'application/octet-stream', data };
     const input: ImportCommitInput = {
@@ -248,7 +223,7 @@ export class ImportService {
       only_valid: p.only_valid,
       sha256: p.sha256,
     };
-    await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    await this.deps.access.require(actor, 'bank.manage', 'folder', input.folder_id);
     const read = await this.readHere(file, input.format);
     const items = plannedImport(read, input);
     await ctx.progress(1, 1, 'read');
@@ -256,9 +231,9 @@ export class ImportService {
     // is only the same picture a later import stores again, never a broken link.
     for (const [i, image] of read.images.entries()) {
       await ctx.progress(i, read.images.length, 'pictures');
-      await this.bank.putImage(image);
+      await this.deps.bank.uploads.putImage(image);
     }
-    const prepared = this.bank.prepareImport(actor, items);
+    const prepared = this.deps.bank.transfer.prepareImport(actor, items);
     const skipped = read.questions.length - items.length;
     const batch = `job:${ctx.jobId}`;
     const first = stagedSoFar(ctx.cursor);
@@ -268,10 +243,14 @@ export class ImportService {
       for (let at = first; at < items.length; at += IMPORT_STAGE_ROWS) {
         if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
         const to = Math.min(at + IMPORT_STAGE_ROWS, items.length);
-        await ctx.checkpoint({ staged: to }, (trx) => this.bank.stageImport(batch, prepared, at, to, trx), {
-          done: to,
-          total: items.length,
-        });
+        await ctx.checkpoint(
+          { staged: to },
+          (trx) => this.deps.bank.transfer.stageImport(batch, prepared, at, to, trx),
+          {
+            done: to,
+            total: items.length,
+          },
+        );
       }
       const stored = await ctx.checkpoint(
         (out: { ids: number[]; foldersCreated: number }): Json => ({
@@ -281,7 +260,7 @@ export class ImportService {
           skipped,
         }),
         (trx) =>
-          this.bank.publishImport(
+          this.deps.bank.transfer.publishImport(
             actor,
             input.folder_id,
             batch,
@@ -298,7 +277,7 @@ export class ImportService {
           ),
         { done: items.length, total: items.length },
       );
-      await this.store.delete(p.file_key).catch(() => undefined);
+      await this.deps.store.delete(p.file_key).catch(() => undefined);
       return {
         question_ids: stored.ids,
         folders_created: stored.foldersCreated,
@@ -307,7 +286,7 @@ export class ImportService {
       };
     } catch (err) {
       // A runner that lost the job leaves its staged part to the runner that took over.
-      if (!(err instanceof JobLeaseLost)) await this.bank.discardImport(batch).catch(() => undefined);
+      if (!(err instanceof JobLeaseLost)) await this.deps.bank.transfer.discardImport(batch).catch(() => undefined);
       throw err;
     }
   }
@@ -337,13 +316,13 @@ export class ImportService {
 
   /** The command line's import, synchronous: reads, checks and stores in one go (all or nothing). */
   private async importNow(actor: StaffActor, file: Upload, input: ImportCommitInput): Promise<ImportCommitData> {
-    await this.access.require(actor, 'bank.manage', 'folder', input.folder_id);
+    await this.deps.access.require(actor, 'bank.manage', 'folder', input.folder_id);
     const read = await this.readHere(file, input.format);
     const items = plannedImport(read, input);
-    for (const image of read.images) await this.bank.putImage(image);
+    for (const image of read.images) await this.deps.bank.uploads.putImage(image);
     const skipped = read.questions.length - items.length;
-    const prepared = this.bank.prepareImport(actor, items);
-    const { ids, foldersCreated } = await this.bank.importQuestions(actor, input.folder_id, prepared, {
+    const prepared = this.deps.bank.transfer.prepareImport(actor, items);
+    const { ids, foldersCreated } = await this.deps.bank.transfer.importQuestions(actor, input.folder_id, prepared, {
       file_name: file.fileName.slice(0, 200),
       format: read.format,
       sha256: read.sha256,
@@ -371,12 +350,12 @@ export class ImportService {
     }
     let parent: number | null = null;
     for (const name of opts.path) {
-      const { list } = await this.bank.folders(actor);
+      const { list } = await this.deps.bank.folders.folders(actor);
       const found = list.find((f) => f.team_id === teamId && f.parent_id === parent && f.name === name);
       parent = found
         ? found.id
         : (
-            await this.bank.createFolder(actor, {
+            await this.deps.bank.folders.createFolder(actor, {
               name,
               parent_id: parent,
               team_id: parent === null ? teamId : undefined,
@@ -385,83 +364,6 @@ export class ImportService {
     }
     if (parent === null) throw fail('validation_error', 'folder: name a folder to import into');
     return this.importNow(actor, file, { folder_id: parent, format: opts.format, tags: [], only_valid: false });
-  }
-
-  /** A folder's questions (its sub-folders' under their names) as a file (audited). */
-  async exportFolder(actor: StaffActor, folderId: number, format: string): Promise<Download> {
-    const f = formatOf(format);
-    const items = await this.bank.forExport(actor, { folderId });
-    const file = await this.download(f, items.map(toDraft), `folder-${folderId}`);
-    await this.audit.record(actor, 'bank.export_folder', { kind: 'folder', id: folderId }, null, {
-      file_name: file.fileName,
-      format: f,
-      questions: items.length,
-    });
-    return file;
-  }
-
-  /** Chosen bank questions as a file (audited). */
-  async exportQuestions(actor: StaffActor, ids: readonly number[], format: string): Promise<Download> {
-    const f = formatOf(format);
-    const items = await this.bank.forExport(actor, { ids });
-    const file = await this.download(f, items.map(toDraft), `questions-${items.length}`);
-    // Questions of several folders (or teams, for an admin): one entry naming them all.
-    await this.audit.record(
-      actor,
-      'bank.export_questions',
-      { kind: 'question', id: ids.length === 1 ? ids[0]! : null },
-      null,
-      {
-        file_name: file.fileName,
-        format: f,
-        question_ids: [...ids],
-        questions: items.length,
-      },
-    );
-    return file;
-  }
-
-  /** The questions of an exam's published version, in the exam's order, as a file. */
-  async exportExam(actor: StaffActor, examId: number, format: string): Promise<Download> {
-    const f = formatOf(format);
-    await this.access.require(actor, 'exam.manage', 'exam', examId);
-    const exam = await new ExamEditorRepository(this.db).byId(examId);
-    if (!exam || exam.published_version_id === null) {
-      throw fail('exam_not_published', `exam ${examId} has no published version to export`);
-    }
-    const rows = await new ExamVersionRepository(this.db).questionsOf(exam.published_version_id);
-    const drafts = rows.map((r): Draft => {
-      let parsed: ReturnType<typeof parseQuestion>;
-      try {
-        parsed = parseQuestion(r.kind, JSON.parse(r.content), JSON.parse(r.answer_key));
-      } catch {
-        parsed = { ok: false, problems: ['content or key: not valid JSON'] };
-      }
-      if (!parsed.ok) throw fail('question_invalid', `question ${r.id}: ${parsed.problems[0] ?? 'invalid'}`);
-      return { question: parsed.body, folder: [], tags: [], knowledge_points: [], points: r.score, where: {} };
-    });
-    const file = await this.download(f, drafts, `exam-${examId}`);
-    await this.audit.record(actor, 'exam.export', { kind: 'exam', id: examId }, null, {
-      file_name: file.fileName,
-      format: f,
-      version_id: exam.published_version_id,
-      questions: drafts.length,
-      // The file carries the answer keys.
-      keys: true,
-    });
-    return file;
-  }
-
-  /** The Excel template of the one-row-per-question layout in a language, as a download. */
-  async template(lang: 'zh' | 'en'): Promise<Download> {
-    const bytes = await questionTemplate(lang);
-    return { bytes, mime: mimeOf('xlsx'), fileName: lang === 'zh' ? '题目导入模板.xlsx' : 'question-template.xlsx' };
-  }
-
-  /** Writes drafts in a format as a download. */
-  private async download(format: Format, drafts: Draft[], baseName: string): Promise<Download> {
-    const { bytes, extension } = await exportQuestions(format, drafts);
-    return { bytes, mime: mimeOf(extension), fileName: `${safeName(baseName)}.${extension}` };
   }
 
   /**
@@ -474,24 +376,11 @@ export class ImportService {
 
   /** Reads a file on this thread: for jobs and the command line, which answer no candidate. */
   private readHere(file: Upload, format: string | undefined): Promise<ReadFile> {
-    return readQuestionFile({ name: file.fileName, bytes: file.data, format, apiPrefix: this.bank.apiPrefix });
+    return readQuestionFile({
+      name: file.fileName,
+      bytes: file.data,
+      format,
+      apiPrefix: this.deps.bank.uploads.apiPrefix,
+    });
   }
-}
-
-/** A bank question as a draft the package writes. */
-function toDraft(item: BankExportItem): Draft {
-  return {
-    question: item.body,
-    folder: item.folder,
-    tags: item.tags,
-    difficulty: item.difficulty,
-    knowledge_points: item.knowledge_points,
-    points: item.default_score,
-    where: {},
-  };
-}
-
-/** The content type of a file by its extension. */
-function mimeOf(extension: string): string {
-  return MIME_BY_EXTENSION[extension.split('.').pop() ?? ''] ?? 'application/octet-stream';
 }

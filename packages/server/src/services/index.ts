@@ -16,18 +16,36 @@ import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
 import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
 import { AccessService } from './access.js';
 import { AnalysisService, type ItemAnalysisPayload } from './analysis.js';
-import { AnswerService } from './answers.js';
+import { AnswerService, type AnswerDeps } from './answers.js';
+import { CepingService, type CepingDeps } from './ceping.js';
+import { SubjectService, type SubjectDeps } from './subjects.js';
 import { AttemptService } from './attempts.js';
+import { AttemptEntryService } from './attemptEntry.js';
+import { AttemptResultService } from './attemptResults.js';
 import { AuditService } from './audit.js';
-import { BankService } from './bank.js';
-import { GradingService, type RescorePayload } from './grading.js';
+import { BankBulkService } from './bank/bulk.js';
+import { BankFolderService } from './bank/folders.js';
+import { BankPoolService } from './bank/pools.js';
+import { BankQuestionService } from './bank/questions.js';
+import { BankReferenceCheckService } from './bank/referenceCheck.js';
+import { BankTransferService } from './bank/transfer.js';
+import { BankUploadService } from './bank/uploads.js';
+import { GradingService, type GradingDeps } from './grading.js';
+import { GradingSetupService, type GradingSetupDeps } from './gradingSetup.js';
+import { RescoreService, type RescoreDeps, type RescorePayload } from './rescoring.js';
 import { ImportService } from './imports.js';
+import { QuestionExportService } from './questionExports.js';
 import { JobService } from './jobs.js';
-import { InvitationService } from './invitations.js';
+import { InvitationService, type InvitationDeps } from './invitations.js';
+import { BulkInviteService, type BulkInviteDeps } from './bulkInvite.js';
+import { InvitationChangeService, type InvitationChangeDeps } from './invitationChanges.js';
+import { InvitationTexts, type InvitationTextDeps } from './invitationTexts.js';
+import { ExamSmsService, type ExamSmsDeps } from './examSms.js';
 import { SmsDispatcher } from './smsDispatch.js';
 import { SmsPacer } from './smsPacing.js';
 import { SmsBudget } from './smsBudget.js';
 import { CandidateService } from './candidates.js';
+import { CandidateImportService } from './candidateImport.js';
 import { ExamCandidateService } from './examCandidates.js';
 import { CandidateAuthService } from './candidateAuth.js';
 import { ExamCatalog } from './catalog.js';
@@ -48,10 +66,16 @@ import { ProfileService } from './profile.js';
 import { ResultsService } from './results.js';
 import { ResultsExportService, type ResultExportPayload } from './resultsExport.js';
 import { RiskService } from './risk.js';
-import { ScheduleService } from './schedule.js';
+import { SlotService, type SlotDeps } from './scheduleSlots.js';
+import { AccommodationService, type AccommodationDeps } from './accommodations.js';
+import { ReopenService, type ReopenDeps } from './reopen.js';
+import { SlotChoiceService, type SlotChoiceDeps } from './slotChoice.js';
 import { SimilarityService } from './similarity.js';
 import { SiteService } from './site.js';
 import { StaffService } from './staff.js';
+import { StaffCredentials } from './staffCredentials.js';
+import { StaffLoginService } from './staffLogin.js';
+import { StaffTotpService } from './staffTotp.js';
 import { TeamService } from './teams.js';
 import { TokenService } from './tokens.js';
 import { ApiTokenService } from './apiTokens.js';
@@ -90,22 +114,46 @@ export interface Services {
   access: AccessService;
   /** The audit log: `audit.record(actor, action, { kind, id }, before, after)`, `audit.with(trx)`. */
   audit: AuditService;
-  /** The question bank: folders, questions, tags, uploads, reference checks; `getForPublish`, `poolFor` for exams. */
-  bank: BankService;
-  /** Question imports into the bank (preview, commit) and exports of folders, selections and exams. */
+  /** The question bank's folders: a tree per team with question counts; create, rename, move, delete. */
+  bankFolders: BankFolderService;
+  /** Bank questions: list and search, one in full, create, update, likely duplicates, the tags in use. */
+  bankQuestions: BankQuestionService;
+  /** Changes to many bank questions at once: move, tag, untag, delete. */
+  bankBulk: BankBulkService;
+  /** Uploads for bank questions (pictures, audio, zips of hidden cases) and the bank's stored pictures. */
+  bankUploads: BankUploadService;
+  /** The judge's check of programming questions' reference solutions (`verify`; `verifyReference` for publishing). */
+  bankReferenceCheck: BankReferenceCheckService;
+  /** Bank questions for exams: `getForPublish` and a draw rule's pool (`poolFor`). */
+  bankPools: BankPoolService;
+  /** The bank's side of imports and exports: imported questions checked, staged and published; questions to export. */
+  bankTransfer: BankTransferService;
+  /** Question imports into the bank: preview, commit (a `bank_import` job), the command line's import. */
   imports: ImportService;
+  /** Question files handed out: the formats, the import template, exports of folders, selections and exams. */
+  questionExports: QuestionExportService;
   /** Jobs staff started (imports, ...): list, detail, cancel, and `start` for the services that queue them. */
   jobs: JobService;
-  /** Invitations by SMS: bulk (a job), resends, revocations, each exam's texts and their delivery. */
+  /** Where every invitation is made: a few phones, a batch, a staff member's preview. */
   invitations: InvitationService;
+  /** Invitations' texts as they are queued, within their budgets, and each exam's templates. */
+  invitationTexts: InvitationTexts;
+  /** Bulk invitations by SMS: the call and its job (`invitation_bulk`). */
+  bulkInvite: BulkInviteService;
+  /** Invitations' links sent again, and revocations. */
+  invitationChanges: InvitationChangeService;
+  /** Each exam's texts: templates, reminder times, the texts stored and their delivery. */
+  examSms: ExamSmsService;
   /** Sends queued texts at the configured rate and queues reminders (periodic tasks). */
   smsDispatch: SmsDispatcher;
   /** How many texts may go out, per invitation, phone, exam and team. */
   smsBudget: SmsBudget;
   /** The job queue itself (started and closed with the app). */
   jobQueue: JobQueue<JobKind>;
-  /** The candidate directory: add, edit, list, import (a job: `candidate_import`). */
+  /** The candidate directory: add, edit, list. */
   candidates: CandidateService;
+  /** Imports of candidate lists: preview, commit (a job: `candidate_import`), the template. */
+  candidateImports: CandidateImportService;
   /** Code similarity per programming question: the job (`code_similarity`), pairs, one pair, decisions. */
   similarity: SimilarityService;
   /** Item analysis of an exam's questions over its finished attempts, and the flags it records for authors. */
@@ -116,8 +164,12 @@ export interface Services {
   teams: TeamService;
   /** The console home's counts. */
   home: HomeService;
-  /** Grading: graders per exam or section, queues, marks, reconciliation, progress, key corrections (`rescore`). */
+  /** Marking: the exams to grade, each grader's queue, marks, reconciliation, progress. */
   grading: GradingService;
+  /** Grading's set-up: an exam's settings (blind, double marking, margin) and its graders per exam or section. */
+  gradingSetup: GradingSetupService;
+  /** Key corrections and the `rescore` job that scores the finished attempts again. */
+  rescoring: RescoreService;
   /** Results: rankings, one attempt's report, the figures for charts, dimensions. */
   results: ResultsService;
   /** Exports of the results as files (`results_export` jobs) and their download. */
@@ -130,18 +182,38 @@ export interface Services {
   /** Final results as other systems read them. */
   resultFeed: ResultFeedService;
   candidateAuth: CandidateAuthService;
+  /** Staff accounts: the actor behind a token or an id, one's own account, management; `passwords`, shared. */
   staff: StaffService;
+  /** Staff sign-in: login with the second factor, logout, the sweep of ended login tries. */
+  staffLogin: StaffLoginService;
+  /** The staff second factor: enrol, confirm, turn off, reset another's, seal secrets stored plain. */
+  staffTotp: StaffTotpService;
   exams: ExamService;
   /** The exam editor: drafts, published versions, live changes, copy, archive, preview, invitations. */
   examEditor: ExamEditorService;
   /** Staff taking an exam's draft as a candidate would, and the keys of what they were shown. */
   examPreview: ExamPreviewService;
-  /** Time slots, each invitation's slot, extra time and personal window, reopening attempts; the candidate's slot. */
-  schedule: ScheduleService;
+  /** An exam's time slots and whether candidates choose theirs. */
+  slots: SlotService;
+  /** Each invitation's slot, extra time and personal window, as staff set them. */
+  accommodations: AccommodationService;
+  /** Reopening a finished attempt. */
+  reopen: ReopenService;
+  /** The candidate's slot: the exam's slots with seats left, and choosing one. */
+  slotChoice: SlotChoiceService;
   /** Exams as candidates read them: versions cached by id (immutable), the exams row for a few seconds. */
   catalog: ExamCatalog;
   attempts: AttemptService;
+  /** The candidate entering an exam: the attempt created or resumed, the clock started. */
+  attemptEntry: AttemptEntryService;
+  /** The candidate handing in their attempt, and their result. */
+  attemptResults: AttemptResultService;
+  /** Answer saves (committed before the receipt) and the files a Q&A answer attaches. */
   answers: AnswerService;
+  /** A running attempt's questions as the candidate sees them, and listening audio plays. */
+  subjects: SubjectService;
+  /** The evaluation section: answer card, items, answers, the score per dimension. */
+  ceping: CepingService;
   risk: RiskService;
   /** Upload credentials, captures, recordings and monitor data, and pictures the server takes. */
   evidence: EvidenceIntakeService;
@@ -173,6 +245,80 @@ function uploadIssuer(deps: ServiceDeps): UploadCredentialIssuer | null {
   return null;
 }
 
+/** The question bank, one service per job (services/bank/), each with only the dependencies it uses. */
+function bankServices(deps: ServiceDeps, shared: { access: AccessService; audit: AuditService; media: MediaLinks }) {
+  const bankDeps = { db: deps.db, access: shared.access, audit: shared.audit, clock: deps.clock, log: deps.log };
+  return {
+    bankFolders: new BankFolderService(bankDeps),
+    bankQuestions: new BankQuestionService(bankDeps),
+    bankBulk: new BankBulkService(bankDeps),
+    bankUploads: new BankUploadService({
+      ...bankDeps,
+      store: deps.store,
+      media: shared.media,
+      apiPrefix: deps.config.apiPrefix,
+    }),
+    bankReferenceCheck: new BankReferenceCheckService({ ...bankDeps, judgeQueue: deps.judgeQueue }),
+    bankPools: new BankPoolService(bankDeps),
+    bankTransfer: new BankTransferService(bankDeps),
+  };
+}
+
+/** Staff accounts, sign-in and the second factor, sharing one set of credential checks (and its password hasher). */
+function staffServices(deps: ServiceDeps & Pick<Services, 'tokens' | 'access' | 'audit'>) {
+  const all = { ...deps, credentials: new StaffCredentials(deps.db, deps) };
+  return {
+    staff: new StaffService(deps.db, all),
+    staffLogin: new StaffLoginService(deps.db, all),
+    staffTotp: new StaffTotpService(deps.db, all),
+  };
+}
+
+/** Marking, its set-up and key corrections. */
+function gradingServices(db: Db, deps: GradingDeps & GradingSetupDeps & RescoreDeps) {
+  return {
+    grading: new GradingService(db, deps),
+    gradingSetup: new GradingSetupService(db, deps),
+    rescoring: new RescoreService(db, deps),
+  };
+}
+
+/** Answer saves, the questions as shown, and the evaluation section, which commits its answers through the saves. */
+function answerServices(db: Db, deps: AnswerDeps & SubjectDeps & Omit<CepingDeps, 'answers'>) {
+  const answers = new AnswerService(db, deps);
+  return { answers, subjects: new SubjectService(db, deps), ceping: new CepingService(db, { ...deps, answers }) };
+}
+
+/** Where invitations are made, their texts, the bulk job, resends and revocations, and each exam's texts. */
+function invitationServices(
+  db: Db,
+  deps: InvitationDeps &
+    InvitationTextDeps &
+    Omit<BulkInviteDeps, 'invitations' | 'texts'> &
+    Omit<InvitationChangeDeps, 'texts'> &
+    Omit<ExamSmsDeps, 'texts'>,
+) {
+  const invitations = new InvitationService(deps);
+  const texts = new InvitationTexts(db, deps);
+  return {
+    invitations,
+    invitationTexts: texts,
+    bulkInvite: new BulkInviteService(db, { ...deps, invitations, texts }),
+    invitationChanges: new InvitationChangeService(db, { ...deps, texts }),
+    examSms: new ExamSmsService(db, { ...deps, texts }),
+  };
+}
+
+/** Time slots, accommodations, reopening and the candidate's slot choice (schedule.ts and the files beside it). */
+function scheduleServices(db: Db, deps: SlotDeps & AccommodationDeps & ReopenDeps & SlotChoiceDeps) {
+  return {
+    slots: new SlotService(db, deps),
+    accommodations: new AccommodationService(db, deps),
+    reopen: new ReopenService(db, deps),
+    slotChoice: new SlotChoiceService(db, deps),
+  };
+}
+
 /** Wires the services. */
 /** Entries this far ahead of their turn go at once: a second's worth of a start wave needs no queue. */
 const ADMISSION_BURST_MS = 1000;
@@ -184,40 +330,41 @@ export function createServices(deps: ServiceDeps): Services {
   const access = new AccessService(db);
   const audit = new AuditService(db, clock);
   const media = new MediaLinks(db, clock);
-  const bank = new BankService(
-    db,
-    access,
-    audit,
-    store,
-    media,
-    deps.judgeQueue,
-    deps.config.apiPrefix,
-    clock,
-    deps.log,
-  );
+  const bank = bankServices(deps, { access, audit, media });
+  const { bankFolders, bankQuestions, bankUploads, bankReferenceCheck, bankPools, bankTransfer } = bank;
+  // What publishing and previews need of the bank (examVersions.ts).
+  const publishBank = { pools: bankPools, referenceCheck: bankReferenceCheck };
   // Handlers are filled in below, once the services that do the work exist.
   const handlers = {} as JobHandlers<JobKind>;
   const jobQueue = openJobQueue(db, handlers, { metrics, ...deps.jobs });
   const jobs = new JobService(db, jobQueue, access, audit);
-  const staff = new StaffService({ ...deps, tokens, access, audit });
-  const imports = new ImportService(db, access, audit, bank, store, jobs, (id) => staff.actorById(id));
-  const smsBudget = new SmsBudget(deps.config.sms.budgets, clock);
-  const invitations = new InvitationService(db, {
+  const staff = staffServices({ ...deps, tokens, access, audit });
+  // What the services that run jobs as the staff member who started them share.
+  const jobDeps = {
     access,
     audit,
+    store,
     jobs,
-    budget: smsBudget,
-    publicUrl: deps.config.publicUrl,
     clock,
+    log: deps.log,
+    actorById: (id: number) => staff.staff.actorById(id),
+  };
+  const imports = new ImportService(db, {
+    ...jobDeps,
+    bank: { folders: bankFolders, questions: bankQuestions, uploads: bankUploads, transfer: bankTransfer },
   });
-  const candidates = new CandidateService(db, access, audit, store, jobs, clock, invitations);
+  const smsBudget = new SmsBudget(deps.config.sms.budgets, clock);
+  const inviting = invitationServices(db, { ...jobDeps, budget: smsBudget, publicUrl: deps.config.publicUrl });
+  const { invitations, invitationTexts, bulkInvite } = inviting;
+  const candidates = new CandidateService(db, jobDeps);
+  const candidateImports = new CandidateImportService(db, { ...jobDeps, invitations: bulkInvite });
   const similarity = new SimilarityService(db, access, audit, jobs, clock);
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
-    invitation_bulk: (ctx) => invitations.runBulk(ctx),
-    candidate_import: (ctx) => candidates.runImport(ctx, (id) => staff.actorById(id)),
+    invitation_bulk: (ctx) => bulkInvite.runBulk(ctx),
+    candidate_import: (ctx) => candidateImports.runImport(ctx),
     code_similarity: (ctx) => similarity.run(ctx),
-    rescore: (ctx) => grading.runRescore(ctx as unknown as JobContext<RescorePayload>),
+    rescore: (ctx) => grading.rescoring.runRescore(ctx as unknown as JobContext<RescorePayload>),
     results_export: (ctx) => resultsExport.runExport(ctx as unknown as JobContext<ResultExportPayload>),
     item_analysis: (ctx) => analysis.run(ctx as unknown as JobContext<ItemAnalysisPayload>),
   };
@@ -238,19 +385,8 @@ export function createServices(deps: ServiceDeps): Services {
     burstMs: ADMISSION_BURST_MS,
     clock,
   });
-  const attempts = new AttemptService(db, catalog, clock, deps.log, admission, deps.notifier, webhooks);
-  const grading = new GradingService(db, {
-    access,
-    audit,
-    attempts,
-    catalog,
-    jobs,
-    store,
-    clock,
-    log: deps.log,
-    outbox: webhooks,
-    actorById: (id) => staff.actorById(id),
-  });
+  const attempts = new AttemptService(db, { catalog, clock, log: deps.log, notifier: deps.notifier, outbox: webhooks });
+  const grading = gradingServices(db, { ...jobDeps, attempts, catalog, outbox: webhooks });
   const results = new ResultsService(db, { access, attempts, catalog });
   const resultsExport = new ResultsExportService(db, {
     ranking: results,
@@ -307,20 +443,22 @@ export function createServices(deps: ServiceDeps): Services {
     metrics,
     access,
     audit,
-    bank,
+    ...bank,
     imports,
+    questionExports: new QuestionExportService(db, { ...jobDeps, bank: bankTransfer }),
     jobs,
-    invitations,
-    smsDispatch: new SmsDispatcher(db, deps.sms, invitations, { pacer: smsPacer, clock, log: deps.log }),
+    ...inviting,
+    smsDispatch: new SmsDispatcher(db, deps.sms, invitationTexts, { pacer: smsPacer, clock, log: deps.log }),
     smsBudget,
     jobQueue,
     candidates,
+    candidateImports,
     similarity,
     analysis,
     examCandidates: new ExamCandidateService(db, access, audit, clock),
     teams: new TeamService(db, access, audit, clock),
     home: new HomeService(db, access, analysis, clock),
-    grading,
+    ...grading,
     results,
     resultsExport,
     tokens,
@@ -328,22 +466,25 @@ export function createServices(deps: ServiceDeps): Services {
     apiTokens: new ApiTokenService(db, audit, clock, deps.limiter),
     resultFeed,
     candidateAuth: new CandidateAuthService({ ...deps, tokens, pacer: smsPacer, budget: smsBudget }),
-    staff,
+    ...staff,
     exams: new ExamService(db, attempts, clock),
-    schedule: new ScheduleService(db, { access, audit, attempts, notifier: deps.notifier, clock }),
+    ...scheduleServices(db, { access, audit, attempts, notifier: deps.notifier, clock }),
     catalog,
     examEditor: new ExamEditorService(db, {
       access,
       audit,
-      bank,
+      bank: publishBank,
       catalog,
       notifier: deps.notifier,
       invitations,
+      texts: invitationTexts,
       clock,
     }),
-    examPreview: new ExamPreviewService(db, { access, audit, bank, catalog, tokens, clock }),
+    examPreview: new ExamPreviewService(db, { access, audit, bank: publishBank, catalog, tokens, invitations, clock }),
     attempts,
-    answers: new AnswerService(db, attempts, store, clock, deps.groupCommitLanes, metrics),
+    attemptEntry: new AttemptEntryService(db, { attempts, admission, notifier: deps.notifier, clock }),
+    attemptResults: new AttemptResultService(db, { attempts }),
+    ...answerServices(db, { attempts, store, clock, lanes: deps.groupCommitLanes, metrics }),
     risk,
     evidence,
     phone,

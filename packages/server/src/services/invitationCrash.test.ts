@@ -14,6 +14,7 @@ import { LocalJobQueue } from '../jobs/local.js';
 import type { JobHandlers, JobQueue } from '../jobs/types.js';
 import { JobRepository } from '../repositories/jobs.js';
 import { testedDialects } from '../test/db.js';
+import { bareExam } from '../test/exams.js';
 import { sharedDb, type SharedDb } from '../test/jobKinds.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { startScript, until } from '../test/processes.js';
@@ -22,26 +23,10 @@ import { startSmsReceiver, type SmsReceiver } from '../test/smsReceiver.js';
 const redisHere = await requirePart('redis');
 const PHONES = 1_000;
 
-/** A published exam to invite to; answers its id. */
-async function examOf(db: Db): Promise<number> {
+/** A published exam to invite to, opening tomorrow; answers its id. */
+function examOf(db: Db): Promise<number> {
   const now = Date.now();
-  const row = await db
-    .insertInto('exams')
-    .values({
-      name: '校招笔试',
-      description: '',
-      mode: 0,
-      time_minutes: 60,
-      start_at: now + 86_400_000,
-      end_at: now + 2 * 86_400_000,
-      settings: '{}',
-      created_at: now,
-      status: 'published',
-      draft: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return bareExam(db, { start_at: now + 86_400_000, end_at: now + 2 * 86_400_000 }, { now });
 }
 
 const modes = [

@@ -27,7 +27,7 @@ import {
 } from '@examhall/importers';
 import { z } from 'zod';
 import { fail } from '../errors.js';
-import type { BankImportItem } from './bank.js';
+import type { BankImportItem } from './bank/transfer.js';
 import { checkQuestionBody, imageTargetOf, stemText } from './questionBody.js';
 
 /** Points of an imported question when its file gives none. */

@@ -141,7 +141,7 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
       password: TEST_ADMIN.password,
     });
     await ok(api.gradingAssign, { exam_id: examId, staff_id: created.id, sections: [] });
-    return (await t.services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+    return (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
   }
 
   /** A candidate who enters the exam, saves these answers and submits; answers the attempt id. */

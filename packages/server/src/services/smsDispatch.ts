@@ -2,7 +2,7 @@ import type { SmsText } from '../sms/sender.js';
 import type { SmsSender } from '../sms/sender.js';
 import type { Db } from '../db/database.js';
 import { InvitationRepository, type SmsRow } from '../repositories/invitations.js';
-import type { InvitationService } from './invitations.js';
+import type { InvitationTexts } from './invitationTexts.js';
 import type { ServiceLog } from '../log.js';
 import type { SmsPacer } from './smsPacing.js';
 
@@ -23,7 +23,7 @@ export class SmsDispatcher {
   constructor(
     private readonly db: Db,
     private readonly sender: SmsSender,
-    private readonly invitations: InvitationService,
+    private readonly texts: Pick<InvitationTexts, 'smsSettingsOf' | 'queueTexts'>,
     private readonly opts: { pacer: SmsPacer; clock: () => number; log: ServiceLog; leaseMs?: number },
   ) {}
 
@@ -75,8 +75,8 @@ export class SmsDispatcher {
     const repo = new InvitationRepository(this.db);
     let queued = 0;
     for (const exam of await repo.openExams(now)) {
-      const texts = await this.invitations.smsSettingsOf(exam.id);
-      const times = [...texts.reminder_minutes].sort((a, b) => b - a);
+      const settings = await this.texts.smsSettingsOf(exam.id);
+      const times = [...settings.reminder_minutes].sort((a, b) => b - a);
       for (const [i, minutes] of times.entries()) {
         const dedupeKey = `reminder:${minutes}`;
         const reminder = { dedupeKey, minutes, laterMinutes: times[i + 1] ?? null };
@@ -84,9 +84,9 @@ export class SmsDispatcher {
           const batch = await repo.dueForReminder(exam, reminder, now, after, REMINDER_STEP);
           if (batch.length === 0) break;
           queued += (
-            await this.invitations.queueTexts(
+            await this.texts.queueTexts(
               this.db,
-              { exam, template: texts.reminder_template, purpose: 'reminder', dedupeKey, staffId: null },
+              { exam, template: settings.reminder_template, purpose: 'reminder', dedupeKey, staffId: null },
               batch,
             )
           ).sent;

@@ -39,9 +39,9 @@ describe.each(await testedDialects())('the sweep of staff login tries on %s', (d
       .values([...old, ...kept])
       .execute();
 
-    expect(await t.services.staff.sweepLoginTries(3)).toBe(old.length);
+    expect(await t.services.staffLogin.sweepLoginTries(3)).toBe(old.length);
     expect(await phones()).toEqual(kept.map((k) => k.phone));
-    expect(await t.services.staff.sweepLoginTries(3)).toBe(0);
+    expect(await t.services.staffLogin.sweepLoginTries(3)).toBe(0);
     const locked = await t.app.inject({
       method: 'POST',
       url: '/api/admin/auth/login',
@@ -51,7 +51,7 @@ describe.each(await testedDialects())('the sweep of staff login tries on %s', (d
 
     // A day on, the hour-old window goes too; the locked one, ended by then as well, is kept a day after it ended.
     t.advance(24 * HOUR);
-    expect(await t.services.staff.sweepLoginTries()).toBe(1);
+    expect(await t.services.staffLogin.sweepLoginTries()).toBe(1);
     expect(await phones()).toEqual(['13100000002']);
   });
 });

@@ -2,7 +2,7 @@
  * Staff TOTP secrets at rest: AES-256-GCM under the configured key (TOTP_KEY), so a copy of the database (a backup,
  * a replica, a dump handed to support) does not hand out every account's second factor. A stored value says that
  * it is encrypted and under which key; a value without the prefix is a secret stored before encryption, read as it
- * is until the start-time pass (StaffService.sealPlainSecrets) or the next write encrypts it.
+ * is until the start-time pass (StaffTotpService.sealPlainSecrets) or the next write encrypts it.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';

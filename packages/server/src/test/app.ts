@@ -219,7 +219,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     },
     async loginStaff(role, opts = {}) {
       await services.staff.ensureAdmin(TEST_ADMIN.phone, TEST_ADMIN.password);
-      const admin = (await services.staff.login(TEST_ADMIN.phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+      const admin = (await services.staffLogin.login(TEST_ADMIN.phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
       if (role === 'admin') return admin;
       const phone = `136000000${STAFF_ROLES.indexOf(role)}0`;
       const exists = await db.handle.db.selectFrom('staff').select('id').where('phone', '=', phone).executeTakeFirst();
@@ -244,7 +244,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
-      return (await services.staff.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+      return (await services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
     },
     async close() {
       await app.close();

@@ -142,7 +142,7 @@ export async function buildWorld(t: TestApp): Promise<CallWorld> {
       password,
       team_id: team,
     });
-    const token = (await t.services.staff.login(phone, password, { ip: '127.0.0.1' })).token;
+    const token = (await t.services.staffLogin.login(phone, password, { ip: '127.0.0.1' })).token;
     return { id: created.id as number, token };
   };
   const { examId } = await t.seed('13800138000');

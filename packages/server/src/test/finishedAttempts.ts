@@ -1,5 +1,6 @@
 /** Finished, scored attempts of one exam, written straight to the database, for the webhook tests. */
 import type { Db } from '../db/database.js';
+import { bareExam } from './exams.js';
 
 /** `count` candidates invited to a new exam, each with a finished attempt scored `i` of 100; answers their ids. */
 export async function finishedAttempts(
@@ -7,22 +8,7 @@ export async function finishedAttempts(
   count: number,
   now = Date.now(),
 ): Promise<{ examId: number; attemptIds: number[] }> {
-  const exam = await db
-    .insertInto('exams')
-    .values({
-      name: '校招笔试',
-      description: '',
-      mode: 1,
-      time_minutes: 60,
-      start_at: now - 86_400_000,
-      end_at: now + 86_400_000,
-      settings: '{}',
-      created_at: now,
-      status: 'published',
-      draft: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const examId = await bareExam(db, { start_at: now - 86_400_000, end_at: now + 86_400_000 }, { mode: 1, now });
   const attemptIds: number[] = [];
   for (let i = 0; i < count; i++) {
     const phone = `1391111${String(i).padStart(4, '0')}`;
@@ -43,13 +29,13 @@ export async function finishedAttempts(
       .executeTakeFirstOrThrow();
     const invitation = await db
       .insertInto('invitations')
-      .values({ exam_id: exam.id, area_code: '86', phone, extra_minutes: 0, created_at: now })
+      .values({ exam_id: examId, area_code: '86', phone, extra_minutes: 0, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     const attempt = await db
       .insertInto('attempts')
       .values({
-        exam_id: exam.id,
+        exam_id: examId,
         candidate_id: candidate.id,
         invitation_id: invitation.id,
         mode: 1,
@@ -66,5 +52,5 @@ export async function finishedAttempts(
       .executeTakeFirstOrThrow();
     attemptIds.push(attempt.id);
   }
-  return { examId: exam.id, attemptIds };
+  return { examId, attemptIds };
 }

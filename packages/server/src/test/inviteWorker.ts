@@ -13,7 +13,9 @@ import { openDb } from '../db/database.js';
 import { openJobQueue, type JobHandlers } from '../jobs/index.js';
 import { AccessService } from '../services/access.js';
 import { AuditService } from '../services/audit.js';
+import { BulkInviteService } from '../services/bulkInvite.js';
 import { InvitationService } from '../services/invitations.js';
+import { InvitationTexts } from '../services/invitationTexts.js';
 import { JobService } from '../services/jobs.js';
 import { MemoryRateLimiter } from '../ratelimit/limiter.js';
 import { SmsDispatcher } from '../services/smsDispatch.js';
@@ -38,17 +40,21 @@ const queue = openJobQueue(db, handlers, {
 });
 const access = new AccessService(db);
 const audit = new AuditService(db, Date.now);
-const invitations = new InvitationService(db, {
-  access,
-  audit,
-  jobs: new JobService(db, queue, access, audit),
+const texts = new InvitationTexts(db, {
   budget: new SmsBudget(SMS_BUDGET_DEFAULTS, Date.now),
   publicUrl: 'http://exam.example',
   clock: Date.now,
+});
+const bulk = new BulkInviteService(db, {
+  access,
+  audit,
+  jobs: new JobService(db, queue, access, audit),
+  invitations: new InvitationService({ clock: Date.now }),
+  texts,
   bulkStep: Number(process.env.INVITE_STEP ?? 250),
 });
-Object.assign(handlers, { invitation_bulk: (ctx) => invitations.runBulk(ctx) } satisfies Partial<JobHandlers<JobKind>>);
-const dispatcher = new SmsDispatcher(db, new WebhookSmsSender(process.env.SMS_WEBHOOK_URL ?? ''), invitations, {
+Object.assign(handlers, { invitation_bulk: (ctx) => bulk.runBulk(ctx) } satisfies Partial<JobHandlers<JobKind>>);
+const dispatcher = new SmsDispatcher(db, new WebhookSmsSender(process.env.SMS_WEBHOOK_URL ?? ''), texts, {
   pacer: new SmsPacer(new MemoryRateLimiter(), { rate: 10_000, loginRate: 0, loginMaxWaitMs: 0 }),
   clock: Date.now,
   log,

@@ -1,0 +1,63 @@
+import { ExamMode, ExamPhase, type ExamResult } from '@examhall/contract';
+import type { Db } from '../db/database.js';
+import type { AttemptRow } from '../repositories/attempts.js';
+import type { Candidate } from '../repositories/candidates.js';
+import { GradingRepository } from '../repositories/grading.js';
+import type { AttemptService } from './attempts.js';
+import type { ExamBundle } from './catalog.js';
+import { visibleOutcome } from './outcome.js';
+import { gradedByPerson } from './scoring.js';
+
+/** What submitting and results need. */
+export interface AttemptResultDeps {
+  /** The candidate's attempt, finishing it, what it ran on and what it answered. */
+  attempts: Pick<AttemptService, 'started' | 'finish' | 'finished' | 'bundleOf' | 'answeredIds' | 'view'>;
+}
+
+/** The candidate handing in their attempt, and their result as far as the exam shows it. */
+export class AttemptResultService {
+  constructor(
+    private readonly db: Db,
+    private readonly deps: AttemptResultDeps,
+  ) {}
+
+  /** Submits the candidate's attempt (idempotent: a finished attempt answers its result again). */
+  async submit(c: Candidate, examId: number): Promise<ExamResult> {
+    const { attempts } = this.deps;
+    const attempt = await attempts.started(c, examId);
+    const finished = attempt.phase === ExamPhase.submit ? attempt : await attempts.finish(attempt.id, 'submit');
+    return this.result(finished, await attempts.bundleOf(finished));
+  }
+
+  /** The result of the candidate's finished attempt. */
+  async resultOf(c: Candidate, examId: number): Promise<ExamResult> {
+    const { attempt, bundle } = await this.deps.attempts.finished(c, examId);
+    return this.result(attempt, bundle);
+  }
+
+  /** The result as the candidate sees it: the score and whether they passed only as far as the exam shows them. */
+  private async result(attempt: AttemptRow, bundle: ExamBundle): Promise<ExamResult> {
+    const answered = await this.deps.attempts.answeredIds(attempt.id);
+    // Evaluation items count as questions here as on the exam page's card and submit dialog.
+    const everyQuestion = [...bundle.ordered, ...bundle.evaluation];
+    const rows = await new GradingRepository(this.db).scoresOf(attempt.id);
+    // An attempt finished before per-question rows existed waits for every grader question.
+    const pendingManual =
+      rows.length > 0
+        ? rows.filter((r) => r.source === 'manual' && r.points === null).length
+        : bundle.ordered.filter(gradedByPerson).length;
+    return {
+      attempt: this.deps.attempts.view(attempt, bundle),
+      ...visibleOutcome(bundle.version.definition, {
+        score: attempt.score ?? 0,
+        max: attempt.max_score ?? 0,
+        fullMax: bundle.ordered.reduce((sum, q) => sum + q.score, 0),
+        pending: pendingManual > 0,
+      }),
+      answered: everyQuestion.filter((q) => answered.has(q.id)).length,
+      total: everyQuestion.length,
+      pending_manual: pendingManual,
+      practice: attempt.mode === ExamMode.simulate,
+    };
+  }
+}
