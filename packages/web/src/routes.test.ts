@@ -1,6 +1,8 @@
 import { isWebPage, WEB_PAGES } from '@examhall/contract';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { CONSOLE_ROUTES } from './pages/admin/Console.js';
+import { CONSOLE_AREAS } from './pages/admin/consoleAreas.js';
 import { routes } from './routes.js';
 
 /** Every page path the router declares (index routes and pages, not the layouts or the catch-all 404). */
@@ -13,9 +15,15 @@ function pagePaths(list: RouteObject[], parent = ''): string[] {
 }
 
 describe('the web pages the server knows', () => {
-  it('are exactly the pages of the router (so a real page never gets a 404 status)', () => {
-    const declared = pagePaths(routes).filter((p) => p !== '/404' && p !== '/*');
-    expect(new Set(declared)).toEqual(new Set(WEB_PAGES));
+  it("are exactly the pages of the router and the console's (so a real page never gets a 404 status)", () => {
+    const declared = [
+      ...pagePaths(routes).filter((p) => p !== '/404' && p !== '/*' && p !== '/admin/*'),
+      ...pagePaths(CONSOLE_ROUTES, '/admin'),
+    ];
+    // An area's own page is one segment under /admin, which `/admin/:area` stands for.
+    const areaPages = CONSOLE_AREAS.filter((a) => a.page).map((a) => `/admin/${a.path}`);
+    expect(new Set(declared)).toEqual(new Set([...WEB_PAGES, ...areaPages]));
+    expect(declared).toHaveLength(new Set(declared).size);
   });
 
   it('match page addresses and nothing else', () => {

@@ -31,35 +31,8 @@ export const routes: RouteObject[] = [
           // The phone page (second view) is opened on a phone from the QR code: a mobile layout, no candidate frame.
           { path: 'phone', Component: page(() => import('./pages/phone/PhonePage.js')) },
           { path: 'admin/login', Component: page(() => import('./pages/admin/AdminLoginPage.js')) },
-          {
-            path: 'admin',
-            Component: page(() => import('./pages/admin/AdminFrame.js')),
-            children: [
-              { index: true, Component: page(() => import('./pages/admin/home/HomePage.js')) },
-              { path: 'staff', Component: page(() => import('./pages/admin/staff/StaffPage.js')) },
-              { path: 'audit', Component: page(() => import('./pages/admin/audit/AuditPage.js')) },
-              { path: 'jobs', Component: page(() => import('./pages/admin/jobs/JobsPage.js')) },
-              { path: 'integrations', Component: page(() => import('./pages/admin/integrations/IntegrationsPage.js')) },
-              { path: 'candidates', Component: page(() => import('./pages/admin/candidates/CandidatesPage.js')) },
-              { path: 'questions', Component: page(() => import('./pages/admin/bank/BankPage.js')) },
-              { path: 'exams', Component: page(() => import('./pages/admin/exams/ExamsPage.js')) },
-              { path: 'exams/:examId', Component: page(() => import('./pages/admin/exams/ExamEditorPage.js')) },
-              { path: 'proctoring', Component: page(() => import('./pages/admin/proctoring/ProctorExamsPage.js')) },
-              {
-                path: 'proctoring/:examId',
-                Component: page(() => import('./pages/admin/proctoring/ProctorGridPage.js')),
-              },
-              { path: 'grading', Component: page(() => import('./pages/admin/grading/GradingExamsPage.js')) },
-              { path: 'grading/:examId', Component: page(() => import('./pages/admin/grading/GradingExamPage.js')) },
-              { path: 'results/:examId', Component: page(() => import('./pages/admin/results/ResultsPage.js')) },
-              {
-                path: 'grading/similarity',
-                Component: page(() => import('./pages/admin/grading/similarity/SimilarityPage.js')),
-              },
-              { path: 'analysis/:examId', Component: page(() => import('./pages/admin/analysis/AnalysisPage.js')) },
-              { path: ':area', Component: page(() => import('./pages/admin/AreaPage.js')) },
-            ],
-          },
+          // The console's routes load with it (pages/admin/consoleAreas.tsx, one entry per area).
+          { path: 'admin/*', Component: page(() => import('./pages/admin/Console.js')) },
           { path: '404', Component: notFound },
           { path: '*', Component: notFound },
         ],

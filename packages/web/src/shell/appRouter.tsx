@@ -17,6 +17,7 @@ import {
   useTransition,
   type ComponentType,
   type LazyExoticComponent,
+  type ReactElement,
   type ReactNode,
 } from 'react';
 import {
@@ -41,9 +42,12 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
   return Object.assign(lazy(start), { preload: start });
 }
 
-/** Starts loading the code of every page the address shows (layouts and the page itself) side by side. */
-function preload(routes: RouteObject[], location: Pick<Location, 'pathname'>): void {
-  for (const match of matchRoutes(routes, location) ?? []) {
+/**
+ * Starts loading the code of every page the address shows (layouts and the page itself) side by side; `base` is where
+ * `routes` sit (the routes of a page's own, below its address).
+ */
+function preload(routes: RouteObject[], location: Pick<Location, 'pathname'>, base?: string): void {
+  for (const match of matchRoutes(routes, location, base) ?? []) {
     const page = match.route.Component as Partial<LazyPage> | null | undefined;
     page?.preload?.()?.catch(() => undefined);
   }
@@ -78,6 +82,17 @@ function Routes({ routes, fallback }: { routes: RouteObject[]; fallback: ReactNo
       <Suspense fallback={fallback}>{element}</Suspense>
     </RouteError>
   );
+}
+
+/**
+ * The routes of a page of its own below its address `base` (the console's, which load with the console), for that
+ * page to render: the code of every page they show starts loading at once too, as the app's own routes do.
+ */
+export function useNestedRoutes(routes: RouteObject[], base: string): ReactElement | null {
+  const location = useLocation();
+  // Preloading is idempotent: a page's code is asked for once, whatever the renders.
+  preload(routes, location, base);
+  return useRoutes(routes);
 }
 
 /** Renders `routes` at the browser's address; `fallback` shows while the first page's code loads. */

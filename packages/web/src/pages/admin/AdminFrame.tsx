@@ -8,7 +8,7 @@ import '../../i18n/console.js';
 import { can, useStaffLogout, useStaffMe } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
 import { TotpPanel } from './account/TotpPanel.js';
-import { CONSOLE_AREAS } from './areas.js';
+import { CONSOLE_AREAS } from './consoleAreas.js';
 
 /** The console frame: sidebar of areas the role may see, the account in the header, logout. */
 export default function AdminFrame() {
@@ -35,7 +35,7 @@ export default function AdminFrame() {
   const selected =
     pathname === '/admin' || pathname === '/admin/'
       ? 'home'
-      : areas.find((a) => pathname === `/admin/${a.key}` || pathname.startsWith(`/admin/${a.key}/`))?.key;
+      : areas.find((a) => pathname === `/admin/${a.path}` || pathname.startsWith(`/admin/${a.path}/`))?.path;
 
   const onLogout = () => logout.mutate();
 
@@ -62,10 +62,10 @@ export default function AdminFrame() {
                 ),
               },
               ...areas.map((a) => ({
-                key: a.key,
+                key: a.path,
                 icon: a.icon,
                 label: (
-                  <NavLink to={`/admin/${a.key}`} data-testid={`nav-${a.key}`}>
+                  <NavLink to={`/admin/${a.path}`} data-testid={`nav-${a.path}`}>
                     {t(a.label)}
                   </NavLink>
                 ),

@@ -3,13 +3,13 @@ import { Link, useParams } from 'react-router';
 import { useI18n } from '../../i18n/index.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import NotFound from '../NotFound.js';
-import { CONSOLE_AREAS } from './areas.js';
+import { CONSOLE_AREAS } from './consoleAreas.js';
 
-/** A console area whose tools are not in place yet: it says what the area is for. */
+/** A console area whose tools are not in place yet (no page in the console's table): it says what the area is for. */
 export default function AreaPage() {
   const { t } = useI18n();
   const { area } = useParams();
-  const def = CONSOLE_AREAS.find((a) => a.key === area && a.description !== null);
+  const def = CONSOLE_AREAS.find((a) => a.path === area && a.description !== null);
   useDocumentTitle(def ? t(def.label) : t('notFound.title'));
   if (!def?.description) return <NotFound embedded />;
   return (
@@ -19,13 +19,13 @@ export default function AreaPage() {
       </Typography.Title>
       <Card>
         <Empty
-          data-testid={`area-${def.key}`}
+          data-testid={`area-${def.path}`}
           description={
             <>
               <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
                 {t(def.description)}
               </Typography.Paragraph>
-              {def.key === 'grading' && <Link to="/admin/grading/similarity">{t('sim.link')}</Link>}
+              {def.path === 'grading' && <Link to="/admin/grading/similarity">{t('sim.link')}</Link>}
             </>
           }
         />

@@ -91,7 +91,7 @@ export default function AnalysisPage() {
   useDocumentTitle(t('analysis.title'));
   const me = useStaffMe();
   const examId = Number(useParams().examId);
-  const { params, paging, setFilters, onTableChange } = useListState(ITEM_ANALYSIS_SORTS);
+  const { params, paging, setFilters, table } = useListState(ITEM_ANALYSIS_SORTS);
   const versionId = intParam(params, 'version');
   const section = SECTIONS.find((s) => s === textParam(params, 'section'));
   const flagged = params.get('flagged') === '1';
@@ -181,7 +181,7 @@ export default function AnalysisPage() {
             <Typography.Paragraph type="secondary">
               {t('analysis.computedAt', { at: serverTime(data.computed_at), n: data.exam.attempts })}
             </Typography.Paragraph>
-            <ItemTable data={data} loading={analysis.isFetching} paging={paging} onChange={onTableChange} />
+            <ItemTable list={analysis} state={table} />
           </Card>
           <Definitions />
         </>

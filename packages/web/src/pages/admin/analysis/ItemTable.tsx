@@ -1,28 +1,25 @@
-import type { ItemAnalysisData, ItemAnalysisItem, ItemAnalysisSort } from '@examhall/contract';
-import { Empty, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import {
+  ITEM_ANALYSIS_SORTS,
+  type ItemAnalysisData,
+  type ItemAnalysisItem,
+  type ItemAnalysisSort,
+} from '@examhall/contract';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Empty, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
-import { tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import type { PagingState } from '../shared/listParams.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { FigureTitle } from './FigureTitle.js';
 import { figure } from './figures.js';
 import { OptionBars } from './OptionBars.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 /** Background of a flagged row (AA contrast with the table's text). */
 const FLAGGED_ROW = '#fff1e6';
 
 /** One page of questions with every figure, sorted and paged on the server; flagged rows highlighted. */
-export function ItemTable(props: {
-  data: ItemAnalysisData | undefined;
-  loading: boolean;
-  paging: ListPaging<ItemAnalysisSort>;
-  onChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | readonly TableSort[]) => void;
-}) {
+export function ItemTable(props: { list: UseQueryResult<ItemAnalysisData>; state: PagingState<ItemAnalysisSort> }) {
   const { t } = useI18n();
-  const sorted = (key: ItemAnalysisSort) => ({
-    key,
-    sorter: true,
-    sortOrder: tableOrder(props.paging, key, { sort: 'number', order: 'asc' }),
-  });
+  const sorted = (key: ItemAnalysisSort) => ({ key, sorter: true });
   const figureColumn = (key: 'facility' | 'sd' | 'item_rest' | 'upper_lower', title: string, definition: string) => ({
     title: <FigureTitle title={title} definition={definition} />,
     align: 'right' as const,
@@ -80,11 +77,14 @@ export function ItemTable(props: {
   ];
   return (
     <div data-testid="analysis-table">
-      <Table<ItemAnalysisItem>
+      <ServerTable
         rowKey="question_id"
         columns={columns}
-        dataSource={props.data?.items ?? []}
-        loading={props.loading}
+        list={props.list}
+        rows={(data) => data.items}
+        state={props.state}
+        sorts={ITEM_ANALYSIS_SORTS}
+        defaultSort={{ sort: 'number', order: 'asc' }}
         scroll={{ x: true }}
         onRow={(q) =>
           ({
@@ -93,9 +93,7 @@ export function ItemTable(props: {
             style: q.flagged ? { background: FLAGGED_ROW } : undefined,
           }) as Record<string, unknown>
         }
-        onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
-        pagination={serverPagination(props.paging, props.data?.total, t)}
-        locale={{ emptyText: <Empty description={t('analysis.empty.noMatch')} /> }}
+        empty={<Empty description={t('analysis.empty.noMatch')} />}
       />
     </div>
   );

@@ -1,20 +1,19 @@
 import { api, AUDIT_SORTS, type AuditEntry, type AuditQuery } from '@examhall/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, Empty, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Card, Empty, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { intParam, tableOrder, textParam } from '../shared/listParams.js';
+import { intParam, textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
+import { useServerList } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { useListState } from '../shared/useListState.js';
 import { AuditDiff } from './AuditDiff.js';
 import { AuditFilters } from './AuditFilters.js';
 import { countChanges, diffEntries } from './diff.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 const DEFAULT_SORT = { sort: 'time', order: 'desc' } as const;
 
@@ -24,7 +23,7 @@ export default function AuditPage() {
   useDocumentTitle(t('admin.menu.audit'));
   const me = useStaffMe();
   const allowed = can(me.data, 'audit.read');
-  const { params, paging, setFilters, onTableChange } = useListState(AUDIT_SORTS);
+  const { params, paging, setFilters, table } = useListState(AUDIT_SORTS);
   const query: AuditQuery = {
     page: paging.page,
     page_size: paging.page_size,
@@ -37,14 +36,9 @@ export default function AuditPage() {
     from: intParam(params, 'from'),
     to: intParam(params, 'to'),
   };
-  const list = useQuery({
-    queryKey: ['admin', 'audit', query],
-    queryFn: ({ signal }) => request(api.auditList, { query, signal }),
-    enabled: allowed,
-    placeholderData: keepPreviousData,
-  });
+  const list = useServerList(api.auditList, query, { enabled: allowed });
   const filtered = ['actor_id', 'action', 'object_kind', 'object_id', 'from', 'to'].some((k) => params.has(k));
-  const columns = useColumns(paging, setFilters);
+  const columns = useColumns(setFilters);
   if (me.data && !allowed) return <Forbidden />;
 
   return (
@@ -54,21 +48,18 @@ export default function AuditPage() {
         <AuditFilters params={params} setFilters={setFilters} />
         <LoadError error={list.error} />
         <div data-testid="audit-table">
-          <Table<AuditEntry>
-            rowKey="id"
+          <ServerTable
             columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
+            list={list}
+            state={table}
+            sorts={AUDIT_SORTS}
+            defaultSort={DEFAULT_SORT}
             scroll={{ x: true }}
-            onChange={(pagination, _filters, sorter) => onTableChange(pagination, sorter)}
-            pagination={serverPagination(paging, list.data?.total, t)}
             expandable={{
               expandedRowRender: (entry) => <AuditDiff entry={entry} />,
               rowExpandable: (entry) => entry.before !== null || entry.after !== null,
             }}
-            locale={{
-              emptyText: <Empty description={filtered ? t('console.audit.noMatch') : t('console.audit.empty')} />,
-            }}
+            empty={<Empty description={filtered ? t('console.audit.noMatch') : t('console.audit.empty')} />}
           />
         </div>
       </Card>
@@ -76,10 +67,7 @@ export default function AuditPage() {
   );
 }
 
-function useColumns(
-  paging: ReturnType<typeof useListState>['paging'],
-  setFilters: ReturnType<typeof useListState>['setFilters'],
-): TableColumnsType<AuditEntry> {
+function useColumns(setFilters: ReturnType<typeof useListState>['setFilters']): TableColumnsType<AuditEntry> {
   const { t } = useI18n();
   return useMemo(
     () => [
@@ -88,7 +76,6 @@ function useColumns(
         key: 'time',
         dataIndex: 'time',
         sorter: true,
-        sortOrder: tableOrder(paging, 'time', DEFAULT_SORT),
         // The default sort never goes back to "none": it alternates.
         sortDirections: ['descend', 'ascend', 'descend'],
         render: (ms: number) => serverTime(ms),
@@ -98,7 +85,6 @@ function useColumns(
         key: 'actor',
         dataIndex: 'actor_name',
         sorter: true,
-        sortOrder: tableOrder(paging, 'actor', DEFAULT_SORT),
         render: (name: string, e: AuditEntry) =>
           e.actor_kind === 'system' ? (
             <Tag>{t('console.audit.system')}</Tag>
@@ -111,14 +97,12 @@ function useColumns(
         key: 'action',
         dataIndex: 'action',
         sorter: true,
-        sortOrder: tableOrder(paging, 'action', DEFAULT_SORT),
         render: (action: string) => <code>{action}</code>,
       },
       {
         title: t('console.audit.object'),
         key: 'object',
         sorter: true,
-        sortOrder: tableOrder(paging, 'object', DEFAULT_SORT),
         render: (_: unknown, e: AuditEntry) => <ObjectCell entry={e} />,
       },
       {
@@ -127,7 +111,7 @@ function useColumns(
         render: (_: unknown, e: AuditEntry) => changeSummary(t, e),
       },
     ],
-    [t, paging, setFilters],
+    [t, setFilters],
   );
 }
 

@@ -24,7 +24,7 @@ export default function BankPage() {
   const me = useStaffMe();
   const allowed = can(me.data, 'bank.read');
   const manage = can(me.data, 'bank.manage');
-  const { params, paging, setFilters, onTableChange } = useListState(BANK_SORTS);
+  const { params, setFilters, table } = useListState(BANK_SORTS);
   const query = useMemo(() => bankQueryFromParams(params), [params]);
   const list = useQuestions(query, allowed);
   const scope = scopeOf(params);
@@ -110,11 +110,8 @@ export default function BankPage() {
             )}
             <LoadError error={list.error} />
             <QuestionTable
-              rows={list.data?.list ?? []}
-              total={list.data?.total ?? 0}
-              loading={list.isFetching}
-              paging={paging}
-              onTableChange={onTableChange}
+              list={list}
+              state={table}
               selected={selected}
               onSelect={manage ? setSelected : null}
               onOpen={open}

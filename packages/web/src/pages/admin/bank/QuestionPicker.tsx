@@ -2,7 +2,7 @@ import { BANK_SORTS, type BankQuestionItem, type QuestionKind } from '@examhall/
 import { Button, Drawer, Empty, Space, TreeSelect, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
-import { patchParams, readPaging, sortFromTable, type ParamValue } from '../shared/listParams.js';
+import { patchParams, readPaging, type ParamValue } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { bankQueryFromParams, scopeOf } from './bankQuery.js';
 import { folderOptions, type FolderOption } from './folderTree.js';
@@ -86,14 +86,8 @@ export function QuestionPicker(props: {
       />
       <LoadError error={list.error} />
       <QuestionTable
-        rows={rows}
-        total={list.data?.total ?? 0}
-        loading={list.isFetching}
-        paging={paging}
-        onTableChange={(pagination, sorter) => {
-          const { sort, order } = sortFromTable(sorter, BANK_SORTS);
-          setFilters({ sort, order, page_size: pagination.pageSize, page: pagination.current });
-        }}
+        list={list}
+        state={{ paging, setPaging: (next) => setFilters({ ...next }) }}
         selected={[...picked.keys()]}
         unselectable={(q) => props.taken.has(q.id) || (props.kinds !== null && !props.kinds.includes(q.kind))}
         onSelect={(ids) =>

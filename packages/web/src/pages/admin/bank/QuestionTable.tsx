@@ -1,23 +1,27 @@
 import { WarningOutlined } from '@ant-design/icons';
-import type { BankQuestionItem, BankVerificationState } from '@examhall/contract';
-import { Button, Empty, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import {
+  BANK_SORTS,
+  type BankQuestionItem,
+  type BankQuestionListData,
+  type BankSort,
+  type BankVerificationState,
+} from '@examhall/contract';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Button, Empty, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
+import type { PagingState } from '../shared/listParams.js';
 import { MeasureSafe } from '../shared/MeasureSafe.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { ItemFlagTag } from './FlagNotice.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 const DEFAULT_SORT = { sort: 'updated', order: 'desc' } as const;
 
 /** One page of questions with sorting, paging and selection for bulk actions; a row opens the editor. */
 export function QuestionTable(props: {
-  rows: BankQuestionItem[];
-  total: number;
-  loading: boolean;
-  paging: ListPaging;
-  onTableChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | TableSort[]) => void;
+  list: UseQueryResult<BankQuestionListData>;
+  state: PagingState<BankSort>;
   selected: number[];
   onSelect: ((ids: number[]) => void) | null;
   /** Rows that cannot be selected (already taken, or not of a kind wanted), or null when all can. */
@@ -26,7 +30,6 @@ export function QuestionTable(props: {
   empty: ReactNode;
 }) {
   const { t } = useI18n();
-  const { paging } = props;
   const columns: TableColumnsType<BankQuestionItem> = [
     {
       title: 'ID',
@@ -34,7 +37,6 @@ export function QuestionTable(props: {
       dataIndex: 'id',
       width: 70,
       sorter: true,
-      sortOrder: tableOrder(paging, 'id', DEFAULT_SORT),
     },
     {
       title: t('console.bank.stem'),
@@ -73,7 +75,6 @@ export function QuestionTable(props: {
       dataIndex: 'difficulty',
       width: 100,
       sorter: true,
-      sortOrder: tableOrder(paging, 'difficulty', DEFAULT_SORT),
       render: (d: number) => <DifficultyMark level={d} />,
     },
     {
@@ -100,7 +101,6 @@ export function QuestionTable(props: {
       key: 'used',
       dataIndex: 'used_count',
       sorter: true,
-      sortOrder: tableOrder(paging, 'used', DEFAULT_SORT),
       width: 90,
     },
     {
@@ -109,7 +109,6 @@ export function QuestionTable(props: {
       dataIndex: 'updated_at',
       width: 170,
       sorter: true,
-      sortOrder: tableOrder(paging, 'updated', DEFAULT_SORT),
       sortDirections: ['descend', 'ascend', 'descend'],
       render: (ms: number, q) => (
         <Tooltip title={t('console.bank.lastEditor', { name: q.editor.name })}>
@@ -130,13 +129,13 @@ export function QuestionTable(props: {
   ];
   return (
     <div data-testid="bank-table">
-      <Table<BankQuestionItem>
-        rowKey="id"
+      <ServerTable
         columns={columns}
-        dataSource={props.rows}
-        loading={props.loading}
+        list={props.list}
+        state={props.state}
+        sorts={BANK_SORTS}
+        defaultSort={DEFAULT_SORT}
         scroll={{ x: 1100 }}
-        onChange={(pagination, _filters, sorter) => props.onTableChange(pagination, sorter)}
         rowSelection={
           props.onSelect
             ? {
@@ -148,8 +147,7 @@ export function QuestionTable(props: {
               }
             : undefined
         }
-        pagination={serverPagination(paging, props.total, t)}
-        locale={{ emptyText: props.empty }}
+        empty={props.empty}
       />
     </div>
   );

@@ -6,20 +6,18 @@ import {
   type BankFolderUpdateBody,
   type BankQuestionQuery,
 } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { can, useStaffMe } from '../../../session/staff.js';
+import { useServerList } from '../shared/serverList.js';
 
-/** Every bank query starts with this key. */
+/** The start of the bank's keys not made from one call's query: the pool sizes (several calls), the import formats. */
 export const BANK_KEY = ['admin', 'bank'] as const;
 /** Query key of the folder tree. */
-export const FOLDERS_KEY = [...BANK_KEY, 'folders'] as const;
-/** Query key of the tag list. */
-export const TAGS_KEY = [...BANK_KEY, 'tags'] as const;
-/** Query key of question lists (each query adds its filters). */
-export const QUESTIONS_KEY = [...BANK_KEY, 'questions'] as const;
+const FOLDERS_KEY = queryKey(api.bankFolders);
 /** Query key of one question in full. */
-export const questionKey = (id: number) => [...BANK_KEY, 'question', id] as const;
+export const questionKey = (id: number) => queryKey(api.bankQuestion, { question_id: id });
 
 /** The folder tree the caller may see. */
 export function useFolders() {
@@ -35,7 +33,7 @@ export function useFolders() {
 export function useTags() {
   const me = useStaffMe();
   return useQuery({
-    queryKey: TAGS_KEY,
+    queryKey: queryKey(api.bankTags),
     queryFn: ({ signal }) => request(api.bankTags, { signal }),
     enabled: can(me.data, 'bank.read'),
     staleTime: 30_000,
@@ -45,16 +43,13 @@ export function useTags() {
 /** One page of questions; the previous page stays on screen while the next loads. */
 export function useQuestions(query: BankQuestionQuery, enabled = true) {
   const me = useStaffMe();
-  return useQuery({
-    queryKey: [...QUESTIONS_KEY, query],
-    queryFn: ({ signal }) => request(api.bankQuestions, { query, signal }),
-    enabled: enabled && can(me.data, 'bank.read'),
-    placeholderData: keepPreviousData,
-  });
+  return useServerList(api.bankQuestions, query, { enabled: enabled && can(me.data, 'bank.read') });
 }
 
 /** Refetches everything the bank shows (counts in folders and tags change with questions). */
 export function invalidateBank(queryClient: QueryClient): void {
+  for (const call of [api.bankFolders, api.bankTags, api.bankQuestions, api.bankQuestion])
+    void queryClient.invalidateQueries({ queryKey: queryKey(call) });
   void queryClient.invalidateQueries({ queryKey: BANK_KEY });
 }
 

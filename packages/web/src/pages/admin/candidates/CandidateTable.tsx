@@ -1,30 +1,24 @@
-import type { CANDIDATE_SORTS } from '@examhall/contract';
-import { type CandidateListData, type CandidateView } from '@examhall/contract';
-import { Button, Empty, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { CANDIDATE_SORTS, type CandidateListData, type CandidateView } from '@examhall/contract';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Button, Empty, Space, Tag, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { tableOrder, type ListPaging, type TableSort } from '../shared/listParams.js';
-import { serverPagination } from '../shared/serverPagination.js';
+import type { PagingState } from '../shared/listParams.js';
+import { ServerTable } from '../shared/ServerTable.js';
 
 /** A sort column of the directory. */
 type Sort = (typeof CANDIDATE_SORTS)[number];
 
 /** One page of the directory: sorted and paged on the server; each row can be edited. */
 export function CandidateTable(props: {
-  data: CandidateListData | undefined;
-  loading: boolean;
-  paging: ListPaging<Sort>;
+  list: UseQueryResult<CandidateListData>;
+  state: PagingState<Sort>;
   filtered: boolean;
   canManage: boolean;
   onEdit: (c: CandidateView) => void;
-  onChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | readonly TableSort[]) => void;
 }) {
   const { t } = useI18n();
-  const sorted = (key: Sort) => ({
-    key,
-    sorter: true,
-    sortOrder: tableOrder(props.paging, key, { sort: 'created_at', order: 'desc' }),
-  });
+  const sorted = (key: Sort) => ({ key, sorter: true });
   const columns: TableColumnsType<CandidateView> = [
     { title: t('cand.col.name'), dataIndex: 'name', ...sorted('name') },
     { title: t('cand.col.phone'), render: (_, c) => `+${c.area_code} ${c.phone}`, ...sorted('phone') },
@@ -72,15 +66,14 @@ export function CandidateTable(props: {
       : []),
   ];
   return (
-    <Table<CandidateView>
-      rowKey="id"
+    <ServerTable<CandidateView, Sort, CandidateListData>
       columns={columns}
-      dataSource={props.data?.list ?? []}
-      loading={props.loading}
+      list={props.list}
+      state={props.state}
+      sorts={CANDIDATE_SORTS}
+      defaultSort={{ sort: 'created_at', order: 'desc' }}
       scroll={{ x: true }}
-      onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
-      pagination={serverPagination(props.paging, props.data?.total, t)}
-      locale={{ emptyText: <Empty description={props.filtered ? t('console.common.noMatch') : t('cand.empty')} /> }}
+      empty={<Empty description={props.filtered ? t('console.common.noMatch') : t('cand.empty')} />}
       data-testid="candidate-table"
     />
   );

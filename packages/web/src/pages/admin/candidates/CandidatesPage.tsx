@@ -55,7 +55,7 @@ export default function CandidatesPage() {
   useDocumentTitle(t('cand.title'));
   const me = useStaffMe();
   const manage = can(me.data, 'candidate.manage');
-  const { params, paging, setFilters, onTableChange } = useListState(CANDIDATE_SORTS);
+  const { params, paging, setFilters, table } = useListState(CANDIDATE_SORTS);
   const login = textParam(params, 'login');
   const query: CandidateListQuery = {
     page: paging.page,
@@ -100,13 +100,11 @@ export default function CandidatesPage() {
         <Filters params={params} set={setFilters} />
         <LoadError error={list.error} />
         <CandidateTable
-          data={list.data}
-          loading={list.isFetching}
-          paging={paging}
+          list={list}
+          state={table}
           filtered={['q', 'school', 'login'].some((k) => params.has(k))}
           canManage={manage}
           onEdit={setEditing}
-          onChange={onTableChange}
         />
       </Card>
       <CandidateFormModal

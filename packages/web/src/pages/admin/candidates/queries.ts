@@ -9,23 +9,20 @@ import {
   type CandidateUpdateBody,
   type JobView,
 } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchFile, request, saveFile, upload } from '../../../api/client.js';
 import { followJob } from '../../../api/jobs.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { can, useStaffMe } from '../../../session/staff.js';
+import { useServerList } from '../shared/serverList.js';
 
-/** Query key of the directory. */
-export const CANDIDATES_KEY = ['admin', 'candidates'] as const;
+/** Every page of the directory: what a change refetches. */
+const CANDIDATES_KEY = queryKey(api.candidateList);
 
 /** One page of the directory (sorted, filtered and paged on the server). */
 export function useCandidates(query: CandidateListQuery) {
   const me = useStaffMe();
-  return useQuery({
-    queryKey: [...CANDIDATES_KEY, query],
-    queryFn: ({ signal }) => request(api.candidateList, { query, signal }),
-    enabled: can(me.data, 'candidate.read'),
-    placeholderData: keepPreviousData,
-  });
+  return useServerList(api.candidateList, query, { enabled: can(me.data, 'candidate.read') });
 }
 
 /** Adds or edits a candidate; the directory is refetched. */

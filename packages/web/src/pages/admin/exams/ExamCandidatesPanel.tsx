@@ -7,15 +7,14 @@ import {
   type ExamCandidatesData,
   type ExamCandidatesQuery,
 } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Empty, Flex, Input, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
-import { fetchFile, request, saveFile } from '../../../api/client.js';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Dropdown, Empty, Flex, Input, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { fetchFile, saveFile } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
-import { sortFromTable } from '../shared/listParams.js';
-import { serverPagination } from '../shared/serverPagination.js';
+import { useListQuery, useServerList } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 
 /** How often the list is asked for again, so statuses change on screen as candidates move on. */
 export const CANDIDATES_REFRESH_MS = 5000;
@@ -74,9 +73,6 @@ function StatusBar(props: {
   );
 }
 
-/** The list's query as the panel keeps it (page and size always set). */
-type Query = Omit<ExamCandidatesQuery, 'page' | 'page_size'> & { page: number; page_size: number };
-
 /** The table's columns. */
 function useColumns(): TableColumnsType<ExamCandidateRow> {
   const { t } = useI18n();
@@ -111,17 +107,8 @@ function useColumns(): TableColumnsType<ExamCandidateRow> {
 /** An exam's invited candidates with their status: counts, filters, the server-paged table, export; refreshed live. */
 export function ExamCandidatesPanel({ examId }: { examId: number }) {
   const { t, lang } = useI18n();
-  const [query, setQuery] = useState<Query>({
-    exam_id: examId,
-    page: 1,
-    page_size: 20,
-  });
-  const list = useQuery({
-    queryKey: ['admin', 'exam-candidates', query],
-    queryFn: ({ signal }) => request(api.examCandidates, { query, signal }),
-    placeholderData: keepPreviousData,
-    refetchInterval: CANDIDATES_REFRESH_MS,
-  });
+  const { query, set, table } = useListQuery<ExamCandidatesQuery>({ exam_id: examId });
+  const list = useServerList(api.examCandidates, query, { refetchInterval: CANDIDATES_REFRESH_MS });
   const exporter = useMutation({
     mutationFn: async (format: 'csv' | 'xlsx') =>
       saveFile(
@@ -135,7 +122,6 @@ export function ExamCandidatesPanel({ examId }: { examId: number }) {
       ),
   });
   const columns = useColumns();
-  const set = (patch: Partial<Query>) => setQuery((q) => ({ ...q, page: 1, ...patch }));
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="exam-candidates">
       <Flex justify="space-between" wrap gap={8}>
@@ -165,23 +151,15 @@ export function ExamCandidatesPanel({ examId }: { examId: number }) {
       </Flex>
       {list.data && <StatusBar data={list.data} status={query.status} onPick={(status) => set({ status })} />}
       <LoadError error={list.error ?? exporter.error} />
-      <Table<ExamCandidateRow>
+      <ServerTable
         rowKey="invitation_id"
         size="small"
         columns={columns}
-        dataSource={list.data?.list ?? []}
-        loading={list.isLoading}
+        list={list}
+        state={table}
+        sorts={EXAM_CANDIDATE_SORTS}
         scroll={{ x: true }}
-        onChange={(p, _f, sorter) => {
-          const { sort, order } = sortFromTable(sorter, EXAM_CANDIDATE_SORTS);
-          setQuery((q) => ({ ...q, sort, order, page: p.current ?? 1, page_size: p.pageSize ?? q.page_size }));
-        }}
-        pagination={serverPagination(query, list.data?.total, t)}
-        locale={{
-          emptyText: (
-            <Empty description={query.q || query.status ? t('console.common.noMatch') : t('exam.cand.empty')} />
-          ),
-        }}
+        empty={<Empty description={query.q || query.status ? t('console.common.noMatch') : t('exam.cand.empty')} />}
       />
     </Space>
   );

@@ -1,20 +1,20 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { EditorExamItem, EditorExamListQuery, ExamStatus } from '@examhall/contract';
-import { Button, Card, Empty, Input, Segmented, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Button, Card, Empty, Input, Segmented, Space, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { tableOrder, textParam } from '../shared/listParams.js';
+import { textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { useListState } from '../shared/useListState.js';
 import { CreateExamModal } from './CreateExamModal.js';
 import { ArchiveButton, CopyExamModal } from './ExamActions.js';
 import { modeKey, STATUS_COLOR } from './labels.js';
 import { useExamList } from './queries.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 const SORTS = ['updated_at', 'name', 'start_at', 'id'] as const;
 const DEFAULT_SORT = { sort: 'updated_at', order: 'desc' } as const;
@@ -27,7 +27,7 @@ export default function ExamsPage() {
   const me = useStaffMe();
   const allowed = can(me.data, 'exam.read');
   const manage = can(me.data, 'exam.manage');
-  const { params, paging, setFilters, onTableChange } = useListState(SORTS);
+  const { params, paging, setFilters, table } = useListState(SORTS);
   const status = STATUSES.find((s) => s === params.get('status'));
   const name = textParam(params, 'name');
   const query: EditorExamListQuery = { ...paging, status, name };
@@ -43,7 +43,6 @@ export default function ExamsPage() {
       key: 'name',
       dataIndex: 'name',
       sorter: true,
-      sortOrder: tableOrder(paging, 'name', DEFAULT_SORT),
       render: (n: string, e) => (
         <Link to={`/admin/exams/${e.id}`} data-testid={`exam-open-${e.id}`}>
           {n}
@@ -70,7 +69,6 @@ export default function ExamsPage() {
       title: t('console.exams.col.window'),
       key: 'start_at',
       sorter: true,
-      sortOrder: tableOrder(paging, 'start_at', DEFAULT_SORT),
       render: (_, e) => (
         <span style={{ whiteSpace: 'nowrap' }}>
           {serverTime(e.start_at)}
@@ -85,7 +83,6 @@ export default function ExamsPage() {
       key: 'updated_at',
       dataIndex: 'updated_at',
       sorter: true,
-      sortOrder: tableOrder(paging, 'updated_at', DEFAULT_SORT),
       sortDirections: ['descend', 'ascend', 'descend'],
       render: (ms: number) => serverTime(ms),
     },
@@ -149,16 +146,15 @@ export default function ExamsPage() {
         </Space>
         <LoadError error={list.error} />
         <div data-testid="exam-table">
-          <Table<EditorExamItem>
-            rowKey="id"
+          <ServerTable
             columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
+            list={list}
+            state={table}
+            sorts={SORTS}
+            defaultSort={DEFAULT_SORT}
             scroll={{ x: true }}
-            onChange={(pagination, _f, sorter) => onTableChange(pagination, sorter)}
-            pagination={serverPagination(paging, list.data?.total, t)}
-            locale={{
-              emptyText: filtered ? (
+            empty={
+              filtered ? (
                 <Empty description={t('console.common.noMatch')}>
                   <Button onClick={() => setFilters({ status: null, name: null })}>{t('console.common.reset')}</Button>
                 </Empty>
@@ -170,8 +166,8 @@ export default function ExamsPage() {
                     </Button>
                   )}
                 </Empty>
-              ),
-            }}
+              )
+            }
           />
         </div>
       </Card>

@@ -1,23 +1,20 @@
 import { type InvitationListQuery, type InvitationView, type SlotView } from '@examhall/contract';
-import { Button, Empty, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Empty, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
+import { useListQuery } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { InvitationSmsActions } from './InvitationSmsActions.js';
 import { BulkModal, ReopenModal, type BulkKind } from './ScheduleModals.js';
 import { useInvitations } from './scheduleQueries.js';
 
-type Sort = 'id' | 'phone' | 'slot';
+/** The columns the list sorts by (by id otherwise). */
+const SORTS = ['phone', 'slot'] as const;
 
-/** The list's query as the table holds it. */
-interface ListQuery extends InvitationListQuery {
-  page: number;
-  page_size: number;
-  slot?: number | 'none' | undefined;
-  phone?: string | undefined;
-  sort?: Sort;
-}
+/** The list's query as the table holds it (a slot by its id). */
+type ListQuery = InvitationListQuery & { slot?: number | 'none' };
 
 /**
  * An exam's invitations, paged, sorted and filtered on the server, with each one's slot, extra time, own window
@@ -34,7 +31,7 @@ export function InvitationsTable({
   readOnly: boolean;
 }) {
   const { t } = useI18n();
-  const [query, setQuery] = useState<ListQuery>({ exam_id: examId, page: 1, page_size: 20 });
+  const { query, set, table } = useListQuery<ListQuery>({ exam_id: examId });
   const [phone, setPhone] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<BulkKind | null>(null);
@@ -122,7 +119,7 @@ export function InvitationsTable({
           aria-label={t('console.schedule.filterPhone')}
           value={phone}
           onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
-          onSearch={(v) => setQuery((q) => ({ ...q, phone: v || undefined, page: 1 }))}
+          onSearch={(v) => set({ phone: v || undefined })}
           style={{ width: 200 }}
           data-testid="invitations-phone"
         />
@@ -130,9 +127,7 @@ export function InvitationsTable({
           style={{ width: 180 }}
           aria-label={t('console.schedule.filterSlot')}
           value={query.slot === 'none' ? 0 : (query.slot ?? -1)}
-          onChange={(v: number) =>
-            setQuery((q) => ({ ...q, slot: v === -1 ? undefined : v === 0 ? 'none' : v, page: 1 }))
-          }
+          onChange={(v: number) => set({ slot: v === -1 ? undefined : v === 0 ? 'none' : v })}
           options={[
             { value: -1, label: t('console.schedule.anySlot') },
             { value: 0, label: t('console.schedule.noSlot') },
@@ -156,33 +151,17 @@ export function InvitationsTable({
           <InvitationSmsActions examId={examId} anids={selected} onDone={() => setSelected([])} />
         </Space>
       )}
-      <Table
-        rowKey="id"
+      <ServerTable
         size="small"
-        loading={list.isFetching}
         columns={columns}
-        dataSource={list.data?.list ?? []}
+        list={list}
+        state={table}
+        sorts={SORTS}
+        total={false}
         rowSelection={
           readOnly ? undefined : { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }
         }
-        pagination={{
-          current: query.page,
-          pageSize: query.page_size,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-        }}
-        onChange={(p, _f, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          const sort: Sort = s?.order ? (s.columnKey as Sort) : 'id';
-          setQuery((q) => ({
-            ...q,
-            page: p.current ?? 1,
-            page_size: p.pageSize ?? 20,
-            sort,
-            order: s?.order === 'descend' ? 'desc' : 'asc',
-          }));
-        }}
-        locale={{ emptyText: <Empty description={t('console.schedule.noInvitations')} /> }}
+        empty={<Empty description={t('console.schedule.noInvitations')} />}
       />
       {bulk && <BulkModal kind={bulk} examId={examId} ids={selected} slots={slots} onClose={() => setBulk(null)} />}
       {reopen !== null && <ReopenModal attemptId={reopen} onClose={() => setReopen(null)} />}

@@ -1,10 +1,12 @@
-import { SMS_STATES, type SmsEntry, type SmsState } from '@examhall/contract';
-import { App, Button, Empty, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { SMS_STATES, type SmsEntry, type SmsListQuery, type SmsState } from '@examhall/contract';
+import { App, Button, Empty, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
+import { useListQuery } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { limitText, resendMessage } from './heldTexts.js';
 import { useResend, useSmsList } from './invitationQueries.js';
 
@@ -18,14 +20,6 @@ const STATE_COLOR: Record<SmsState, string> = {
   held: 'orange',
 };
 
-interface Query {
-  exam_id: number;
-  page: number;
-  page_size: number;
-  state?: SmsState | undefined;
-  phone?: string | undefined;
-}
-
 /**
  * The exam's texts, newest first, paged and filtered on the server, with how many are in each state (a text the
  * budgets held back shows why); selected texts' invitations get their link again.
@@ -33,12 +27,12 @@ interface Query {
 export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boolean }) {
   const { t } = useI18n();
   const { message } = App.useApp();
-  const [query, setQuery] = useState<Query>({ exam_id: examId, page: 1, page_size: 20 });
+  const { query, set, table } = useListQuery<SmsListQuery>({ exam_id: examId });
   const [phone, setPhone] = useState('');
   const [selected, setSelected] = useState<SmsEntry[]>([]);
   const list = useSmsList(query);
   const resend = useResend();
-  const setState = (state: SmsState | undefined) => setQuery((q) => ({ ...q, state, page: 1 }));
+  const setState = (state: SmsState | undefined) => set({ state });
   const resendSelected = () => {
     const anids = [...new Set(selected.map((s) => s.anid))];
     resend.mutate(
@@ -105,7 +99,7 @@ export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boole
           aria-label={t('console.sms.col.phone')}
           value={phone}
           onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
-          onSearch={(v) => setQuery((q) => ({ ...q, phone: v || undefined, page: 1 }))}
+          onSearch={(v) => set({ phone: v || undefined })}
           style={{ width: 200 }}
           data-testid="sms-phone"
         />
@@ -130,29 +124,18 @@ export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boole
           </Button>
         )}
       </Space>
-      <Table
-        rowKey="id"
+      <ServerTable
         size="small"
-        loading={list.isFetching && !list.data}
         columns={columns}
-        dataSource={list.data?.list ?? []}
+        list={list}
+        state={table}
+        total={false}
         rowSelection={
           readOnly
             ? undefined
             : { selectedRowKeys: selected.map((s) => s.id), onChange: (_k, rows) => setSelected(rows) }
         }
-        pagination={{
-          current: query.page,
-          pageSize: query.page_size,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-        }}
-        onChange={(p) => setQuery((q) => ({ ...q, page: p.current ?? 1, page_size: p.pageSize ?? 20 }))}
-        locale={{
-          emptyText: (
-            <Empty description={query.state || query.phone ? t('console.sms.noneMatch') : t('console.sms.none')} />
-          ),
-        }}
+        empty={<Empty description={query.state || query.phone ? t('console.sms.noneMatch') : t('console.sms.none')} />}
       />
     </Space>
   );

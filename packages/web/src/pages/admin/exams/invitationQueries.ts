@@ -9,10 +9,11 @@ import {
   type RevokeBody,
   type SmsListQuery,
 } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../api/client.js';
 import { queryKey } from '../../../api/queryKeys.js';
 import { followJob } from '../../../api/jobs.js';
+import { useServerList } from '../shared/serverList.js';
 
 /** Refetches what an invitation or a text changes: the invitation list and the texts. */
 function useRefresh() {
@@ -76,12 +77,9 @@ export function useSaveSmsSettings() {
 
 /** One page of the exam's texts with the counts per state; refetched every few seconds while any is pending. */
 export function useSmsList(query: SmsListQuery) {
-  return useQuery({
-    queryKey: queryKey(api.smsList, query),
-    queryFn: ({ signal }) => request(api.smsList, { query, signal }),
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) => {
-      const counts = q.state.data?.counts;
+  return useServerList(api.smsList, query, {
+    refetchInterval: (data) => {
+      const counts = data?.counts;
       return counts && (counts.queued ?? 0) + (counts.sending ?? 0) > 0 ? 3000 : false;
     },
   });

@@ -1,28 +1,21 @@
 /** The exam area's server data and the mutations that change it; each mutation refetches what it changes. */
 import { api, type EditorExamDetail, type EditorExamListQuery } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { HOME_KEY } from '../home/HomePage.js';
+import { useServerList } from '../shared/serverList.js';
 
-/** Every exam query starts with this key. */
-export const EXAMS_KEY = ['admin', 'exams'] as const;
-/** Query key of exam lists (each query adds its filters). */
-export const EXAM_LIST_KEY = [...EXAMS_KEY, 'list'] as const;
 /** Query key of one exam's detail. */
-export const examKey = (id: number) => [...EXAMS_KEY, 'detail', id] as const;
+export const examKey = (id: number) => queryKey(api.examEditorDetail, { exam_id: id });
 /** Query key of one exam's proctors and graders. */
-export const examStaffKey = (id: number) => [...EXAMS_KEY, 'staff', id] as const;
+export const examStaffKey = (id: number) => queryKey(api.examStaffList, { exam_id: id });
 
 /** One page of exams. */
 export function useExamList(query: EditorExamListQuery) {
   const me = useStaffMe();
-  return useQuery({
-    queryKey: [...EXAM_LIST_KEY, query],
-    queryFn: ({ signal }) => request(api.examEditorList, { query, signal }),
-    enabled: can(me.data, 'exam.read'),
-    placeholderData: keepPreviousData,
-  });
+  return useServerList(api.examEditorList, query, { enabled: can(me.data, 'exam.read') });
 }
 
 /** One exam: draft, revision, versions, what runs now. */
@@ -42,7 +35,7 @@ export function useInvalidateExams() {
   const queryClient = useQueryClient();
   return (detail?: EditorExamDetail) => {
     if (detail) queryClient.setQueryData(examKey(detail.id), detail);
-    void queryClient.invalidateQueries({ queryKey: EXAM_LIST_KEY });
+    void queryClient.invalidateQueries({ queryKey: queryKey(api.examEditorList) });
     void queryClient.invalidateQueries({ queryKey: HOME_KEY });
   };
 }

@@ -1,8 +1,9 @@
 /** The schedule tab's server data: an exam's slots and its invitations, and the changes that refetch them. */
 import { api, type AccommodationsBody, type AssignSlotBody, type InvitationListQuery } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../api/client.js';
 import { queryKey } from '../../../api/queryKeys.js';
+import { useServerList } from '../shared/serverList.js';
 
 /** An exam's slots with seats taken, and its slot mode. */
 export function useSlots(examId: number) {
@@ -15,11 +16,7 @@ export function useSlots(examId: number) {
 
 /** One page of an exam's invitations. */
 export function useInvitations(query: InvitationListQuery) {
-  return useQuery({
-    queryKey: queryKey(api.scheduleInvitations, query),
-    queryFn: ({ signal }) => request(api.scheduleInvitations, { query, signal }),
-    placeholderData: keepPreviousData,
-  });
+  return useServerList(api.scheduleInvitations, query);
 }
 
 /** Refetches slots and invitations (seats and windows change together). */

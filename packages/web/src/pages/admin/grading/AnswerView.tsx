@@ -2,6 +2,7 @@ import { api, type GradingItemRef } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Row, Skeleton, Typography } from 'antd';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { MarksSideBySide } from './MarksSideBySide.js';
@@ -26,7 +27,7 @@ export function AnswerView({
 }) {
   const { t } = useI18n();
   const item = useQuery({
-    queryKey: ['admin', 'grading', 'item', answer.attempt_id, answer.question_id],
+    queryKey: queryKey(api.gradingItem, { attempt_id: answer.attempt_id, question_id: answer.question_id }),
     queryFn: ({ signal }) => request(api.gradingItem, { query: answer, signal }),
   });
   if (item.error) return <LoadError error={item.error} />;

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { AnswerView } from './AnswerView.js';
@@ -19,7 +20,7 @@ export function GradingDesk({ examId }: { examId: number }) {
   // An index into `seen`; seen.length is the live queue.
   const [at, setAt] = useState(0);
   const next = useQuery({
-    queryKey: ['admin', 'grading', 'next', examId],
+    queryKey: queryKey(api.gradingNext, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.gradingNext, { query: { exam_id: examId }, signal }),
   });
   const mark = useMark(examId, (ref) => {

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Space, Tabs } from 'antd';
 import { Link, useParams } from 'react-router';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
@@ -20,7 +21,7 @@ export default function GradingExamPage() {
   const me = useStaffMe();
   const allowed = can(me.data, 'grade.read');
   const setup = useQuery({
-    queryKey: ['admin', 'grading', 'setup', examId],
+    queryKey: queryKey(api.gradingSetup, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.gradingSetup, { query: { exam_id: examId }, signal }),
     enabled: allowed && Number.isInteger(examId) && examId > 0,
   });

@@ -1,15 +1,12 @@
-import { api, type GradingExamItem } from '@examhall/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, Empty, Input, Progress, Space, Table, Tag, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import { api, type CallQuery, type GradingExamItem } from '@examhall/contract';
+import { Card, Empty, Input, Progress, Space, Tag, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
-import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
-import { serverPagination } from '../shared/serverPagination.js';
+import { useListQuery, useServerList } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 
 /** The grading area's start: the exams the caller grades, with their progress, paged and searched on the server. */
 export default function GradingExamsPage() {
@@ -17,15 +14,8 @@ export default function GradingExamsPage() {
   useDocumentTitle(t('console.grading.title'));
   const me = useStaffMe();
   const allowed = can(me.data, 'grade.read');
-  const [paging, setPaging] = useState({ page: 1, page_size: DEFAULT_PAGE_SIZE });
-  const [keyword, setKeyword] = useState('');
-  const query = { ...paging, ...(keyword ? { keyword } : {}) };
-  const list = useQuery({
-    queryKey: ['admin', 'grading', 'exams', query],
-    queryFn: ({ signal }) => request(api.gradingExams, { query, signal }),
-    enabled: allowed,
-    placeholderData: keepPreviousData,
-  });
+  const { query, set, table } = useListQuery<CallQuery<typeof api.gradingExams>>({});
+  const list = useServerList(api.gradingExams, query, { enabled: allowed });
   if (me.data && !allowed) return <Forbidden />;
 
   const columns: TableColumnsType<GradingExamItem> = [
@@ -81,24 +71,17 @@ export default function GradingExamsPage() {
           allowClear
           placeholder={t('console.grading.search')}
           aria-label={t('console.grading.search')}
-          onSearch={(v) => {
-            setKeyword(v.trim());
-            setPaging((p) => ({ ...p, page: 1 }));
-          }}
+          onSearch={(v) => set({ keyword: v.trim() || undefined })}
           style={{ maxWidth: 320, marginBottom: 16 }}
           data-testid="grading-search"
         />
         <div data-testid="grading-exams">
-          <Table<GradingExamItem>
+          <ServerTable
             rowKey="exam_id"
             columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isPending && allowed}
-            locale={{ emptyText: <Empty description={t('console.grading.empty')} /> }}
-            pagination={{
-              ...serverPagination(paging, list.data?.total, t),
-              onChange: (page, page_size) => setPaging({ page, page_size }),
-            }}
+            list={list}
+            state={table}
+            empty={<Empty description={t('console.grading.empty')} />}
             scroll={{ x: true }}
           />
         </div>

@@ -2,6 +2,7 @@ import { api, type GradingProgressData } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Progress, Row, Table, type TableColumnsType } from 'antd';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LoadError } from '../shared/PageTitle.js';
 
@@ -14,7 +15,7 @@ const percent = (done: number, total: number) => (total === 0 ? 100 : Math.round
 export function ProgressPanel({ examId }: { examId: number }) {
   const { t } = useI18n();
   const progress = useQuery({
-    queryKey: ['admin', 'grading', 'progress', examId],
+    queryKey: queryKey(api.gradingProgress, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.gradingProgress, { query: { exam_id: examId }, signal }),
     refetchInterval: 15_000,
   });

@@ -1,28 +1,21 @@
-import { api, type GradingItemRef, type ReconcileItem } from '@examhall/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Drawer, Empty, Table, type TableColumnsType } from 'antd';
+import { api, type CallQuery, type GradingItemRef, type ReconcileItem } from '@examhall/contract';
+import { Button, Drawer, Empty, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
-import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
+import { useListQuery, useServerList } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { AnswerView } from './AnswerView.js';
 import { useMark } from './useMark.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 /** Answers whose two marks differ by more than the margin: both marks side by side, and the deciding mark. */
 export function ReconcilePanel({ examId }: { examId: number }) {
   const { t } = useI18n();
   const me = useStaffMe();
-  const [paging, setPaging] = useState({ page: 1, page_size: DEFAULT_PAGE_SIZE });
   const [open, setOpen] = useState<GradingItemRef | null>(null);
-  const query = { exam_id: examId, ...paging };
-  const list = useQuery({
-    queryKey: ['admin', 'grading', 'reconcile', query],
-    queryFn: ({ signal }) => request(api.gradingReconcile, { query, signal }),
-    placeholderData: keepPreviousData,
-  });
+  const { query, table } = useListQuery<CallQuery<typeof api.gradingReconcile>>({ exam_id: examId });
+  const list = useServerList(api.gradingReconcile, query);
   const mark = useMark(examId, () => setOpen(null));
   const columns: TableColumnsType<ReconcileItem> = [
     { title: t('console.grading.answer'), key: 'answer', render: (_, r) => `#${r.attempt_id} · Q${r.order_num}` },
@@ -48,16 +41,12 @@ export function ReconcilePanel({ examId }: { examId: number }) {
     <>
       <LoadError error={list.error} />
       <div data-testid="reconcile-list">
-        <Table<ReconcileItem>
+        <ServerTable
           rowKey={(r) => `${r.attempt_id}-${r.question_id}`}
           columns={columns}
-          dataSource={list.data?.list ?? []}
-          loading={list.isPending}
-          locale={{ emptyText: <Empty description={t('console.grading.reconcileEmpty')} /> }}
-          pagination={{
-            ...serverPagination(paging, list.data?.total, t),
-            onChange: (page, page_size) => setPaging({ page, page_size }),
-          }}
+          list={list}
+          state={table}
+          empty={<Empty description={t('console.grading.reconcileEmpty')} />}
           scroll={{ x: true }}
         />
       </div>

@@ -4,6 +4,7 @@ import { App, Button, Card, Checkbox, Col, Form, InputNumber, Row, Select, Switc
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { examStaffKey } from '../exams/queries.js';
+import { invalidateGrading } from './queries.js';
 
 type Settings = GradingSetupData['settings'];
 type Assign = { staff_id: number; sections: (typeof GRADED_SECTIONS)[number][] };
@@ -17,7 +18,7 @@ function useSave<T>(save: (v: T) => Promise<unknown>) {
     mutationFn: save,
     onSuccess: async () => {
       void message.success(t('console.grading.saved'));
-      await client.invalidateQueries({ queryKey: ['admin', 'grading'] });
+      await invalidateGrading(client);
     },
     onError: (e) => void message.error(errorText(e)),
   });

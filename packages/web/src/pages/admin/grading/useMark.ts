@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
+import { invalidateGrading } from './queries.js';
 import type { MarkInput } from './RubricScorer.js';
 
 /** Submits a mark (or the reconciling one) and refreshes every grading view of the exam. */
@@ -15,7 +16,7 @@ export function useMark(examId: number, onDone?: (ref: GradingItemRef) => void) 
       request(reconcile ? api.gradingReconcileMark : api.gradingMark, { body: { ...ref, ...mark } }),
     onSuccess: async (_data, { ref }) => {
       void message.success(t('console.grading.marked'));
-      await client.invalidateQueries({ queryKey: ['admin', 'grading'] });
+      await invalidateGrading(client);
       onDone?.(ref);
     },
     onError: (e) => void message.error(errorText(e)),

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Row, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
@@ -10,7 +11,7 @@ import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
 
 /** Query key of the console home's counts. */
-export const HOME_KEY = ['admin', 'home'] as const;
+export const HOME_KEY = queryKey(api.consoleHome);
 
 /** The console's start: what needs attention now, each with a link to where it is dealt with. */
 export default function HomePage() {

@@ -1,5 +1,5 @@
-import { api, ApiTokenCreateBody, type ApiTokenView } from '@examhall/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiTokenCreateBody, type ApiTokenListQuery, type ApiTokenView } from '@examhall/contract';
+import { useMutation } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -11,7 +11,6 @@ import {
   Input,
   Modal,
   Popconfirm,
-  Table,
   Tag,
   Typography,
   type TableColumnsType,
@@ -21,20 +20,19 @@ import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { FormError } from '../../../shell/FormError.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
+import { useListQuery } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { zodRule } from '../shared/zodRule.js';
-import { INTEGRATIONS_KEY, useApiTokens } from './queries.js';
+import { useApiTokens, useRefreshIntegrations } from './queries.js';
 import { ScopeSelect } from './ScopeSelect.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 /** API tokens: the list (paged on the server), create (the token shown once, with copy), revoke. */
 export function ApiTokensPanel() {
   const { t } = useI18n();
-  const [paging, setPaging] = useState({ page: 1, page_size: DEFAULT_PAGE_SIZE });
-  const [showRevoked, setShowRevoked] = useState(false);
+  const { query, set, table } = useListQuery<ApiTokenListQuery>({ show: 'live' });
   const [creating, setCreating] = useState(false);
-  const list = useApiTokens({ ...paging, show: showRevoked ? 'all' : 'live' });
+  const list = useApiTokens(query);
   const columns: TableColumnsType<ApiTokenView> = [
     { title: t('console.integrations.tokenName'), key: 'name', dataIndex: 'name' },
     {
@@ -74,11 +72,8 @@ export function ApiTokensPanel() {
     >
       <Typography.Paragraph type="secondary">{t('console.integrations.tokensHint')}</Typography.Paragraph>
       <Checkbox
-        checked={showRevoked}
-        onChange={(e) => {
-          setShowRevoked(e.target.checked);
-          setPaging((p) => ({ ...p, page: 1 }));
-        }}
+        checked={query.show === 'all'}
+        onChange={(e) => set({ show: e.target.checked ? 'all' : 'live' })}
         style={{ marginBottom: 16 }}
         data-testid="tokens-show-revoked"
       >
@@ -86,15 +81,12 @@ export function ApiTokensPanel() {
       </Checkbox>
       <LoadError error={list.error} />
       <div data-testid="tokens-table">
-        <Table<ApiTokenView>
-          rowKey="id"
+        <ServerTable
           columns={columns}
-          dataSource={list.data?.list ?? []}
-          loading={list.isFetching && !list.data}
+          list={list}
+          state={table}
           scroll={{ x: true }}
-          onChange={(p) => setPaging({ page: p.current ?? 1, page_size: p.pageSize ?? DEFAULT_PAGE_SIZE })}
-          pagination={serverPagination(paging, list.data?.total, t)}
-          locale={{ emptyText: <Empty description={t('console.integrations.noTokens')} /> }}
+          empty={<Empty description={t('console.integrations.noTokens')} />}
         />
       </div>
       <CreateTokenModal open={creating} onClose={() => setCreating(false)} />
@@ -110,7 +102,7 @@ interface TokenForm {
 /** Makes a token, then shows it this once with a copy button; closing forgets it. */
 function CreateTokenModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useI18n();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshIntegrations();
   const [form] = Form.useForm<TokenForm>();
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
@@ -118,7 +110,7 @@ function CreateTokenModal({ open, onClose }: { open: boolean; onClose: () => voi
     mutationFn: (body: TokenForm) => request(api.apiTokenCreate, { body: { ...body, name: body.name.trim() } }),
     onSuccess: (r) => {
       setMade(r.token);
-      void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
+      refresh();
     },
     onError: (e) => setError(errorText(e)),
   });
@@ -192,10 +184,10 @@ function CreateTokenModal({ open, onClose }: { open: boolean; onClose: () => voi
 function Revoke({ token }: { token: ApiTokenView }) {
   const { t } = useI18n();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshIntegrations();
   const revoke = useMutation({
     mutationFn: () => request(api.apiTokenRevoke, { body: { id: token.id } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_KEY }),
+    onSuccess: refresh,
     onError: (e) => void message.error(errorText(e)),
   });
   return (

@@ -1,30 +1,32 @@
-import { api, DELIVERY_STATES, type DeliveryState, type DeliveryView } from '@examhall/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import {
+  api,
+  DELIVERY_STATES,
+  type DeliveryListQuery,
+  type DeliveryState,
+  type DeliveryView,
+} from '@examhall/contract';
+import { useMutation } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { LoadError } from '../shared/PageTitle.js';
-import { INTEGRATIONS_KEY, useDeliveries, useWebhooks } from './queries.js';
-import { serverPagination } from '../shared/serverPagination.js';
+import { useListQuery } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
+import { useDeliveries, useRefreshIntegrations, useWebhooks } from './queries.js';
 
 const STATE_COLORS: Record<DeliveryState, string> = { pending: 'blue', delivered: 'green', failed: 'red' };
+
+/** The log's filters: one address, one state. */
+type Filters = Omit<DeliveryListQuery, 'endpoint_id' | 'status'> & { endpoint_id?: number; status?: DeliveryState };
 
 /** The delivery log: each event to each address, filtered by address and state and paged on the server. */
 export function DeliveriesPanel() {
   const { t } = useI18n();
   const endpoints = useWebhooks();
-  const [endpointId, setEndpointId] = useState<number | undefined>();
-  const [status, setStatus] = useState<DeliveryState | undefined>();
-  const [paging, setPaging] = useState({ page: 1, page_size: DEFAULT_PAGE_SIZE });
-  const list = useDeliveries({
-    ...paging,
-    ...(endpointId !== undefined ? { endpoint_id: endpointId } : {}),
-    ...(status ? { status } : {}),
-  });
-  const filtered = endpointId !== undefined || status !== undefined;
+  const { query, set, table } = useListQuery<Filters>({});
+  const list = useDeliveries(query);
+  const filtered = query.endpoint_id !== undefined || query.status !== undefined;
   const columns: TableColumnsType<DeliveryView> = [
     { title: t('console.integrations.created'), key: 'created', render: (_: unknown, d) => serverTime(d.created_at) },
     {
@@ -83,11 +85,8 @@ export function DeliveriesPanel() {
           style={{ minWidth: 260 }}
           placeholder={t('console.integrations.allEndpoints')}
           aria-label={t('console.integrations.url')}
-          value={endpointId}
-          onChange={(v?: number) => {
-            setEndpointId(v);
-            setPaging((p) => ({ ...p, page: 1 }));
-          }}
+          value={query.endpoint_id}
+          onChange={(v?: number) => set({ endpoint_id: v })}
           options={(endpoints.data?.list ?? []).map((e) => ({ value: e.id, label: e.url }))}
           data-testid="deliveries-endpoint"
         />
@@ -96,11 +95,8 @@ export function DeliveriesPanel() {
           style={{ minWidth: 160 }}
           placeholder={t('console.integrations.allStatuses')}
           aria-label={t('console.integrations.status')}
-          value={status}
-          onChange={(v?: DeliveryState) => {
-            setStatus(v);
-            setPaging((p) => ({ ...p, page: 1 }));
-          }}
+          value={query.status}
+          onChange={(v?: DeliveryState) => set({ status: v })}
           options={DELIVERY_STATES.map((s) => ({
             value: s,
             label: t(`console.integrations.status.${s}` as MessageKey),
@@ -115,23 +111,18 @@ export function DeliveriesPanel() {
         </Typography.Paragraph>
       )}
       <div data-testid="deliveries-table">
-        <Table<DeliveryView>
-          rowKey="id"
+        <ServerTable
           columns={columns}
-          dataSource={list.data?.list ?? []}
-          loading={list.isFetching && !list.data}
+          list={list}
+          state={table}
           scroll={{ x: true }}
-          onChange={(p) => setPaging({ page: p.current ?? 1, page_size: p.pageSize ?? DEFAULT_PAGE_SIZE })}
-          pagination={serverPagination(paging, list.data?.total, t)}
-          locale={{
-            emptyText: (
-              <Empty
-                description={
-                  filtered ? t('console.integrations.noDeliveriesMatch') : t('console.integrations.noDeliveries')
-                }
-              />
-            ),
-          }}
+          empty={
+            <Empty
+              description={
+                filtered ? t('console.integrations.noDeliveriesMatch') : t('console.integrations.noDeliveries')
+              }
+            />
+          }
         />
       </div>
     </Card>
@@ -142,12 +133,12 @@ export function DeliveriesPanel() {
 function Redeliver({ delivery }: { delivery: DeliveryView }) {
   const { t } = useI18n();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshIntegrations();
   const again = useMutation({
     mutationFn: () => request(api.webhookRedeliver, { body: { id: delivery.id } }),
     onSuccess: () => {
       void message.success(t('console.integrations.redelivered'));
-      void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
+      refresh();
     },
     onError: (e) => void message.error(errorText(e)),
   });

@@ -1,12 +1,12 @@
 import { api, WebhookSecret, WebhookUrl, type WebhookEndpointView, type WebhookSaveBody } from '@examhall/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { FormError } from '../../../shell/FormError.js';
 import { zodRule } from '../shared/zodRule.js';
-import { INTEGRATIONS_KEY } from './queries.js';
+import { useRefreshIntegrations } from './queries.js';
 import { ScopeSelect } from './ScopeSelect.js';
 
 interface WebhookForm {
@@ -30,7 +30,7 @@ function newSecret(): string {
 export function WebhookFormModal(props: { endpoint: WebhookEndpointView | null; open: boolean; onClose: () => void }) {
   const { t } = useI18n();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshIntegrations();
   const [form] = Form.useForm<WebhookForm>();
   const [error, setError] = useState<string | null>(null);
   const editing = props.endpoint !== null;
@@ -38,7 +38,7 @@ export function WebhookFormModal(props: { endpoint: WebhookEndpointView | null; 
     mutationFn: (body: WebhookSaveBody) => request(api.webhookSave, { body }),
     onSuccess: () => {
       void message.success(t('console.integrations.saved'));
-      void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
+      refresh();
       props.onClose();
     },
     onError: (e) => setError(errorText(e)),

@@ -1,11 +1,11 @@
 import { api, type WebhookEndpointView } from '@examhall/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LoadError } from '../shared/PageTitle.js';
-import { INTEGRATIONS_KEY, useWebhooks } from './queries.js';
+import { useRefreshIntegrations, useWebhooks } from './queries.js';
 import { WebhookFormModal } from './WebhookFormModal.js';
 
 /** The webhook addresses: add, edit, send a test, delete. */
@@ -83,8 +83,7 @@ export function WebhooksPanel() {
 function WebhookActions({ endpoint, onEdit }: { endpoint: WebhookEndpointView; onEdit: () => void }) {
   const { t } = useI18n();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
+  const refresh = useRefreshIntegrations();
   const test = useMutation({
     mutationFn: () => request(api.webhookTest, { body: { id: endpoint.id } }),
     onSuccess: (r) => {

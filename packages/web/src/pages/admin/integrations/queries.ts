@@ -1,11 +1,20 @@
 /** The Integrations page's server data: webhook endpoints, the delivery log and API tokens. */
 import { api, type ApiTokenListQuery, type DeliveryListQuery } from '@examhall/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { can, useStaffMe } from '../../../session/staff.js';
+import { useServerList } from '../shared/serverList.js';
 
-/** Every query key of the page starts with this, so a change refreshes them all. */
-export const INTEGRATIONS_KEY = ['admin', 'integrations'] as const;
+/** Refetches everything the page shows (addresses' counts, deliveries, tokens): any change may touch them all. */
+export function useRefreshIntegrations(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => {
+    for (const call of [api.webhookList, api.webhookDeliveries, api.apiTokenList])
+      void queryClient.invalidateQueries({ queryKey: queryKey(call) });
+  }, [queryClient]);
+}
 
 /** True when the account may use the page (admins). */
 export function useMayIntegrate(): { known: boolean; allowed: boolean } {
@@ -17,7 +26,7 @@ export function useMayIntegrate(): { known: boolean; allowed: boolean } {
 export function useWebhooks() {
   const { allowed } = useMayIntegrate();
   return useQuery({
-    queryKey: [...INTEGRATIONS_KEY, 'webhooks'],
+    queryKey: queryKey(api.webhookList),
     queryFn: ({ signal }) => request(api.webhookList, { signal }),
     enabled: allowed,
   });
@@ -26,22 +35,14 @@ export function useWebhooks() {
 /** One page of the delivery log; read again every few seconds while something waits for a try. */
 export function useDeliveries(query: DeliveryListQuery) {
   const { allowed } = useMayIntegrate();
-  return useQuery({
-    queryKey: [...INTEGRATIONS_KEY, 'deliveries', query],
-    queryFn: ({ signal }) => request(api.webhookDeliveries, { query, signal }),
+  return useServerList(api.webhookDeliveries, query, {
     enabled: allowed,
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.list.some((d) => d.status === 'pending') ? 5_000 : false),
+    refetchInterval: (data) => (data?.list.some((d) => d.status === 'pending') ? 5_000 : false),
   });
 }
 
 /** One page of API tokens. */
 export function useApiTokens(query: ApiTokenListQuery) {
   const { allowed } = useMayIntegrate();
-  return useQuery({
-    queryKey: [...INTEGRATIONS_KEY, 'tokens', query],
-    queryFn: ({ signal }) => request(api.apiTokenList, { query, signal }),
-    enabled: allowed,
-    placeholderData: keepPreviousData,
-  });
+  return useServerList(api.apiTokenList, query, { enabled: allowed });
 }

@@ -1,18 +1,20 @@
 import { api, JOB_KINDS, JOB_SORTS, JOB_STATES, type JobListQuery, type JobView } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo } from 'react';
 import { errorText, request } from '../../../api/client.js';
+import { jobEnded } from '../../../api/jobs.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { tableOrder, textParam } from '../shared/listParams.js';
+import { textParam } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
+import { useServerList } from '../shared/serverList.js';
+import { ServerTable } from '../shared/ServerTable.js';
 import { useListState } from '../shared/useListState.js';
 import { JobProgress } from './JobProgress.js';
-import { jobEnded } from '../../../api/jobs.js';
-import { serverPagination } from '../shared/serverPagination.js';
 
 const DEFAULT_SORT = { sort: 'created', order: 'desc' } as const;
 /** How often the list is read again while a job on it is in progress, ms. */
@@ -32,19 +34,16 @@ export default function JobsPage() {
   useDocumentTitle(t('admin.menu.jobs'));
   const me = useStaffMe();
   const allowed = can(me.data, 'job.read');
-  const { params, paging, setFilters, onTableChange } = useListState(JOB_SORTS);
+  const { params, paging, setFilters, table } = useListState(JOB_SORTS);
   const kind = JOB_KINDS.find((k) => k === textParam(params, 'kind'));
   const state = JOB_STATES.find((s) => s === textParam(params, 'state'));
   const query: JobListQuery = { ...paging, ...(kind ? { kind } : {}), ...(state ? { state } : {}) };
-  const list = useQuery({
-    queryKey: ['admin', 'jobs', query],
-    queryFn: ({ signal }) => request(api.jobList, { query, signal }),
+  const list = useServerList(api.jobList, query, {
     enabled: allowed,
-    placeholderData: keepPreviousData,
     // Live while something on the page is still going.
-    refetchInterval: (q) => (q.state.data?.list.some((j) => !jobEnded(j)) ? LIVE_MS : false),
+    refetchInterval: (data) => (data?.list.some((j) => !jobEnded(j)) ? LIVE_MS : false),
   });
-  const columns = useColumns(paging);
+  const columns = useColumns();
   if (me.data && !allowed) return <Forbidden />;
   const filtered = kind !== undefined || state !== undefined;
 
@@ -76,17 +75,14 @@ export default function JobsPage() {
         </Space>
         <LoadError error={list.error} />
         <div data-testid="jobs-table">
-          <Table<JobView>
-            rowKey="id"
+          <ServerTable
             columns={columns}
-            dataSource={list.data?.list ?? []}
-            loading={list.isFetching && !list.data}
+            list={list}
+            state={table}
+            sorts={JOB_SORTS}
+            defaultSort={DEFAULT_SORT}
             scroll={{ x: true }}
-            onChange={(pagination, _filters, sorter) => onTableChange(pagination, sorter)}
-            pagination={serverPagination(paging, list.data?.total, t)}
-            locale={{
-              emptyText: <Empty description={filtered ? t('console.jobs.noMatch') : t('console.jobs.empty')} />,
-            }}
+            empty={<Empty description={filtered ? t('console.jobs.noMatch') : t('console.jobs.empty')} />}
           />
         </div>
       </Card>
@@ -94,7 +90,7 @@ export default function JobsPage() {
   );
 }
 
-function useColumns(paging: ReturnType<typeof useListState>['paging']): TableColumnsType<JobView> {
+function useColumns(): TableColumnsType<JobView> {
   const { t } = useI18n();
   return useMemo(
     () => [
@@ -103,7 +99,6 @@ function useColumns(paging: ReturnType<typeof useListState>['paging']): TableCol
         key: 'created',
         dataIndex: 'created_at',
         sorter: true,
-        sortOrder: tableOrder(paging, 'created', DEFAULT_SORT),
         sortDirections: ['descend', 'ascend', 'descend'],
         render: (ms: number) => serverTime(ms),
       },
@@ -112,7 +107,6 @@ function useColumns(paging: ReturnType<typeof useListState>['paging']): TableCol
         key: 'kind',
         dataIndex: 'kind',
         sorter: true,
-        sortOrder: tableOrder(paging, 'kind', DEFAULT_SORT),
         render: (_: unknown, j: JobView) => (
           <Space orientation="vertical" size={0}>
             <span>{t(`console.jobs.kind.${j.kind}` as MessageKey)}</span>
@@ -125,7 +119,6 @@ function useColumns(paging: ReturnType<typeof useListState>['paging']): TableCol
         key: 'state',
         dataIndex: 'state',
         sorter: true,
-        sortOrder: tableOrder(paging, 'state', DEFAULT_SORT),
         render: (_: unknown, j: JobView) => (
           <Tag color={STATE_COLORS[j.state]}>{t(`console.jobs.state.${j.state}` as MessageKey)}</Tag>
         ),
@@ -142,7 +135,7 @@ function useColumns(paging: ReturnType<typeof useListState>['paging']): TableCol
         render: (_: unknown, j: JobView) => (jobEnded(j) ? null : <CancelButton job={j} />),
       },
     ],
-    [t, paging],
+    [t],
   );
 }
 
@@ -165,7 +158,7 @@ function CancelButton({ job }: { job: JobView }) {
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: () => request(api.jobCancel, { body: { job_id: job.id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'jobs'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKey(api.jobList) }),
     onError: (err) => void message.error(errorText(err)),
   });
   return (

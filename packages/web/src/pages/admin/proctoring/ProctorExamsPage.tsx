@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Card, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
@@ -17,7 +18,7 @@ export default function ProctorExamsPage() {
   const me = useStaffMe();
   const allowed = can(me.data, 'proctor.watch');
   const exams = useQuery({
-    queryKey: ['admin', 'proctor', 'exams'],
+    queryKey: queryKey(api.proctorExams),
     queryFn: ({ signal }) => request(api.proctorExams, { signal }),
     enabled: allowed,
     refetchInterval: 15_000,

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { errorText, fetchFile, request, saveFile } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { JobProgress } from '../jobs/JobProgress.js';
 import { exportFilter, type RankingState } from './rankingQuery.js';
@@ -22,7 +23,7 @@ export function ExportButtons({ query, lang }: { query: RankingState; lang: 'zh'
     onError: (err) => void message.error(errorText(err)),
   });
   const job = useQuery({
-    queryKey: ['admin', 'jobs', 'detail', jobId],
+    queryKey: queryKey(api.jobDetail, { job_id: jobId! }),
     queryFn: ({ signal }) => request(api.jobDetail, { query: { job_id: jobId! }, signal }),
     enabled: jobId !== null,
     refetchInterval: (q) =>

@@ -1,33 +1,25 @@
 import { RANKING_SORTS, type RankingData, type RankingRow } from '@examhall/contract';
-import { Empty, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Empty, Tag, Typography, type TableColumnsType } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
-import { sortFromTable } from '../shared/listParams.js';
-import type { RankingState } from './rankingQuery.js';
-import { serverPagination } from '../shared/serverPagination.js';
-
-type Patch = Partial<RankingState>;
+import type { PagingState } from '../shared/listParams.js';
+import { ServerTable } from '../shared/ServerTable.js';
 
 /** The ranking, sorted, filtered and paged on the server; a row opens the candidate's report. */
 export function RankingTable({
-  query,
-  data,
-  loading,
+  list,
+  state,
   filtered,
-  onChange,
   onOpen,
 }: {
-  query: RankingState;
-  data: RankingData | undefined;
-  loading: boolean;
+  list: UseQueryResult<RankingData>;
+  state: PagingState<(typeof RANKING_SORTS)[number]>;
   filtered: boolean;
-  onChange: (patch: Patch) => void;
   onOpen: (attemptId: number) => void;
 }) {
   const { t } = useI18n();
-  const order = (key: string) =>
-    (query.sort ?? 'rank') === key ? (query.order === 'desc' ? 'descend' : 'ascend') : undefined;
   const passTag = (p: boolean | null) =>
     p === null ? (
       <Tag>{t('console.results.pass.undecided')}</Tag>
@@ -37,12 +29,11 @@ export function RankingTable({
       <Tag color="red">{t('console.results.pass.no')}</Tag>
     );
   const columns: TableColumnsType<RankingRow> = [
-    { title: t('console.results.rank'), key: 'rank', dataIndex: 'rank', sorter: true, sortOrder: order('rank') },
+    { title: t('console.results.rank'), key: 'rank', dataIndex: 'rank', sorter: true },
     {
       title: t('console.results.candidate'),
       key: 'name',
       sorter: true,
-      sortOrder: order('name'),
       render: (_, r) => (
         <Typography.Link onClick={() => onOpen(r.attempt_id)} data-testid={`results-open-${r.attempt_id}`}>
           {r.candidate.name || r.candidate.phone || `#${r.attempt_id}`}
@@ -54,7 +45,6 @@ export function RankingTable({
       title: t('console.results.school'),
       key: 'school',
       sorter: true,
-      sortOrder: order('school'),
       render: (_, r) => r.candidate.school,
     },
     { title: t('console.results.major'), key: 'major', render: (_, r) => r.candidate.major },
@@ -80,7 +70,6 @@ export function RankingTable({
       title: t('console.results.risk'),
       key: 'risk_count',
       sorter: true,
-      sortOrder: order('risk_count'),
       render: (_, r) => (
         <span>
           {r.risk_count} {r.flagged && <Tag color="red">{t('console.results.flagged')}</Tag>}
@@ -101,31 +90,20 @@ export function RankingTable({
       title: t('console.results.finishedAt'),
       key: 'finished_at',
       sorter: true,
-      sortOrder: order('finished_at'),
       render: (_, r) => (r.finished_at === null ? '' : serverTime(r.finished_at)),
     },
   ];
   return (
     <div data-testid="results-table">
-      <Table<RankingRow>
+      <ServerTable
         rowKey="attempt_id"
         columns={columns}
-        dataSource={data?.list ?? []}
-        loading={loading}
+        list={list}
+        state={state}
+        sorts={RANKING_SORTS}
+        defaultSort={{ sort: 'rank', order: 'asc' }}
         onRow={(r) => ({ 'data-testid': `results-row-${r.attempt_id}` }) as HTMLAttributes<HTMLElement>}
-        locale={{
-          emptyText: <Empty description={filtered ? t('console.results.emptyFiltered') : t('console.results.empty')} />,
-        }}
-        pagination={serverPagination(query, data?.total, t)}
-        onChange={(pagination, _filters, sorter) => {
-          const { sort, order: dir } = sortFromTable(sorter, RANKING_SORTS);
-          onChange({
-            page: pagination.current ?? 1,
-            page_size: pagination.pageSize ?? query.page_size,
-            sort: sort ?? 'rank',
-            order: dir ?? 'asc',
-          });
-        }}
+        empty={<Empty description={filtered ? t('console.results.emptyFiltered') : t('console.results.empty')} />}
         scroll={{ x: true }}
       />
     </div>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Drawer, Empty, Skeleton, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { Suspense, useCallback } from 'react';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { eventName } from '../proctoring/labels.js';
 import { LoadError } from '../shared/PageTitle.js';
@@ -15,7 +16,7 @@ type Question = ResultReportData['questions'][number];
 export function ReportDrawer({ attemptId, onClose }: { attemptId: number | null; onClose: () => void }) {
   const { t } = useI18n();
   const report = useQuery({
-    queryKey: ['admin', 'results', 'report', attemptId],
+    queryKey: queryKey(api.resultsReport, { attempt_id: attemptId! }),
     queryFn: ({ signal }) => request(api.resultsReport, { query: { attempt_id: attemptId! }, signal }),
     enabled: attemptId !== null,
   });

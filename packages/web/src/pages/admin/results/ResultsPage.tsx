@@ -1,14 +1,12 @@
 import { api } from '@examhall/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Card, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
-import { DEFAULT_PAGE_SIZE } from '../shared/listParams.js';
 import { Forbidden, LoadError, PageTitle } from '../shared/PageTitle.js';
+import { useListQuery, useServerList } from '../shared/serverList.js';
 import { ExportButtons } from './ExportButtons.js';
 import { RankingFilters } from './RankingFilters.js';
 import { RankingTable } from './RankingTable.js';
@@ -23,15 +21,12 @@ export default function ResultsPage() {
   const examId = Number(useParams().examId);
   const me = useStaffMe();
   const allowed = can(me.data, 'grade.read');
-  const [query, setQuery] = useState<RankingState>({ exam_id: examId, page: 1, page_size: DEFAULT_PAGE_SIZE });
+  const { query, set, table } = useListQuery<RankingState>({ exam_id: examId });
   const [open, setOpen] = useState<number | null>(null);
   // A backwards range is shown at its field and not sent: the table keeps the last valid answer.
   const valid = !rangeBackwards(query.score_min, query.score_max) && !rangeBackwards(query.risk_min, query.risk_max);
-  const ranking = useQuery({
-    queryKey: ['admin', 'results', 'ranking', query],
-    queryFn: ({ signal }) => request(api.resultsRanking, { query, signal }),
+  const ranking = useServerList(api.resultsRanking, query, {
     enabled: allowed && valid && Number.isInteger(examId) && examId > 0,
-    placeholderData: keepPreviousData,
   });
   if (me.data && !allowed) return <Forbidden />;
   const filtered = [
@@ -43,7 +38,6 @@ export default function ResultsPage() {
     query.risk_max,
     query.flagged,
   ].some((v) => v !== undefined);
-  const set = (patch: Partial<RankingState>) => setQuery((q) => ({ ...q, page: 1, ...patch }) as RankingState);
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <PageTitle
@@ -68,14 +62,7 @@ export default function ResultsPage() {
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           {ranking.data?.blind && <Alert type="info" showIcon title={t('console.results.blind')} />}
           <RankingFilters query={query} onChange={set} />
-          <RankingTable
-            query={query}
-            data={ranking.data}
-            loading={ranking.isFetching}
-            filtered={filtered}
-            onChange={(patch) => setQuery((q) => ({ ...q, ...patch }) as RankingState)}
-            onOpen={setOpen}
-          />
+          <RankingTable list={ranking} state={table} filtered={filtered} onOpen={setOpen} />
         </Space>
       </Card>
       <ReportDrawer attemptId={open} onClose={() => setOpen(null)} />

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
 import { Suspense } from 'react';
 import { request } from '../../../api/client.js';
+import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { ScoreChart, SectionChart, TimeChart } from './lazyCharts.js';
@@ -11,7 +12,7 @@ import { ScoreChart, SectionChart, TimeChart } from './lazyCharts.js';
 export function StatsPanel({ examId }: { examId: number }) {
   const { t } = useI18n();
   const stats = useQuery({
-    queryKey: ['admin', 'results', 'stats', examId],
+    queryKey: queryKey(api.resultsStats, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.resultsStats, { query: { exam_id: examId }, signal }),
   });
   const s = stats.data;

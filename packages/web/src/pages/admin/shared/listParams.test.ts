@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { intListParam, intParam, patchParams, readPaging, sortFromTable, tableOrder, textParam } from './listParams.js';
+import {
+  intListParam,
+  intParam,
+  pagingFromTable,
+  patchParams,
+  readPaging,
+  sortFromTable,
+  tableOrder,
+  textParam,
+} from './listParams.js';
 
 const SORTS = ['time', 'name'] as const;
 
@@ -52,5 +61,25 @@ describe('a list state in the address', () => {
     const none = readPaging(new URLSearchParams(''), SORTS);
     expect(tableOrder(none, 'time', { sort: 'time', order: 'desc' })).toBe('descend');
     expect(tableOrder(none, 'name', { sort: 'time', order: 'desc' })).toBeNull();
+  });
+
+  it("takes the table's page, and starts again at page 1 on another sort or page size", () => {
+    const paging = { page: 3, page_size: 20, sort: 'name' as const, order: 'asc' as const };
+    const same = { columnKey: 'name', order: 'ascend' } as const;
+    expect(pagingFromTable(paging, { current: 4, pageSize: 20 }, same, SORTS)).toEqual({ ...paging, page: 4 });
+    expect(pagingFromTable(paging, { current: 3, pageSize: 50 }, same, SORTS)).toEqual({
+      ...paging,
+      page: 1,
+      page_size: 50,
+    });
+    expect(
+      pagingFromTable(paging, { current: 3, pageSize: 20 }, { columnKey: 'time', order: 'descend' }, SORTS),
+    ).toEqual({ page: 1, page_size: 20, sort: 'time', order: 'desc' });
+    expect(pagingFromTable(paging, { current: 3 }, {}, SORTS)).toEqual({
+      page: 1,
+      page_size: 20,
+      sort: undefined,
+      order: undefined,
+    });
   });
 });

@@ -99,6 +99,25 @@ export function sortFromTable<S extends string>(
   return { sort: key as S, order: one.order === 'ascend' ? 'asc' : 'desc' };
 }
 
+/** A list's paging and sort, and how its table changes them (the address or the component keeps them). */
+export interface PagingState<S extends string = string> {
+  paging: ListPaging<S>;
+  setPaging: (next: ListPaging<S>) => void;
+}
+
+/** The list's paging after a change in its table: another sort or page size starts again at page 1. */
+export function pagingFromTable<S extends string>(
+  paging: ListPaging<S>,
+  pagination: { current?: number; pageSize?: number },
+  sorter: TableSort | readonly TableSort[],
+  sorts: readonly S[],
+): ListPaging<S> {
+  const { sort, order } = sortFromTable(sorter, sorts);
+  const page_size = pagination.pageSize ?? paging.page_size;
+  const restart = sort !== paging.sort || order !== paging.order || page_size !== paging.page_size;
+  return { page: restart ? 1 : (pagination.current ?? 1), page_size, sort, order };
+}
+
 /**
  * The order antd shows on a column for the list's sort; `fallback` is the call's default sort, shown when
  * the address names none.

@@ -1,13 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  patchParams,
-  readPaging,
-  sortFromTable,
-  type ListPaging,
-  type ParamValue,
-  type TableSort,
-} from './listParams.js';
+import { patchParams, readPaging, type ListPaging, type ParamValue, type PagingState } from './listParams.js';
 
 /**
  * A server-paged list's state in the page address: paging and sort read from it, and setters that write
@@ -20,21 +13,11 @@ export function useListState<S extends string>(sorts: readonly S[]) {
     (patch: Readonly<Record<string, ParamValue>>) => setParams((prev) => patchParams(prev, patch), { replace: true }),
     [setParams],
   );
-  const onTableChange = useCallback(
-    (pagination: { current?: number; pageSize?: number }, sorter: TableSort | readonly TableSort[]) => {
-      const { sort, order } = sortFromTable(sorter, sorts);
-      setParams((prev) => {
-        const sortChanged = (prev.get('sort') ?? undefined) !== sort || (prev.get('order') ?? undefined) !== order;
-        const sizeChanged = String(pagination.pageSize ?? '') !== (prev.get('page_size') ?? String(paging.page_size));
-        return patchParams(prev, {
-          sort,
-          order,
-          page_size: pagination.pageSize,
-          page: sortChanged || sizeChanged ? 1 : pagination.current,
-        });
-      });
-    },
-    [setParams, sorts, paging.page_size],
+  // Each page of the list is a step of the history, so the back button goes back a page.
+  const setPaging = useCallback(
+    (next: ListPaging<S>) => setParams((prev) => patchParams(prev, { ...next })),
+    [setParams],
   );
-  return { params, paging, setFilters, onTableChange };
+  const table: PagingState<S> = useMemo(() => ({ paging, setPaging }), [paging, setPaging]);
+  return { params, paging, setFilters, table };
 }

@@ -1,15 +1,16 @@
 import {
   SIMILARITY_FLAG_SCORE,
-  type SIMILARITY_SORTS,
+  SIMILARITY_SORTS,
   type SimilarityPairsData,
   type SimilarityPairView,
   type SimilarityStatus,
 } from '@examhall/contract';
-import { Button, Empty, Table, Tag, type TableColumnsType } from 'antd';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Button, Empty, Tag, type TableColumnsType } from 'antd';
 import { useI18n } from '../../../../i18n/index.js';
-import { tableOrder, type ListPaging, type TableSort } from '../../shared/listParams.js';
+import type { PagingState } from '../../shared/listParams.js';
+import { ServerTable } from '../../shared/ServerTable.js';
 import { sideName } from './PairDrawer.js';
-import { serverPagination } from '../../shared/serverPagination.js';
 
 /** A sort column of the pair list. */
 type Sort = (typeof SIMILARITY_SORTS)[number];
@@ -18,19 +19,13 @@ const STATUS_COLOURS: Record<SimilarityStatus, string> = { open: 'gold', confirm
 
 /** One page of pairs, ranked on the server; each opens side by side. */
 export function PairsTable(props: {
-  data: SimilarityPairsData | undefined;
-  loading: boolean;
-  paging: ListPaging<Sort>;
+  list: UseQueryResult<SimilarityPairsData>;
+  state: PagingState<Sort>;
   minScore: number;
   onOpen: (pair: SimilarityPairView) => void;
-  onChange: (pagination: { current?: number; pageSize?: number }, sorter: TableSort | readonly TableSort[]) => void;
 }) {
   const { t } = useI18n();
-  const sorted = (key: Sort) => ({
-    key,
-    sorter: true,
-    sortOrder: tableOrder(props.paging, key, { sort: 'score', order: 'desc' }),
-  });
+  const sorted = (key: Sort) => ({ key, sorter: true });
   const columns: TableColumnsType<SimilarityPairView> = [
     { title: t('sim.col.pair'), render: (_, p) => `${sideName(p.a)} ↔ ${sideName(p.b)}` },
     { title: t('sim.col.language'), dataIndex: 'language' },
@@ -62,15 +57,14 @@ export function PairsTable(props: {
     },
   ];
   return (
-    <Table<SimilarityPairView>
-      rowKey="id"
+    <ServerTable
       columns={columns}
-      dataSource={props.data?.list ?? []}
-      loading={props.loading}
+      list={props.list}
+      state={props.state}
+      sorts={SIMILARITY_SORTS}
+      defaultSort={{ sort: 'score', order: 'desc' }}
       scroll={{ x: true }}
-      onChange={(pagination, _filters, sorter) => props.onChange(pagination, sorter)}
-      pagination={serverPagination(props.paging, props.data?.total, t)}
-      locale={{ emptyText: <Empty description={t('sim.empty.noPairs', { min: props.minScore.toFixed(2) })} /> }}
+      empty={<Empty description={t('sim.empty.noPairs', { min: props.minScore.toFixed(2) })} />}
     />
   );
 }

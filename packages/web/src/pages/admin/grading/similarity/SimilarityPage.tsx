@@ -55,7 +55,7 @@ export default function SimilarityPage() {
   const { t } = useI18n();
   useDocumentTitle(t('sim.title'));
   const me = useStaffMe();
-  const { params, paging, setFilters, onTableChange } = useListState(SIMILARITY_SORTS);
+  const { params, paging, setFilters, table } = useListState(SIMILARITY_SORTS);
   const examId = intParam(params, 'exam');
   const questionId = intParam(params, 'question');
   const pairId = intParam(params, 'pair');
@@ -106,12 +106,10 @@ export default function SimilarityPage() {
           <>
             <Filters status={status} minScore={minScore} set={setFilters} />
             <PairsTable
-              data={pairs.data}
-              loading={pairs.isFetching}
-              paging={paging}
+              list={pairs}
+              state={table}
               minScore={minScore}
               onOpen={(p) => setFilters({ pair: p.id, page: paging.page })}
-              onChange={onTableChange}
             />
           </>
         )}

@@ -1,50 +1,54 @@
 /** The similarity page's server data: exams, their programming questions, the pairs, one pair, runs and decisions. */
 import { api, type JobView, type SimilarityDecideBody, type SimilarityPairsQuery } from '@examhall/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { request } from '../../../../api/client.js';
 import { followJob } from '../../../../api/jobs.js';
+import { queryKey } from '../../../../api/queryKeys.js';
 import { can, useStaffMe } from '../../../../session/staff.js';
+import { useServerList } from '../../shared/serverList.js';
 
-/** Query key of everything on the page. */
-export const SIMILARITY_KEY = ['admin', 'similarity'] as const;
+/** The picker's exams: the first 100, newest first. */
+const PICKER_EXAMS = { page: 1, page_size: 100, sort: 'updated_at' } as const;
 
 /** Exams the grader may see, newest first (the picker's first 100). */
 export function useGradingExams() {
   const me = useStaffMe();
   return useQuery({
-    queryKey: [...SIMILARITY_KEY, 'exams'],
-    queryFn: ({ signal }) =>
-      request(api.examEditorList, { query: { page: 1, page_size: 100, sort: 'updated_at' }, signal }),
+    queryKey: queryKey(api.examEditorList, PICKER_EXAMS),
+    queryFn: ({ signal }) => request(api.examEditorList, { query: PICKER_EXAMS, signal }),
     enabled: can(me.data, 'grade.read'),
   });
 }
 
 /** An exam's programming questions with their submissions and last computation. */
 export function useSimilarityQuestions(examId: number | undefined) {
+  const query = { exam_id: examId! };
   return useQuery({
-    queryKey: [...SIMILARITY_KEY, 'questions', examId],
-    queryFn: ({ signal }) => request(api.similarityQuestions, { query: { exam_id: examId! }, signal }),
+    queryKey: queryKey(api.similarityQuestions, query),
+    queryFn: ({ signal }) => request(api.similarityQuestions, { query, signal }),
     enabled: examId !== undefined,
   });
 }
 
 /** One page of a question's pairs (sorted, filtered and paged on the server) with the run and its groups. */
 export function useSimilarityPairs(query: SimilarityPairsQuery | null) {
-  return useQuery({
-    queryKey: [...SIMILARITY_KEY, 'pairs', query],
-    queryFn: ({ signal }) => request(api.similarityPairs, { query: query!, signal }),
-    enabled: query !== null,
-    placeholderData: keepPreviousData,
-  });
+  return useServerList(api.similarityPairs, query);
 }
 
 /** One pair side by side with its fragments. */
 export function useSimilarityPair(examId: number | undefined, pairId: number | undefined) {
+  const query = { exam_id: examId!, pair_id: pairId! };
   return useQuery({
-    queryKey: [...SIMILARITY_KEY, 'pair', examId, pairId],
-    queryFn: ({ signal }) => request(api.similarityPair, { query: { exam_id: examId!, pair_id: pairId! }, signal }),
+    queryKey: queryKey(api.similarityPair, query),
+    queryFn: ({ signal }) => request(api.similarityPair, { query, signal }),
     enabled: examId !== undefined && pairId !== undefined,
   });
+}
+
+/** Refetches what a run or a decision changes: the questions' last runs, the pairs, a pair. */
+function invalidateSimilarity(queryClient: QueryClient): void {
+  for (const call of [api.similarityQuestions, api.similarityPairs, api.similarityPair])
+    void queryClient.invalidateQueries({ queryKey: queryKey(call) });
 }
 
 /** Computes a question's pairs as a job, reporting its progress; the page's lists are refetched at the end. */
@@ -57,7 +61,7 @@ export function useRunSimilarity(onProgress: (job: JobView) => void) {
       });
       return followJob(job_id, onProgress);
     },
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: SIMILARITY_KEY }),
+    onSettled: () => invalidateSimilarity(queryClient),
   });
 }
 
@@ -66,6 +70,6 @@ export function useDecidePair() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SimilarityDecideBody) => request(api.similarityDecide, { body }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: SIMILARITY_KEY }),
+    onSuccess: () => invalidateSimilarity(queryClient),
   });
 }
