@@ -1,14 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
+import { cliEnvironment } from './test/cliEnv.js';
 import { testedDialects } from './test/db.js';
-import { TEST_DATABASE_URL } from './test/parts.js';
 
 const CLEAN = `$CATEGORY: Net
 
@@ -29,26 +26,7 @@ describe.each(await testedDialects())('examhall import-questions on %s', (dialec
   });
 
   /** An environment of its own: a data folder, and on PostgreSQL a database of its own. */
-  async function environment(): Promise<{ env: Record<string, string>; dir: string }> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-cli-'));
-    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-    if (dialect === 'sqlite') return { env: { DATA_DIR: dir }, dir };
-    const name = `cli_${randomBytes(6).toString('hex')}`;
-    const admin = async (statement: string) => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      try {
-        await c.query(statement);
-      } finally {
-        await c.end();
-      }
-    };
-    await admin(`create database ${name}`);
-    cleanups.push(() => admin(`drop database ${name} with (force)`));
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    return { env: { DATA_DIR: dir, DATABASE_URL: url.toString() }, dir };
-  }
+  const environment = () => cliEnvironment(dialect, cleanups);
 
   async function cli(args: string[], env: Record<string, string>) {
     const out: string[] = [];

@@ -1,9 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { LocalJudgeQueue } from '@examhall/judge';
-import pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
@@ -12,8 +7,8 @@ import { openRuntime } from './runtime.js';
 import { seedDemo } from './services/demoSeed.js';
 import { createServices } from './services/index.js';
 import { ConsoleSmsSender } from './sms/sender.js';
+import { cliEnvironment } from './test/cliEnv.js';
 import { testedDialects } from './test/db.js';
-import { TEST_DATABASE_URL } from './test/parts.js';
 
 describe.each(await testedDialects())('examhall verify-evidence on %s', (dialect) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -22,26 +17,7 @@ describe.each(await testedDialects())('examhall verify-evidence on %s', (dialect
   });
 
   /** An environment of its own: a data folder, and on PostgreSQL a database of its own (the CLI works in its default schema). */
-  async function environment(): Promise<Record<string, string>> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-cli-'));
-    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-    if (dialect === 'sqlite') return { DATA_DIR: dir };
-    const name = `cli_${randomBytes(6).toString('hex')}`;
-    const admin = async (statement: string) => {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      try {
-        await c.query(statement);
-      } finally {
-        await c.end();
-      }
-    };
-    await admin(`create database ${name}`);
-    cleanups.push(() => admin(`drop database ${name} with (force)`));
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    return { DATA_DIR: dir, DATABASE_URL: url.toString() };
-  }
+  const environment = async () => (await cliEnvironment(dialect, cleanups)).env;
 
   async function cli(args: string[], env: Record<string, string>) {
     const lines: string[] = [];

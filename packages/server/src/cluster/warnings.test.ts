@@ -6,22 +6,11 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CandidateEvent } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  candidatesInExam,
-  freshDb,
-  smsInbox,
-  startServer,
-  type BenchDb,
-  type ServerProcess,
-} from '../bench/harness.js';
-import { tsxLoader, until, supervisedPids, killPids } from '../test/processes.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
+import { call, candidatesInExam, type BenchDb, type ServerProcess } from '../bench/harness.js';
+import { until, supervisedPids } from '../test/processes.js';
+import { startSupervised, type Supervised } from '../test/supervised.js';
 
 /** The pid (among `pids`) holding the server's end of the TCP connection from `clientPort` to `serverPort`. */
 function holderOf(serverPort: number, clientPort: number, pids: readonly number[]): number | undefined {
@@ -89,38 +78,17 @@ function openStream(base: string, pathAndQuery: string): Promise<Stream> {
 describe("a proctor's warning with two API processes", () => {
   const admin = { phone: '13900000002', password: 'warnings-admin-pass' };
   let db: BenchDb;
-  let inbox: Awaited<ReturnType<typeof smsInbox>>;
+  let inbox: Supervised['inbox'];
   let server: ServerProcess;
 
+  let supervised: Supervised | undefined;
+
   beforeAll(async () => {
-    db = await freshDb('sqlite');
-    inbox = await smsInbox();
-    server = await startServer(
-      {
-        ...db.env,
-        PROCESSES: '2',
-        FACE_WORKERS: '1',
-        SMS_PROVIDER: 'webhook',
-        SMS_WEBHOOK_URL: inbox.url,
-        WEB_DIST: '/nonexistent',
-        ADMIN_PHONE: admin.phone,
-        ADMIN_PASSWORD: admin.password,
-        SHUTDOWN_GRACE_MS: '2000',
-      },
-      3,
-      { main: path.resolve(here, '../main.ts'), nodeArgs: ['--import', tsxLoader] },
-    );
+    supervised = await startSupervised({ ADMIN_PHONE: admin.phone, ADMIN_PASSWORD: admin.password });
+    ({ db, inbox, server } = supervised);
   }, 120_000);
 
-  afterAll(async () => {
-    // The supervisor's processes are found before it goes: once it is gone they have no parent to be found by.
-    const supervisor = server?.child.pid;
-    const children = supervisor ? supervisedPids(supervisor) : [];
-    await server?.stop('SIGKILL');
-    killPids(children);
-    inbox?.close();
-    await db?.drop();
-  });
+  afterAll(async () => supervised?.stop());
 
   it('reaches streams held by both API processes', async () => {
     const { tokens, examId } = await candidatesInExam(server, db, inbox, 1);

@@ -5,33 +5,30 @@
  * default 30 s, so at full scale a killed worker's job waits up to 30 s before it is taken again.
  */
 import type { JudgeData } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requirePart } from '../test/parts.js';
+import { clusterForTests } from './answerChecks.js';
 import { until } from '../test/processes.js';
-import { apiCall, faultCandidates, startCluster, type Cluster } from './cluster.js';
+import { apiCall, faultCandidates } from './cluster.js';
 import { jobsFinished, judged, programmingQuestion, submitCode } from './judging.js';
 
 const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
 
 describe.runIf(partsHere)('fault: a judge worker killed in the middle of a job', () => {
-  let cluster: Cluster;
   const CANDIDATES = faultCandidates(3);
-  beforeAll(async () => {
-    cluster = await startCluster(CANDIDATES);
-  }, 120_000);
-  afterAll(async () => cluster?.close(), 60_000);
+  const cluster = clusterForTests(CANDIDATES);
 
   it('judges every accepted submit: the killed worker’s job is taken again and finishes', async () => {
-    const [api] = cluster.apis;
+    const [api] = cluster().apis;
     const bases = () => [api!.base];
-    const candidates = await cluster.candidates(api!, CANDIDATES);
-    const subjectId = await programmingQuestion(api!.base, cluster.examId, candidates[0]!.token);
-    const doomed = await cluster.startJudgeWorker();
-    await cluster.startJudgeWorker();
+    const candidates = await cluster().candidates(api!, CANDIDATES);
+    const subjectId = await programmingQuestion(api!.base, cluster().examId, candidates[0]!.token);
+    const doomed = await cluster().startJudgeWorker();
+    await cluster().startJudgeWorker();
 
     const started: { c: (typeof candidates)[number]; jobId: string }[] = [];
     for (const c of candidates) {
-      for (let k = 0; k < 2; k++) started.push({ c, jobId: await submitCode(bases, cluster.examId, subjectId, c) });
+      for (let k = 0; k < 2; k++) started.push({ c, jobId: await submitCode(bases, cluster().examId, subjectId, c) });
     }
     // Both workers busy, each with a job under way: the one killed is in the middle of one for sure.
     await until(
@@ -41,7 +38,7 @@ describe.runIf(partsHere)('fault: a judge worker killed in the middle of a job',
           const st = await apiCall<JudgeData>(
             api!.base,
             'GET',
-            `/answer/judge-status?exam_id=${cluster.examId}&job_id=${s.jobId}`,
+            `/answer/judge-status?exam_id=${cluster().examId}&job_id=${s.jobId}`,
             { token: s.c.token, ip: s.c.ip },
           );
           if (st.state === 'running') running += 1;
@@ -54,10 +51,10 @@ describe.runIf(partsHere)('fault: a judge worker killed in the middle of a job',
     doomed.kill('SIGKILL');
     await new Promise((resolve) => doomed.once('exit', resolve));
     // The worker comes back, as a supervisor restarts it.
-    await cluster.startJudgeWorker();
+    await cluster().startJudgeWorker();
 
-    const results = await Promise.all(started.map((s) => judged(bases, cluster.examId, s.c, s.jobId)));
-    const handle = cluster.db.open();
+    const results = await Promise.all(started.map((s) => judged(bases, cluster().examId, s.c, s.jobId)));
+    const handle = cluster().db.open();
     try {
       const finished = await jobsFinished(
         handle.db,

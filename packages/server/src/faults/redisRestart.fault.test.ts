@@ -7,10 +7,11 @@
  * ids (JudgeService.requeueLost and the status call). CI cuts Redis for 5 s; FAULT_FULL=true 30 s.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requirePart } from '../test/parts.js';
+import { clusterForTests } from './answerChecks.js';
 import { until } from '../test/processes.js';
-import { apiCall, faultCandidates, faultSeconds, readyStatus, startCluster, type Cluster } from './cluster.js';
+import { apiCall, faultCandidates, faultSeconds, readyStatus } from './cluster.js';
 import { jobsFinished, judged, programmingQuestion, submitCode } from './judging.js';
 import { AnswerLoad, answersFound, choiceQuestions } from './load.js';
 import { CandidateStream } from './streams.js';
@@ -19,28 +20,24 @@ const partsHere = (await requirePart('postgres')) && (await requirePart('redis')
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(partsHere)('fault: Redis restarts under load', () => {
-  let cluster: Cluster;
   const CANDIDATES = faultCandidates(10);
-  beforeAll(async () => {
-    cluster = await startCluster(CANDIDATES);
-  }, 120_000);
-  afterAll(async () => cluster?.close(), 60_000);
+  const cluster = clusterForTests(CANDIDATES);
 
   it('loses no acknowledged answer, streams carry changes again, every judge job finishes', async () => {
-    const [a] = cluster.apis;
-    const b = await cluster.startApi();
+    const [a] = cluster().apis;
+    const b = await cluster().startApi();
     const bases = () => [a!.base, b.base];
-    const candidates = await cluster.candidates(a!, CANDIDATES);
-    const choices = await choiceQuestions(a!.base, cluster.examId, candidates[0]!.token);
-    const subjectId = await programmingQuestion(a!.base, cluster.examId, candidates[0]!.token);
-    await cluster.startJudgeWorker();
-    await cluster.startJudgeWorker();
-    const proctor = await cluster.staffToken(b.base);
+    const candidates = await cluster().candidates(a!, CANDIDATES);
+    const choices = await choiceQuestions(a!.base, cluster().examId, candidates[0]!.token);
+    const subjectId = await programmingQuestion(a!.base, cluster().examId, candidates[0]!.token);
+    await cluster().startJudgeWorker();
+    await cluster().startJudgeWorker();
+    const proctor = await cluster().staffToken(b.base);
     const warn = (text: string, c: (typeof candidates)[number]) =>
       apiCall(b.base, 'POST', '/admin/proctor/warn', { bearer: proctor, body: { attempt_id: c.attemptId, text } });
     // The candidates' streams live on process A, the proctor works on B.
     const watched = candidates.slice(0, 3);
-    const streams = watched.map((c) => new CandidateStream(() => [a!.base], cluster.examId, c));
+    const streams = watched.map((c) => new CandidateStream(() => [a!.base], cluster().examId, c));
     for (const [i, c] of watched.entries()) {
       // Open first: a stream hears the warnings made while it is open.
       await streams[i]!.opened();
@@ -50,7 +47,7 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
 
     const load = new AnswerLoad({
       bases,
-      examId: cluster.examId,
+      examId: cluster().examId,
       candidates,
       choices,
       everyMs: 100,
@@ -58,14 +55,14 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
     });
     const jobs: Promise<{ c: (typeof candidates)[number]; jobId: string }>[] = [];
     const submit = (c: (typeof candidates)[number]) =>
-      jobs.push(submitCode(bases, cluster.examId, subjectId, c, 120_000).then((jobId) => ({ c, jobId })));
+      jobs.push(submitCode(bases, cluster().examId, subjectId, c, 120_000).then((jobId) => ({ c, jobId })));
     for (const c of candidates.slice(0, 3)) submit(c);
     await sleep(1_500);
 
-    await cluster.proxies.redis.close();
+    await cluster().proxies.redis.close();
     const down = Date.now();
     // Restarted without persistence: the judge queue's waiting and running jobs, locks and counters are gone.
-    const direct = new Redis(cluster.redisUrl);
+    const direct = new Redis(cluster().redisUrl);
     const lostKeys = await direct.dbsize();
     await direct.flushall();
     await direct.quit();
@@ -73,7 +70,7 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
     for (const c of candidates.slice(3, 6)) submit(c);
     await until(async () => (await readyStatus(a!.base)) === 503, 10_000, 200);
     await sleep(Math.max(0, faultSeconds(30, 5) * 1000 - (Date.now() - down)));
-    await cluster.proxies.redis.open();
+    await cluster().proxies.redis.open();
     const back = Date.now();
     for (const api of [a!, b]) await until(async () => (await readyStatus(api.base)) === 200, 30_000, 200);
     const readyAfterS = (Date.now() - back) / 1000;
@@ -92,10 +89,10 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
     await sleep(1_000);
     await load.stop();
     const started = await Promise.all(jobs);
-    const results = await Promise.all(started.map((s) => judged(bases, cluster.examId, s.c, s.jobId)));
+    const results = await Promise.all(started.map((s) => judged(bases, cluster().examId, s.c, s.jobId)));
     for (const s of streams) await s.stop();
 
-    const handle = cluster.db.open();
+    const handle = cluster().db.open();
     try {
       const found = await answersFound(handle.db, load.acknowledged);
       const finished = await jobsFinished(

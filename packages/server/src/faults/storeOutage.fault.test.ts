@@ -6,33 +6,30 @@
  * 5 s; at full scale (FAULT_FULL=true) for a minute. The browser's side of the same fault is e2e/storeOutage.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flatPhoto } from '../bench/facePhotos.js';
 import { attemptPrefix } from '../services/chain.js';
 import { requirePart } from '../test/parts.js';
-import { ApiFailure, apiCall, faultCandidates, faultSeconds, startCluster, type Cluster } from './cluster.js';
+import { clusterForTests } from './answerChecks.js';
+import { ApiFailure, apiCall, faultCandidates, faultSeconds } from './cluster.js';
 import { PictureLoad, picturesFound } from './evidence.js';
 
 const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(partsHere)('fault: the object store unavailable under uploads', () => {
-  let cluster: Cluster;
   const CANDIDATES = faultCandidates(6);
-  beforeAll(async () => {
-    cluster = await startCluster(CANDIDATES);
-  }, 120_000);
-  afterAll(async () => cluster?.close(), 60_000);
+  const cluster = clusterForTests(CANDIDATES);
 
   it('loses no picture: those taken meanwhile are kept by the pages and recorded once the store is back', async () => {
-    const [a] = cluster.apis;
-    const b = await cluster.startApi();
-    const candidates = await cluster.candidates(a!, CANDIDATES);
+    const [a] = cluster().apis;
+    const b = await cluster().startApi();
+    const candidates = await cluster().candidates(a!, CANDIDATES);
     const load = new PictureLoad({
       bases: () => [a!.base, b.base],
-      examId: cluster.examId,
+      examId: cluster().examId,
       candidates,
-      store: cluster.storeThroughProxy,
+      store: cluster().storeThroughProxy,
       everyMs: 300,
     });
     await sleep(2_000);
@@ -40,14 +37,14 @@ describe.runIf(partsHere)('fault: the object store unavailable under uploads', (
     const late = await Promise.all(
       candidates.map(async (c) => {
         const clientId = randomUUID();
-        const key = `${attemptPrefix({ id: c.attemptId, exam_id: cluster.examId })}frame/late-${clientId}.png`;
-        const { sha256 } = await cluster.storeThroughProxy.put(key, flatPhoto(64, 48));
+        const key = `${attemptPrefix({ id: c.attemptId, exam_id: cluster().examId })}frame/late-${clientId}.png`;
+        const { sha256 } = await cluster().storeThroughProxy.put(key, flatPhoto(64, 48));
         const record = (base: string) =>
           apiCall(base, 'POST', '/monitor/capture', {
             token: c.token,
             ip: c.ip,
             body: {
-              exam_id: cluster.examId,
+              exam_id: cluster().examId,
               kind: 'frame',
               key,
               sha256,
@@ -58,7 +55,7 @@ describe.runIf(partsHere)('fault: the object store unavailable under uploads', (
         return { clientId, key, record };
       }),
     );
-    await cluster.proxies.store.close();
+    await cluster().proxies.store.close();
     const down = Date.now();
     for (const p of late) {
       const refused = await p.record(a!.base).then(
@@ -70,7 +67,7 @@ describe.runIf(partsHere)('fault: the object store unavailable under uploads', (
     }
     await sleep(Math.max(0, faultSeconds(60, 5) * 1000 - (Date.now() - down)));
     const keptDuring = load.waiting;
-    await cluster.proxies.store.open();
+    await cluster().proxies.store.open();
     const back = Date.now();
     await sleep(1_000);
     await load.stop(60_000);
@@ -80,9 +77,9 @@ describe.runIf(partsHere)('fault: the object store unavailable under uploads', (
       load.acknowledged.set(p.clientId, p.key);
     }
 
-    const handle = cluster.db.open();
+    const handle = cluster().db.open();
     try {
-      const { found, ...missing } = await picturesFound(handle.db, cluster.store, load.acknowledged);
+      const { found, ...missing } = await picturesFound(handle.db, cluster().store, load.acknowledged);
       console.log(
         `[fault store-outage] evidence uploads acknowledged ${load.acknowledged.size}, found ${found} ` +
           `(store away ${(back - down) / 1000} s, ${keptDuring} pictures waiting in the pages when it came back, ` +

@@ -4,62 +4,35 @@
  * change again (same client id) as the page does, and node:cluster hands the new connection to a living process;
  * afterwards every acknowledged change is in the database, and the supervisor has started the process again.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  candidatesInExam,
-  freshDb,
-  smsInbox,
-  startServer,
-  type BenchDb,
-  type ServerProcess,
-} from '../bench/harness.js';
-import { tsxLoader, until, supervisedPids, killPids } from '../test/processes.js';
+import { candidatesInExam, type BenchDb, type ServerProcess } from '../bench/harness.js';
+import { until, supervisedPids } from '../test/processes.js';
+import { startSupervised, type Supervised } from '../test/supervised.js';
 import { faultCandidates, faultSeconds, type ExamCandidate } from './cluster.js';
-import { AnswerLoad, answersFound, choiceQuestions } from './load.js';
+import { expectNoAnswerLost, startAnswerLoad } from './answerChecks.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('fault: an API process of the supervisor killed with SIGKILL under load', () => {
   const CANDIDATES = faultCandidates(20);
   let db: BenchDb;
-  let inbox: Awaited<ReturnType<typeof smsInbox>>;
+  let inbox: Supervised['inbox'];
   let server: ServerProcess;
   let output = '';
 
+  let supervised: Supervised | undefined;
+
   beforeAll(async () => {
-    db = await freshDb('sqlite');
-    inbox = await smsInbox();
-    server = await startServer(
-      {
-        ...db.env,
-        PROCESSES: '2',
-        FACE_WORKERS: '1',
-        SMS_PROVIDER: 'webhook',
-        SMS_WEBHOOK_URL: inbox.url,
-        SMS_RATE: '10000',
-        ADMISSION_RATE: '0',
-        WEB_DIST: '/nonexistent',
-        LOG_LEVEL: 'error',
-        SHUTDOWN_GRACE_MS: '2000',
-      },
-      3,
-      { main: path.resolve(here, '../main.ts'), nodeArgs: ['--import', tsxLoader] },
-    );
+    supervised = await startSupervised({
+      SMS_RATE: '10000',
+      ADMISSION_RATE: '0',
+      LOG_LEVEL: 'error',
+    });
+    ({ db, inbox, server } = supervised);
     server.child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   }, 120_000);
 
-  afterAll(async () => {
-    // The supervisor's processes are found before it goes: once it is gone they have no parent to be found by.
-    const supervisor = server?.child.pid;
-    const children = supervisor ? supervisedPids(supervisor) : [];
-    await server?.stop('SIGKILL');
-    killPids(children);
-    inbox?.close();
-    await db?.drop();
-  }, 60_000);
+  afterAll(async () => supervised?.stop(), 60_000);
 
   it('loses no acknowledged answer, and the supervisor starts the process again', async () => {
     const { tokens, examId } = await candidatesInExam(server, db, inbox, CANDIDATES);
@@ -69,14 +42,12 @@ describe('fault: an API process of the supervisor killed with SIGKILL under load
       token,
       attemptId: 0,
     }));
-    const choices = await choiceQuestions(server.base, examId, tokens[0]!);
     // Both API processes listen by now (the supervisor reports listening after the first).
     await until(async () => supervisedPids(server.child.pid!).length === 3, 60_000);
-    const load = new AnswerLoad({
+    const load = await startAnswerLoad({
       bases: () => [server.base],
       examId,
       candidates,
-      choices,
       everyMs: 50,
       giveUpMs: 60_000,
     });
@@ -90,21 +61,14 @@ describe('fault: an API process of the supervisor killed with SIGKILL under load
     await load.stop();
     const afterKill = load.acknowledged.size - beforeKill;
 
-    const handle = db.open();
-    try {
-      const found = await answersFound(handle.db, load.acknowledged);
-      console.log(
-        `[fault supervisor-kill] answers acknowledged ${load.acknowledged.size}, found ${found} ` +
-          `(${afterKill} after the kill, ${load.retries} sends retried, ${load.unacknowledged.length} without a receipt)`,
-      );
-      console.log(`[fault] failures on the way: ${load.failureKinds() || 'none'}`);
-      expect(load.unacknowledged).toEqual([]);
-      expect(beforeKill).toBeGreaterThan(0);
-      expect(afterKill).toBeGreaterThan(0);
-      expect(found).toBe(load.acknowledged.size);
-    } finally {
-      await handle.db.destroy();
-    }
+    await expectNoAnswerLost(
+      db,
+      load,
+      'supervisor-kill',
+      `(${afterKill} after the kill, ${load.retries} sends retried, ${load.unacknowledged.length} without a receipt)`,
+    );
+    expect(beforeKill).toBeGreaterThan(0);
+    expect(afterKill).toBeGreaterThan(0);
 
     const after = await until(async () => {
       const now = supervisedPids(server.child.pid!);

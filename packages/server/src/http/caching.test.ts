@@ -9,7 +9,7 @@ import path from 'node:path';
 import { api, type ApiTokenCreateData, type CallDef } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { sendCall } from '../test/callFixtures.js';
+import { sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
 import { answersArePersonal } from './caching.js';
 

@@ -2,13 +2,15 @@
  * Access per resource over the whole route list: every staff call either names where its resources' ids are
  * (`scope`) or is marked team-free; every scoped call refuses team B's author (and, for an exam's resources,
  * a proctor not assigned to the exam) with 404 or 403 and leaves no trace, while team A's own author,
- * assigned proctor or an admin get past the check. Inputs come from ACCESS_FIXTURES (test/callFixtures.ts).
+ * assigned proctor or an admin get past the check. Inputs come from ACCESS_FIXTURES (test/accessFixtures.ts).
  */
 import { api, roleHas, STAFF_ROLES, type CallDef, type ResourceKind } from '@examhall/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
-import { ACCESS_FIXTURES, buildWorld, sendCall, type Caller, type CallWorld } from '../test/callFixtures.js';
+import { body, type TestApp } from '../test/app.js';
+import { sendCall, type Caller, type CallWorld, worldApp } from '../test/callWorld.js';
+import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
+import { auditCount as countAuditEntries } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { idFields } from '../test/idFields.js';
 import { waitForJob } from '../test/jobs.js';
@@ -87,20 +89,11 @@ describe.each(await testedDialects())('access per resource on %s', (dialect) => 
   let w: CallWorld;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect));
   });
   afterAll(async () => t.close());
 
-  const auditCount = async () =>
-    Number(
-      (
-        await t.db.handle.db
-          .selectFrom('audit_log')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const auditCount = () => countAuditEntries(t);
 
   const describeRes = (res: LightMyRequestResponse) => `${res.statusCode} ${res.body.slice(0, 300)}`;
 
@@ -110,7 +103,7 @@ describe.each(await testedDialects())('access per resource on %s', (dialect) => 
       const fixture = ACCESS_FIXTURES[name];
       if (!fixture) {
         throw new Error(
-          `${name} has a scope but no fixture: add ACCESS_FIXTURES.${name} in packages/server/src/test/callFixtures.ts ` +
+          `${name} has a scope but no fixture: add ACCESS_FIXTURES.${name} in packages/server/src/test/accessFixtures.ts ` +
             `(input for team A's ${c.scope!.kind} in ${c.scope!.field})`,
         );
       }

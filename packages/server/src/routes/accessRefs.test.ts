@@ -7,27 +7,22 @@
 import { api, EXAM_BOUND_KINDS, roleHas, type CallDef, type CallName, type IdRef } from '@examhall/contract';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body, type TestApp } from '../test/app.js';
 import {
-  ACCESS_FIXTURES,
   authoredExam,
-  bankFolder,
-  bankQuestion,
-  buildWorld,
-  candidateFile,
   freshPhone,
   inject,
-  newSlot,
   newTeamExam,
-  qaQuestion,
   sendCall,
-  teamCandidate,
-  type AccessFixture,
   type CallInput,
   type Caller,
   type CallWorld,
-} from '../test/callFixtures.js';
+  worldApp,
+} from '../test/callWorld.js';
+import { bankFolder, bankQuestion, candidateFile, newSlot, qaQuestion, teamCandidate } from '../test/teamResources.js';
+import { ACCESS_FIXTURES, type AccessFixture } from '../test/accessFixtures.js';
 import { enterExam } from '../test/checks.js';
+import { auditCount as countAuditEntries } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 
@@ -191,8 +186,7 @@ describe.each(await testedDialects())('ids named besides the scope, on %s', (dia
   let otherExam: Foreign;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect));
     const examB = (await authoredExam(t, w.tokens.authorB, true)).examId;
     const folderB = await inject(t, w.tokens.authorB, 'POST', '/admin/bank/folders', { name: 'B' });
     const questionB = await inject(t, w.tokens.authorB, 'POST', '/admin/bank/questions', {
@@ -216,15 +210,7 @@ describe.each(await testedDialects())('ids named besides the scope, on %s', (dia
   });
   afterAll(async () => t.close());
 
-  const auditCount = async () =>
-    Number(
-      (
-        await t.db.handle.db
-          .selectFrom('audit_log')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const auditCount = () => countAuditEntries(t);
 
   const inputOf = async (name: CallName): Promise<CallInput> => {
     const fixture = REF_FIXTURES[name] ?? ACCESS_FIXTURES[name];

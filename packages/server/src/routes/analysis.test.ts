@@ -6,12 +6,11 @@
  * candidates. The figures are computed by an `item_analysis` job and kept: a view queues one only when none are
  * kept or a score changed since.
  */
-import { randomUUID } from 'node:crypto';
 import { api, type BankQuestionListData, type HomeData, type ItemAnalysisData } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedFinishedAttempts, seedResultsExam, type SeedAttempt } from '../bench/resultsSeed.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { questionsByKind, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { choiceOf, ITEM_ALPHA, ITEM_ATTEMPTS, ITEM_QUESTIONS } from '../test/itemFixture.js';
 import { waitForJob } from '../test/jobs.js';
@@ -231,47 +230,16 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
 
   it('reads attempts real candidates finished: their answers, and the Q&A waiting for a grader', async () => {
     const { examId } = await t.seed('13800138000');
-    const questions = await t.db.handle.db
-      .selectFrom('questions')
-      .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
-      .select(['questions.id', 'questions.kind'])
-      .where('exams.id', '=', examId)
-      .execute();
-    const single = questions.find((q) => q.kind === 'single')!.id;
-    const qa = questions.find((q) => q.kind === 'qa')!.id;
+    const questions = await questionsByKind(t, examId);
+    const single = questions.get('single')!;
+    const qa = questions.get('qa')!;
     for (const [i, option] of ['B', 'A'].entries()) {
-      const phone = `1371000000${i}`;
-      const anid = await t.invite(examId, phone);
-      const token = await t.loginCandidate(phone);
-      const entered = await enterExam(t, token, examId, anid);
-      expect(entered.statusCode, entered.body).toBe(200);
-      for (const [seq, [id, answer]] of (
-        [
-          [single, { kind: 'choice', option }],
-          [qa, { kind: 'text', html: '<p>ACID</p>', files: [] }],
-        ] as const
-      ).entries()) {
-        const saved = await t.app.inject({
-          method: 'POST',
-          url: `/api/answer/answer?auth=${token}`,
-          payload: {
-            exam_id: examId,
-            subject_id: id,
-            answer,
-            client_id: randomUUID(),
-            seq: seq + 1,
-            changed_at: t.now(),
-          },
-        });
-        expect(saved.statusCode, saved.body).toBe(200);
-      }
-      const done = await t.app.inject({
-        method: 'POST',
-        url: `/api/monitor/finish-exam?auth=${token}`,
-        payload: { exam_id: examId },
-      });
-      expect(done.statusCode, done.body).toBe(200);
-      expect(body(done).status).toBe('success');
+      await takeExam(
+        t,
+        examId,
+        { [single]: { kind: 'choice', option }, [qa]: { kind: 'text', html: '<p>ACID</p>', files: [] } },
+        { phone: `1371000000${i}` },
+      );
       if (i === 0) expect((await analysed({ exam_id: examId })).exam.attempts).toBe(1);
     }
     // The second candidate's finish was written after the kept figures: they are answered, with the job that

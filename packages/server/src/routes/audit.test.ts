@@ -2,13 +2,15 @@
  * The audit log over the whole route list: every staff call that changes something (every non-GET staff call
  * but login and logout) leaves exactly one entry naming the actor, the action and the object, with the
  * object before (null for a create) and after (null for a delete), and never a password or token. Inputs
- * and expectations come from AUDIT_FIXTURES (test/callFixtures.ts). Then the console's list: filters,
+ * and expectations come from AUDIT_FIXTURES (test/auditFixtures.ts). Then the console's list: filters,
  * sorting and paging.
  */
 import { api, type AuditListData, type CallDef } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
-import { AUDIT_FIXTURES, buildWorld, sendCall, type CallWorld } from '../test/callFixtures.js';
+import { body, type TestApp } from '../test/app.js';
+import { auditEntriesSince, lastAuditId } from '../test/auditLog.js';
+import { sendCall, worldApp, type CallWorld } from '../test/callWorld.js';
+import { AUDIT_FIXTURES } from '../test/auditFixtures.js';
 import { testedDialects } from '../test/db.js';
 
 /** Calls that change no console object: a session starts or ends. */
@@ -23,14 +25,11 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
   let w: CallWorld;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { FACE_WORKERS: '1' } });
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect, { env: { FACE_WORKERS: '1' } }));
   });
   afterAll(async () => t.close());
 
-  const lastId = async () =>
-    (await t.db.handle.db.selectFrom('audit_log').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ??
-    0;
+  const lastId = () => lastAuditId(t);
 
   it.each(mutatingCalls)(
     '%s leaves exactly one entry with the actor, the object, before and after',
@@ -39,7 +38,7 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
       if (!fixture) {
         throw new Error(
           `${name} changes something but has no audit fixture: add AUDIT_FIXTURES.${name} in ` +
-            'packages/server/src/test/callFixtures.ts (a valid input and the entry it must leave)',
+            'packages/server/src/test/auditFixtures.ts (a valid input and the entry it must leave)',
         );
       }
       const change = await fixture(w);
@@ -48,12 +47,7 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
       const res = await sendCall(t, c, change.input, w.tokens[who]);
       expect(res.statusCode, `${name}: ${res.body.slice(0, 400)}`).toBe(200);
       await change.settle?.(body<Record<string, unknown>>(res).data);
-      const entries = await t.db.handle.db
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('id', '>', since)
-        .orderBy('id')
-        .execute();
+      const entries = await auditEntriesSince(t, since);
       expect(
         entries.map((e) => e.action),
         `${name} must leave exactly one entry`,

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beepsWav, wavSeconds } from '../storage/wav.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { staffCalls } from '../test/staffCalls.js';
 import { HTML_PAGE } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
 import { SUM_PROBLEM } from '../test/programs.js';
@@ -108,17 +109,11 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
   let teamB: number;
 
   /** Calls a catalogue entry as `token`: query for GET, JSON body otherwise. */
-  async function call<T = unknown>(c: CallDef, token: string, input: Record<string, unknown> = {}) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET'
-        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
-        : { payload: input }),
-    });
-    return { ...body<T>(res), http: res.statusCode };
-  }
+  const call = <T = unknown>(c: CallDef, token: string, input: Record<string, unknown> = {}) =>
+    staffCalls(
+      () => t,
+      () => token,
+    ).call<T>(c, input);
 
   const upload = async <T = unknown>(c: CallDef, token: string, file: Parameters<typeof multipart>[1]) => {
     const form = multipart({}, file);

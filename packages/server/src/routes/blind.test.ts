@@ -8,18 +8,10 @@ import { api, roleHas, type CallDef, type CallName } from '@examhall/contract';
 import { unzipSync } from 'fflate';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
-import {
-  ACCESS_FIXTURES,
-  buildWorld,
-  freshPhone,
-  inject,
-  qaQuestion,
-  sendCall,
-  similarPair,
-  type CallInput,
-  type CallWorld,
-} from '../test/callFixtures.js';
+import { body, type TestApp } from '../test/app.js';
+import { freshPhone, inject, sendCall, type CallInput, type CallWorld, worldApp } from '../test/callWorld.js';
+import { qaQuestion, similarPair } from '../test/teamResources.js';
+import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 
@@ -56,8 +48,7 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
   let identities: string[];
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect));
     const phone = freshPhone('138');
     const made = await inject(t, w.tokens.admin, 'POST', '/admin/staff', {
       phone,

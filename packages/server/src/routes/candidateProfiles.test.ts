@@ -13,7 +13,7 @@ import {
 } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { authoredExam } from '../test/callFixtures.js';
+import { authoredExam } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 import { multipart } from '../test/multipart.js';

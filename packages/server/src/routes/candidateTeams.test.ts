@@ -13,10 +13,11 @@ import {
 } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { authoredExam } from '../test/callFixtures.js';
+import { authoredExam } from '../test/callWorld.js';
+import { twoTeams } from '../test/examScenario.js';
+import { sendAs, uploadAs } from '../test/staffCalls.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
-import { multipart } from '../test/multipart.js';
 
 describe.each(await testedDialects())("another team's candidates on %s", (dialect) => {
   let t: TestApp;
@@ -28,57 +29,15 @@ describe.each(await testedDialects())("another team's candidates on %s", (dialec
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    authorA = await t.loginStaff('author');
-    teamA = await t.team('A');
-    teamB = await t.team('B');
-    await t.db.handle.db.updateTable('staff').set({ team_id: teamA }).where('role', '=', 'author').execute();
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/staff',
-      headers: { authorization: `Bearer ${admin}` },
-      payload: {
-        phone: '13600000099',
-        area_code: '86',
-        name: 'author B',
-        role: 'author',
-        password: 'author-b-pass',
-        team_id: teamB,
-      },
-    });
-    expect(made.statusCode, made.body).toBe(200);
-    await t.db.handle.db.updateTable('staff').set({ team_id: teamB }).where('phone', '=', '13600000099').execute();
-    authorB = (await t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+    ({ admin, authorA, authorB, teamA, teamB } = await twoTeams(t));
   });
   afterAll(async () => t.close());
 
-  async function send<T>(
-    c: CallDef,
-    input: { query?: Record<string, string | number>; body?: unknown },
-    token: string,
-  ) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      query: Object.fromEntries(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)])),
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET' ? {} : { payload: (input.body ?? {}) as object }),
-    });
-    const b = body<T>(res);
-    return { raw: res.body, http: res.statusCode, data: b.data as T, code: b.code, msg: b.msg };
-  }
+  const send = <T>(c: CallDef, input: { query?: Record<string, string | number>; body?: unknown }, token: string) =>
+    sendAs<T>(t, c, input, token);
 
-  async function upload<T>(c: CallDef, fields: Record<string, string>, name: string, data: Buffer, token: string) {
-    const form = multipart(fields, { name, type: 'application/octet-stream', data });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api${c.path}`,
-      payload: form.payload,
-      headers: { authorization: `Bearer ${token}`, ...form.headers },
-    });
-    const b = body<T>(res);
-    return { raw: res.body, http: res.statusCode, data: b.data, code: b.code, msg: b.msg };
-  }
+  const upload = <T>(c: CallDef, fields: Record<string, string>, name: string, data: Buffer, token: string) =>
+    uploadAs<T>(t, c, fields, name, data, token);
 
   /** The candidate's stored row and team links, read past the API. */
   async function stored(phone: string) {

@@ -5,6 +5,7 @@ import { facePhoto, flatPhoto, twoFacesPhoto } from '../bench/facePhotos.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { firstPicture, passChecks, recordCheck, sign } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
+import { setExamSettings } from '../test/examScenario.js';
 import { multipart } from '../test/multipart.js';
 
 /** The demo exam lets the candidate skip camera, microphone, screen and phone; these flags take that back. */
@@ -24,17 +25,7 @@ describe.each(await testedDialects())('device checks before the exam on %s', (di
 
   /** Sets the demo exam's check flags (read again by the next call: the catalog keeps the row a few seconds). */
   async function setFlags(flags: Record<string, 0 | 1>): Promise<void> {
-    const exam = await t.db.handle.db
-      .selectFrom('exams')
-      .select('settings')
-      .where('id', '=', examId)
-      .executeTakeFirstOrThrow();
-    const settings = { ...(JSON.parse(exam.settings) as object), ...flags };
-    await t.db.handle.db
-      .updateTable('exams')
-      .set({ settings: JSON.stringify(settings) })
-      .where('id', '=', examId)
-      .execute();
+    await setExamSettings(t, examId, flags);
     t.advance(11_000);
   }
 

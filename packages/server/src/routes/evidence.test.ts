@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import S3rver from 's3rver';
 import { describeDetail, type MonitorStateData, type StsData, type VerifyEvidenceData } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
 import type { ProctorChange } from '../proctoring/notifier.js';
 import { seedDemo } from '../services/demoSeed.js';
-import { S3ObjectStore } from '../storage/s3ObjectStore.js';
+import type { S3ObjectStore } from '../storage/s3ObjectStore.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { HTML_PAGE, signedFor } from '../test/media.js';
 import { testedDialects } from '../test/db.js';
+import { setExamSettings } from '../test/examScenario.js';
+import { s3TestApp, type S3TestApp } from '../test/s3rver.js';
 import { enterExam } from '../test/checks.js';
 
 const PHONE = '13800138000';
@@ -283,17 +279,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(changes.filter((c) => c.type === 'attempt' && c.attemptId === attemptId).length).toBeGreaterThanOrEqual(2);
 
     // An exam that does not allow skipping the camera refuses it.
-    const exam = await t.db.handle.db
-      .selectFrom('exams')
-      .select('settings')
-      .where('id', '=', examId)
-      .executeTakeFirstOrThrow();
-    const settings = { ...(JSON.parse(exam.settings) as object), is_skip_camera: 0 };
-    await t.db.handle.db
-      .updateTable('exams')
-      .set({ settings: JSON.stringify(settings) })
-      .where('id', '=', examId)
-      .execute();
+    await setExamSettings(t, examId, { is_skip_camera: 0 });
     t.advance(11_000);
     expect(body(await check(-5, 'skipped')).code).toBe('step_not_skippable');
   });
@@ -613,38 +599,16 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
 /** S3-compatible storage (s3rver, an independent implementation) takes any PUT: the recording step counts. */
 describe.each(await testedDialects())('the storage quota at the recording step on S3 on %s', (dialect) => {
   let t: TestApp;
-  let server: S3rver;
-  let dir: string;
   let s3: S3ObjectStore;
+  let app: S3TestApp;
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-s3rver-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: true,
-      directory: dir,
-      configureBuckets: [{ name: 'evidence', configs: [] }],
-    });
-    const address = (await server.run()) as AddressInfo;
-    const env = {
-      S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
-      S3_BUCKET: 'evidence',
-      S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_ROLE_ARN: 'arn:aws:iam::000000000000:role/examhall-uploads',
-      // The signature of the device checks, then two frames.
-      STORAGE_QUOTA_MAX_OBJECTS: '3',
-    };
-    s3 = new S3ObjectStore(loadConfig(env).s3!);
-    t = await createTestApp(dialect, { env, objectStore: s3 });
+    // The signature of the device checks, then two frames.
+    app = await s3TestApp(dialect, { STORAGE_QUOTA_MAX_OBJECTS: '3' });
+    ({ t } = app);
+    s3 = app.s3.store;
   });
-  afterEach(async () => {
-    await t.close();
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(async () => app.close());
 
   it('refuses recording past the quota, deletes the object, and leaves other attempts alone', async () => {
     const { examId, anid } = await seedDemo(t.db.handle.db, s3, PHONE, t.now()).then((x) => x!);

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawForAttempt, drawWithoutReplacement } from '../services/draw.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { candidateCalls, editorExams, openDraft } from '../test/editorExams.js';
 import { staffCalls } from '../test/staffCalls.js';
 import { enterExam } from '../test/checks.js';
 import { PY_SUM } from '../test/programs.js';
@@ -111,44 +112,23 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
 
   /** A draft open now for a day. */
   const draft = (name: string, sections: ExamDefinitionInput['sections'], extra: Partial<ExamDefinitionInput> = {}) =>
-    ({
-      name,
-      mode: 1,
-      time_minutes: 60,
-      start_at: t.now() - 3_600_000,
-      end_at: t.now() + 86_400_000,
-      settings: { is_skip_camera: 1 },
-      sections,
-      ...extra,
-    }) satisfies ExamDefinitionInput;
+    openDraft(t.now(), name, sections, extra);
 
   const detail = (examId: number) => ok<EditorExamDetail>(api.examEditorDetail, { exam_id: examId });
 
-  /** Creates an exam and saves `d` as its draft; answers its id and revision. */
-  async function examWith(d: ExamDefinitionInput): Promise<{ examId: number; revision: number }> {
-    const { exam_id: examId } = await ok<{ exam_id: number }>(api.examEditorCreate, { name: d.name });
-    const saved = await ok<EditorExamDetail>(api.examEditorSaveDraft, { exam_id: examId, revision: 0, draft: d });
-    return { examId, revision: saved.revision };
-  }
-
-  async function published(d: ExamDefinitionInput): Promise<number> {
-    const { examId, revision } = await examWith(d);
-    await ok(api.examEditorPublish, { exam_id: examId, revision });
-    return examId;
-  }
+  const { examWith, published, invited } = editorExams(
+    () => t,
+    () => admin,
+  );
 
   /** A candidate invited to an exam, logged in, with helpers for the candidate calls. */
   async function candidate(examId: number, phone = `1390000${String(++phoneNo).padStart(4, '0')}`) {
-    const [inv] = (
-      await ok<{ list: { anid: number }[] }>(api.examEditorInvite, { exam_id: examId, phones: [{ phone }] })
-    ).list;
-    return asCandidate(await t.loginCandidate(phone), examId, inv!.anid, phone);
+    const inv = await invited(examId, phone);
+    return asCandidate(inv.token, examId, inv.anid, phone);
   }
 
   function asCandidate(token: string, examId: number, anid: number, phone = '') {
-    const get = (url: string) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${token}`);
-    const post = (url: string, payload: object) =>
-      t.app.inject({ method: 'POST', url: `/api${url}?auth=${token}`, payload });
+    const { get, post } = candidateCalls(t, token);
     return {
       token,
       anid,

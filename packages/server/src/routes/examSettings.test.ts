@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   api,
   type BankQuestionView,
-  type CallDef,
-  type EditorExamDetail,
   type ExamDefinitionInput,
   type ExamDetail,
   type ExamResult,
@@ -15,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto } from '../bench/facePhotos.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { candidateCalls, editorExams, openDraft } from '../test/editorExams.js';
+import { staffCalls } from '../test/staffCalls.js';
 import { multipart } from '../test/multipart.js';
 import { enterExam } from '../test/checks.js';
 
@@ -58,18 +58,14 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
   afterAll(async () => t.close());
 
   /** Calls a catalogue entry as the admin: query for GET, JSON body otherwise. */
-  async function ok<T = unknown>(c: CallDef, input: Record<string, unknown> = {}): Promise<T> {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      headers: { authorization: `Bearer ${admin}` },
-      ...(c.method === 'GET'
-        ? { query: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, String(v)])) }
-        : { payload: input }),
-    });
-    expect(res.statusCode, `${c.path}: ${res.body}`).toBe(200);
-    return body<T>(res).data;
-  }
+  const { ok } = staffCalls(
+    () => t,
+    () => admin,
+  );
+  const { published, invited } = editorExams(
+    () => t,
+    () => admin,
+  );
 
   async function bankQuestion(question: QuestionBodyInput): Promise<number> {
     return (await ok<BankQuestionView>(api.bankQuestionCreate, { question, default_score: 5 })).id;
@@ -77,15 +73,10 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
 
   /** A draft open now for a day with the 4- and 6-point questions, and `extra` settings. */
   const draft = (name: string, extra: Partial<ExamDefinitionInput> = {}) =>
-    ({
+    openDraft(
+      t.now(),
       name,
-      mode: 1,
-      time_minutes: 60,
-      start_at: t.now() - 3_600_000,
-      end_at: t.now() + 86_400_000,
-      settings: { is_skip_camera: 1 },
-      positions: POSITIONS,
-      sections: [
+      [
         {
           kind: 'linetest',
           title: '',
@@ -95,30 +86,17 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
           ],
         },
       ],
-      ...extra,
-    }) satisfies ExamDefinitionInput;
-
-  /** Publishes `d` through the editor; answers the exam id. */
-  async function published(d: ExamDefinitionInput): Promise<number> {
-    const { exam_id: examId } = await ok<{ exam_id: number }>(api.examEditorCreate, { name: d.name });
-    const saved = await ok<EditorExamDetail>(api.examEditorSaveDraft, { exam_id: examId, revision: 0, draft: d });
-    await ok(api.examEditorPublish, { exam_id: examId, revision: saved.revision });
-    return examId;
-  }
+      { positions: POSITIONS, ...extra },
+    );
 
   /** A candidate invited to the exam and logged in. */
   async function candidate(examId: number) {
-    const phone = `1380000${String(++phoneNo).padStart(4, '0')}`;
-    const [inv] = (
-      await ok<{ list: { anid: number }[] }>(api.examEditorInvite, { exam_id: examId, phones: [{ phone }] })
-    ).list;
-    return asCandidate(await t.loginCandidate(phone), examId, inv!.anid, phone);
+    const inv = await invited(examId, `1380000${String(++phoneNo).padStart(4, '0')}`);
+    return asCandidate(inv.token, examId, inv.anid, inv.phone);
   }
 
   function asCandidate(token: string, examId: number, anid: number, phone = '') {
-    const get = (url: string) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${token}`);
-    const post = (url: string, payload: object) =>
-      t.app.inject({ method: 'POST', url: `/api${url}?auth=${token}`, payload });
+    const { get, post } = candidateCalls(t, token);
     return {
       anid,
       phone,

@@ -2,13 +2,15 @@
  * Every export over the catalogue leaves one audit entry: each staff call that answers a file (`download: true`)
  * or starts an export job names, in one entry, who took what (the object and the file) and how much of it (a
  * count of rows, questions or candidates; for an export job, its job, whose file's download is audited with its
- * rows). Inputs come from ACCESS_FIXTURES (test/callFixtures.ts), so a new export call fails here, by name, until
+ * rows). Inputs come from ACCESS_FIXTURES (test/accessFixtures.ts), so a new export call fails here, by name, until
  * it audits. Only the blank import templates, the same workbook for everyone, are not exports of anything.
  */
 import { api, type CallDef, type CallName } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
-import { ACCESS_FIXTURES, buildWorld, sendCall, type CallWorld } from '../test/callFixtures.js';
+import { body, type TestApp } from '../test/app.js';
+import { auditEntriesSince, lastAuditId } from '../test/auditLog.js';
+import { sendCall, worldApp, type CallWorld } from '../test/callWorld.js';
+import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 
@@ -39,14 +41,11 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
   let w: CallWorld;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { FACE_WORKERS: '1' } });
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect, { env: { FACE_WORKERS: '1' } }));
   });
   afterAll(async () => t.close());
 
-  const lastId = async () =>
-    (await t.db.handle.db.selectFrom('audit_log').select('id').orderBy('id', 'desc').limit(1).executeTakeFirst())?.id ??
-    0;
+  const lastId = () => lastAuditId(t);
 
   it.each(exportCalls.filter(([name]) => !BLANK_TEMPLATES.has(name)))(
     '%s leaves one entry naming the actor, the object, the file and a count',
@@ -55,7 +54,7 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
       if (!fixture) {
         throw new Error(
           `${name} exports something but has no input: add ACCESS_FIXTURES.${name} in ` +
-            'packages/server/src/test/callFixtures.ts',
+            'packages/server/src/test/accessFixtures.ts',
         );
       }
       const input = await fixture(w);
@@ -65,12 +64,7 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
       const started = c.download ? undefined : body<{ job_id?: number }>(res).data.job_id;
       if (started !== undefined) await waitForJob(t, w.tokens.admin, started);
 
-      const entries = await t.db.handle.db
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('id', '>', since)
-        .orderBy('id')
-        .execute();
+      const entries = await auditEntriesSince(t, since);
       expect(
         entries.map((e) => e.action),
         `${name} must leave exactly one audit entry`,

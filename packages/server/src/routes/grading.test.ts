@@ -4,7 +4,6 @@
  * exams and sections, progress, the candidate's result once graded, and key corrections re-scoring every
  * finished attempt concerned in a background job.
  */
-import { randomUUID } from 'node:crypto';
 import {
   api,
   type AnswerValue,
@@ -19,8 +18,8 @@ import {
 } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GradingRepository } from '../repositories/grading.js';
-import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
+import { body, type TestApp } from '../test/app.js';
+import { examGrader, questionOfKind, seededExam, staffMember, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { staffCalls } from '../test/staffCalls.js';
 import { waitForJob } from '../test/jobs.js';
@@ -35,12 +34,9 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
   let examId: number;
-  let phoneNo = 0;
 
   beforeEach(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    ({ examId } = await t.seed('13800138000'));
+    ({ t, admin, examId } = await seededExam(dialect));
   });
   afterEach(async () => t.close());
 
@@ -50,70 +46,14 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
   );
 
   /** A grader account of its own (name and token), assigned to the exam unless told not to. */
-  async function grader(name: string, assign = true): Promise<{ id: number; token: string }> {
-    phoneNo += 1;
-    const phone = `1330000${String(phoneNo).padStart(4, '0')}`;
-    const created = await ok<{ id: number }>(api.staffCreate, {
-      phone,
-      area_code: '86',
-      name,
-      role: 'grader',
-      password: TEST_ADMIN.password,
-    });
-    if (assign) await ok(api.gradingAssign, { exam_id: examId, staff_id: created.id, sections: [] });
-    const token = (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
-    return { id: created.id, token };
-  }
+  const grader = (name: string, assign = true) => examGrader(t, admin, examId, name, assign);
 
   /** The id of the published version's question of a kind. */
-  async function questionOf(kind: string): Promise<number> {
-    const row = await t.db.handle.db
-      .selectFrom('questions')
-      .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
-      .select('questions.id')
-      .where('exams.id', '=', examId)
-      .where('questions.kind', '=', kind)
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const questionOf = (kind: string) => questionOfKind(t, examId, kind);
 
   /** A candidate who enters the exam, saves these answers and (unless told not to) submits. */
-  async function candidate(
-    name: string,
-    answers: Record<number, AnswerValue>,
-    submit = true,
-  ): Promise<{ attemptId: number; token: string; result: ExamResult | null }> {
-    phoneNo += 1;
-    const phone = `1371${String(phoneNo).padStart(7, '0')}`;
-    const anid = await t.invite(examId, phone);
-    const token = await t.loginCandidate(phone);
-    await t.db.handle.db
-      .updateTable('candidates')
-      .set({ name, school: 'Tsinghua' })
-      .where('phone', '=', phone)
-      .execute();
-    const res = await enterExam(t, token, examId, anid);
-    expect(res.statusCode, res.body).toBe(200);
-    const attemptId = body<{ attempt: { id: number } }>(res).data.attempt.id;
-    let seq = 0;
-    for (const [id, answer] of Object.entries(answers)) {
-      seq += 1;
-      const saved = await t.app.inject({
-        method: 'POST',
-        url: `/api/answer/answer?auth=${token}`,
-        payload: { exam_id: examId, subject_id: Number(id), answer, client_id: randomUUID(), seq, changed_at: t.now() },
-      });
-      expect(saved.statusCode, saved.body).toBe(200);
-    }
-    if (!submit) return { attemptId, token, result: null };
-    const done = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/finish-exam?auth=${token}`,
-      payload: { exam_id: examId },
-    });
-    expect(done.statusCode, done.body).toBe(200);
-    return { attemptId, token, result: body<ExamResult>(done).data };
-  }
+  const candidate = (name: string, answers: Record<number, AnswerValue>, submit = true) =>
+    takeExam(t, examId, answers, { profile: { name, school: 'Tsinghua' }, submit });
 
   const result = async (token: string) =>
     body<ExamResult>(await t.app.inject(`/api/exam/result?exam_id=${examId}&auth=${token}`)).data;
@@ -320,16 +260,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
     const [first, second, third] = [await grader('First'), await grader('Second'), await grader('Third')];
     const idle = await grader('Not on this exam', false);
-    const member = async (role: 'author' | 'proctor', teamId: number) => {
-      phoneNo += 1;
-      const phone = `1330000${String(phoneNo).padStart(4, '0')}`;
-      const name = `${role} ${phoneNo}`;
-      await ok(api.staffCreate, { phone, area_code: '86', name, role, password: TEST_ADMIN.password, team_id: teamId });
-      return {
-        name,
-        token: (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token,
-      };
-    };
+    const member = (role: 'author' | 'proctor', teamId: number) => staffMember(t, admin, role, { teamId });
     const author = await member('author', team);
     const foreignAuthor = await member('author', await t.team('Other team'));
     const proctor = await member('proctor', team);

@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
-import {
-  detail,
-  RISK_EVENTS,
-  type FaceRecognizeData,
-  type IdPhotoData,
-  type ProctorAttemptData,
-  type StsData,
-} from '@examhall/contract';
-import { AwsClient } from 'aws4fetch';
+import { detail, RISK_EVENTS, type IdPhotoData, type ProctorAttemptData } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { facePhoto, flatPhoto, twoFacesPhoto } from '../bench/facePhotos.js';
 import { FACE_IMG_MAX_BYTES, FACE_MATCH_THRESHOLD } from '../services/faceCheck.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { candidateSts, stsClient } from '../test/sts.js';
+import { invitationOf, startWithoutChecks } from '../test/examScenario.js';
+import { faceCheck, facePictures } from '../test/faces.js';
 import { HTML_PAGE } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
 
@@ -30,13 +24,7 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
   let otherAttemptId: number;
   const tokens = { a: '', other: '' };
   const staff = { admin: '', grader: '' };
-  const pictures = {
-    a: facePhoto('a'),
-    sameA: facePhoto('c'),
-    b: facePhoto('b'),
-    flat: flatPhoto(),
-    two: twoFacesPhoto('a', 'd'),
-  };
+  const pictures = facePictures();
 
   // One app per dialect: each app's face pool loads the models once.
   beforeAll(async () => {
@@ -55,24 +43,8 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
   }, 60_000);
   afterAll(async () => t.close());
 
-  async function start(tok: string, invitation: number): Promise<number> {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${tok}`,
-      payload: { exam_id: examId, anid: invitation },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return body<{ attempt: { id: number } }>(res).data.attempt.id;
-  }
-  async function anidOf(phone: string): Promise<number> {
-    const row = await t.db.handle.db
-      .selectFrom('invitations')
-      .select('id')
-      .where('exam_id', '=', examId)
-      .where('phone', '=', phone)
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const start = (tok: string, invitation: number) => startWithoutChecks(t, tok, examId, invitation);
+  const anidOf = (phone: string) => invitationOf(t, examId, phone);
   const invitationRow = (id: number) =>
     t.db.handle.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -96,15 +68,7 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
       },
     });
   };
-  const check = async (picture: Buffer, tok = tokens.a) => {
-    const form = multipart(
-      { exam_id: String(examId) },
-      { name: 'f.jpg', type: 'image/jpeg', data: picture, field: 'face_img' },
-    );
-    const res = await t.app.inject({ method: 'POST', url: `/api/tools/face_recognize?auth=${tok}`, ...form });
-    expect(res.statusCode, res.body).toBe(200);
-    return body<FaceRecognizeData>(res).data;
-  };
+  const check = (picture: Buffer, tok = tokens.a) => faceCheck(t, tok, examId, picture);
   const records = (attempt = attemptId) =>
     t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attempt).orderBy('id').execute();
 
@@ -208,16 +172,8 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
   });
 
   it("keeps ID photos out of reach of a candidate's storage credentials", async () => {
-    const res = await t.app.inject(`/api/sts/get-token?exam_id=${examId}&auth=${tokens.a}`);
-    expect(res.statusCode, res.body).toBe(200);
-    const c = body<StsData>(res).data;
-    const client = new AwsClient({
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.AccessKeySecret,
-      sessionToken: c.SecurityToken,
-      service: 's3',
-      region: c.region,
-    });
+    const c = await candidateSts(t, examId, tokens.a);
+    const client = stsClient(c);
     const key = (await invitationRow(anid)).id_photo_key!;
     expect(key).toMatch(/^id-photos\//);
     const url = `${base}/storage/${c.bucket}/${key}`;

@@ -16,14 +16,14 @@ import { FORMATS, importFile, TRUE_FALSE_OPTIONS, type Format } from '@examhall/
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { giftText } from '../bench/staffLoad.js';
 import { BankImportRepository } from '../repositories/bankImports.js';
 import { JobRepository } from '../repositories/jobs.js';
 import { IMPORT_STAGE_ROWS } from '../services/bank/transfer.js';
 import { waitForJob } from '../test/jobs.js';
-import { multipart } from '../test/multipart.js';
+import { sendAs, uploadAs } from '../test/staffCalls.js';
 import { SUM_PROBLEM } from '../test/programs.js';
 
 const PNG_DOT = PNG.sync.write(new PNG({ width: 1, height: 1 }));
@@ -153,40 +153,21 @@ describe.each(await testedDialects())('question imports and exports on %s', (dia
   });
   afterAll(async () => t.close());
 
-  async function send<T>(
+  const send = <T>(
     c: CallDef,
     input: { query?: Record<string, string | number | (string | number)[]>; body?: unknown },
     token = author,
-  ) {
-    const res = await t.app.inject({
-      method: c.method,
-      url: `/api${c.path}`,
-      query: Object.fromEntries(
-        Object.entries(input.query ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]),
-      ),
-      headers: { authorization: `Bearer ${token}` },
-      ...(c.method === 'GET' ? {} : { payload: (input.body ?? {}) as object }),
-    });
-    const b = String(res.headers['content-type'] ?? '').startsWith('application/json') ? body<T>(res) : null;
-    return { res, http: res.statusCode, data: b?.data as T, code: b?.code, msg: b?.msg ?? '' };
-  }
+  ) => sendAs<T>(t, c, input, token);
 
   async function upload<T>(c: CallDef, fields: Record<string, string>, name: string, data: Buffer) {
-    const form = multipart(fields, { name, type: 'application/octet-stream', data });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api${c.path}`,
-      payload: form.payload,
-      headers: { authorization: `Bearer ${author}`, ...form.headers },
-    });
-    const b = body<T>(res);
-    if (c === api.bankImport && res.statusCode === 200) {
+    const res = await uploadAs<T>(t, c, fields, name, data, author);
+    if (c === api.bankImport && res.http === 200) {
       // The import runs as a job: its answer is the job's id; what it stored is the job's result.
-      const job = await waitForJob(t, author, (b.data as { job_id: number }).job_id);
+      const job = await waitForJob(t, author, (res.data as { job_id: number }).job_id);
       expect(job.state, JSON.stringify(job.error)).toBe('done');
-      return { http: res.statusCode, data: job.result as T, code: b.code, msg: b.msg };
+      return { http: res.http, data: job.result as T, code: res.code, msg: res.msg };
     }
-    return { http: res.statusCode, data: b.data, code: b.code, msg: b.msg };
+    return { http: res.http, data: res.data, code: res.code, msg: res.msg };
   }
 
   async function folder(name: string, parent_id?: number): Promise<number> {

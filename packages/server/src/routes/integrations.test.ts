@@ -4,7 +4,6 @@
  * backoff until a 2xx, acknowledged once; a grader's last mark and a re-score that changes the score each a new
  * event; the delivery log and redelivery; API tokens made, used, revoked, limited to a team, never logged.
  */
-import { randomUUID } from 'node:crypto';
 import {
   api,
   type ApiTokenCreateData,
@@ -17,7 +16,7 @@ import {
 } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
+import { questionOfKind, seededExam, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 import { staffCalls } from '../test/staffCalls.js';
@@ -32,13 +31,12 @@ describe.each(await testedDialects())('integrations on %s', (dialect) => {
   let admin: string;
   let examId: number;
   let receiver: HookReceiver;
-  let phoneNo = 0;
 
   beforeEach(async () => {
     // The receiver listens on loopback: the operator lets webhooks reach private addresses.
-    t = await createTestApp(dialect, { env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_LOG_DAYS: '14' } });
-    admin = await t.loginStaff('admin');
-    ({ examId } = await t.seed('13800138000'));
+    ({ t, admin, examId } = await seededExam(dialect, {
+      env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_LOG_DAYS: '14' },
+    }));
     receiver = await startHookReceiver(SECRET);
   });
   afterEach(async () => {
@@ -52,48 +50,11 @@ describe.each(await testedDialects())('integrations on %s', (dialect) => {
   );
 
   /** The id of the published version's question of a kind. */
-  async function questionOf(kind: string, exam = examId): Promise<number> {
-    const row = await t.db.handle.db
-      .selectFrom('questions')
-      .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
-      .select('questions.id')
-      .where('exams.id', '=', exam)
-      .where('questions.kind', '=', kind)
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const questionOf = (kind: string, exam = examId) => questionOfKind(t, exam, kind);
 
   /** A candidate who enters the exam, saves these answers and submits; answers the attempt id and phone. */
-  async function submitted(
-    answers: Record<number, unknown>,
-    exam = examId,
-  ): Promise<{ attemptId: number; phone: string }> {
-    phoneNo += 1;
-    const phone = `1372${String(phoneNo).padStart(7, '0')}`;
-    const anid = await t.invite(exam, phone);
-    const token = await t.loginCandidate(phone);
-    await t.db.handle.db.updateTable('candidates').set({ name: 'Li Lei' }).where('phone', '=', phone).execute();
-    const res = await enterExam(t, token, exam, anid);
-    expect(res.statusCode, res.body).toBe(200);
-    const attemptId = body<{ attempt: { id: number } }>(res).data.attempt.id;
-    let seq = 0;
-    for (const [id, answer] of Object.entries(answers)) {
-      seq += 1;
-      const saved = await t.app.inject({
-        method: 'POST',
-        url: `/api/answer/answer?auth=${token}`,
-        payload: { exam_id: exam, subject_id: Number(id), answer, client_id: randomUUID(), seq, changed_at: t.now() },
-      });
-      expect(saved.statusCode, saved.body).toBe(200);
-    }
-    const done = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/finish-exam?auth=${token}`,
-      payload: { exam_id: exam },
-    });
-    expect(done.statusCode, done.body).toBe(200);
-    return { attemptId, phone };
-  }
+  const submitted = (answers: Record<number, unknown>, exam = examId) =>
+    takeExam(t, exam, answers, { phonePrefix: '1372', profile: { name: 'Li Lei' } });
 
   const endpoint = (input: Record<string, unknown> = {}) =>
     ok<WebhookEndpointView>(api.webhookSave, { url: receiver.url, secret: SECRET, description: 'ATS', ...input });

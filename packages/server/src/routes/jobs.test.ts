@@ -7,7 +7,7 @@ import { api, type JobListData, type JobView, type StaffRole } from '@examhall/c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRepository } from '../repositories/jobs.js';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
-import { sendCall } from '../test/callFixtures.js';
+import { sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
 
 describe.each(await testedDialects())('job calls on %s', (dialect) => {

@@ -14,6 +14,7 @@ import { attemptPrefix } from '../services/chain.js';
 import { signed } from '../test/media.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { invitationOf, setExamSettings } from '../test/examScenario.js';
 import { openSse, type SseClient } from '../test/sse.js';
 import { enterExam } from '../test/checks.js';
 
@@ -33,17 +34,7 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
     t = await createTestApp(dialect);
     ({ examId, anid } = await t.seed(PHONE));
     // Without the camera and phone steps, whose skips would be flags of their own in every count below.
-    const exam = await t.db.handle.db
-      .selectFrom('exams')
-      .select('settings')
-      .where('id', '=', examId)
-      .executeTakeFirstOrThrow();
-    const settings = { ...(JSON.parse(exam.settings) as object), is_close_camera: 1, is_close_phone: 1 };
-    await t.db.handle.db
-      .updateTable('exams')
-      .set({ settings: JSON.stringify(settings) })
-      .where('id', '=', examId)
-      .execute();
+    await setExamSettings(t, examId, { is_close_camera: 1, is_close_phone: 1 });
     token = await t.loginCandidate(PHONE);
     for (const role of ['admin', 'proctor', 'grader'] as const) staff[role] = await t.loginStaff(role, { examId });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -625,13 +616,5 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
   });
 
   /** The invitation id of a phone to the exam. */
-  async function anidOf(phone: string): Promise<number> {
-    const row = await t.db.handle.db
-      .selectFrom('invitations')
-      .select('id')
-      .where('exam_id', '=', examId)
-      .where('phone', '=', phone)
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const anidOf = (phone: string) => invitationOf(t, examId, phone);
 });

@@ -18,8 +18,8 @@ import {
 } from '@examhall/contract';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
+import { body, type TestApp } from '../test/app.js';
+import { enterAsNew, examGrader, questionsByKind, seededExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 import { staffCalls } from '../test/staffCalls.js';
@@ -44,12 +44,9 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
   let examId: number;
-  let phoneNo = 0;
 
   beforeEach(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    ({ examId } = await t.seed('13800138000'));
+    ({ t, admin, examId } = await seededExam(dialect));
   });
   afterEach(async () => t.close());
 
@@ -59,20 +56,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
   );
 
   /** The published version's questions by kind (evaluation items by dimension). */
-  async function questions(): Promise<Map<string, number>> {
-    const rows = await t.db.handle.db
-      .selectFrom('questions')
-      .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
-      .select(['questions.id', 'questions.kind', 'questions.content'])
-      .where('exams.id', '=', examId)
-      .execute();
-    return new Map(
-      rows.map((r) => [
-        r.kind === 'evaluation' ? `evaluation:${(JSON.parse(r.content) as { dimension: string }).dimension}` : r.kind,
-        r.id,
-      ]),
-    );
-  }
+  const questions = () => questionsByKind(t, examId);
 
   /** Sets the published version's pass rule (the editor would publish a new version; these attempts keep this one). */
   async function passAt(points: number): Promise<void> {
@@ -101,18 +85,9 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
    * question (leave and goto events), records risks, answers the evaluation, and submits.
    */
   async function take(who: Taker): Promise<{ attemptId: number; token: string; records: number[] }> {
-    phoneNo += 1;
-    const phone = `1371${String(phoneNo).padStart(7, '0')}`;
-    const anid = await t.invite(examId, phone);
-    const token = await t.loginCandidate(phone);
-    await t.db.handle.db
-      .updateTable('candidates')
-      .set({ name: who.name, school: who.school, major: who.major })
-      .where('phone', '=', phone)
-      .execute();
-    const entered = await enterExam(t, token, examId, anid);
-    expect(entered.statusCode, entered.body).toBe(200);
-    const attemptId = body<{ attempt: { id: number } }>(entered).data.attempt.id;
+    const { attemptId, token } = await enterAsNew(t, examId, {
+      profile: { name: who.name, school: who.school, major: who.major },
+    });
     const ids = await questions();
     let seq = 0;
     const post = async (url: string, payload: object) => {
@@ -543,16 +518,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
 
   it('keeps results from graders outside the exam and hides names from graders while blind grading runs', async () => {
     const c = await cohort();
-    phoneNo += 1;
-    const phone = `1330000${String(phoneNo).padStart(4, '0')}`;
-    const created = await ok<{ id: number }>(api.staffCreate, {
-      phone,
-      area_code: '86',
-      name: 'Grader',
-      role: 'grader',
-      password: TEST_ADMIN.password,
-    });
-    const token = (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
+    const { id: graderId, token } = await examGrader(t, admin, examId, 'Grader', false);
     for (const [c2, input] of [
       [api.resultsRanking, { exam_id: examId }],
       [api.resultsReport, { attempt_id: c.han.attemptId }],
@@ -566,7 +532,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     const { job } = await exported({ format: 'csv' });
     expect((await download(job.id, token)).statusCode).toBe(404);
 
-    await ok(api.gradingAssign, { exam_id: examId, staff_id: created.id, sections: [] });
+    await ok(api.gradingAssign, { exam_id: examId, staff_id: graderId, sections: [] });
     await ok(api.gradingSettings, { exam_id: examId, blind: true, double_marking: false, margin: 0 });
     const blind = await ok<RankingData>(api.resultsRanking, { exam_id: examId }, token);
     expect(blind.blind).toBe(true);

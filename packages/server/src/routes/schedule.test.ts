@@ -15,9 +15,10 @@ import {
   type SlotView,
 } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
+import { seededExam } from '../test/examScenario.js';
 import { staffCalls } from '../test/staffCalls.js';
 
 const MINUTE = 60_000;
@@ -30,9 +31,7 @@ describe.each(await testedDialects())('schedules and accommodations on %s', (dia
   let phoneNo = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    ({ examId } = await t.seed('13800138000'));
+    ({ t, admin, examId } = await seededExam(dialect));
   });
   afterAll(async () => t.close());
 

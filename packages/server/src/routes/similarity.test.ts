@@ -16,9 +16,9 @@ import {
   type SimilarityQuestionsData,
 } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
+import type { TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { enterAsNew, seededExam } from '../test/examScenario.js';
 import { staffCalls } from '../test/staffCalls.js';
 import { waitForJob } from '../test/jobs.js';
 
@@ -31,7 +31,6 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
   let grader: string;
   let examId: number;
   let questionId: number;
-  let phoneNo = 0;
   /** Attempt ids by the sample each candidate answered with. */
   const attempts: Record<string, number> = {};
 
@@ -45,12 +44,7 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
 
   /** A new candidate who enters the exam and answers the programming question with `code`. */
   async function candidateAnswers(code: string): Promise<number> {
-    phoneNo += 1;
-    const phone = `1390077${String(phoneNo).padStart(4, '0')}`;
-    const anid = await t.invite(examId, phone);
-    const token = await t.loginCandidate(phone);
-    const entered = await enterExam(t, token, examId, anid);
-    expect(entered.statusCode, entered.body).toBe(200);
+    const { token } = await enterAsNew(t, examId, { phonePrefix: '1390077' });
     await saveCode(token, code, 1);
     const row = await t.db.handle.db
       .selectFrom('answers')
@@ -97,9 +91,7 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     );
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    ({ examId } = await t.seed('13800138000'));
+    ({ t, admin, examId } = await seededExam(dialect));
     grader = await t.loginStaff('grader', { examId });
     const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: examId }, grader);
     const programming = await t.db.handle.db

@@ -2,7 +2,7 @@
 import { api, type StaffListData, type StaffView, type TeamView } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
-import { freshPhone, sendCall } from '../test/callFixtures.js';
+import { freshPhone, sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
 
 const PASSWORD = 'password-1';

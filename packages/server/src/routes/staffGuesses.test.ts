@@ -4,14 +4,21 @@
  * counted before they are checked, so a burst of them at once has no more checked than the lock allows, and the
  * login is locked after them.
  */
-import { api, STAFF_LOGIN_RULES, type StaffView, type TotpEnrolData } from '@examhall/contract';
-import { generateSync } from 'otplib';
+import { api, STAFF_LOGIN_RULES, type StaffView } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { freshPhone, sendCall } from '../test/callFixtures.js';
+import { sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
+import {
+  countPasswordChecks as countChecksOf,
+  enrolTotp,
+  newStaffAccount,
+  STAFF_PASSWORD,
+  staffPasswordLogin,
+  totpCode,
+} from '../test/staffTotp.js';
 
-const PASSWORD = 'password-1';
+const PASSWORD = STAFF_PASSWORD;
 const BURST = 30;
 
 describe.each(await testedDialects())('guesses through a staff session on %s', (dialect) => {
@@ -24,44 +31,22 @@ describe.each(await testedDialects())('guesses through a staff session on %s', (
   });
   afterAll(async () => t.close());
 
-  const code = (secret: string, offsetS = 0) => generateSync({ secret, epoch: Math.floor(t.now() / 1000) + offsetS });
+  const code = (secret: string, offsetS = 0) => totpCode(t, secret, offsetS);
   /** Six digits no code of `secret` near now is (the server takes one step either way). */
   const wrongCode = (secret: string) => {
     const near = new Set([code(secret, -30), code(secret), code(secret, 30)]);
     return ['000000', '111111', '222222', '333333'].find((c) => !near.has(c))!;
   };
   const login = (phone: string, extra: Record<string, string> = {}, password = PASSWORD) =>
-    t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone, password, ...extra } });
+    staffPasswordLogin(t, phone, extra, password);
   /** A new account signed in, with its second factor enrolled (`on`: confirmed too). */
   const account = async (totp: 'enrolled' | 'on') => {
-    const phone = freshPhone('139');
-    const res = await sendCall(
-      t,
-      api.staffCreate,
-      { body: { phone, area_code: '86', name: 'Guessed', role: 'author', password: PASSWORD } },
-      admin,
-    );
-    expect(res.statusCode, res.body).toBe(200);
-    const token = body<{ token: string }>(await login(phone)).data.token;
-    const { secret } = body<TotpEnrolData>(await sendCall(t, api.staffTotpEnrol, {}, token)).data;
-    if (totp === 'on') {
-      const confirm = await sendCall(t, api.staffTotpConfirm, { body: { code: code(secret) } }, token);
-      expect(confirm.statusCode, confirm.body).toBe(200);
-      // The code used to confirm is spent: the next ones are of a later step.
-      t.advance(30_000);
-    }
-    return { phone, token, secret, id: body<StaffView>(res).data.id };
+    const made = await newStaffAccount(t, admin, { name: 'Guessed', phonePrefix: '139' });
+    const { secret } = await enrolTotp(t, made.token, totp === 'on');
+    return { ...made, secret };
   };
   /** Counts the argon2 verifications (the real ones, counted on the way). */
-  const countPasswordChecks = () => {
-    const real = t.services.staff.passwords.verify;
-    const counter = { n: 0, restore: () => void (t.services.staff.passwords.verify = real) };
-    t.services.staff.passwords.verify = async (hash, password) => {
-      counter.n += 1;
-      return real(hash, password);
-    };
-    return counter;
-  };
+  const countPasswordChecks = () => countChecksOf(t);
   const outcomes = (all: { statusCode: number; body: string }[]) =>
     all.map((r) => `${r.statusCode} ${body(r as Parameters<typeof body>[0]).code}`);
   const tally = (all: string[]) =>

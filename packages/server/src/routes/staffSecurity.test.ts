@@ -2,7 +2,8 @@
 import { api, STAFF_LOGIN_RULES } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { freshPhone } from '../test/callFixtures.js';
+import { freshPhone } from '../test/callWorld.js';
+import { countPasswordChecks } from '../test/staffTotp.js';
 import { testedDialects } from '../test/db.js';
 
 const PASSWORD = 'password-1';
@@ -48,15 +49,7 @@ describe.each(await testedDialects())('staff security on %s', (dialect) => {
   };
   const login = (phone: string, password: string) => post(api.staffLogin.path, { phone, password });
   /** Counts the argon2 verifications the login makes (the real ones, counted on the way). */
-  const countChecks = () => {
-    const real = t.services.staff.passwords.verify;
-    const counter = { n: 0, restore: () => void (t.services.staff.passwords.verify = real) };
-    t.services.staff.passwords.verify = async (hash, password) => {
-      counter.n += 1;
-      return real(hash, password);
-    };
-    return counter;
-  };
+  const countChecks = () => countPasswordChecks(t);
 
   it('40 wrong passwords at once: only the allowed number is checked, and a right one in a later burst does not log in', async () => {
     const phone = await newStaff();

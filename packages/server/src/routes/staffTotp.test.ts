@@ -3,11 +3,12 @@ import { api, STAFF_LOGIN_RULES, type StaffView, type TotpConfirmData, type Totp
 import { generateSecret, generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
-import { freshPhone, sendCall } from '../test/callFixtures.js';
+import { sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
+import { enrolTotp, newStaffAccount, STAFF_PASSWORD, staffPasswordLogin, totpCode } from '../test/staffTotp.js';
 import { SEALED_PREFIX } from '../services/totpSecrets.js';
 
-const PASSWORD = 'password-1';
+const PASSWORD = STAFF_PASSWORD;
 
 describe.each(await testedDialects())('staff TOTP on %s', (dialect) => {
   let t: TestApp;
@@ -19,32 +20,14 @@ describe.each(await testedDialects())('staff TOTP on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const code = (secret: string) => generateSync({ secret, epoch: Math.floor(t.now() / 1000) });
+  const code = (secret: string) => totpCode(t, secret);
   const login = (phone: string, extra: Record<string, string> = {}, password = PASSWORD) =>
-    t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone, password, ...extra } });
-  const newAccount = async () => {
-    const phone = freshPhone('138');
-    const res = await sendCall(
-      t,
-      api.staffCreate,
-      { body: { phone, area_code: '86', name: 'Two factors', role: 'author', password: PASSWORD } },
-      admin,
-    );
-    expect(res.statusCode, res.body).toBe(200);
-    const token = body<{ token: string }>(await login(phone)).data.token;
-    return { phone, token, id: body<StaffView>(res).data.id };
-  };
+    staffPasswordLogin(t, phone, extra, password);
+  const newAccount = () => newStaffAccount(t, admin, { name: 'Two factors', phonePrefix: '138' });
   /** An account with TOTP on: its secret and recovery codes. */
   const enrolled = async () => {
     const account = await newAccount();
-    const enrol = await sendCall(t, api.staffTotpEnrol, {}, account.token);
-    expect(enrol.statusCode, enrol.body).toBe(200);
-    const { secret } = body<TotpEnrolData>(enrol).data;
-    const confirm = await sendCall(t, api.staffTotpConfirm, { body: { code: code(secret) } }, account.token);
-    expect(confirm.statusCode, confirm.body).toBe(200);
-    // The next code is of a later step: the one used to confirm is spent.
-    t.advance(30_000);
-    return { ...account, secret, recovery: body<TotpConfirmData>(confirm).data.recovery_codes };
+    return { ...account, ...(await enrolTotp(t, account.token, true)) };
   };
 
   it('enrols: a secret and its QR code once, a wrong code refused, a right one turns it on with ten recovery codes', async () => {

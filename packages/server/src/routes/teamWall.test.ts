@@ -9,16 +9,9 @@ import { api, idFields, roleHas, type CallDef, type CallName } from '@examhall/c
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskPhone } from '../services/proctor.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import {
-  ACCESS_FIXTURES,
-  authoredExam,
-  buildWorld,
-  inject,
-  sendCall,
-  type CallInput,
-  type CallWorld,
-} from '../test/callFixtures.js';
+import type { TestApp } from '../test/app.js';
+import { authoredExam, inject, sendCall, type CallInput, type CallWorld, worldApp } from '../test/callWorld.js';
+import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 
@@ -69,8 +62,7 @@ describe.each(await testedDialects())("team B's staff never read team A's candid
   const bases = new Map<CallName, CallInput>();
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect));
     const a = await w.newAttempt();
     phone = a.phone;
     const made = await inject(t, w.tokens.authorA, 'POST', '/admin/candidates', {

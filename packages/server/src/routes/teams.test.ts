@@ -8,8 +8,8 @@ import {
   type TeamView,
 } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
-import { buildWorld, sendCall, type CallWorld } from '../test/callFixtures.js';
+import { body, type TestApp } from '../test/app.js';
+import { sendCall, type CallWorld, worldApp } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
 
 describe.each(await testedDialects())('teams, assignments and the console home on %s', (dialect) => {
@@ -17,8 +17,7 @@ describe.each(await testedDialects())('teams, assignments and the console home o
   let w: CallWorld;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    w = await buildWorld(t);
+    ({ t, w } = await worldApp(dialect));
   });
   afterAll(async () => t.close());
 

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_IMG_MAX_BYTES, FACE_MATCH_THRESHOLD } from '../services/faceCheck.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
-import { facePhoto, flatPhoto, phonePhoto, twoFacesPhoto } from '../bench/facePhotos.js';
-import { multipart } from '../test/multipart.js';
+import { phonePhoto } from '../bench/facePhotos.js';
+import { startWithoutChecks } from '../test/examScenario.js';
+import { faceCheck, facePictures, recognizeFace } from '../test/faces.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
@@ -18,47 +19,26 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
   let examId: number;
   let anid: number;
   let attemptId: number;
-  const pictures = {
-    a: facePhoto('a'),
-    sameA: facePhoto('c'),
-    b: facePhoto('b'),
-    flat: flatPhoto(),
-    two: twoFacesPhoto('a', 'd'),
-    phone: phonePhoto(),
-  };
+  const pictures = { ...facePictures(), phone: phonePhoto() };
 
   // One app per dialect: each app's pool loads the models once.
   beforeAll(async () => {
     t = await createTestApp(dialect, { env: { FACE_WORKERS: '1' } });
     ({ examId, anid } = await t.seed(PHONE));
     token = await t.loginCandidate(PHONE);
-    const res = await post('/monitor/start-exam', { exam_id: examId, anid });
-    expect(res.statusCode, res.body).toBe(200);
-    attemptId = body<{ attempt: { id: number } }>(res).data.attempt.id;
+    attemptId = await startWithoutChecks(t, token, examId, anid);
   }, 60_000);
   afterAll(async () => t.close());
 
   const get = (url: string, tok = token) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
   const post = (url: string, payload: object, tok = token) =>
     t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
-  const recognize = (picture: Buffer, opts: { tok?: string; exam?: number | string; field?: string } = {}) => {
-    const form = multipart(opts.exam === undefined ? { exam_id: String(examId) } : { exam_id: String(opts.exam) }, {
-      name: 'face.jpg',
-      type: 'image/jpeg',
-      data: picture,
-      field: opts.field ?? 'face_img',
+  const recognize = (picture: Buffer, opts: { tok?: string; exam?: number | string; field?: string } = {}) =>
+    recognizeFace(t, opts.tok ?? token, picture, {
+      exam: opts.exam ?? examId,
+      ...(opts.field !== undefined ? { field: opts.field } : {}),
     });
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/tools/face_recognize?auth=${opts.tok ?? token}`,
-      ...form,
-    });
-  };
-  const check = async (picture: Buffer) => {
-    const res = await recognize(picture);
-    expect(res.statusCode, res.body).toBe(200);
-    return body<FaceRecognizeData>(res).data;
-  };
+  const check = (picture: Buffer) => faceCheck(t, token, examId, picture);
   const records = () =>
     t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attemptId).orderBy('id').execute();
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ITEM_POINTS, Q1_CHOSE, Q4_CHOSE } from '../test/itemFixture.js';
 import { analyseItems, type AnalysedAttempt, type AnalysedItem } from './itemAnalysis.js';
 
 /**
@@ -17,20 +18,7 @@ import { analyseItems, type AnalysedAttempt, type AnalysedItem } from './itemAna
  *    9   0  0  0  1    1       -         B
  *   10   0  0  0  1    1       B         B
  */
-const POINTS = [
-  [1, 1, 2, 0],
-  [1, 1, 2, 0],
-  [1, 0, 2, 0],
-  [1, 1, 1, 0],
-  [0, 1, 1, 1],
-  [1, 0, 1, 0],
-  [0, 0, 1, 1],
-  [1, 0, 0, 1],
-  [0, 0, 0, 1],
-  [0, 0, 0, 1],
-];
-const Q1_CHOSE = ['A', 'A', 'A', 'A', 'B', 'A', 'C', 'A', '', 'B'];
-const Q4_CHOSE = ['A', 'C', 'A', '', 'B', 'A', 'B', 'B', 'B', 'B'];
+const POINTS = ITEM_POINTS;
 const ITEMS: AnalysedItem[] = [
   { id: 101, max: 1, options: ['A', 'B', 'C'] },
   { id: 102, max: 1 },

@@ -6,7 +6,6 @@
  * read before. And a page read through the kept key's index answers what ranking every attempt answers, with ties,
  * in both orders, by section, within score ranges and at every offset.
  */
-import { randomUUID } from 'node:crypto';
 import { api, type AnswerValue, type GradingMarkData } from '@examhall/contract';
 import {
   CompiledQuery,
@@ -25,8 +24,8 @@ import type { Database } from '../db/schema.js';
 import { GradingRepository } from '../repositories/grading.js';
 import { ResultsRepository, type RankingSpec } from '../repositories/results.js';
 import { ResultsSeedRepository } from '../repositories/resultsSeed.js';
-import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
+import type { TestApp } from '../test/app.js';
+import { examGrader, questionOfKind, seededExam, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 import { staffCalls } from '../test/staffCalls.js';
@@ -49,12 +48,9 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
   let t: TestApp;
   let admin: string;
   let examId: number;
-  let phoneNo = 0;
 
   beforeEach(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    ({ examId } = await t.seed('13800138000'));
+    ({ t, admin, examId } = await seededExam(dialect));
   });
   afterEach(async () => t.close());
 
@@ -118,59 +114,13 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
   }
 
   /** The id of the published version's question of a kind. */
-  async function questionOf(kind: string): Promise<number> {
-    const row = await t.db.handle.db
-      .selectFrom('questions')
-      .innerJoin('exams', 'exams.published_version_id', 'questions.version_id')
-      .select('questions.id')
-      .where('exams.id', '=', examId)
-      .where('questions.kind', '=', kind)
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
+  const questionOf = (kind: string) => questionOfKind(t, examId, kind);
 
   /** A grader of the exam: their token. */
-  async function grader(name: string): Promise<string> {
-    phoneNo += 1;
-    const phone = `1330000${String(phoneNo).padStart(4, '0')}`;
-    const created = await ok<{ id: number }>(api.staffCreate, {
-      phone,
-      area_code: '86',
-      name,
-      role: 'grader',
-      password: TEST_ADMIN.password,
-    });
-    await ok(api.gradingAssign, { exam_id: examId, staff_id: created.id, sections: [] });
-    return (await t.services.staffLogin.login(phone, TEST_ADMIN.password, { ip: '127.0.0.1' })).token;
-  }
+  const grader = async (name: string) => (await examGrader(t, admin, examId, name)).token;
 
   /** A candidate who enters the exam, saves these answers and submits; answers the attempt id. */
-  async function candidate(answers: Record<number, AnswerValue>): Promise<number> {
-    phoneNo += 1;
-    const phone = `1371${String(phoneNo).padStart(7, '0')}`;
-    const anid = await t.invite(examId, phone);
-    const token = await t.loginCandidate(phone);
-    const res = await enterExam(t, token, examId, anid);
-    expect(res.statusCode, res.body).toBe(200);
-    const attemptId = body<{ attempt: { id: number } }>(res).data.attempt.id;
-    let seq = 0;
-    for (const [id, answer] of Object.entries(answers)) {
-      seq += 1;
-      const saved = await t.app.inject({
-        method: 'POST',
-        url: `/api/answer/answer?auth=${token}`,
-        payload: { exam_id: examId, subject_id: Number(id), answer, client_id: randomUUID(), seq, changed_at: t.now() },
-      });
-      expect(saved.statusCode, saved.body).toBe(200);
-    }
-    const done = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/finish-exam?auth=${token}`,
-      payload: { exam_id: examId },
-    });
-    expect(done.statusCode, done.body).toBe(200);
-    return attemptId;
-  }
+  const candidate = async (answers: Record<number, AnswerValue>) => (await takeExam(t, examId, answers)).attemptId;
 
   it('equal the sums of the per-question rows after every kind of write', async () => {
     const single = await questionOf('single');

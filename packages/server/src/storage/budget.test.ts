@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { StsData } from '@examhall/contract';
-import { AwsClient } from 'aws4fetch';
-import S3rver from 's3rver';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
 import { uploadQuota } from '../services/evidence/rules.js';
 import { seedDemo } from '../services/demoSeed.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { candidateSts, stsPut } from '../test/sts.js';
 import { signed } from '../test/media.js';
+import { s3TestApp, type S3TestApp } from '../test/s3rver.js';
 import {
   attemptBudget,
   examTotal,
@@ -22,7 +17,7 @@ import {
   RECORDING_BYTES_PER_MINUTE,
   type BudgetSettings,
 } from './budget.js';
-import { S3ObjectStore } from './s3ObjectStore.js';
+import type { S3ObjectStore } from './s3ObjectStore.js';
 
 const PHONE = '13800138000';
 const MB = 1024 * 1024;
@@ -110,16 +105,8 @@ describe.each(await testedDialects())('the storage budget on the local store on 
   });
   afterEach(async () => t.close());
 
-  const sts = async (): Promise<StsData> =>
-    body<StsData>(await t.app.inject(`/api/sts/get-token?exam_id=${examId}&auth=${token}`)).data;
-  const put = (c: StsData, name: string, bytes: Buffer) =>
-    new AwsClient({
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.AccessKeySecret,
-      sessionToken: c.SecurityToken,
-      service: 's3',
-      region: c.region,
-    }).fetch(`${base}/storage/${c.bucket}/${c.prefix}${name}`, { method: 'PUT', body: bytes });
+  const sts = () => candidateSts(t, examId, token);
+  const put = (c: StsData, name: string, bytes: Buffer) => stsPut(base, c, name, bytes);
   const usage = (prefix: string) =>
     t.db.handle.db.selectFrom('storage_usage').selectAll().where('prefix', '=', prefix).executeTakeFirstOrThrow();
 
@@ -193,36 +180,15 @@ describe.each(await testedDialects())('the storage budget on the local store on 
 /** S3-compatible storage takes any PUT its credentials allow: the recording call holds each kind to its limit. */
 describe.each(await testedDialects())('the storage budget at the recording step on S3 on %s', (dialect) => {
   let t: TestApp;
-  let server: S3rver;
-  let dir: string;
   let s3: S3ObjectStore;
+  let app: S3TestApp;
 
   beforeEach(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-s3rver-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: true,
-      directory: dir,
-      configureBuckets: [{ name: 'evidence', configs: [] }],
-    });
-    const address = (await server.run()) as AddressInfo;
-    const env = {
-      S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
-      S3_BUCKET: 'evidence',
-      S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_ROLE_ARN: 'arn:aws:iam::000000000000:role/examhall-uploads',
-    };
-    s3 = new S3ObjectStore(loadConfig(env).s3!);
-    t = await createTestApp(dialect, { env, objectStore: s3 });
+    app = await s3TestApp(dialect);
+    ({ t } = app);
+    s3 = app.s3.store;
   });
-  afterEach(async () => {
-    await t.close();
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(async () => app.close());
 
   it('refuses eight 19 MB frames at the record call, deletes each, and counts none against the quota', async () => {
     const { examId, anid } = (await seedDemo(t.db.handle.db, s3, PHONE, t.now()))!;

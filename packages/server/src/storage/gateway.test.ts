@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StsData } from '@examhall/contract';
-import { AwsClient } from 'aws4fetch';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECORDING_BYTES_PER_MINUTE } from './budget.js';
 import { LocalCredentials } from './localCredentials.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { candidateSts, stsClient, stsPut } from '../test/sts.js';
 
 const PHONE = '13800138000';
 const OTHER = '13700137000';
@@ -47,19 +47,8 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
   });
   afterEach(async () => t.close());
 
-  const sts = async (tok: string): Promise<StsData> => {
-    const res = await t.app.inject(`/api/sts/get-token?exam_id=${examId}&auth=${tok}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return body<StsData>(res).data;
-  };
-  const client = (c: StsData) =>
-    new AwsClient({
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.AccessKeySecret,
-      sessionToken: c.SecurityToken,
-      service: 's3',
-      region: c.region,
-    });
+  const sts = (tok: string) => candidateSts(t, examId, tok);
+  const client = stsClient;
   const url = (c: StsData, key: string) => `${base}/storage/${c.bucket}/${key}`;
   /** The URL with each segment percent-encoded, as SDKs send odd characters. */
   const objectUrlOf = (c: StsData, key: string) =>
@@ -435,16 +424,8 @@ describe.each(await testedDialects())("an attempt's storage quota on the local s
   });
   afterEach(async () => t.close());
 
-  const sts = async (tok: string): Promise<StsData> =>
-    body<StsData>(await t.app.inject(`/api/sts/get-token?exam_id=${examId}&auth=${tok}`)).data;
-  const put = (c: StsData, name: string, bytes: Buffer | string) =>
-    new AwsClient({
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.AccessKeySecret,
-      sessionToken: c.SecurityToken,
-      service: 's3',
-      region: c.region,
-    }).fetch(`${base}/storage/${c.bucket}/${c.prefix}${name}`, { method: 'PUT', body: bytes });
+  const sts = (tok: string) => candidateSts(t, examId, tok);
+  const put = (c: StsData, name: string, bytes: Buffer | string) => stsPut(base, c, name, bytes);
 
   it('refuses PUTs past the object count with QuotaExceeded, takes a retry of a stored object, and leaves other attempts alone', async () => {
     const a = await sts(tokens.a);

@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { QuestionType, type ProctorGridData, type StsData } from '@examhall/contract';
-import { AwsClient } from 'aws4fetch';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProctorChange } from '../proctoring/notifier.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { signed } from '../test/media.js';
+import { stsPut } from '../test/sts.js';
 import { PICTURE_MAX_BYTES } from './budget.js';
 
 const PHONE = '13800138000';
@@ -73,14 +73,7 @@ describe.skipIf(disk === null)('the local store on a small disk shared with SQLi
     for (const entry of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
   });
 
-  const put = (c: StsData, name: string, bytes: Buffer) =>
-    new AwsClient({
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.AccessKeySecret,
-      sessionToken: c.SecurityToken,
-      service: 's3',
-      region: c.region,
-    }).fetch(`${base}/storage/${c.bucket}/${c.prefix}${name}`, { method: 'PUT', body: bytes });
+  const put = (c: StsData, name: string, bytes: Buffer) => stsPut(base, c, name, bytes);
 
   it('refuses evidence with 503 storage_full at the reserve, tells the proctor, saves answers, and takes evidence again once there is room', async () => {
     expect(fs.existsSync(path.join(dataDir, 'examhall.sqlite'))).toBe(true);

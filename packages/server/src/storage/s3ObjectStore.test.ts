@@ -1,44 +1,20 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { S3ObjectStore } from './s3ObjectStore.js';
+import type { S3ObjectStore } from './s3ObjectStore.js';
 import { prefixPolicy } from './sts.js';
+import { startS3rver, type TestS3 } from '../test/s3rver.js';
 
 /** An independent S3 implementation (s3rver) on loopback with its default account. */
 describe('S3ObjectStore against s3rver', () => {
-  let server: S3rver;
-  let dir: string;
+  let s3: TestS3;
   let store: S3ObjectStore;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-s3rver-'));
-    server = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: true,
-      directory: dir,
-      configureBuckets: [{ name: 'evidence', configs: [] }],
-    });
-    const address = (await server.run()) as AddressInfo;
-    const config = loadConfig({
-      S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
-      S3_BUCKET: 'evidence',
-      S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'S3RVER',
-      S3_SECRET_ACCESS_KEY: 'S3RVER',
-      S3_ROLE_ARN: 'arn:aws:iam::000000000000:role/examhall-uploads',
-    });
-    store = new S3ObjectStore(config.s3!);
+    s3 = await startS3rver();
+    store = s3.store;
   });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => s3.close());
 
   it('puts, gets, heads, streams and presigns objects, and answers null for missing keys', async () => {
     const key = 'exams/1/attempts/2/frame/1.jpg';

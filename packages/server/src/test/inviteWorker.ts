@@ -9,7 +9,7 @@
  */
 import pino from 'pino';
 import type { JobKind } from '@examhall/contract';
-import { openDb } from '../db/database.js';
+import { openWorkerDb } from './workerDb.js';
 import { openJobQueue, type JobHandlers } from '../jobs/index.js';
 import { AccessService } from '../services/access.js';
 import { AuditService } from '../services/audit.js';
@@ -23,12 +23,7 @@ import { SMS_BUDGET_DEFAULTS, SmsBudget } from '../services/smsBudget.js';
 import { SmsPacer } from '../services/smsPacing.js';
 import { WebhookSmsSender } from '../sms/sender.js';
 
-const target = process.env.JOB_DB ?? '';
-const db = (
-  target.startsWith('postgres')
-    ? openDb({ databaseUrl: target, searchPath: process.env.JOB_DB_SCHEMA })
-    : openDb({ sqliteFile: target })
-).db;
+const db = openWorkerDb().db;
 const leaseMs = Number(process.env.JOB_LEASE_MS ?? 1000);
 const log = pino({ level: 'warn' });
 const handlers = {} as JobHandlers<JobKind>;

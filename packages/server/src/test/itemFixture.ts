@@ -42,8 +42,10 @@ export const ITEM_POINTS = [
   [0, 0, 0, 1],
   [0, 0, 0, 1],
 ];
-const Q1_CHOSE = ['A', 'A', 'A', 'A', 'B', 'A', 'C', 'A', '', 'B'];
-const Q4_CHOSE = ['A', 'C', 'A', '', 'B', 'A', 'B', 'B', 'B', 'B'];
+/** The option each attempt chose at Q1 ('' for none), in the attempts' order. */
+export const Q1_CHOSE = ['A', 'A', 'A', 'A', 'B', 'A', 'C', 'A', '', 'B'];
+/** The option each attempt chose at Q4 ('' for none). */
+export const Q4_CHOSE = ['A', 'C', 'A', '', 'B', 'A', 'B', 'B', 'B', 'B'];
 
 /** A single choice's answer, or none for ''. */
 export const choiceOf = (o: string): AnswerValue | null => (o ? { kind: 'choice', option: o } : null);

@@ -5,14 +5,11 @@
  * Environment: JOB_DB (a SQLite file, or a postgres:// URL), JOB_DB_SCHEMA (PostgreSQL schema), JOB_REDIS,
  * JOB_PREFIX (Redis key prefix), JOB_LEASE_MS.
  */
-import { openDb } from '../db/database.js';
+import { openWorkerDb } from './workerDb.js';
 import { BullJobQueue } from '../jobs/bullmq.js';
 import { testHandlers } from './jobKinds.js';
 
-const target = process.env.JOB_DB ?? '';
-const handle = target.startsWith('postgres')
-  ? openDb({ databaseUrl: target, searchPath: process.env.JOB_DB_SCHEMA })
-  : openDb({ sqliteFile: target });
+const handle = openWorkerDb();
 const queue = new BullJobQueue(handle.db, testHandlers(), process.env.JOB_REDIS ?? '', {
   prefix: process.env.JOB_PREFIX,
   leaseMs: Number(process.env.JOB_LEASE_MS ?? 1000),

@@ -6,15 +6,10 @@
  * that held it back) and exits.
  */
 import { sql } from 'kysely';
-import { openDb } from '../db/database.js';
+import { openWorkerDb } from './workerDb.js';
 import { SmsBudget, type BudgetedText, type SmsBudgets } from '../services/smsBudget.js';
 
-const target = process.env.JOB_DB ?? '';
-const db = (
-  target.startsWith('postgres')
-    ? openDb({ databaseUrl: target, searchPath: process.env.JOB_DB_SCHEMA })
-    : openDb({ sqliteFile: target })
-).db;
+const db = openWorkerDb().db;
 const texts = JSON.parse(process.env.TEXTS ?? '[]') as BudgetedText[];
 const budget = new SmsBudget(JSON.parse(process.env.BUDGETS ?? '{}') as SmsBudgets, Date.now);
 // Connected before the signal, so that every process starts asking at the same moment.

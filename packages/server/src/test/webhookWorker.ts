@@ -7,18 +7,13 @@
  */
 import pino from 'pino';
 import { WEBHOOK_LOG_DAYS } from '../config.js';
-import { openDb } from '../db/database.js';
+import { openWorkerDb } from './workerDb.js';
 import { AuditService } from '../services/audit.js';
 import { ExamCatalog } from '../services/catalog.js';
 import { ResultFeedService } from '../services/resultFeed.js';
 import { WebhookService } from '../services/webhooks.js';
 
-const target = process.env.JOB_DB ?? '';
-const db = (
-  target.startsWith('postgres')
-    ? openDb({ databaseUrl: target, searchPath: process.env.JOB_DB_SCHEMA })
-    : openDb({ sqliteFile: target })
-).db;
+const db = openWorkerDb().db;
 const log = pino({ level: 'warn' });
 const webhooks = new WebhookService(db, {
   audit: new AuditService(db, Date.now),
