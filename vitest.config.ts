@@ -13,6 +13,9 @@ export default defineConfig({
   test: {
     // A zone far from the server's UTC+8, so a result that leans on the machine's zone fails.
     env: { TZ: 'America/New_York' },
+    // Two files at a time even on two cores (Vitest's default there is one): most files spend their time waiting
+    // for PostgreSQL, a child server or a sandboxed program, and a second file keeps the machine busy meanwhile.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
