@@ -219,13 +219,14 @@ export const CHECKPOINT_EVERY_MS = 1000;
  * its beginning. A passive checkpoint alone never does under exam load: the log starts again only when a writer
  * begins with every frame copied back, and with saves committing all the time one always lands while the copy
  * runs. Measured in `bench:exam --staff-load`, the WAL grew by 6 MB a second through a 2,000-candidate exam and
- * reached 1 GB; a two-hour exam of 19,000 would fill the disk. The restart holds the writer while it copies what
- * was committed since the passive checkpoint before it and syncs the file, a pause for every save (in the WAL
- * test, commits' 99.9th percentile went from about 30 to 100 ms with a restart every few hundred milliseconds),
- * so it comes seldom: a WAL of 1 GB read as fast as a short one in that bench.
+ * reached 1 GB; a two-hour exam of 19,000 would fill the disk. Past this length the worker copies everything
+ * while holding the writer (a FULL checkpoint), so the next commit finds the log copied back and starts it again.
+ * That is a pause for every save (the copy since the passive checkpoint before it, and the file's sync), so it
+ * comes seldom: a WAL of 1 GB read as fast as a short one in that bench. SQLite's RESTART would also hold the
+ * writer until every reader left the WAL, with thousands of candidates reading, always its whole wait.
  */
 export const WAL_RESTART_FRAMES = 65_536;
-/** How long that restart may wait for the writer and the readers before leaving it to the next tick. */
+/** How long that checkpoint may wait for the writer and for readers of older frames before the next tick. */
 const RESTART_WAIT_MS = 50;
 /** The WAL file's size kept on disk after a restart (SQLite otherwise keeps its largest size). */
 const WAL_KEPT_BYTES = WAL_RESTART_FRAMES * 4096;
@@ -277,15 +278,16 @@ export function sqliteKit(
 
 /**
  * One tick of the worker's checkpoints: a passive one, which copies what it can and waits for nobody; then, once
- * the WAL is longer than `restartFrames`, a restart, which copies only what was committed meanwhile (this
- * thread being the worker's, it may wait a moment: the API processes wait for the writer from their event loops).
+ * the WAL is longer than `restartFrames`, a full one, which copies only what was committed meanwhile and lets
+ * the next commit start the log again (this thread being the worker's, it may wait a moment: the API processes
+ * wait for the writer from their event loops).
  */
 function checkpointTick(database: SQLite.Database, restartFrames: number): void {
   const [passive] = database.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
   if (!passive || passive.log < restartFrames) return;
   database.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
   try {
-    database.pragma('wal_checkpoint(RESTART)');
+    database.pragma('wal_checkpoint(FULL)');
   } finally {
     database.pragma('busy_timeout = 0');
   }
