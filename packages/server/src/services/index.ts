@@ -63,6 +63,7 @@ import { JudgeService } from './judging.js';
 import { MediaLinks } from './media.js';
 import { ProctorService } from './proctor.js';
 import { ProfileService } from './profile.js';
+import { DimensionReportService } from './resultDimensions.js';
 import { ResultsService } from './results.js';
 import { ResultsExportService, type ResultExportPayload } from './resultsExport.js';
 import { RiskService } from './risk.js';
@@ -170,8 +171,10 @@ export interface Services {
   gradingSetup: GradingSetupService;
   /** Key corrections and the `rescore` job that scores the finished attempts again. */
   rescoring: RescoreService;
-  /** Results: rankings, one attempt's report, the figures for charts, dimensions. */
+  /** Results: rankings, one attempt's report, the figures for charts. */
   results: ResultsService;
+  /** The evaluation's dimensions over an exam's finished attempts. */
+  resultDimensions: DimensionReportService;
   /** Exports of the results as files (`results_export` jobs) and their download. */
   resultsExport: ResultsExportService;
   tokens: TokenService;
@@ -460,6 +463,7 @@ export function createServices(deps: ServiceDeps): Services {
     home: new HomeService(db, access, analysis, clock),
     ...grading,
     results,
+    resultDimensions: new DimensionReportService(db, { access, catalog }),
     resultsExport,
     tokens,
     webhooks,

@@ -1,10 +1,7 @@
 import {
   api,
-  evaluationMax,
   ExamPhase,
   GRADED_SECTIONS,
-  scoreQuestion,
-  type DimensionReportData,
   type ParsedQuery,
   type RankingData,
   type RankingRow,
@@ -18,11 +15,12 @@ import { AttemptRepository } from '../repositories/attempts.js';
 import { narrows, ResultsRepository, type RankedRow, type RankingSpec } from '../repositories/results.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AttemptService } from './attempts.js';
-import { parseQuestionIds, type CatalogQuestion, type ExamCatalog, type VersionBundle } from './catalog.js';
+import { type CatalogQuestion, type ExamCatalog, type VersionBundle } from './catalog.js';
 import { passedBy } from './outcome.js';
 import { maskPhone } from './proctor.js';
 import { timePerQuestion, type NavigationEvent } from './resultTime.js';
 import { htmlToText } from './richText.js';
+import { dimensionsOf } from './resultDimensions.js';
 import { roundPoints, storedAnswer } from './scoring.js';
 
 /** Longest stem text a report shows per question. */
@@ -47,7 +45,8 @@ function median(sorted: readonly number[]): number | null {
 
 /**
  * Results of an exam's finished attempts: the ranking (by total or a section, ties sharing a rank), one
- * attempt's report, the figures the charts draw and the evaluation's dimensions (exports: resultsExport.ts).
+ * attempt's report and the figures the charts draw (exports: resultsExport.ts; the evaluation's dimensions:
+ * resultDimensions.ts).
  */
 export class ResultsService {
   private readonly repo: ResultsRepository;
@@ -211,7 +210,7 @@ export class ResultsService {
       grading: row.grading,
       sections: row.sections,
       questions,
-      dimensions: ResultsService.dimensionsOf(bundle.evaluation, answers),
+      dimensions: dimensionsOf(bundle.evaluation, answers),
       integrity: {
         risk_count: risks.length,
         by_risk: [...byRisk.values()].sort((a, b) => b.count - a.count || a.risk - b.risk),
@@ -230,23 +229,6 @@ export class ResultsService {
           })),
       },
     };
-  }
-
-  /** The evaluation's dimensions of one attempt: option points added per dimension, as /ceping/exam-finish does. */
-  private static dimensionsOf(
-    items: readonly CatalogQuestion[],
-    answers: Map<number, ReturnType<typeof storedAnswer>>,
-  ): { dimension: string; score: number; max: number }[] {
-    const dims = new Map<string, { score: number; max: number }>();
-    for (const q of items) {
-      // An item whose stored row no longer parses has no dimension to add to.
-      if (q.body?.kind !== 'evaluation') continue;
-      const d = dims.get(q.body.content.dimension) ?? { score: 0, max: 0 };
-      d.max += evaluationMax(q.body.key);
-      d.score += scoreQuestion(q.body, answers.get(q.id) ?? null, q.score) ?? 0;
-      dims.set(q.body.content.dimension, d);
-    }
-    return [...dims].map(([dimension, d]) => ({ dimension, score: roundPoints(d.score), max: roundPoints(d.max) }));
   }
 
   /** The exam's figures for charts. */
@@ -356,63 +338,5 @@ export class ResultsService {
       }
     }
     return out;
-  }
-
-  /** The evaluation section's dimensions over the exam's finished attempts. */
-  async dimensions(actor: StaffActor, examId: number): Promise<DimensionReportData> {
-    await this.deps.access.requireFor(actor, api.resultsDimensions, examId);
-    const attempts = await this.repo.finishedAttempts(examId);
-    const versions = new Map<number, VersionBundle | null>();
-    const itemsOf = new Map<number, CatalogQuestion[]>();
-    for (const a of attempts) {
-      if (a.version_id === null || versions.has(a.version_id)) continue;
-      const v = await this.deps.catalog.version(a.version_id);
-      versions.set(a.version_id, v);
-      itemsOf.set(a.version_id, v ? [...v.byId.values()].filter((q) => q.section === 'evaluation') : []);
-    }
-    const allItems = [...itemsOf.values()].flat();
-    const answers = new Map<number, Map<number, ReturnType<typeof storedAnswer>>>();
-    for (const r of await this.repo.answersTo(
-      examId,
-      allItems.map((q) => q.id),
-    )) {
-      const m = answers.get(r.attempt_id) ?? new Map<number, ReturnType<typeof storedAnswer>>();
-      m.set(r.question_id, storedAnswer(r.value));
-      answers.set(r.attempt_id, m);
-    }
-    const perDimension = new Map<string, { scores: number[]; max: number }>();
-    let counted = 0;
-    for (const a of attempts) {
-      const given = parseQuestionIds(a.question_ids);
-      const items = (a.version_id === null ? [] : (itemsOf.get(a.version_id) ?? [])).filter(
-        (q) => given === null || given.includes(q.id),
-      );
-      if (items.length === 0) continue;
-      counted += 1;
-      for (const d of ResultsService.dimensionsOf(items, answers.get(a.id) ?? new Map())) {
-        const entry = perDimension.get(d.dimension) ?? { scores: [], max: 0 };
-        entry.scores.push(d.score);
-        entry.max = Math.max(entry.max, d.max);
-        perDimension.set(d.dimension, entry);
-      }
-    }
-    return {
-      attempts: counted,
-      dimensions: [...perDimension].map(([dimension, d]) => {
-        const bands = [0, 0, 0, 0, 0];
-        for (const s of d.scores) {
-          const i = d.max > 0 ? Math.min(4, Math.floor((s / d.max) * 5)) : 0;
-          bands[i]! += 1;
-        }
-        return {
-          dimension,
-          mean: roundPoints(d.scores.reduce((a, b) => a + b, 0) / d.scores.length),
-          min: Math.min(...d.scores),
-          max_seen: Math.max(...d.scores),
-          max: d.max,
-          bands,
-        };
-      }),
-    };
   }
 }
