@@ -156,6 +156,25 @@ describe("SQLite's WAL checkpoints under the supervisor", () => {
     expect(mainFileBytes()).toBeGreaterThan(8_000_000);
   });
 
+  it("the worker's timer waits for the end of a transaction of its own connection", async () => {
+    // A job's transaction spans awaits, so the timer fires inside it, where SQLite refuses a checkpoint.
+    const db = kysely(sqliteKit(file, 'timer', { everyMs: 5, restartFrames: 1 }));
+    await sql`create table notes (id integer primary key, text text not null)`.execute(db);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('notes')
+        .values({ text: 'x'.repeat(5000) })
+        .execute();
+      await new Promise((r) => setTimeout(r, 100));
+      await trx.insertInto('notes').values({ text: 'y' }).execute();
+    });
+    // The process is still here, and the checkpoints went on after the transaction.
+    const until = Date.now() + 5000;
+    while (mainFileBytes() < 8192 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(mainFileBytes()).toBeGreaterThanOrEqual(8192);
+    expect(await db.selectFrom('notes').select('text').execute()).toHaveLength(2);
+  });
+
   it("SQLite's own default checkpoints on commit (one process, tests)", async () => {
     await write(kysely(sqliteKit(file)));
     expect(mainFileBytes()).toBeGreaterThan(4_000_000);

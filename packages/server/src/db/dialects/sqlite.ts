@@ -256,11 +256,14 @@ export function sqliteKit(
   if (checkpoints === 'timer') {
     const every = setInterval(() => {
       if (!database.open) return clearInterval(every);
+      // A transaction of this connection spans awaits (a job's), and SQLite refuses a checkpoint inside it.
+      if (database.inTransaction) return;
       try {
         checkpointTick(database, timer.restartFrames);
       } catch (err) {
-        // Another connection's checkpoint or a busy moment: the next tick tries again.
-        if (!isSqliteBusy(err)) throw err;
+        // Another connection's checkpoint, a busy moment or a statement of this one still open: the next tick
+        // tries again.
+        if (!isSqliteBusy(err) && !(err instanceof SQLite.SqliteError && err.code === 'SQLITE_LOCKED')) throw err;
       }
     }, timer.everyMs);
     every.unref();
