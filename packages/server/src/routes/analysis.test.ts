@@ -7,34 +7,21 @@
  * kept or a score changed since.
  */
 import { api, type BankQuestionListData, type HomeData, type ItemAnalysisData } from '@examhall/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedFinishedAttempts, seedResultsExam, type SeedAttempt } from '../bench/resultsSeed.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { questionsByKind, takeExam } from '../test/examScenario.js';
+import { adminApp, questionsByKind, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { choiceOf, ITEM_ALPHA, ITEM_ATTEMPTS, ITEM_QUESTIONS } from '../test/itemFixture.js';
 import { waitForJob } from '../test/jobs.js';
-import { staffCalls } from '../test/staffCalls.js';
 import { GradingRepository } from '../repositories/grading.js';
 
 describe.each(await testedDialects())('item analysis on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-
-  beforeEach(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-  });
-  afterEach(async () => t.close());
-
-  const { call, ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
+  const s = adminApp(dialect, { each: true, seed: false });
+  const { call, ok } = s;
 
   /** The author's account: logged in, with its id. */
   async function author(): Promise<{ id: number; token: string }> {
-    const token = await t.loginStaff('author');
+    const token = await s.t.loginStaff('author');
     const me = await ok<{ id: number }>(api.staffMe, {}, token);
     return { id: me.id, token };
   }
@@ -43,10 +30,10 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
    * The figures as the page gets them: a view, and when it names a job computing newer ones (none kept, or a score
    * changed since), that job followed to its end and the view again, which must then be current.
    */
-  async function analysed(query: Record<string, unknown>, token = admin): Promise<ItemAnalysisData> {
+  async function analysed(query: Record<string, unknown>, token = s.admin): Promise<ItemAnalysisData> {
     const first = await ok<ItemAnalysisData>(api.itemAnalysis, query, token);
     if (first.job_id === null) return first;
-    const job = await waitForJob(t, token, first.job_id);
+    const job = await waitForJob(s.t, token, first.job_id);
     expect(job).toMatchObject({ kind: 'item_analysis', state: 'done' });
     const data = await ok<ItemAnalysisData>(api.itemAnalysis, query, token);
     expect(data.job_id).toBeNull();
@@ -55,12 +42,12 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
   }
 
   async function seeded(attempts: SeedAttempt[], authorId?: number) {
-    const exam = await seedResultsExam(t.db.handle.db, {
+    const exam = await seedResultsExam(s.t.db.handle.db, {
       questions: ITEM_QUESTIONS,
-      now: t.now(),
+      now: s.t.now(),
       ...(authorId !== undefined ? { authorId } : {}),
     });
-    await seedFinishedAttempts(t.db.handle.db, exam, attempts, { now: t.now() });
+    await seedFinishedAttempts(s.t.db.handle.db, exam, attempts, { now: s.t.now() });
     return exam;
   }
 
@@ -174,13 +161,13 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
     expect(view.flags).toHaveLength(1);
 
     // Q4 corrected (its points now follow Q1's): the next analysis clears the flag.
-    const attempts = await t.db.handle.db
+    const attempts = await s.t.db.handle.db
       .selectFrom('question_scores')
       .select(['attempt_id', 'points'])
       .where('question_id', '=', exam.questionIds[0]!)
       .execute();
     for (const a of attempts) {
-      await t.db.handle.db
+      await s.t.db.handle.db
         .updateTable('question_scores')
         .set({ points: a.points })
         .where('attempt_id', '=', a.attempt_id)
@@ -188,7 +175,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
         .execute();
     }
     // What every score write of the server ends with: the attempt's kept totals, the write counted.
-    await new GradingRepository(t.db.handle.db).keepTotalsOf(attempts.map((a) => a.attempt_id));
+    await new GradingRepository(s.t.db.handle.db).keepTotalsOf(attempts.map((a) => a.attempt_id));
     const again = await analysed({ exam_id: exam.examId });
     expect(again.items.map((q) => q.flagged)).toEqual([false, false, false, false]);
     expect((await ok<HomeData>(api.consoleHome, {}, writer.token)).flagged_questions).toBe(0);
@@ -200,7 +187,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
     const first = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
     expect(first).toMatchObject({ version_id: exam.versionId, computed_at: null, items: [], total: 0 });
     expect(first.job_id).not.toBeNull();
-    await waitForJob(t, admin, first.job_id!);
+    await waitForJob(s.t, s.admin, first.job_id!);
     const kept = await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId });
     expect(kept.job_id).toBeNull();
     expect(kept.exam.attempts).toBe(10);
@@ -208,7 +195,7 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
     for (let i = 0; i < 3; i++) {
       expect((await ok<ItemAnalysisData>(api.itemAnalysis, { exam_id: exam.examId })).job_id).toBeNull();
     }
-    const jobs = await t.db.handle.db
+    const jobs = await s.t.db.handle.db
       .selectFrom('job')
       .select('id')
       .where('kind', '=', 'item_analysis')
@@ -229,13 +216,13 @@ describe.each(await testedDialects())('item analysis on %s', (dialect) => {
   });
 
   it('reads attempts real candidates finished: their answers, and the Q&A waiting for a grader', async () => {
-    const { examId } = await t.seed('13800138000');
-    const questions = await questionsByKind(t, examId);
+    const { examId } = await s.t.seed('13800138000');
+    const questions = await questionsByKind(s.t, examId);
     const single = questions.get('single')!;
     const qa = questions.get('qa')!;
     for (const [i, option] of ['B', 'A'].entries()) {
       await takeExam(
-        t,
+        s.t,
         examId,
         { [single]: { kind: 'choice', option }, [qa]: { kind: 'text', html: '<p>ACID</p>', files: [] } },
         { phone: `1371000000${i}` },

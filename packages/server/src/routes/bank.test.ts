@@ -12,11 +12,11 @@ import {
 } from '@examhall/contract';
 import { strToU8, zipSync } from 'fflate';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { beepsWav, wavSeconds } from '../storage/wav.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
-import { staffCalls } from '../test/staffCalls.js';
+import { adminApp } from '../test/examScenario.js';
 import { HTML_PAGE } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
 import { SUM_PROBLEM } from '../test/programs.js';
@@ -102,22 +102,18 @@ function claimSize(zip: Uint8Array, size: number): Buffer {
 }
 
 describe.each(await testedDialects())('the question bank on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
+  const s = adminApp(dialect, { seed: false });
   let author: string;
   let teamA: number;
   let teamB: number;
 
   /** Calls a catalogue entry as `token`: query for GET, JSON body otherwise. */
   const call = <T = unknown>(c: CallDef, token: string, input: Record<string, unknown> = {}) =>
-    staffCalls(
-      () => t,
-      () => token,
-    ).call<T>(c, input);
+    s.call<T>(c, input, token);
 
   const upload = async <T = unknown>(c: CallDef, token: string, file: Parameters<typeof multipart>[1]) => {
     const form = multipart({}, file);
-    const res = await t.app.inject({
+    const res = await s.t.app.inject({
       method: 'POST',
       url: `/api${c.path}`,
       payload: form.payload,
@@ -126,16 +122,16 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     return { ...body<T>(res), http: res.statusCode };
   };
 
-  const create = async (question: QuestionBodyInput, extra: Record<string, unknown> = {}, token = admin) => {
+  const create = async (question: QuestionBodyInput, extra: Record<string, unknown> = {}, token = s.admin) => {
     const res = await call<BankQuestionView>(api.bankQuestionCreate, token, { question, default_score: 5, ...extra });
     expect(res.http, res.msg).toBe(200);
     return res.data;
   };
 
-  const qa = (stem: string, extra: Record<string, unknown> = {}, token = admin) =>
+  const qa = (stem: string, extra: Record<string, unknown> = {}, token = s.admin) =>
     create({ kind: 'qa', content: { stem }, key: {} }, extra, token);
 
-  const folder = async (name: string, parent_id?: number, token = admin, team_id?: number) => {
+  const folder = async (name: string, parent_id?: number, token = s.admin, team_id?: number) => {
     const res = await call<BankFolderNode>(api.bankFolderCreate, token, { name, parent_id, team_id });
     expect(res.http, res.msg).toBe(200);
     return res.data;
@@ -143,8 +139,8 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
 
   /** Freezes a bank question into a published version of a new exam, as publishing does. */
   async function useInExam(bankQuestionId: number, preview = 0) {
-    const db = t.db.handle.db;
-    const now = t.now();
+    const db = s.t.db.handle.db;
+    const now = s.t.now();
     const exam = await db
       .insertInto('exams')
       .values({
@@ -188,15 +184,12 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    author = await t.loginStaff('author');
-    const db = t.db.handle.db;
-    teamA = await t.team('A');
-    teamB = await t.team('B');
+    author = await s.t.loginStaff('author');
+    const db = s.t.db.handle.db;
+    teamA = await s.t.team('A');
+    teamB = await s.t.team('B');
     await db.updateTable('staff').set({ team_id: teamA }).where('role', '=', 'author').execute();
   });
-  afterAll(async () => t.close());
 
   it('creates, reads and updates a question of every kind, and audits each change', async () => {
     for (const [kind, question] of Object.entries(BODIES)) {
@@ -227,7 +220,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
       });
       expect(updated.http, updated.msg).toBe(200);
       expect(updated.data).toMatchObject({ revision: 2, difficulty: 4, tags: [], default_score: 7 });
-      const entries = await t.db.handle.db
+      const entries = await s.t.db.handle.db
         .selectFrom('audit_log')
         .select(['action', 'before', 'after'])
         .where('object_kind', '=', 'question')
@@ -241,20 +234,20 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
   });
 
   it('answers 422 with the path for an invalid body, and sanitizes rich text', async () => {
-    const bad = await call(api.bankQuestionCreate, admin, {
+    const bad = await call(api.bankQuestionCreate, s.admin, {
       question: { kind: 'single', content: { stem: '<p>x</p>', options: opts('a', 'b') }, key: { option: 'C' } },
       default_score: 1,
     });
     expect(bad.http).toBe(422);
     expect(bad.code).toBe('validation_error');
     expect(bad.msg).toMatch(/^question\.key\.option: /);
-    const noOptions = await call(api.bankQuestionCreate, admin, {
+    const noOptions = await call(api.bankQuestionCreate, s.admin, {
       question: { kind: 'multiple', content: { stem: '<p>x</p>', options: [] }, key: { options: ['A', 'B'] } },
       default_score: 1,
     });
     expect(noOptions.http).toBe(422);
     expect(noOptions.msg).toMatch(/^question\.content\.options/);
-    const scriptOnly = await call(api.bankQuestionCreate, admin, {
+    const scriptOnly = await call(api.bankQuestionCreate, s.admin, {
       question: { kind: 'qa', content: { stem: '<script>alert(1)</script>' }, key: {} },
       default_score: 1,
     });
@@ -269,7 +262,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
   it('refuses a stale revision with 409 and keeps the newer save', async () => {
     const q = await qa('<p>revision</p>');
     const save = (revision: number, stem: string) =>
-      call<BankQuestionView>(api.bankQuestionUpdate, admin, {
+      call<BankQuestionView>(api.bankQuestionUpdate, s.admin, {
         question_id: q.id,
         revision,
         question: { kind: 'qa', content: { stem }, key: {} },
@@ -279,7 +272,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const stale = await save(1, '<p>second</p>');
     expect(stale.http).toBe(409);
     expect(stale.code).toBe('revision_stale');
-    const read = await call<BankQuestionView>(api.bankQuestion, admin, { question_id: q.id });
+    const read = await call<BankQuestionView>(api.bankQuestion, s.admin, { question_id: q.id });
     expect(read.data.question.content).toEqual({ stem: '<p>first</p>' });
   });
 
@@ -304,7 +297,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     await qa('<p>100 percent</p>', { folder_id: f.id });
     await qa('<p>axb</p>', { folder_id: f.id });
     const find = async (query: Record<string, unknown>) => {
-      const res = await call<BankQuestionListData>(api.bankQuestions, admin, {
+      const res = await call<BankQuestionListData>(api.bankQuestions, s.admin, {
         folder_id: f.id,
         sort: 'id',
         order: 'asc',
@@ -323,7 +316,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     expect(await find({ q: 'a_b' })).toEqual([underscore.id]);
     expect(await find({ knowledge_point: '下划线 "quoted"' })).toEqual([underscore.id]);
     expect(await find({ knowledge_point: '下划线' })).toEqual([]);
-    const listed = await call<BankQuestionListData>(api.bankQuestions, admin, { q: '整数数组' });
+    const listed = await call<BankQuestionListData>(api.bankQuestions, s.admin, { q: '整数数组' });
     expect(listed.data.list[0]).toMatchObject({
       id: array.id,
       stem: '给定一个整数数组 nums，返回其和。',
@@ -336,14 +329,14 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const ids: number[] = [];
     for (const d of [3, 1, 5, 2, 4]) {
       ids.push((await qa(`<p>paging ${d}</p>`, { folder_id: f.id, difficulty: d })).id);
-      t.advance(1000);
+      s.t.advance(1000);
     }
     await useInExam(ids[2]!);
     await useInExam(ids[2]!);
     await useInExam(ids[4]!);
     await useInExam(ids[4]!, 1); // a preview counts nowhere
     const page = async (query: Record<string, unknown>) =>
-      (await call<BankQuestionListData>(api.bankQuestions, admin, { folder_id: f.id, page_size: 2, ...query })).data;
+      (await call<BankQuestionListData>(api.bankQuestions, s.admin, { folder_id: f.id, page_size: 2, ...query })).data;
     const first = await page({ sort: 'difficulty', order: 'asc' });
     expect(first.total).toBe(5);
     expect(first.list.map((q) => q.difficulty)).toEqual([1, 2]);
@@ -364,19 +357,19 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const b = await qa('<p>bulk b</p>', { folder_id: from.id, tags: ['old'] });
     const c = await qa('<p>bulk c</p>', { folder_id: from.id });
     await useInExam(c.id);
-    const moved = await call<BankBulkResult>(api.bankBulkMove, admin, {
+    const moved = await call<BankBulkResult>(api.bankBulkMove, s.admin, {
       question_ids: [a.id, b.id, c.id],
       folder_id: to.id,
     });
     expect(moved.data).toEqual({ done: [a.id, b.id, c.id], kept: [] });
-    const tagged = await call<BankBulkResult>(api.bankBulkTag, admin, { question_ids: [a.id, b.id], tags: ['old'] });
+    const tagged = await call<BankBulkResult>(api.bankBulkTag, s.admin, { question_ids: [a.id, b.id], tags: ['old'] });
     expect(tagged.data).toEqual({ done: [a.id], kept: [{ id: b.id, reason: expect.stringMatching(/already/) }] });
-    const untagged = await call<BankBulkResult>(api.bankBulkUntag, admin, {
+    const untagged = await call<BankBulkResult>(api.bankBulkUntag, s.admin, {
       question_ids: [a.id, c.id],
       tags: ['old'],
     });
     expect(untagged.data).toEqual({ done: [a.id], kept: [{ id: c.id, reason: expect.stringMatching(/none/) }] });
-    const listed = await call<BankQuestionListData>(api.bankQuestions, admin, {
+    const listed = await call<BankQuestionListData>(api.bankQuestions, s.admin, {
       folder_id: to.id,
       sort: 'id',
       order: 'asc',
@@ -386,11 +379,11 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
       [b.id, ['old'], 2],
       [c.id, [], 2],
     ]);
-    const deleted = await call<BankBulkResult>(api.bankBulkDelete, admin, { question_ids: [a.id, b.id, c.id] });
+    const deleted = await call<BankBulkResult>(api.bankBulkDelete, s.admin, { question_ids: [a.id, b.id, c.id] });
     expect(deleted.data).toEqual({ done: [a.id, b.id], kept: [{ id: c.id, reason: 'used by 1 exam' }] });
-    expect((await call(api.bankQuestion, admin, { question_id: a.id })).http).toBe(404);
-    expect((await call(api.bankQuestion, admin, { question_id: c.id })).http).toBe(200);
-    const audit = await t.db.handle.db
+    expect((await call(api.bankQuestion, s.admin, { question_id: a.id })).http).toBe(404);
+    expect((await call(api.bankQuestion, s.admin, { question_id: c.id })).http).toBe(200);
+    const audit = await s.t.db.handle.db
       .selectFrom('audit_log')
       .select('action')
       .where('object_id', '=', b.id)
@@ -398,7 +391,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
       .orderBy('id')
       .execute();
     expect(audit.map((e) => e.action)).toEqual(['bank.question.create', 'bank.question.move', 'bank.question.delete']);
-    const tags = await call<{ list: { tag: string; count: number }[] }>(api.bankTags, admin);
+    const tags = await call<{ list: { tag: string; count: number }[] }>(api.bankTags, s.admin);
     expect(tags.data.list.find((x) => x.tag === 'old')).toBeUndefined();
   });
 
@@ -408,34 +401,34 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const leaf = await folder('leaf', mid.id);
     await qa('<p>in top</p>', { folder_id: top.id });
     await qa('<p>in leaf</p>', { folder_id: leaf.id });
-    const tree = (await call<BankFolderTree>(api.bankFolders, admin)).data.list;
+    const tree = (await call<BankFolderTree>(api.bankFolders, s.admin)).data.list;
     const at = tree.findIndex((f) => f.id === top.id);
     expect(tree.slice(at, at + 3).map((f) => [f.name, f.depth, f.question_count, f.total_count])).toEqual([
       ['tree', 0, 1, 2],
       ['mid', 1, 0, 1],
       ['leaf', 2, 1, 1],
     ]);
-    const intoChild = await call(api.bankFolderUpdate, admin, { folder_id: top.id, parent_id: leaf.id });
+    const intoChild = await call(api.bankFolderUpdate, s.admin, { folder_id: top.id, parent_id: leaf.id });
     expect(intoChild.http).toBe(422);
     expect(intoChild.msg).toMatch(/cannot move into itself or one of its sub-folders/);
-    expect((await call(api.bankFolderUpdate, admin, { folder_id: top.id, parent_id: top.id })).http).toBe(422);
-    expect((await call(api.bankFolderCreate, admin, { name: 'mid', parent_id: top.id })).http).toBe(409);
-    const renamed = await call<BankFolderNode>(api.bankFolderUpdate, admin, {
+    expect((await call(api.bankFolderUpdate, s.admin, { folder_id: top.id, parent_id: top.id })).http).toBe(422);
+    expect((await call(api.bankFolderCreate, s.admin, { name: 'mid', parent_id: top.id })).http).toBe(409);
+    const renamed = await call<BankFolderNode>(api.bankFolderUpdate, s.admin, {
       folder_id: leaf.id,
       name: 'leaf 2',
       parent_id: null,
     });
     expect(renamed.data).toMatchObject({ name: 'leaf 2', parent_id: null, depth: 0 });
-    const notEmpty = await call(api.bankFolderDelete, admin, { folder_id: top.id });
+    const notEmpty = await call(api.bankFolderDelete, s.admin, { folder_id: top.id });
     expect(notEmpty.http).toBe(409);
     expect(notEmpty.code).toBe('folder_not_empty');
     expect(notEmpty.msg).toMatch(/1 sub-folder\(s\) and 1 question\(s\)/);
-    expect((await call(api.bankFolderDelete, admin, { folder_id: mid.id })).http).toBe(200);
-    expect((await call<BankFolderTree>(api.bankFolders, admin)).data.list.some((f) => f.id === mid.id)).toBe(false);
+    expect((await call(api.bankFolderDelete, s.admin, { folder_id: mid.id })).http).toBe(200);
+    expect((await call<BankFolderTree>(api.bankFolders, s.admin)).data.list.some((f) => f.id === mid.id)).toBe(false);
   });
 
   it("shows an author only their team's folders and questions", async () => {
-    const theirs = await folder('team B', undefined, admin, teamB);
+    const theirs = await folder('team B', undefined, s.admin, teamB);
     const q = await qa('<p>team B only</p>', { folder_id: theirs.id });
     expect(q.team_id).toBe(teamB);
     const mine = await folder('team A', undefined, author);
@@ -451,25 +444,33 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     const list = (await call<BankQuestionListData>(api.bankQuestions, author, { page_size: 200 })).data.list;
     expect(list.length).toBeGreaterThan(0);
     expect(list.every((x) => x.team_id === teamA)).toBe(true);
-    const grader = await t.loginStaff('grader');
+    const grader = await s.t.loginStaff('grader');
     expect((await call(api.bankQuestions, grader)).http).toBe(403);
   });
 
   it('reports a stored question that no longer parses by its id, never a 500', async () => {
     const q = await qa('<p>soon broken</p>');
-    await t.db.handle.db.updateTable('bank_questions').set({ content: '{"stem":""}' }).where('id', '=', q.id).execute();
-    const read = await call(api.bankQuestion, admin, { question_id: q.id });
+    await s.t.db.handle.db
+      .updateTable('bank_questions')
+      .set({ content: '{"stem":""}' })
+      .where('id', '=', q.id)
+      .execute();
+    const read = await call(api.bankQuestion, s.admin, { question_id: q.id });
     expect(read.http).toBe(422);
     expect(read.code).toBe('question_invalid');
     expect(read.msg).toContain(`question ${q.id}`);
-    const list = await call<BankQuestionListData>(api.bankQuestions, admin, { q: 'soon broken' });
+    const list = await call<BankQuestionListData>(api.bankQuestions, s.admin, { q: 'soon broken' });
     expect(list.http).toBe(200);
     expect(list.data.list[0]).toMatchObject({ id: q.id, problem: expect.stringMatching(/^content\.stem: /) });
-    await t.db.handle.db.updateTable('bank_questions').set({ answer_key: 'not json' }).where('id', '=', q.id).execute();
-    expect((await call(api.bankQuestion, admin, { question_id: q.id })).code).toBe('question_invalid');
-    await expect(t.services.bankPools.getForPublish([q.id])).rejects.toMatchObject({ code: 'question_invalid' });
+    await s.t.db.handle.db
+      .updateTable('bank_questions')
+      .set({ answer_key: 'not json' })
+      .where('id', '=', q.id)
+      .execute();
+    expect((await call(api.bankQuestion, s.admin, { question_id: q.id })).code).toBe('question_invalid');
+    await expect(s.t.services.bankPools.getForPublish([q.id])).rejects.toMatchObject({ code: 'question_invalid' });
     // An update with a valid body repairs it.
-    const fixed = await call<BankQuestionView>(api.bankQuestionUpdate, admin, {
+    const fixed = await call<BankQuestionView>(api.bankQuestionUpdate, s.admin, {
       question_id: q.id,
       revision: 1,
       question: { kind: 'qa', content: { stem: '<p>fixed</p>' }, key: {} },
@@ -488,11 +489,11 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     expect(up.http, up.msg).toBe(200);
     expect(up.data).toMatchObject({ mime: 'image/png', size: data.length });
     expect(up.data.url).toMatch(/^\/api\/media\/images\/[0-9a-f]{64}\.png$/);
-    const served = await t.app.inject(up.data.url);
+    const served = await s.t.app.inject(up.data.url);
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.rawPayload.equals(data)).toBe(true);
-    expect((await t.app.inject('/api/media/images/..%2F..%2Fetc%2Fpasswd')).statusCode).toBe(404);
+    expect((await s.t.app.inject('/api/media/images/..%2F..%2Fetc%2Fpasswd')).statusCode).toBe(404);
     const fake = await upload(api.bankUploadImage, author, {
       name: 'x.png',
       type: 'image/png',
@@ -505,7 +506,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
       data: Buffer.concat([data, Buffer.alloc(BANK_LIMITS.imageBytes)]),
     });
     expect(big.http).toBe(413);
-    const entry = await t.db.handle.db
+    const entry = await s.t.db.handle.db
       .selectFrom('audit_log')
       .selectAll()
       .where('action', '=', 'bank.upload.image')
@@ -528,7 +529,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     expect(up.data.mime).toBe('audio/wav');
     expect(up.data.duration_s).toBeCloseTo(wavSeconds(wav), 1);
     expect(up.data.key).toMatch(/^bank\/audio\/[0-9a-f]{64}\.wav$/);
-    const played = await t.app.inject(up.data.url);
+    const played = await s.t.app.inject(up.data.url);
     expect(played.statusCode).toBe(200);
     expect(played.rawPayload.equals(wav)).toBe(true);
     const notAudio = await upload(api.bankUploadAudio, author, { name: 'x.wav', type: 'audio/wav', data: png() });
@@ -607,7 +608,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
 
   it('judges a reference solution on every case, stores it with the revision, and marks it stale after an edit', async () => {
     const q = await create(BODIES.programming!);
-    const ok = await call<BankVerification>(api.bankVerify, admin, { question_id: q.id });
+    const ok = await call<BankVerification>(api.bankVerify, s.admin, { question_id: q.id });
     expect(ok.http, ok.msg).toBe(200);
     expect(ok.data).toMatchObject({ ok: true, verdict: 'AC', revision: 1, problem: null, stale: false });
     expect(ok.data.cases.map((c) => [c.kind, c.number, c.verdict])).toEqual([
@@ -616,17 +617,20 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
       ['hidden', 2, 'AC'],
       ['hidden', 3, 'AC'],
     ]);
-    expect((await t.services.bankPools.getForPublish([q.id]))[0]).toMatchObject({ verification: 'ok', problem: null });
-    const listed = await call<BankQuestionListData>(api.bankQuestions, admin, { kind: 'programming' });
+    expect((await s.t.services.bankPools.getForPublish([q.id]))[0]).toMatchObject({
+      verification: 'ok',
+      problem: null,
+    });
+    const listed = await call<BankQuestionListData>(api.bankQuestions, s.admin, { kind: 'programming' });
     expect(listed.data.list.find((x) => x.id === q.id)?.verification).toBe('ok');
 
     // Tags do not change what was judged; the reference does.
-    await call(api.bankBulkTag, admin, { question_ids: [q.id], tags: ['sum'] });
+    await call(api.bankBulkTag, s.admin, { question_ids: [q.id], tags: ['sum'] });
     expect(
-      (await call<BankQuestionView>(api.bankQuestion, admin, { question_id: q.id })).data.verification?.stale,
+      (await call<BankQuestionView>(api.bankQuestion, s.admin, { question_id: q.id })).data.verification?.stale,
     ).toBe(false);
     const programming = BODIES.programming as Extract<QuestionBodyInput, { kind: 'programming' }>;
-    const edited = await call<BankQuestionView>(api.bankQuestionUpdate, admin, {
+    const edited = await call<BankQuestionView>(api.bankQuestionUpdate, s.admin, {
       question_id: q.id,
       revision: 2,
       question: { ...programming, key: { ...programming.key, reference: { language: 'python', source: PY_FAILS_2 } } },
@@ -635,7 +639,7 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     expect(edited.http, edited.msg).toBe(200);
     expect(edited.data.verification).toMatchObject({ ok: true, stale: true });
 
-    const failed = await call<BankVerification>(api.bankVerify, admin, { question_id: q.id });
+    const failed = await call<BankVerification>(api.bankVerify, s.admin, { question_id: q.id });
     expect(failed.data).toMatchObject({
       ok: false,
       verdict: 'WA',
@@ -645,28 +649,28 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     });
     expect(failed.data.cases.find((c) => c.kind === 'hidden' && c.number === 2)?.verdict).toBe('WA');
     expect(failed.data.cases.filter((c) => c.verdict === 'AC')).toHaveLength(3);
-    expect((await t.services.bankPools.getForPublish([q.id]))[0]).toMatchObject({
+    expect((await s.t.services.bankPools.getForPublish([q.id]))[0]).toMatchObject({
       verification: 'failed',
       problem: 'hidden case 2 (2): WA',
     });
     const notProgramming = await qa('<p>not code</p>');
-    expect((await call(api.bankVerify, admin, { question_id: notProgramming.id })).http).toBe(422);
+    expect((await call(api.bankVerify, s.admin, { question_id: notProgramming.id })).http).toBe(422);
   });
 
   it('gives exams the pool of a draw rule, sub-folders included', async () => {
-    const top = await folder('pool', undefined, admin, teamB);
+    const top = await folder('pool', undefined, s.admin, teamB);
     const sub = await folder('pool sub', top.id);
     const a = await qa('<p>pool a</p>', { folder_id: top.id, tags: ['draw'], difficulty: 2 });
     const b = await qa('<p>pool b</p>', { folder_id: sub.id, tags: ['draw'], difficulty: 3 });
     await qa('<p>pool c</p>', { folder_id: sub.id, tags: ['other'], difficulty: 2 });
-    expect(await t.services.bankPools.poolFor({ team: teamB, folder_ids: [top.id], tags: ['draw'] })).toEqual([
+    expect(await s.t.services.bankPools.poolFor({ team: teamB, folder_ids: [top.id], tags: ['draw'] })).toEqual([
       a.id,
       b.id,
     ]);
-    expect(await t.services.bankPools.poolFor({ team: teamB, folder_ids: [sub.id], tags: ['draw'] })).toEqual([b.id]);
+    expect(await s.t.services.bankPools.poolFor({ team: teamB, folder_ids: [sub.id], tags: ['draw'] })).toEqual([b.id]);
     expect(
-      await t.services.bankPools.poolFor({ team: teamB, folder_ids: [top.id], difficulty: [2], tags: [] }),
+      await s.t.services.bankPools.poolFor({ team: teamB, folder_ids: [top.id], difficulty: [2], tags: [] }),
     ).toHaveLength(2);
-    expect(await t.services.bankPools.poolFor({ team: teamA, folder_ids: [top.id] })).toEqual([]);
+    expect(await s.t.services.bankPools.poolFor({ team: teamA, folder_ids: [top.id] })).toEqual([]);
   });
 });

@@ -11,10 +11,11 @@ import {
   type ExamCandidatesData,
   type MyInfoData,
 } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
 import { authoredExam } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
+import { adminApp } from '../test/examScenario.js';
 import { waitForJob } from '../test/jobs.js';
 import { multipart } from '../test/multipart.js';
 
@@ -31,27 +32,23 @@ const OPTIONAL = ['email', 'school', 'major', 'degree', 'graduation_year', 'cust
 const EMPTY = { email: '', school: '', major: '', degree: '', graduation_year: null, custom: {} };
 
 describe.each(await testedDialects())('stored profiles read back everywhere on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
+  const s = adminApp(dialect, { seed: false });
   let author: string;
   let team: number;
   let logins = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    author = await t.loginStaff('author');
-    team = await t.team('A');
-    await t.db.handle.db.updateTable('staff').set({ team_id: team }).where('role', '=', 'author').execute();
+    author = await s.t.loginStaff('author');
+    team = await s.t.team('A');
+    await s.t.db.handle.db.updateTable('staff').set({ team_id: team }).where('role', '=', 'author').execute();
   });
-  afterAll(async () => t.close());
 
   async function send<T>(
     c: CallDef,
     input: { query?: Record<string, string | number>; body?: unknown },
     token: string,
   ) {
-    const res = await t.app.inject({
+    const res = await s.t.app.inject({
       method: c.method,
       url: `/api${c.path}`,
       query: Object.fromEntries(Object.entries(input.query ?? {}).map(([k, v]) => [k, String(v)])),
@@ -61,18 +58,18 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
     const b = body<T>(res);
     return { http: res.statusCode, data: b.data as T, msg: `${res.body} ${errorsLogged()}` };
   }
-  const errorsLogged = () => t.logs.filter((l) => l.includes('"level":50')).join('\n');
+  const errorsLogged = () => s.t.logs.filter((l) => l.includes('"level":50')).join('\n');
   const sessions = new Map<string, string>();
   /** A candidate's session: logged in once, from an address of its own (the code limits are not what is tested). */
   const login = async (phone: string) => {
     const had = sessions.get(phone);
     if (had) return had;
-    const token = await t.loginCandidate(phone, `10.9.${Math.floor(logins / 200)}.${logins++ % 200}`);
+    const token = await s.t.loginCandidate(phone, `10.9.${Math.floor(logins / 200)}.${logins++ % 200}`);
     sessions.set(phone, token);
     return token;
   };
   const candidateCall = async <T>(method: 'GET' | 'POST', path: string, token: string, payload?: object) => {
-    const res = await t.app.inject({ method, url: `/api${path}?auth=${token}`, ...(payload ? { payload } : {}) });
+    const res = await s.t.app.inject({ method, url: `/api${path}?auth=${token}`, ...(payload ? { payload } : {}) });
     return { http: res.statusCode, data: body<T>(res).data, msg: `${res.body} ${errorsLogged()}` };
   };
   const staffCreate = async (phone: string, fields: object) => {
@@ -125,7 +122,7 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
     const file = Buffer.from(csv);
     const upload = (path: string, fields: Record<string, string>) => {
       const form = multipart(fields, { name: 'c.csv', type: 'text/csv', data: file });
-      return t.app.inject({
+      return s.t.app.inject({
         method: 'POST',
         url: `/api${path}`,
         payload: form.payload,
@@ -137,7 +134,7 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
     const sha256 = body<CandidateImportPreviewData>(preview).data.sha256;
     const started = await upload(api.candidateImport.path, { sha256 });
     expect(started.statusCode, started.body).toBe(200);
-    const job = await waitForJob(t, author, body<{ job_id: number }>(started).data.job_id, 30_000);
+    const job = await waitForJob(s.t, author, body<{ job_id: number }>(started).data.job_id, 30_000);
     expect(job.state, JSON.stringify(job.error)).toBe('done');
 
     // After a staff update: fields emptied, and a degree written by hand.
@@ -162,7 +159,7 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
     for (const degree of ['本科', '高中']) {
       shapes.set(phone(++n), `earlier version: degree ${degree}`);
       const old = await staffCreate(phone(n), { name: '旧数据' });
-      await t.db.handle.db.updateTable('candidates').set({ degree }).where('id', '=', old.id).execute();
+      await s.t.db.handle.db.updateTable('candidates').set({ degree }).where('id', '=', old.id).execute();
     }
 
     // Logged in with nothing filled.
@@ -170,8 +167,8 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
     await login(phone(n));
 
     // Every shape is invited to one exam of the team, and every candidate logs in to read their own.
-    const { examId } = await authoredExam(t, author, true);
-    for (const p of shapes.keys()) await t.invite(examId, p);
+    const { examId } = await authoredExam(s.t, author, true);
+    for (const p of shapes.keys()) await s.t.invite(examId, p);
     const ids = new Map<string, number>();
     for (const [p, what] of shapes) {
       const token = await login(p);
@@ -180,7 +177,7 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
       const info = await candidateCall<{ id: number }>('GET', '/user/get-info', token);
       expect(info.http, `${what}: get-info ${info.msg}`).toBe(200);
       ids.set(p, info.data.id);
-      const detail = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: info.data.id } }, admin);
+      const detail = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: info.data.id } }, s.admin);
       expect(detail.http, `${what}: detail ${detail.msg}`).toBe(200);
       // One profile: the candidate and the staff read the same values.
       expect(
@@ -200,7 +197,7 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
         graduation_year: mine.data.graduation_year,
       });
     }
-    for (const token of [admin, author]) {
+    for (const token of [s.admin, author]) {
       const list = await send<CandidateListData>(api.candidateList, { query: { q: '1387200', page_size: 100 } }, token);
       expect(list.http, list.msg).toBe(200);
     }
@@ -214,12 +211,12 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
 
     // What the staff view answers, the staff form takes back unchanged.
     for (const [p, what] of shapes) {
-      const seen = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: ids.get(p)! } }, admin);
+      const seen = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: ids.get(p)! } }, s.admin);
       const { id, team_ids: _t, invitations: _i, created_at: _c, last_login_at: _l, ...fields } = seen.data;
       const saved = await send<CandidateView>(
         api.candidateUpdate,
         { body: { ...fields, candidate_id: id, name: fields.name || '补名' } },
-        admin,
+        s.admin,
       );
       expect(saved.http, `${what}: re-saved ${saved.msg}`).toBe(200);
       expect(saved.data.degree, what).toBe(seen.data.degree);

@@ -12,12 +12,12 @@ import {
   type ProctorGridData,
   type QuestionBodyInput,
 } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { drawForAttempt, drawWithoutReplacement } from '../services/draw.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { adminApp } from '../test/examScenario.js';
 import { candidateCalls, editorExams, openDraft } from '../test/editorExams.js';
-import { staffCalls } from '../test/staffCalls.js';
 import { enterExam } from '../test/checks.js';
 import { PY_SUM } from '../test/programs.js';
 import { hashToken } from '../services/tokens.js';
@@ -92,33 +92,22 @@ describe('random draws', () => {
 });
 
 describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
+  const s = adminApp(dialect, { seed: false });
+  const { call, ok } = s;
   let phoneNo = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-  });
-  afterAll(async () => t.close());
-
-  const { call, ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
 
   const bankQuestion = async (question: QuestionBodyInput, extra: Record<string, unknown> = {}) =>
     (await ok<BankQuestionView>(api.bankQuestionCreate, { question, default_score: 5, ...extra })).id;
 
   /** A draft open now for a day. */
   const draft = (name: string, sections: ExamDefinitionInput['sections'], extra: Partial<ExamDefinitionInput> = {}) =>
-    openDraft(t.now(), name, sections, extra);
+    openDraft(s.t.now(), name, sections, extra);
 
   const detail = (examId: number) => ok<EditorExamDetail>(api.examEditorDetail, { exam_id: examId });
 
   const { examWith, published, invited } = editorExams(
-    () => t,
-    () => admin,
+    () => s.t,
+    () => s.admin,
   );
 
   /** A candidate invited to an exam, logged in, with helpers for the candidate calls. */
@@ -128,7 +117,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
   }
 
   function asCandidate(token: string, examId: number, anid: number, phone = '') {
-    const { get, post } = candidateCalls(t, token);
+    const { get, post } = candidateCalls(s.t, token);
     return {
       token,
       anid,
@@ -138,7 +127,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
       start: async (phase?: 2) =>
         body<{ attempt: { id: number; phase: number; create_time: number | null; end_time: number | null } }>(
           phase
-            ? await enterExam(t, token, examId, anid)
+            ? await enterExam(s.t, token, examId, anid)
             : await post('/monitor/start-exam', { exam_id: examId, anid }),
         ).data.attempt,
       order: async () =>
@@ -154,7 +143,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
           answer: { kind: 'choice', option },
           client_id: randomUUID(),
           seq: 1,
-          changed_at: t.now(),
+          changed_at: s.t.now(),
         }),
       finish: async () =>
         body<{ score: number; max_score: number; total: number }>(
@@ -191,7 +180,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     expect(pub.version).toMatchObject({ number: 1, per_candidate: 1 });
     const after = await detail(examId);
     expect(after).toMatchObject({ status: 'published', draft_changed: false, live: { time_minutes: 60 } });
-    const audit = await t.db.handle.db
+    const audit = await s.t.db.handle.db
       .selectFrom('audit_log')
       .selectAll()
       .where('action', '=', 'exam.publish')
@@ -299,15 +288,15 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
 
     const first = people[0]!;
     expect((await first.order()).map((q) => q.id)).toEqual(draws[0]);
-    t.advance(61_000); // a new SMS code may be asked for after a minute
-    const again = asCandidate(await t.loginCandidate(first.phone), examId, first.anid);
+    s.t.advance(61_000); // a new SMS code may be asked for after a minute
+    const again = asCandidate(await s.t.loginCandidate(first.phone), examId, first.anid);
     expect((await again.order()).map((q) => q.id)).toEqual(draws[0]);
     const shownAfter = body<{ countNum: Record<string, number> }>(
       await again.get(`/exam/show?id=${examId}&anid=${first.anid}`),
     ).data;
     expect(shownAfter.countNum).toEqual({ linetest: 1, major: 5, evaluation: 0 });
     // A question of the version's pool that this candidate did not draw is not theirs.
-    const version = await t.db.handle.db.selectFrom('questions').select('id').where('exam_id', '=', examId).execute();
+    const version = await s.t.db.handle.db.selectFrom('questions').select('id').where('exam_id', '=', examId).execute();
     const notDrawn = version.map((r) => r.id).find((id) => !draws[0]!.includes(id))!;
     expect((await again.answer(notDrawn, 'A')).statusCode).toBe(404);
     expect(body(await again.get(`/subject/show-new?exam_id=${examId}&subject_id=${notDrawn}`)).code).toBe('not_found');
@@ -423,7 +412,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     });
     expect(longer).toMatchObject({ attempts_moved: 1, time_minutes: 90 });
     expect((await a.start()).end_time! - started.create_time!).toBe(90 * 60_000);
-    const closing = t.now() + 30 * 60_000;
+    const closing = s.t.now() + 30 * 60_000;
     await ok(api.examEditorLiveChange, { exam_id: examId, end_at: closing });
     expect((await a.start()).end_time).toBe(closing);
     const after = await detail(examId);
@@ -447,15 +436,15 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     const q = await bankQuestion(single('preview me'));
     const { examId } = await examWith(
       draft('Preview', [{ kind: 'linetest', title: '', items: [{ question_id: q, points: 3 }] }], {
-        start_at: t.now() + 7 * 86_400_000,
-        end_at: t.now() + 8 * 86_400_000,
+        start_at: s.t.now() + 7 * 86_400_000,
+        end_at: s.t.now() + 8 * 86_400_000,
       }),
     );
     const p = await ok<PreviewData>(api.examEditorPreview, { exam_id: examId });
     const c = asCandidate(p.token, examId, p.anid);
     expect((await c.get(`/exam/show?id=${examId}&anid=${p.anid}`)).statusCode).toBe(200);
     // The preview names its candidate: the one its token is of.
-    const owner = await t.db.handle.db
+    const owner = await s.t.db.handle.db
       .selectFrom('auth_tokens')
       .select('subject_id')
       .where('token_hash', '=', hashToken(p.token))
@@ -528,7 +517,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     expect(paged.list).toHaveLength(1);
     expect(paged.total).toBeGreaterThan(1);
     // An author of no team sees no team's exams, and an exam out of reach is answered like a missing one.
-    const author = await t.loginStaff('author');
+    const author = await s.t.loginStaff('author');
     expect((await ok<EditorExamListData>(api.examEditorList, {}, author)).total).toBe(0);
     const hidden = await call(api.examEditorDetail, { exam_id: source }, author);
     expect([hidden.http, hidden.msg]).toEqual([404, `no such exam ${source}`]);
@@ -553,7 +542,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     });
     expect(again.list).toEqual([{ phone, area_code: '86', anid: first.list[0]!.anid, created: false }]);
     expect((await call(api.examEditorInvite, { exam_id: examId, phones: [{ phone: '12' }] })).http).toBe(422);
-    const c = asCandidate(await t.loginCandidate(phone), examId, first.list[0]!.anid);
+    const c = asCandidate(await s.t.loginCandidate(phone), examId, first.list[0]!.anid);
     const listed = async () =>
       body<{ list: { id: number; time: number }[] }>(await c.get('/exam/index')).data.list.filter(
         (e) => e.id === examId,

@@ -9,12 +9,12 @@ import {
   type QuestionBodyInput,
   type RecommendData,
 } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto } from '../bench/facePhotos.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { candidateCalls, editorExams, openDraft } from '../test/editorExams.js';
-import { staffCalls } from '../test/staffCalls.js';
+import { adminApp } from '../test/examScenario.js';
 import { multipart } from '../test/multipart.js';
 import { enterExam } from '../test/checks.js';
 
@@ -41,30 +41,23 @@ const POSITIONS = [
 // The candidate side of the exam editor's outcome settings: the pledge, what candidates see of their result
 // (show_score and the passing rule) and the ID photo an exam may require, on exams published by the editor.
 describe.each(await testedDialects())('exam settings on the candidate side on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
+  // One face worker: setting an ID photo checks that it shows one face.
+  const s = adminApp(dialect, { seed: false, app: { env: { FACE_WORKERS: '1' } } });
   let phoneNo = 0;
   /** Bank questions: two of 4 and 6 points, and a Q&A a grader scores. */
   const q = { four: 0, six: 0, qa: 0 };
 
   beforeAll(async () => {
-    // One face worker: setting an ID photo checks that it shows one face.
-    t = await createTestApp(dialect, { env: { FACE_WORKERS: '1' } });
-    admin = await t.loginStaff('admin');
     q.four = await bankQuestion(single('four points'));
     q.six = await bankQuestion(single('six points'));
     q.qa = await bankQuestion({ kind: 'qa', content: { stem: '<p>Describe ACID.</p>' }, key: { rubric: 'four' } });
   }, 60_000);
-  afterAll(async () => t.close());
 
   /** Calls a catalogue entry as the admin: query for GET, JSON body otherwise. */
-  const { ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
+  const { ok } = s;
   const { published, invited } = editorExams(
-    () => t,
-    () => admin,
+    () => s.t,
+    () => s.admin,
   );
 
   async function bankQuestion(question: QuestionBodyInput): Promise<number> {
@@ -74,7 +67,7 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
   /** A draft open now for a day with the 4- and 6-point questions, and `extra` settings. */
   const draft = (name: string, extra: Partial<ExamDefinitionInput> = {}) =>
     openDraft(
-      t.now(),
+      s.t.now(),
       name,
       [
         {
@@ -96,7 +89,7 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
   }
 
   function asCandidate(token: string, examId: number, anid: number, phone = '') {
-    const { get, post } = candidateCalls(t, token);
+    const { get, post } = candidateCalls(s.t, token);
     return {
       anid,
       phone,
@@ -106,7 +99,7 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
         return body<ExamDetail>(res).data;
       },
       start: (phase?: 2) =>
-        phase ? enterExam(t, token, examId, anid) : post('/monitor/start-exam', { exam_id: examId, anid }),
+        phase ? enterExam(s.t, token, examId, anid) : post('/monitor/start-exam', { exam_id: examId, anid }),
       /** Enters the exam, answers A to the questions whose stems contain one of `right` (B to the rest), submits. */
       async take(...right: string[]): Promise<ExamResult> {
         expect((await this.start(2)).statusCode).toBe(200);
@@ -123,7 +116,7 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
             answer: stem.includes('ACID') ? { kind: 'text', html: '<p>atomicity</p>' } : { kind: 'choice', option },
             client_id: randomUUID(),
             seq: 1,
-            changed_at: t.now(),
+            changed_at: s.t.now(),
           });
           expect(saved.statusCode, saved.body).toBe(200);
         }
@@ -245,11 +238,11 @@ describe.each(await testedDialects())('exam settings on the candidate side on %s
       { exam_id: String(examId), phone: c.phone },
       { name: 'id.jpg', type: 'image/jpeg', data: facePhoto('a'), field: 'id_photo' },
     );
-    const set = await t.app.inject({
+    const set = await s.t.app.inject({
       method: 'POST',
       url: '/api/admin/proctor/id-photo',
       ...form,
-      headers: { ...form.headers, authorization: `Bearer ${admin}` },
+      headers: { ...form.headers, authorization: `Bearer ${s.admin}` },
     });
     expect(set.statusCode, set.body).toBe(200);
     expect((await c.show()).id_photo_missing).toBe(false);

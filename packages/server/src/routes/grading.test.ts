@@ -16,12 +16,11 @@ import {
   type GradingProgressData,
   type ReconcileListData,
 } from '@examhall/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GradingRepository } from '../repositories/grading.js';
-import { body, type TestApp } from '../test/app.js';
-import { examGrader, questionOfKind, seededExam, staffMember, takeExam } from '../test/examScenario.js';
+import { body } from '../test/app.js';
+import { adminApp, examGrader, questionOfKind, staffMember, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
-import { staffCalls } from '../test/staffCalls.js';
 import { waitForJob } from '../test/jobs.js';
 
 const QA_ANSWER: AnswerValue = {
@@ -31,35 +30,24 @@ const QA_ANSWER: AnswerValue = {
 };
 
 describe.each(await testedDialects())('grading on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-  let examId: number;
-
-  beforeEach(async () => {
-    ({ t, admin, examId } = await seededExam(dialect));
-  });
-  afterEach(async () => t.close());
-
-  const { call, ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
+  const s = adminApp(dialect, { each: true });
+  const { call, ok } = s;
 
   /** A grader account of its own (name and token), assigned to the exam unless told not to. */
-  const grader = (name: string, assign = true) => examGrader(t, admin, examId, name, assign);
+  const grader = (name: string, assign = true) => examGrader(s.t, s.admin, s.examId, name, assign);
 
   /** The id of the published version's question of a kind. */
-  const questionOf = (kind: string) => questionOfKind(t, examId, kind);
+  const questionOf = (kind: string) => questionOfKind(s.t, s.examId, kind);
 
   /** A candidate who enters the exam, saves these answers and (unless told not to) submits. */
   const candidate = (name: string, answers: Record<number, AnswerValue>, submit = true) =>
-    takeExam(t, examId, answers, { profile: { name, school: 'Tsinghua' }, submit });
+    takeExam(s.t, s.examId, answers, { profile: { name, school: 'Tsinghua' }, submit });
 
   const result = async (token: string) =>
-    body<ExamResult>(await t.app.inject(`/api/exam/result?exam_id=${examId}&auth=${token}`)).data;
+    body<ExamResult>(await s.t.app.inject(`/api/exam/result?exam_id=${s.examId}&auth=${token}`)).data;
 
   const rowsOf = (attemptId: number) =>
-    t.db.handle.db.selectFrom('question_scores').selectAll().where('attempt_id', '=', attemptId).execute();
+    s.t.db.handle.db.selectFrom('question_scores').selectAll().where('attempt_id', '=', attemptId).execute();
 
   it('finishing writes one row per question (automatic, judged, manual) and the final score adds them', async () => {
     const single = await questionOf('single');
@@ -87,7 +75,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     });
     expect(marked).toMatchObject({ state: 'graded', final: 6, mark: { total: 6, criteria: [2.5, 0, 2.5, 1] } });
     expect(await result(c.token)).toMatchObject({ score: 11, max_score: 76, pending_manual: 0 });
-    const attempt = await t.services.attempts.byId(c.attemptId);
+    const attempt = await s.t.services.attempts.byId(c.attemptId);
     expect([attempt!.score, attempt!.max_score]).toEqual([11, 76]);
   });
 
@@ -122,10 +110,10 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     const outsider = await grader('Outsider', false);
     const ref = { attempt_id: c.attemptId, question_id: qa };
     for (const [callDef, input] of [
-      [api.gradingNext, { exam_id: examId }],
+      [api.gradingNext, { exam_id: s.examId }],
       [api.gradingItem, ref],
       [api.gradingMark, { ...ref, criteria: [1, 1, 1, 1] }],
-      [api.gradingProgress, { exam_id: examId }],
+      [api.gradingProgress, { exam_id: s.examId }],
     ] as const) {
       const res = await call(callDef, input, outsider.token);
       expect([res.http, res.code], callDef.path).toEqual([404, 'not_found']);
@@ -133,14 +121,14 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     expect((await ok<GradingExamListData>(api.gradingExams, {}, outsider.token)).list).toEqual([]);
     // Limited to the linetest section, a grader gets nothing of the major section's Q&A.
     const linetest = await grader('Linetest only');
-    await ok(api.gradingAssign, { exam_id: examId, staff_id: linetest.id, sections: ['linetest'] });
-    expect(await ok<GradingNextData>(api.gradingNext, { exam_id: examId }, linetest.token)).toEqual({
+    await ok(api.gradingAssign, { exam_id: s.examId, staff_id: linetest.id, sections: ['linetest'] });
+    expect(await ok<GradingNextData>(api.gradingNext, { exam_id: s.examId }, linetest.token)).toEqual({
       next: null,
       left: 0,
     });
     expect((await call(api.gradingItem, ref, linetest.token)).http).toBe(404);
-    await ok(api.gradingAssign, { exam_id: examId, staff_id: linetest.id, sections: ['major'] });
-    expect(await ok<GradingNextData>(api.gradingNext, { exam_id: examId }, linetest.token)).toEqual({
+    await ok(api.gradingAssign, { exam_id: s.examId, staff_id: linetest.id, sections: ['major'] });
+    expect(await ok<GradingNextData>(api.gradingNext, { exam_id: s.examId }, linetest.token)).toEqual({
       next: ref,
       left: 1,
     });
@@ -148,7 +136,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
 
   it('two graders taking the last mark of an answer at the same moment: one mark is stored, the other refused', async () => {
     const qa = await questionOf('qa');
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 10 });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 10 });
     const [first, second, third] = [await grader('First'), await grader('Second'), await grader('Third')];
     const people = [];
     for (let i = 0; i < 6; i++) people.push(await candidate(`Candidate ${i}`, { [qa]: QA_ANSWER }));
@@ -163,7 +151,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       ]);
       expect(both.map((r) => r.http).sort()).toEqual([200, 409]);
       expect(both.find((r) => r.http === 409)!.code).toBe('answer_already_graded');
-      const marks = await t.db.handle.db
+      const marks = await s.t.db.handle.db
         .selectFrom('grading_marks')
         .select('grader_id')
         .where('attempt_id', '=', p.attemptId)
@@ -174,7 +162,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
 
   it('blind double marking: two graders each, reconciliation beyond the margin shows both marks, names once done', async () => {
     const qa = await questionOf('qa');
-    await ok(api.gradingSettings, { exam_id: examId, blind: true, double_marking: true, margin: 2 });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: true, double_marking: true, margin: 2 });
     const first = await grader('Grader One');
     const second = await grader('Grader Two');
     const people = [
@@ -189,7 +177,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       [1, 1, 1, 1],
     ];
     for (const [i, criteria] of firstMarks.entries()) {
-      const next = await ok<GradingNextData>(api.gradingNext, { exam_id: examId }, first.token);
+      const next = await ok<GradingNextData>(api.gradingNext, { exam_id: s.examId }, first.token);
       expect(next).toEqual({ next: { attempt_id: people[i]!.attemptId, question_id: qa }, left: 3 - i });
       const item = await ok<GradingItemData>(api.gradingItem, next.next!, first.token);
       expect(item).toMatchObject({ blind: true, candidate: null, state: 'waiting', my_mark: null, marks: [] });
@@ -197,7 +185,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       const marked = await ok<GradingMarkData>(api.gradingMark, { ...next.next!, criteria }, first.token);
       expect(marked.state).toBe('waiting');
     }
-    expect(await ok<GradingNextData>(api.gradingNext, { exam_id: examId }, first.token)).toEqual({
+    expect(await ok<GradingNextData>(api.gradingNext, { exam_id: s.examId }, first.token)).toEqual({
       next: null,
       left: 0,
     });
@@ -209,11 +197,11 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     ];
     const finals: (number | null)[] = [];
     for (const criteria of secondMarks) {
-      const next = (await ok<GradingNextData>(api.gradingNext, { exam_id: examId }, second.token)).next!;
+      const next = (await ok<GradingNextData>(api.gradingNext, { exam_id: s.examId }, second.token)).next!;
       finals.push((await ok<GradingMarkData>(api.gradingMark, { ...next, criteria }, second.token)).final);
     }
     expect(finals).toEqual([9, null, 4]);
-    const progress = await ok<GradingProgressData>(api.gradingProgress, { exam_id: examId });
+    const progress = await ok<GradingProgressData>(api.gradingProgress, { exam_id: s.examId });
     expect(progress).toMatchObject({ total: 3, graded: 2, reconcile: 1 });
     expect(progress.graders).toEqual([
       { staff_id: first.id, name: 'Grader One', marks: 3 },
@@ -223,7 +211,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       expect.objectContaining({ question_id: qa, total: 3, graded: 2, reconcile: 1 }),
     ]);
 
-    const reconcile = await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId });
+    const reconcile = await ok<ReconcileListData>(api.gradingReconcile, { exam_id: s.examId });
     expect(reconcile.total).toBe(1);
     expect(reconcile.list[0]).toMatchObject({
       attempt_id: people[1]!.attemptId,
@@ -243,26 +231,26 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     );
     const decided = await ok<GradingMarkData>(api.gradingReconcileMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0] });
     expect(decided).toMatchObject({ state: 'graded', final: 7.5, mark: { reconciling: true } });
-    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(0);
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: s.examId })).total).toBe(0);
     const after = await ok<GradingItemData>(api.gradingItem, ref, second.token);
     expect(after).toMatchObject({ blind: false, candidate: { name: 'Li Si', school: 'Tsinghua' }, final: 7.5 });
     expect((await result(people[1]!.token)).score).toBe(7.5);
     const list = await ok<GradingExamListData>(api.gradingExams, {}, second.token);
     expect(list.list).toEqual([
-      expect.objectContaining({ exam_id: examId, total: 3, graded: 3, reconcile: 0, mine_left: 0 }),
+      expect.objectContaining({ exam_id: s.examId, total: 3, graded: 3, reconcile: 0, mine_left: 0 }),
     ]);
   });
 
   it('a grader who gave one of two marks too far apart does not decide them: another grader, an author of the team or an admin does', async () => {
     const qa = await questionOf('qa');
-    const team = await t.team('Campus team');
-    await t.db.handle.db.updateTable('exams').set({ team_id: team }).where('id', '=', examId).execute();
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    const team = await s.t.team('Campus team');
+    await s.t.db.handle.db.updateTable('exams').set({ team_id: team }).where('id', '=', s.examId).execute();
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 1 });
     const [first, second, third] = [await grader('First'), await grader('Second'), await grader('Third')];
     const idle = await grader('Not on this exam', false);
-    const member = (role: 'author' | 'proctor', teamId: number) => staffMember(t, admin, role, { teamId });
+    const member = (role: 'author' | 'proctor', teamId: number) => staffMember(s.t, s.admin, role, { teamId });
     const author = await member('author', team);
-    const foreignAuthor = await member('author', await t.team('Other team'));
+    const foreignAuthor = await member('author', await s.t.team('Other team'));
     const proctor = await member('proctor', team);
     // Three answers, each marked 5 by First and 10 by Second: two apart by more than the margin.
     const refs: GradingItemRef[] = [];
@@ -273,7 +261,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 2.5, 2.5] }, second.token);
       refs.push(ref);
     }
-    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(3);
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: s.examId })).total).toBe(3);
 
     const decide = (ref: GradingItemRef, token: string) =>
       call<GradingMarkData>(api.gradingReconcileMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0] }, token);
@@ -288,7 +276,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     expect((await call(api.gradingMark, { ...refs[0]!, criteria: [1, 1, 1, 1] }, third.token)).code).toBe(
       'answer_already_graded',
     );
-    const refused = await t.db.handle.db
+    const refused = await s.t.db.handle.db
       .selectFrom('grading_marks')
       .select('id')
       .where('attempt_id', '=', refs[0]!.attempt_id)
@@ -298,14 +286,14 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     for (const [ref, token] of [
       [refs[0]!, third.token],
       [refs[1]!, author.token],
-      [refs[2]!, admin],
+      [refs[2]!, s.admin],
     ] as const) {
       const decided = await decide(ref, token);
       expect(decided.http, decided.msg).toBe(200);
       expect(decided.data).toMatchObject({ state: 'graded', final: 7.5, mark: { reconciling: true } });
     }
-    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(0);
-    const entries = await t.db.handle.db
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: s.examId })).total).toBe(0);
+    const entries = await s.t.db.handle.db
       .selectFrom('audit_log')
       .select(['actor_name', 'object_id'])
       .where('action', '=', 'grading.reconcile')
@@ -317,18 +305,18 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
 
   it('new settings decide marked answers again: a wider margin settles two marks, and the score follows', async () => {
     const qa = await questionOf('qa');
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 1 });
     const c = await candidate('Zhao Liu', { [qa]: QA_ANSWER });
     const ref = { attempt_id: c.attemptId, question_id: qa };
     const other = await grader('Other grader');
     await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 0, 0] });
     await ok(api.gradingMark, { ...ref, criteria: [2.5, 2.5, 2.5, 0.5] }, other.token);
-    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(1);
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 3 });
-    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: examId })).total).toBe(0);
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: s.examId })).total).toBe(1);
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 3 });
+    expect((await ok<ReconcileListData>(api.gradingReconcile, { exam_id: s.examId })).total).toBe(0);
     expect(await result(c.token)).toMatchObject({ score: 6.5, pending_manual: 0 });
     // Back to a narrow margin: the answer waits for reconciliation again and its points leave the score.
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 1 });
     expect(await result(c.token)).toMatchObject({ score: 0, pending_manual: 1 });
   });
 
@@ -339,24 +327,24 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     const other = await candidate('Other', { [single]: { kind: 'choice', option: 'A' } });
     const running = await candidate('Running', { [single]: { kind: 'choice', option: 'B' } }, false);
     expect([right, alsoRight, other].map((c) => c.result!.score)).toEqual([5, 5, 0]);
-    const before = await t.db.handle.db
+    const before = await s.t.db.handle.db
       .selectFrom('audit_log')
       .select('id')
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
 
-    const bad = await call(api.gradingKey, { exam_id: examId, question_id: single, key: { option: 'Z' } });
+    const bad = await call(api.gradingKey, { exam_id: s.examId, question_id: single, key: { option: 'Z' } });
     expect([bad.http, bad.code]).toEqual([422, 'validation_error']);
     const { job_id } = await ok<{ job_id: number }>(api.gradingKey, {
-      exam_id: examId,
+      exam_id: s.examId,
       question_id: single,
       key: { option: 'A' },
     });
-    const job = await waitForJob(t, admin, job_id);
+    const job = await waitForJob(s.t, s.admin, job_id);
     expect(job).toMatchObject({ kind: 'rescore', state: 'done', result: { attempts: 3, changed: 3 } });
 
     const scores = async (id: number) => [
-      (await t.services.attempts.byId(id))!.score,
+      (await s.t.services.attempts.byId(id))!.score,
       (await rowsOf(id)).find((r) => r.question_id === single)?.points,
     ];
     expect(await scores(right.attemptId)).toEqual([0, 0]);
@@ -364,11 +352,11 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     expect(await scores(other.attemptId)).toEqual([5, 5]);
     // The attempt still running was not touched, and it is scored with the corrected key when it ends.
     expect(await scores(running.attemptId)).toEqual([null, undefined]);
-    await t.services.attempts.finish(running.attemptId, 'submit');
+    await s.t.services.attempts.finish(running.attemptId, 'submit');
     expect(await scores(running.attemptId)).toEqual([0, 0]);
     expect((await result(other.token)).score).toBe(5);
 
-    const entries = await t.db.handle.db
+    const entries = await s.t.db.handle.db
       .selectFrom('audit_log')
       .selectAll()
       .where('id', '>', before.id)
@@ -385,7 +373,7 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
       ],
     });
     // A question of no published version of this exam is not found.
-    const missing = await call(api.gradingKey, { exam_id: examId, question_id: 999_999, key: { option: 'A' } });
+    const missing = await call(api.gradingKey, { exam_id: s.examId, question_id: 999_999, key: { option: 'A' } });
     expect([missing.http, missing.code]).toEqual([404, 'not_found']);
   });
 
@@ -394,11 +382,11 @@ describe.each(await testedDialects())('grading on %s', (dialect) => {
     const c = await candidate('Li Lei', { [single]: { kind: 'choice', option: 'B' } }, false);
     // This process holds the version (the candidate entered and saved); another one corrects the key: the stored
     // row and the version's correction count change, this process's cache is not told.
-    const versionId = (await t.services.attempts.byId(c.attemptId))!.version_id!;
-    await t.db.handle.db
+    const versionId = (await s.t.services.attempts.byId(c.attemptId))!.version_id!;
+    await s.t.db.handle.db
       .transaction()
       .execute((trx) => new GradingRepository(trx).setKey(single, versionId, JSON.stringify({ option: 'A' })));
-    await t.services.attempts.finish(c.attemptId, 'submit');
+    await s.t.services.attempts.finish(c.attemptId, 'submit');
     const rows = await rowsOf(c.attemptId);
     expect(rows.find((r) => r.question_id === single)).toMatchObject({ source: 'auto', points: 0 });
     expect((await result(c.token)).score).toBe(0);

@@ -17,12 +17,11 @@ import {
   type ResultStatsData,
 } from '@examhall/contract';
 import ExcelJS from 'exceljs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { body, type TestApp } from '../test/app.js';
-import { enterAsNew, examGrader, questionsByKind, seededExam } from '../test/examScenario.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
+import { adminApp, enterAsNew, examGrader, questionsByKind } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
-import { staffCalls } from '../test/staffCalls.js';
 
 const QA_ANSWER: AnswerValue = { kind: 'text', html: '<p>Atomicity, isolation.</p>', files: [] };
 
@@ -41,43 +40,32 @@ interface Taker {
 }
 
 describe.each(await testedDialects())('results on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-  let examId: number;
-
-  beforeEach(async () => {
-    ({ t, admin, examId } = await seededExam(dialect));
-  });
-  afterEach(async () => t.close());
-
-  const { call, ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
+  const s = adminApp(dialect, { each: true });
+  const { call, ok } = s;
 
   /** The published version's questions by kind (evaluation items by dimension). */
-  const questions = () => questionsByKind(t, examId);
+  const questions = () => questionsByKind(s.t, s.examId);
 
   /** Sets the published version's pass rule (the editor would publish a new version; these attempts keep this one). */
   async function passAt(points: number): Promise<void> {
-    const exam = await t.db.handle.db
+    const exam = await s.t.db.handle.db
       .selectFrom('exams')
       .select('published_version_id')
-      .where('id', '=', examId)
+      .where('id', '=', s.examId)
       .executeTakeFirstOrThrow();
     const versionId = exam.published_version_id!;
-    const row = await t.db.handle.db
+    const row = await s.t.db.handle.db
       .selectFrom('exam_versions')
       .select('definition')
       .where('id', '=', versionId)
       .executeTakeFirstOrThrow();
     const definition = { ...(JSON.parse(row.definition) as object), passing: { kind: 'points', min_points: points } };
-    await t.db.handle.db
+    await s.t.db.handle.db
       .updateTable('exam_versions')
       .set({ definition: JSON.stringify(definition) })
       .where('id', '=', versionId)
       .execute();
-    t.services.catalog.forgetVersion(versionId);
+    s.t.services.catalog.forgetVersion(versionId);
   }
 
   /**
@@ -85,24 +73,24 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
    * question (leave and goto events), records risks, answers the evaluation, and submits.
    */
   async function take(who: Taker): Promise<{ attemptId: number; token: string; records: number[] }> {
-    const { attemptId, token } = await enterAsNew(t, examId, {
+    const { attemptId, token } = await enterAsNew(s.t, s.examId, {
       profile: { name: who.name, school: who.school, major: who.major },
     });
     const ids = await questions();
     let seq = 0;
     const post = async (url: string, payload: object) => {
-      const res = await t.app.inject({ method: 'POST', url: `/api${url}?auth=${token}`, payload });
+      const res = await s.t.app.inject({ method: 'POST', url: `/api${url}?auth=${token}`, payload });
       expect(res.statusCode, res.body).toBe(200);
     };
     const event = async (questionId: number, e: number) => {
       seq += 1;
       await post('/answer/answer', {
-        exam_id: examId,
+        exam_id: s.examId,
         subject_id: questionId,
         event: e,
         client_id: randomUUID(),
         seq,
-        changed_at: t.now(),
+        changed_at: s.t.now(),
       });
     };
     let previous: number | null = null;
@@ -115,36 +103,36 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
       }
       seq += 1;
       await post('/answer/answer', {
-        exam_id: examId,
+        exam_id: s.examId,
         subject_id: id,
         answer,
         client_id: randomUUID(),
         seq,
-        changed_at: t.now(),
+        changed_at: s.t.now(),
       });
       previous = id;
-      t.advance(30_000);
+      s.t.advance(30_000);
     }
     for (const [dimension, option] of Object.entries(who.evaluation ?? {})) {
       seq += 1;
       await post('/ceping/answer', {
-        exam_id: examId,
+        exam_id: s.examId,
         subject_id: ids.get(`evaluation:${dimension}`)!,
         option,
         client_id: randomUUID(),
         seq,
-        changed_at: t.now(),
+        changed_at: s.t.now(),
       });
     }
     const records: number[] = [];
     for (let i = 0; i < (who.risks ?? 0); i++) {
-      const res = await t.app.inject({
+      const res = await s.t.app.inject({
         method: 'POST',
         url: `/api/monitor/record-risk?auth=${token}`,
         payload: new URLSearchParams({
-          exam_id: String(examId),
+          exam_id: String(s.examId),
           risk: String(i === 0 ? 1 : 3),
-          trigger_time: String(t.now()),
+          trigger_time: String(s.t.now()),
           client_id: randomUUID(),
         }).toString(),
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -154,7 +142,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     }
     if (!who.unfinished) {
       if (previous !== null) await event(previous, AnswerEvent.submit);
-      await post('/monitor/finish-exam', { exam_id: examId });
+      await post('/monitor/finish-exam', { exam_id: s.examId });
     }
     return { attemptId, token, records };
   }
@@ -215,7 +203,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
   }
 
   const ranking = (q: Record<string, unknown> = {}) =>
-    ok<RankingData>(api.resultsRanking, { exam_id: examId, page_size: 50, ...q });
+    ok<RankingData>(api.resultsRanking, { exam_id: s.examId, page_size: 50, ...q });
   const names = (d: RankingData) => d.list.map((r) => [r.candidate.name, r.rank]);
 
   it('ranks finished attempts with ties sharing a rank, by section, filtered, sorted and paged', async () => {
@@ -324,13 +312,13 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     const none = await ranking({ school: 'Nowhere University' });
     expect([none.total, none.list]).toEqual([0, []]);
 
-    const backwards = await call(api.resultsRanking, { exam_id: examId, score_min: 20, score_max: 10 });
+    const backwards = await call(api.resultsRanking, { exam_id: s.examId, score_min: 20, score_max: 10 });
     expect([backwards.http, backwards.code, backwards.msg]).toEqual([
       422,
       'validation_error',
       'score_max: less than score_min',
     ]);
-    const badSection = await call(api.resultsRanking, { exam_id: examId, section: 'evaluation' });
+    const badSection = await call(api.resultsRanking, { exam_id: s.examId, section: 'evaluation' });
     expect([badSection.http, badSection.code]).toEqual([422, 'validation_error']);
   });
 
@@ -339,7 +327,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     const ids = await questions();
     const report = await ok<ResultReportData>(api.resultsReport, { attempt_id: c.li.attemptId });
     expect(report).toMatchObject({
-      exam_id: examId,
+      exam_id: s.examId,
       score: 9,
       max_score: 76,
       rank: 3,
@@ -392,7 +380,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
   it("answers the exam's figures for charts and the evaluation's dimension report", async () => {
     const c = await cohort();
     const ids = await questions();
-    const stats = await ok<ResultStatsData>(api.resultsStats, { exam_id: examId, bins: 4 });
+    const stats = await ok<ResultStatsData>(api.resultsStats, { exam_id: s.examId, bins: 4 });
     expect(stats).toMatchObject({
       attempts: 4,
       mean: 7.75,
@@ -423,7 +411,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     expect(stats.questions).toHaveLength(11);
     expect(stats.questions.find((x) => x.question_id === ids.get('programming'))).toMatchObject({ mean_ms: 0 });
 
-    const dims = await ok<DimensionReportData>(api.resultsDimensions, { exam_id: examId });
+    const dims = await ok<DimensionReportData>(api.resultsDimensions, { exam_id: s.examId });
     expect(dims.attempts).toBe(4);
     expect(dims.dimensions).toEqual(
       expect.arrayContaining([
@@ -437,14 +425,14 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
 
   /** Starts an export and waits for its job. */
   async function exported(input: Record<string, unknown>): Promise<{ job: JobView; result: ResultExportResult }> {
-    const { job_id } = await ok<{ job_id: number }>(api.resultsExport, { exam_id: examId, ...input });
-    const job = await waitForJob(t, admin, job_id);
+    const { job_id } = await ok<{ job_id: number }>(api.resultsExport, { exam_id: s.examId, ...input });
+    const job = await waitForJob(s.t, s.admin, job_id);
     expect(job.state, JSON.stringify(job.error)).toBe('done');
     return { job, result: job.result as ResultExportResult };
   }
 
-  const download = (jobId: number, token = admin) =>
-    t.app.inject({
+  const download = (jobId: number, token = s.admin) =>
+    s.t.app.inject({
       method: 'GET',
       url: `/api${api.resultsExportFile.path}`,
       query: { job_id: String(jobId) },
@@ -456,12 +444,12 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     const ids = await questions();
     const { job, result } = await exported({ format: 'xlsx', lang: 'en' });
     expect(job).toMatchObject({ kind: 'results_export', progress: { done: 4, total: 4, phase: 'rows' } });
-    expect(result).toMatchObject({ rows: 4, format: 'xlsx', file_name: `exam-${examId}-results.xlsx` });
+    expect(result).toMatchObject({ rows: 4, format: 'xlsx', file_name: `exam-${s.examId}-results.xlsx` });
     expect(result.download).toBe(`${api.resultsExportFile.path}?job_id=${job.id}`);
     const file = await download(job.id);
     expect(file.statusCode, file.body.slice(0, 300)).toBe(200);
     expect(file.headers['content-type']).toContain('spreadsheetml');
-    expect(file.headers['content-disposition']).toContain(`exam-${examId}-results.xlsx`);
+    expect(file.headers['content-disposition']).toContain(`exam-${s.examId}-results.xlsx`);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
@@ -481,21 +469,21 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     // The question columns follow the version's order: the linetest's single choice first.
     const singleColumn =
       15 +
-      (await ok<ResultStatsData>(api.resultsStats, { exam_id: examId })).questions.findIndex(
+      (await ok<ResultStatsData>(api.resultsStats, { exam_id: s.examId })).questions.findIndex(
         (q) => q.question_id === ids.get('single'),
       );
     expect(li[singleColumn]).toBe(5);
     expect(sheet.rowCount).toBe(5);
 
-    const audit = await t.db.handle.db
+    const audit = await s.t.db.handle.db
       .selectFrom('audit_log')
       .select(['action', 'object_id'])
       .where('action', 'in', ['results.export', 'results.download'])
       .orderBy('id')
       .execute();
     expect(audit).toEqual([
-      { action: 'results.export', object_id: examId },
-      { action: 'results.download', object_id: examId },
+      { action: 'results.export', object_id: s.examId },
+      { action: 'results.download', object_id: s.examId },
     ]);
 
     const csv = await exported({ format: 'csv', lang: 'zh', school: 'Tsinghua' });
@@ -518,13 +506,13 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
 
   it('keeps results from graders outside the exam and hides names from graders while blind grading runs', async () => {
     const c = await cohort();
-    const { id: graderId, token } = await examGrader(t, admin, examId, 'Grader', false);
+    const { id: graderId, token } = await examGrader(s.t, s.admin, s.examId, 'Grader', false);
     for (const [c2, input] of [
-      [api.resultsRanking, { exam_id: examId }],
+      [api.resultsRanking, { exam_id: s.examId }],
       [api.resultsReport, { attempt_id: c.han.attemptId }],
-      [api.resultsStats, { exam_id: examId }],
-      [api.resultsDimensions, { exam_id: examId }],
-      [api.resultsExport, { exam_id: examId, format: 'csv' }],
+      [api.resultsStats, { exam_id: s.examId }],
+      [api.resultsDimensions, { exam_id: s.examId }],
+      [api.resultsExport, { exam_id: s.examId, format: 'csv' }],
     ] as const) {
       const res = await call(c2, input, token);
       expect([res.http, res.code], c2.path).toEqual([404, 'not_found']);
@@ -532,14 +520,14 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     const { job } = await exported({ format: 'csv' });
     expect((await download(job.id, token)).statusCode).toBe(404);
 
-    await ok(api.gradingAssign, { exam_id: examId, staff_id: graderId, sections: [] });
-    await ok(api.gradingSettings, { exam_id: examId, blind: true, double_marking: false, margin: 0 });
-    const blind = await ok<RankingData>(api.resultsRanking, { exam_id: examId }, token);
+    await ok(api.gradingAssign, { exam_id: s.examId, staff_id: graderId, sections: [] });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: true, double_marking: false, margin: 0 });
+    const blind = await ok<RankingData>(api.resultsRanking, { exam_id: s.examId }, token);
     expect(blind.blind).toBe(true);
     expect(blind.list.every((r) => r.candidate.name === '' && r.candidate.phone === '')).toBe(true);
-    const hidden = await call<{ job_id: number }>(api.resultsExport, { exam_id: examId, format: 'csv' }, token);
+    const hidden = await call<{ job_id: number }>(api.resultsExport, { exam_id: s.examId, format: 'csv' }, token);
     expect(hidden.http).toBe(200);
-    await waitForJob(t, token, hidden.data.job_id);
+    await waitForJob(s.t, token, hidden.data.job_id);
     const lines = (await download(hidden.data.job_id, token)).body.trim().split('\r\n');
     expect(lines.slice(1).map((l) => l.split(',')[2])).toEqual(['', '', '', '']);
     // The admin still sees who is who.

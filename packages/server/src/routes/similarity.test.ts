@@ -15,38 +15,30 @@ import {
   type SimilarityPairView,
   type SimilarityQuestionsData,
 } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testedDialects } from '../test/db.js';
-import { enterAsNew, seededExam } from '../test/examScenario.js';
-import { staffCalls } from '../test/staffCalls.js';
+import { adminApp, enterAsNew } from '../test/examScenario.js';
 import { waitForJob } from '../test/jobs.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'similarity', 'fixtures', 'python');
 const sample = (file: string) => fs.readFileSync(path.join(FIXTURES, file), 'utf8');
 
 describe.each(await testedDialects())('code similarity on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
+  const s = adminApp(dialect);
+  const { call, ok } = s;
   let grader: string;
-  let examId: number;
   let questionId: number;
   /** Attempt ids by the sample each candidate answered with. */
   const attempts: Record<string, number> = {};
-
-  const { call, ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
 
   /** Each candidate's token by their attempt. */
   const tokens = new Map<number, string>();
 
   /** A new candidate who enters the exam and answers the programming question with `code`. */
   async function candidateAnswers(code: string): Promise<number> {
-    const { token } = await enterAsNew(t, examId, { phonePrefix: '1390077' });
+    const { token } = await enterAsNew(s.t, s.examId, { phonePrefix: '1390077' });
     await saveCode(token, code, 1);
-    const row = await t.db.handle.db
+    const row = await s.t.db.handle.db
       .selectFrom('answers')
       .select('attempt_id')
       .where('question_id', '=', questionId)
@@ -58,16 +50,16 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
 
   /** A candidate's save of the programming question's code. */
   async function saveCode(token: string, code: string, seq: number): Promise<void> {
-    const saved = await t.app.inject({
+    const saved = await s.t.app.inject({
       method: 'POST',
       url: `/api/answer/answer?auth=${token}`,
       payload: {
-        exam_id: examId,
+        exam_id: s.examId,
         subject_id: questionId,
         answer: { kind: 'code', language: 'python', code },
         client_id: randomUUID(),
         seq,
-        changed_at: t.now(),
+        changed_at: s.t.now(),
       },
     });
     expect(saved.statusCode, saved.body).toBe(200);
@@ -76,10 +68,10 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
   async function compute(): Promise<void> {
     const { job_id } = await ok<JobStartedData>(
       api.similarityRun,
-      { exam_id: examId, question_id: questionId },
+      { exam_id: s.examId, question_id: questionId },
       grader,
     );
-    const job = await waitForJob(t, grader, job_id);
+    const job = await waitForJob(s.t, grader, job_id);
     expect(job, JSON.stringify(job.error)).toMatchObject({ state: 'done', kind: 'code_similarity' });
   }
 
@@ -91,13 +83,12 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     );
 
   beforeAll(async () => {
-    ({ t, admin, examId } = await seededExam(dialect));
-    grader = await t.loginStaff('grader', { examId });
-    const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: examId }, grader);
-    const programming = await t.db.handle.db
+    grader = await s.t.loginStaff('grader', { examId: s.examId });
+    const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: s.examId }, grader);
+    const programming = await s.t.db.handle.db
       .selectFrom('questions')
       .select('id')
-      .where('exam_id', '=', examId)
+      .where('exam_id', '=', s.examId)
       .where('kind', '=', 'programming')
       .executeTakeFirstOrThrow();
     questionId = programming.id;
@@ -106,13 +97,12 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
       attempts[file] = await candidateAnswers(sample(file));
     }
   });
-  afterAll(async () => t.close());
 
   it('ranks the disguised copy first and leaves independent work out of the list', async () => {
     await compute();
     const data = await ok<SimilarityPairsData>(
       api.similarityPairs,
-      { exam_id: examId, question_id: questionId },
+      { exam_id: s.examId, question_id: questionId },
       grader,
     );
     expect(data.run).toMatchObject({ submissions: 4, groups: [] });
@@ -125,7 +115,7 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     expect(pairOf(data.list, 'original.py', 'independent.py')).toBeUndefined();
     expect(data.list.every((p) => p.score >= 0.3)).toBe(true);
     expect(data.total).toBe(data.list.length);
-    const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: examId }, grader);
+    const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: s.examId }, grader);
     expect(questions.list.find((q) => q.question_id === questionId)).toMatchObject({
       submissions: 4,
       computed_at: expect.any(Number),
@@ -135,11 +125,11 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
   it('shows one pair side by side with the matched fragments on both sides', async () => {
     const data = await ok<SimilarityPairsData>(
       api.similarityPairs,
-      { exam_id: examId, question_id: questionId },
+      { exam_id: s.examId, question_id: questionId },
       grader,
     );
     const top = data.list[0]!;
-    const detail = await ok<SimilarityPairDetail>(api.similarityPair, { exam_id: examId, pair_id: top.id }, grader);
+    const detail = await ok<SimilarityPairDetail>(api.similarityPair, { exam_id: s.examId, pair_id: top.id }, grader);
     expect([detail.code_a, detail.code_b].sort()).toEqual([sample('original.py'), sample('copied.py')].sort());
     expect(detail.fragments.length).toBeGreaterThan(2);
     const linesA = detail.code_a.split('\n').length;
@@ -154,11 +144,11 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
 
   it('records a decision, filters by it, keeps it when computed again, and finds a group of three', async () => {
     const list = (q: Record<string, unknown> = {}) =>
-      ok<SimilarityPairsData>(api.similarityPairs, { exam_id: examId, question_id: questionId, ...q }, grader);
+      ok<SimilarityPairsData>(api.similarityPairs, { exam_id: s.examId, question_id: questionId, ...q }, grader);
     const top = (await list()).list[0]!;
     const decided = await ok<SimilarityPairView>(
       api.similarityDecide,
-      { exam_id: examId, pair_id: top.id, status: 'confirmed', note: 'same structure, renamed' },
+      { exam_id: s.examId, pair_id: top.id, status: 'confirmed', note: 'same structure, renamed' },
       grader,
     );
     expect(decided).toMatchObject({ status: 'confirmed', note: 'same structure, renamed', decided_by: 'grader' });
@@ -179,7 +169,7 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
 
     const reopened = await ok<SimilarityPairView>(
       api.similarityDecide,
-      { exam_id: examId, pair_id: top.id, status: 'open' },
+      { exam_id: s.examId, pair_id: top.id, status: 'open' },
       grader,
     );
     expect(reopened).toMatchObject({ status: 'open', decided_by: '', decided_at: null });
@@ -190,7 +180,7 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
       (
         await ok<SimilarityPairsData>(
           api.similarityPairs,
-          { exam_id: examId, question_id: questionId, page_size: 100 },
+          { exam_id: s.examId, question_id: questionId, page_size: 100 },
           grader,
         )
       ).list;
@@ -213,24 +203,24 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
 
   it('refuses bad input with stable codes, and a pair or question of another exam with 404', async () => {
     const top = (
-      await ok<SimilarityPairsData>(api.similarityPairs, { exam_id: examId, question_id: questionId }, grader)
+      await ok<SimilarityPairsData>(api.similarityPairs, { exam_id: s.examId, question_id: questionId }, grader)
     ).list[0]!;
-    const bad = await call(api.similarityDecide, { exam_id: examId, pair_id: top.id, status: 'guilty' }, grader);
+    const bad = await call(api.similarityDecide, { exam_id: s.examId, pair_id: top.id, status: 'guilty' }, grader);
     expect([bad.http, bad.code]).toEqual([422, 'validation_error']);
-    const score = await call(api.similarityPairs, { exam_id: examId, question_id: questionId, min_score: 2 }, grader);
+    const score = await call(api.similarityPairs, { exam_id: s.examId, question_id: questionId, min_score: 2 }, grader);
     expect([score.http, score.code]).toEqual([422, 'validation_error']);
-    const single = await t.db.handle.db
+    const single = await s.t.db.handle.db
       .selectFrom('questions')
       .select('id')
-      .where('exam_id', '=', examId)
+      .where('exam_id', '=', s.examId)
       .where('kind', '=', 'single')
       .executeTakeFirstOrThrow();
-    const notCode = await call(api.similarityRun, { exam_id: examId, question_id: single.id }, grader);
+    const notCode = await call(api.similarityRun, { exam_id: s.examId, question_id: single.id }, grader);
     expect([notCode.http, notCode.code]).toEqual([404, 'not_found']);
     const otherExam = (await ok<{ exam_id: number }>(api.examEditorCreate, { name: 'Another exam' })).exam_id;
     const foreign = await call(api.similarityPair, { exam_id: otherExam, pair_id: top.id });
     expect([foreign.http, foreign.code]).toEqual([404, 'not_found']);
-    const missing = await call(api.similarityDecide, { exam_id: examId, pair_id: 999_999, status: 'dismissed' });
+    const missing = await call(api.similarityDecide, { exam_id: s.examId, pair_id: 999_999, status: 'dismissed' });
     expect([missing.http, missing.code]).toEqual([404, 'not_found']);
   });
 
@@ -240,7 +230,7 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     await compute();
     const data = await ok<SimilarityPairsData>(
       api.similarityPairs,
-      { exam_id: examId, question_id: questionId, page_size: 100 },
+      { exam_id: s.examId, question_id: questionId, page_size: 100 },
       grader,
     );
     const pair = data.list.find((p) => big.includes(p.a.attempt_id) && big.includes(p.b.attempt_id))!;
@@ -251,11 +241,11 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
       return { value, ms: performance.now() - started };
     };
     const [view, site] = await Promise.all([
-      timed(call(api.similarityPair, { exam_id: examId, pair_id: pair.id }, grader)),
+      timed(call(api.similarityPair, { exam_id: s.examId, pair_id: pair.id }, grader)),
       // Asked once the pair view is under way: a view that held the event loop would hold this answer too.
       timed(
         new Promise((resolve) => setTimeout(resolve, 50)).then(() =>
-          t.app.inject({ method: 'GET', url: '/api/common/site-config' }),
+          s.t.app.inject({ method: 'GET', url: '/api/common/site-config' }),
         ),
       ),
     ]);

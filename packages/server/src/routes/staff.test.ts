@@ -1,52 +1,49 @@
 /** Staff accounts completed: edit, change role and team, disable, reset password, the last admin, duplicates. */
 import { api, type StaffListData, type StaffView, type TeamView } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { body, TEST_ADMIN } from '../test/app.js';
 import { freshPhone, sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
+import { adminApp } from '../test/examScenario.js';
 
 const PASSWORD = 'password-1';
 
 describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
-  let t: TestApp;
-  let admin = '';
+  const s = adminApp(dialect, { seed: false });
   let teamId = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    const team = await sendCall(t, api.teamCreate, { body: { name: 'Recruiting' } }, admin);
+    const team = await sendCall(s.t, api.teamCreate, { body: { name: 'Recruiting' } }, s.admin);
     teamId = body<TeamView>(team).data.id;
   });
-  afterAll(async () => t.close());
 
   const create = async (role: StaffView['role'], extra: Record<string, unknown> = {}) => {
     const phone = freshPhone('131');
     const res = await sendCall(
-      t,
+      s.t,
       api.staffCreate,
       { body: { phone, area_code: '86', name: `A ${role}`, role, password: PASSWORD, ...extra } },
-      admin,
+      s.admin,
     );
     expect(res.statusCode, res.body).toBe(200);
     return { ...body<StaffView>(res).data, phone };
   };
-  const update = (input: Record<string, unknown>, token = admin) =>
-    sendCall(t, api.staffUpdate, { body: input }, token);
+  const update = (input: Record<string, unknown>, token = s.admin) =>
+    sendCall(s.t, api.staffUpdate, { body: input }, token);
   const login = (phone: string, password = PASSWORD) =>
-    t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone, password } });
+    s.t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone, password } });
   const tokenOf = async (phone: string, password = PASSWORD) => {
     const res = await login(phone, password);
     expect(res.statusCode, res.body).toBe(200);
     return body<{ token: string }>(res).data.token;
   };
-  const me = (token: string) => sendCall(t, api.staffMe, {}, token);
+  const me = (token: string) => sendCall(s.t, api.staffMe, {}, token);
 
   it('creates an account in a team and edits its name, role and team; the new role holds at once', async () => {
     const grader = await create('grader', { team_id: teamId });
     expect(grader).toMatchObject({ role: 'grader', team_id: teamId, team_name: 'Recruiting', disabled: false });
     const token = await tokenOf(grader.phone);
-    expect((await sendCall(t, api.proctorExams, {}, token)).statusCode).toBe(403);
+    expect((await sendCall(s.t, api.proctorExams, {}, token)).statusCode).toBe(403);
 
     const res = await update({ id: grader.id, name: 'Now a proctor', role: 'proctor', team_id: null });
     expect(res.statusCode, res.body).toBe(200);
@@ -59,8 +56,8 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
       permissions: expect.arrayContaining(['proctor.watch']),
     });
     // The same token, the new role.
-    expect((await sendCall(t, api.proctorExams, {}, token)).statusCode).toBe(200);
-    const list = body<StaffListData>(await sendCall(t, api.staffList, {}, admin)).data.list;
+    expect((await sendCall(s.t, api.proctorExams, {}, token)).statusCode).toBe(200);
+    const list = body<StaffListData>(await sendCall(s.t, api.staffList, {}, s.admin)).data.list;
     expect(list.find((s) => s.id === grader.id)).toMatchObject({ name: 'Now a proctor', role: 'proctor' });
     // Fields not given stay.
     const renamed = body<StaffView>(await update({ id: grader.id, team_id: teamId })).data;
@@ -84,16 +81,16 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
     const proctor = await create('proctor');
     const token = await tokenOf(proctor.phone);
     const res = await sendCall(
-      t,
+      s.t,
       api.staffResetPassword,
       { body: { id: proctor.id, password: 'brand-new-pass' } },
-      admin,
+      s.admin,
     );
     expect(res.statusCode, res.body).toBe(200);
     expect((await me(token)).statusCode).toBe(401);
     expect(body(await login(proctor.phone)).code).toBe('invalid_credentials');
     expect((await me(await tokenOf(proctor.phone, 'brand-new-pass'))).statusCode).toBe(200);
-    const entries = await t.db.handle.db
+    const entries = await s.t.db.handle.db
       .selectFrom('audit_log')
       .selectAll()
       .where('action', '=', 'staff.reset_password')
@@ -102,17 +99,17 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
     expect(entries).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toMatch(/brand-new-pass|argon2/);
     // A too short password is refused as input.
-    const short = await sendCall(t, api.staffResetPassword, { body: { id: proctor.id, password: 'short' } }, admin);
+    const short = await sendCall(s.t, api.staffResetPassword, { body: { id: proctor.id, password: 'short' } }, s.admin);
     expect([short.statusCode, body(short).code]).toEqual([422, 'validation_error']);
   });
 
   it('keeps one enabled admin: the last one can neither disable nor demote itself; with two, one may step down', async () => {
-    const self = (await t.services.staff.resolve(admin))!;
+    const self = (await s.t.services.staff.resolve(s.admin))!;
     for (const change of [{ disabled: true }, { role: 'author' }]) {
       const res = await update({ id: self.id, ...change });
       expect([res.statusCode, body(res).code]).toEqual([409, 'last_admin']);
     }
-    expect((await me(admin)).statusCode).toBe(200);
+    expect((await me(s.admin)).statusCode).toBe(200);
     // A disabled admin does not count.
     const second = await create('admin');
     await update({ id: second.id, disabled: true });
@@ -132,15 +129,15 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
   it('answers 409 for a phone taken, even by five creations at once, 404 for an unknown team or account', async () => {
     const phone = freshPhone('131');
     const input = { body: { phone, area_code: '86', name: 'Twin', role: 'grader', password: PASSWORD } };
-    const five = await Promise.all(Array.from({ length: 5 }, () => sendCall(t, api.staffCreate, input, admin)));
+    const five = await Promise.all(Array.from({ length: 5 }, () => sendCall(s.t, api.staffCreate, input, s.admin)));
     expect(five.map((r) => r.statusCode).sort(), five.map((r) => r.body).join('\n')).toEqual([200, 409, 409, 409, 409]);
     for (const r of five.filter((r) => r.statusCode === 409)) expect(body(r).code).toBe('conflict');
 
     const noTeam = await sendCall(
-      t,
+      s.t,
       api.staffCreate,
       { body: { ...input.body, phone: freshPhone('131'), team_id: 999_999 } },
-      admin,
+      s.admin,
     );
     // A team named in the body is checked like every id a call names (http/route.ts): a missing one is not found.
     expect([noTeam.statusCode, body(noTeam).msg]).toEqual([404, 'no such team 999999']);

@@ -5,20 +5,17 @@ import { body, createTestApp, type TestApp } from '../test/app.js';
 import { freshPhone } from '../test/callWorld.js';
 import { countPasswordChecks } from '../test/staffTotp.js';
 import { testedDialects } from '../test/db.js';
+import { adminApp } from '../test/examScenario.js';
 
 const PASSWORD = 'password-1';
 
 describe.each(await testedDialects())('staff security on %s', (dialect) => {
-  let t: TestApp;
+  const s = adminApp(dialect, { seed: false });
   let base = '';
-  let admin = '';
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
-    admin = await t.loginStaff('admin');
-    base = (await t.app.listen({ host: '127.0.0.1', port: 0 })) + '/api';
+    base = (await s.t.app.listen({ host: '127.0.0.1', port: 0 })) + '/api';
   });
-  afterAll(async () => t.close());
 
   const post = async (path: string, payload: unknown, token?: string) => {
     const res = await fetch(base + path, {
@@ -31,7 +28,7 @@ describe.each(await testedDialects())('staff security on %s', (dialect) => {
 
   it('five simultaneous creations of one account: one succeeds, four answer 409 conflict', async () => {
     const input = { phone: freshPhone('132'), area_code: '86', name: 'Twin', role: 'grader', password: PASSWORD };
-    const five = await Promise.all(Array.from({ length: 5 }, () => post(api.staffCreate.path, input, admin)));
+    const five = await Promise.all(Array.from({ length: 5 }, () => post(api.staffCreate.path, input, s.admin)));
     expect(five.map((r) => r.status).sort(), JSON.stringify(five)).toEqual([200, 409, 409, 409, 409]);
     for (const r of five.filter((r) => r.status === 409))
       expect(r.body).toMatchObject({ status: 'error', code: 'conflict' });
@@ -42,14 +39,14 @@ describe.each(await testedDialects())('staff security on %s', (dialect) => {
     const res = await post(
       api.staffCreate.path,
       { phone, area_code: '86', name: 'Locked', role, password: PASSWORD },
-      admin,
+      s.admin,
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return phone;
   };
   const login = (phone: string, password: string) => post(api.staffLogin.path, { phone, password });
   /** Counts the argon2 verifications the login makes (the real ones, counted on the way). */
-  const countChecks = () => countPasswordChecks(t);
+  const countChecks = () => countPasswordChecks(s.t);
 
   it('40 wrong passwords at once: only the allowed number is checked, and a right one in a later burst does not log in', async () => {
     const phone = await newStaff();
@@ -71,7 +68,7 @@ describe.each(await testedDialects())('staff security on %s', (dialect) => {
     } finally {
       checks.restore();
     }
-    t.advance(STAFF_LOGIN_RULES.windowMs);
+    s.t.advance(STAFF_LOGIN_RULES.windowMs);
     expect((await login(phone, PASSWORD)).status).toBe(200);
   });
 

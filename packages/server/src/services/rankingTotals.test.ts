@@ -19,16 +19,14 @@ import {
   SqliteQueryCompiler,
   sql,
 } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.js';
 import { GradingRepository } from '../repositories/grading.js';
 import { ResultsRepository, type RankingSpec } from '../repositories/results.js';
 import { ResultsSeedRepository } from '../repositories/resultsSeed.js';
-import type { TestApp } from '../test/app.js';
-import { examGrader, questionOfKind, seededExam, takeExam } from '../test/examScenario.js';
+import { adminApp, examGrader, questionOfKind, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
-import { staffCalls } from '../test/staffCalls.js';
 
 const QA_ANSWER: AnswerValue = { kind: 'text', html: '<p>Atomicity, isolation.</p>', files: [] };
 
@@ -45,23 +43,12 @@ interface Totals {
 }
 
 describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-  let examId: number;
-
-  beforeEach(async () => {
-    ({ t, admin, examId } = await seededExam(dialect));
-  });
-  afterEach(async () => t.close());
-
-  const { ok } = staffCalls(
-    () => t,
-    () => admin,
-  );
+  const s = adminApp(dialect, { each: true });
+  const { ok } = s;
 
   /** The totals each attempt of the exam keeps. */
   async function kept(): Promise<Map<number, Totals>> {
-    const rows = await t.db.handle.db
+    const rows = await s.t.db.handle.db
       .selectFrom('attempts')
       .select([
         'id',
@@ -74,7 +61,7 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
         'rank_linetest',
         'rank_major',
       ])
-      .where('exam_id', '=', examId)
+      .where('exam_id', '=', s.examId)
       .execute();
     return new Map(rows.map(({ id, ...r }) => [id, numbers(r)]));
   }
@@ -84,12 +71,12 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
     const points = (kind: string) =>
       sql<number>`coalesce(sum(case when s.kind = ${kind} then coalesce(qs.points, 0) else 0 end), 0)`;
     const worth = (kind: string) => sql<number>`coalesce(sum(case when s.kind = ${kind} then qs.max else 0 end), 0)`;
-    const rows = await t.db.handle.db
+    const rows = await s.t.db.handle.db
       .selectFrom('attempts as a')
       .leftJoin('question_scores as qs', 'qs.attempt_id', 'a.id')
       .leftJoin('questions as q', 'q.id', 'qs.question_id')
       .leftJoin('exam_sections as s', 's.id', 'q.section_id')
-      .where('a.exam_id', '=', examId)
+      .where('a.exam_id', '=', s.examId)
       .groupBy(['a.id', 'a.score'])
       .select([
         'a.id',
@@ -114,13 +101,13 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
   }
 
   /** The id of the published version's question of a kind. */
-  const questionOf = (kind: string) => questionOfKind(t, examId, kind);
+  const questionOf = (kind: string) => questionOfKind(s.t, s.examId, kind);
 
   /** A grader of the exam: their token. */
-  const grader = async (name: string) => (await examGrader(t, admin, examId, name)).token;
+  const grader = async (name: string) => (await examGrader(s.t, s.admin, s.examId, name)).token;
 
   /** A candidate who enters the exam, saves these answers and submits; answers the attempt id. */
-  const candidate = async (answers: Record<number, AnswerValue>) => (await takeExam(t, examId, answers)).attemptId;
+  const candidate = async (answers: Record<number, AnswerValue>) => (await takeExam(s.t, s.examId, answers)).attemptId;
 
   it('equal the sums of the per-question rows after every kind of write', async () => {
     const single = await questionOf('single');
@@ -142,7 +129,7 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
     expect(totals.get(a)).toMatchObject({ pending_marks: 0, rank_total: 1350 });
 
     // Double marking: a's one mark no longer decides; two marks too far apart wait, a reconciling mark decides.
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 1 });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 1 });
     expect((await expectKept()).get(a)).toMatchObject({ pending_marks: 1, rank_total: 500 });
     const second = await grader('Second');
     await ok(api.gradingMark, { ...ref(b), criteria: [2.5, 2.5, 0, 0] }, first);
@@ -156,26 +143,26 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
     await ok(api.gradingMark, { ...ref(c), criteria: [2.5, 2.5, 0, 0] }, first);
     await ok(api.gradingMark, { ...ref(c), criteria: [2.5, 2.5, 2.5, 0.5] }, second);
     expect((await expectKept()).get(c)).toMatchObject({ pending_marks: 1 });
-    await ok(api.gradingSettings, { exam_id: examId, blind: false, double_marking: true, margin: 3 });
+    await ok(api.gradingSettings, { exam_id: s.examId, blind: false, double_marking: true, margin: 3 });
     expect((await expectKept()).get(c)).toMatchObject({ pending_marks: 0, rank_total: 1150 });
     await ok(api.gradingMark, { ...ref(a), criteria: [2.5, 2.5, 2.5, 2.5] }, second);
     expect((await expectKept()).get(a)).toMatchObject({ pending_marks: 0, rank_total: 1425 });
 
     // A key change re-scores every finished attempt in a job.
     const { job_id } = await ok<{ job_id: number }>(api.gradingKey, {
-      exam_id: examId,
+      exam_id: s.examId,
       question_id: single,
       key: { option: 'A' },
     });
-    expect(await waitForJob(t, admin, job_id)).toMatchObject({ state: 'done', result: { changed: 3 } });
+    expect(await waitForJob(s.t, s.admin, job_id)).toMatchObject({ state: 'done', result: { changed: 3 } });
     totals = await expectKept();
     expect([a, b, c].map((id) => totals.get(id)!.rank_total)).toEqual([925, 1250, 650]);
 
     // Reopened, the attempt has no score until it finishes again (by the sweep, once its new time is up).
     await ok(api.scheduleReopen, { attempt_id: a, reason: 'Power cut in the room', minutes: 10 });
     expect((await expectKept()).get(a)).toMatchObject({ rank_total: 0 });
-    t.advance(11 * 60_000);
-    expect(await t.services.attempts.sweepOverdue()).toBe(1);
+    s.t.advance(11 * 60_000);
+    expect(await s.t.services.attempts.sweepOverdue()).toBe(1);
     expect((await expectKept()).get(a)).toMatchObject({ rank_total: 925 });
   });
 
@@ -192,19 +179,19 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
       },
       log: (event) => void queries.push(event.query),
     });
-    await new ResultsRepository(recorder).ranking({ examId, sort: 'rank', order: 'asc' }, 0, 20);
+    await new ResultsRepository(recorder).ranking({ examId: s.examId, sort: 'rank', order: 'asc' }, 0, 20);
     expect(queries).toHaveLength(1);
     const [page] = queries as [CompiledQuery];
     let plan: string;
     if (sqlite) {
-      const rows = await t.db.handle.db.executeQuery<{ detail: string }>(
+      const rows = await s.t.db.handle.db.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`explain query plan ${page.sql}`, [...page.parameters]),
       );
       plan = rows.rows.map((r) => r.detail).join('\n');
       expect(plan).toMatch(/SEARCH a USING INDEX attempts_rank_total \(exam_id=\? AND phase=\? AND preview=\?\)/);
       expect(plan).not.toMatch(/TEMP B-TREE|SCAN a\b|SCAN r\b/);
     } else {
-      plan = await t.db.handle.db.transaction().execute(async (tx) => {
+      plan = await s.t.db.handle.db.transaction().execute(async (tx) => {
         await sql`set local enable_seqscan = off`.execute(tx);
         const rows = await tx.executeQuery<{ 'QUERY PLAN': string }>(
           CompiledQuery.raw(`explain ${page.sql}`, [...page.parameters]),
@@ -218,19 +205,19 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
 
   it('a page read through the kept key answers as ranking every attempt does', async () => {
     // 120 attempts on whole and half points in both sections, so that many tie, written in bulk and kept at once.
-    const questions = await t.db.handle.db
+    const questions = await s.t.db.handle.db
       .selectFrom('questions as q')
       .innerJoin('exams as e', 'e.published_version_id', 'q.version_id')
       .innerJoin('exam_sections as s', 's.id', 'q.section_id')
       .select(['q.id', 'q.score', 's.kind'])
-      .where('e.id', '=', examId)
+      .where('e.id', '=', s.examId)
       .where('s.kind', '!=', 'evaluation')
       .orderBy('q.id')
       .execute();
-    const seed = new ResultsSeedRepository(t.db.handle.db);
+    const seed = new ResultsSeedRepository(s.t.db.handle.db);
     const n = 120;
     const phones = Array.from({ length: n }, (_, i) => `1372${String(i).padStart(7, '0')}`);
-    const now = t.now();
+    const now = s.t.now();
     const candidates = await seed.candidates(
       phones.map((phone, i) => ({
         area_code: '86',
@@ -245,12 +232,12 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
       })),
     );
     const invitations = await seed.invitations(
-      phones.map((phone) => ({ exam_id: examId, area_code: '86', phone, extra_minutes: 0, created_at: now })),
+      phones.map((phone) => ({ exam_id: s.examId, area_code: '86', phone, extra_minutes: 0, created_at: now })),
     );
     const points = phones.map((_, i) => questions.map((q, j) => Math.min(q.score, ((i * 7 + j * 3) % 5) / 2)));
     const attempts = await seed.attempts(
       phones.map((_, i) => ({
-        exam_id: examId,
+        exam_id: s.examId,
         candidate_id: candidates[i]!,
         invitation_id: invitations[i]!,
         mode: 1,
@@ -270,7 +257,7 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
         questions.map((q, j) => ({
           attempt_id,
           question_id: q.id,
-          exam_id: examId,
+          exam_id: s.examId,
           source: 'auto',
           points: points[i]![j]!,
           max: q.score,
@@ -278,15 +265,15 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
         })),
       ),
     );
-    await new GradingRepository(t.db.handle.db).keepTotalsOf(attempts);
+    await new GradingRepository(s.t.db.handle.db).keepTotalsOf(attempts);
     await expectKept();
 
-    const repo = new ResultsRepository(t.db.handle.db);
+    const repo = new ResultsRepository(s.t.db.handle.db);
     const specs: RankingSpec[] = [];
     for (const order of ['asc', 'desc'] as const) {
       for (const section of [undefined, 'linetest', 'major'] as const) {
         for (const range of [{}, { scoreMin: 2 }, { scoreMax: 6 }, { scoreMin: 1.5, scoreMax: 4 }]) {
-          specs.push({ examId, sort: 'rank', order, section, ...range });
+          specs.push({ examId: s.examId, sort: 'rank', order, section, ...range });
         }
       }
     }

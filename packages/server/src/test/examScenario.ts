@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { api, type ExamResult, type StaffRole } from '@examhall/contract';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp, type TestAppOptions } from './app.js';
 import { enterExam } from './checks.js';
 import type { TestDialect } from './db.js';
@@ -26,6 +26,39 @@ export async function seededExam(dialect: TestDialect, opts: TestAppOptions = {}
   const admin = await t.loginStaff('admin');
   const { examId } = await t.seed('13800138000');
   return { t, admin, examId };
+}
+
+/** The app of `adminApp`, with the admin's catalogue calls (`staffCalls`). */
+export type AdminApp = SeededExam & ReturnType<typeof staffCalls>;
+
+/**
+ * Registers in the enclosing `describe` a test app on `dialect` with its first admin logged in and the demo exam
+ * seeded (`seed: false`: none, and `examId` stays 0), started before all its tests (`each`: before each test) and
+ * closed after them. Answers a holder whose `t`, `admin` and `examId` are filled in by the time a test, or a hook
+ * registered after this call, runs; its `call` and `ok` send catalogue calls as the admin.
+ */
+export function adminApp(
+  dialect: TestDialect,
+  opts: { each?: boolean; seed?: boolean; app?: TestAppOptions } = {},
+): AdminApp {
+  const [before, after] = opts.each ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  const holder = { examId: 0 } as AdminApp;
+  before(async () => {
+    if (opts.seed === false) {
+      holder.t = await createTestApp(dialect, opts.app);
+      holder.admin = await holder.t.loginStaff('admin');
+    } else {
+      Object.assign(holder, await seededExam(dialect, opts.app));
+    }
+  });
+  after(async () => holder.t?.close());
+  return Object.assign(
+    holder,
+    staffCalls(
+      () => holder.t,
+      () => holder.admin,
+    ),
+  );
 }
 
 let phoneSeq = 0;
