@@ -361,7 +361,7 @@ export async function startExamServers(o: ExamBenchOptions, phones: readonly str
       what: cluster
         ? `${apis.length} API processes (cluster) on PostgreSQL, Redis and s3rver (pages put with the store's keys)`
         : db.dialect,
-      sqliteFile: db.dialect === 'sqlite' && !cluster ? sqliteFileIn(db.env.DATA_DIR!) : null,
+      sqliteFile: db.dialect === 'sqlite' ? sqliteFileIn(db.env.DATA_DIR!) : null,
       close,
     };
   } catch (err) {
