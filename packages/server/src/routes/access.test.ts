@@ -6,9 +6,9 @@
  */
 import { api, roleHas, STAFF_ROLES, type CallDef, type ResourceKind } from '@examhall/contract';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, type TestApp } from '../test/app.js';
-import { sendCall, type Caller, type CallWorld, worldApp } from '../test/callWorld.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
+import { sendCall, type Caller, worldApp } from '../test/callWorld.js';
 import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { auditCount as countAuditEntries } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
@@ -85,15 +85,9 @@ describe('every id a staff call takes is checked', () => {
 });
 
 describe.each(await testedDialects())('access per resource on %s', (dialect) => {
-  let t: TestApp;
-  let w: CallWorld;
+  const w = worldApp(dialect);
 
-  beforeAll(async () => {
-    ({ t, w } = await worldApp(dialect));
-  });
-  afterAll(async () => t.close());
-
-  const auditCount = () => countAuditEntries(t);
+  const auditCount = () => countAuditEntries(w.t);
 
   const describeRes = (res: LightMyRequestResponse) => `${res.statusCode} ${res.body.slice(0, 300)}`;
 
@@ -111,13 +105,13 @@ describe.each(await testedDialects())('access per resource on %s', (dialect) => 
       const outsiders: Caller[] = EXAM_BOUND.includes(c.scope!.kind) ? ['authorB', 'proctorX'] : ['authorB'];
       for (const who of outsiders) {
         const before = await auditCount();
-        const res = await sendCall(t, c, input, w.tokens[who]);
+        const res = await sendCall(w.t, c, input, w.tokens[who]);
         expect([403, 404], `${name} as ${who}: ${describeRes(res)}`).toContain(res.statusCode);
         if (res.statusCode === 404 && c.method !== 'GET') expect(body(res).code).toBe('not_found');
         expect(await auditCount(), `${name} as ${who} left an audit entry`).toBe(before);
       }
       const who = insider(c);
-      const res = await sendCall(t, c, input, w.tokens[who]);
+      const res = await sendCall(w.t, c, input, w.tokens[who]);
       expect(
         [401, 403, 404],
         `${name} as ${who} (team A) should pass the access check: ${describeRes(res)}`,
@@ -126,18 +120,18 @@ describe.each(await testedDialects())('access per resource on %s', (dialect) => 
       // A call that queued a job: it ends (and leaves its audit entry) before the next call is counted.
       const started =
         res.statusCode === 200 && c.data === api.bankImport.data ? body<{ job_id?: unknown }>(res).data : undefined;
-      if (typeof started?.job_id === 'number') await waitForJob(t, w.tokens[who], started.job_id);
+      if (typeof started?.job_id === 'number') await waitForJob(w.t, w.tokens[who], started.job_id);
     },
   );
 
   it('a role without the permission is refused with 403 before any resource is looked at', async () => {
-    const res = await sendCall(t, api.proctorGrid, { query: { exam_id: 999_999 } }, w.tokens.authorA);
+    const res = await sendCall(w.t, api.proctorGrid, { query: { exam_id: 999_999 } }, w.tokens.authorA);
     expect([res.statusCode, body(res).code]).toEqual([403, 'forbidden']);
   });
 
   it("a missing resource and another team's answer alike, so existence is not revealed", async () => {
-    const missing = await sendCall(t, api.examStaffList, { query: { exam_id: 999_999 } }, w.tokens.authorB);
-    const foreign = await sendCall(t, api.examStaffList, { query: { exam_id: w.examId } }, w.tokens.authorB);
+    const missing = await sendCall(w.t, api.examStaffList, { query: { exam_id: 999_999 } }, w.tokens.authorB);
+    const foreign = await sendCall(w.t, api.examStaffList, { query: { exam_id: w.examId } }, w.tokens.authorB);
     expect([missing.statusCode, body(missing).code]).toEqual([404, 'not_found']);
     expect([foreign.statusCode, body(foreign).code]).toEqual([404, 'not_found']);
     expect(body(missing).msg).toBe('no such exam 999999');
@@ -146,7 +140,7 @@ describe.each(await testedDialects())('access per resource on %s', (dialect) => 
 
   it('lists only what the caller may see: the proctor console shows assigned exams, an admin every exam', async () => {
     const list = async (who: Caller) =>
-      body<{ list: { id: number }[] }>(await sendCall(t, api.proctorExams, {}, w.tokens[who])).data.list.map(
+      body<{ list: { id: number }[] }>(await sendCall(w.t, api.proctorExams, {}, w.tokens[who])).data.list.map(
         (e) => e.id,
       );
     expect(await list('proctorA')).toContain(w.examId);
@@ -155,23 +149,23 @@ describe.each(await testedDialects())('access per resource on %s', (dialect) => 
   });
 
   it('teamFilter and examFilter: admins see every team, others their own, a teamless author none', async () => {
-    const a = (await t.services.staff.resolve(w.tokens.authorA))!;
-    const admin = (await t.services.staff.resolve(w.tokens.admin))!;
-    expect(t.services.access.teamFilter(admin)).toBeNull();
-    expect(t.services.access.teamFilter(a)).toBe(w.teamId);
-    expect(t.services.access.teamFilter({ ...a, teamId: null })).toBe(0);
-    expect(t.services.access.examFilter(admin)).toEqual({ kind: 'all' });
-    expect(t.services.access.examFilter(a)).toEqual({ kind: 'team', teamId: w.teamId });
+    const a = (await w.t.services.staff.resolve(w.tokens.authorA))!;
+    const admin = (await w.t.services.staff.resolve(w.tokens.admin))!;
+    expect(w.t.services.access.teamFilter(admin)).toBeNull();
+    expect(w.t.services.access.teamFilter(a)).toBe(w.teamId);
+    expect(w.t.services.access.teamFilter({ ...a, teamId: null })).toBe(0);
+    expect(w.t.services.access.examFilter(admin)).toEqual({ kind: 'all' });
+    expect(w.t.services.access.examFilter(a)).toEqual({ kind: 'team', teamId: w.teamId });
     // A teamless author reaches no team's exam.
     await expect(
-      t.services.access.require({ ...a, teamId: null }, 'exam.read', 'exam', w.examId),
+      w.t.services.access.require({ ...a, teamId: null }, 'exam.read', 'exam', w.examId),
     ).rejects.toMatchObject({ code: 'not_found' });
     // Several ids at once: one out of reach refuses them all, naming it.
-    await expect(t.services.access.require(a, 'exam.read', 'exam', [w.examId, 999_998])).rejects.toMatchObject({
+    await expect(w.t.services.access.require(a, 'exam.read', 'exam', [w.examId, 999_998])).rejects.toMatchObject({
       code: 'not_found',
       message: 'no such exam 999998',
     });
-    expect(await t.services.access.require(a, 'exam.read', 'attempt', [w.attemptId])).toEqual([
+    expect(await w.t.services.access.require(a, 'exam.read', 'attempt', [w.attemptId])).toEqual([
       { id: w.attemptId, teamId: w.teamId, examId: w.examId },
     ]);
   });

@@ -6,7 +6,7 @@
  */
 import { api, EXAM_BOUND_KINDS, roleHas, type CallDef, type CallName, type IdRef } from '@examhall/contract';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { body, type TestApp } from '../test/app.js';
 import {
   authoredExam,
@@ -16,7 +16,6 @@ import {
   sendCall,
   type CallInput,
   type Caller,
-  type CallWorld,
   worldApp,
 } from '../test/callWorld.js';
 import { bankFolder, bankQuestion, candidateFile, newSlot, qaQuestion, teamCandidate } from '../test/teamResources.js';
@@ -178,22 +177,20 @@ function insider(c: CallDef): Caller {
 }
 
 describe.each(await testedDialects())('ids named besides the scope, on %s', (dialect) => {
-  let t: TestApp;
-  let w: CallWorld;
+  const w = worldApp(dialect);
   /** Team B's resources. */
   let otherTeam: Foreign;
   /** The parts of another exam of team A. */
   let otherExam: Foreign;
 
   beforeAll(async () => {
-    ({ t, w } = await worldApp(dialect));
-    const examB = (await authoredExam(t, w.tokens.authorB, true)).examId;
-    const folderB = await inject(t, w.tokens.authorB, 'POST', '/admin/bank/folders', { name: 'B' });
-    const questionB = await inject(t, w.tokens.authorB, 'POST', '/admin/bank/questions', {
+    const examB = (await authoredExam(w.t, w.tokens.authorB, true)).examId;
+    const folderB = await inject(w.t, w.tokens.authorB, 'POST', '/admin/bank/folders', { name: 'B' });
+    const questionB = await inject(w.t, w.tokens.authorB, 'POST', '/admin/bank/questions', {
       question: { kind: 'qa', content: { stem: '<p>B?</p>' }, key: { rubric: '' } },
       default_score: 5,
     });
-    const candidateB = await inject(t, w.tokens.authorB, 'POST', '/admin/candidates', {
+    const candidateB = await inject(w.t, w.tokens.authorB, 'POST', '/admin/candidates', {
       phone: freshPhone('139'),
       name: 'Candidate B',
     });
@@ -204,13 +201,12 @@ describe.each(await testedDialects())('ids named besides the scope, on %s', (dia
       question: questionB.id as number,
       candidate: candidateB.id as number,
       exam: examB,
-      ...(await partsOf(t, w.tokens.admin, examB)),
+      ...(await partsOf(w.t, w.tokens.admin, examB)),
     };
-    otherExam = await partsOf(t, w.tokens.admin, (await authoredExam(t, w.tokens.authorA, true)).examId);
+    otherExam = await partsOf(w.t, w.tokens.admin, (await authoredExam(w.t, w.tokens.authorA, true)).examId);
   });
-  afterAll(async () => t.close());
 
-  const auditCount = () => countAuditEntries(t);
+  const auditCount = () => countAuditEntries(w.t);
 
   const inputOf = async (name: CallName): Promise<CallInput> => {
     const fixture = REF_FIXTURES[name] ?? ACCESS_FIXTURES[name];
@@ -220,14 +216,14 @@ describe.each(await testedDialects())('ids named besides the scope, on %s', (dia
 
   it.each(withRefs)("%s: team A's own ids pass, every other team's or exam's are refused", async (name, c) => {
     const who = insider(c);
-    const own = await sendCall(t, c, await inputOf(name), w.tokens[who]);
+    const own = await sendCall(w.t, c, await inputOf(name), w.tokens[who]);
     expect([401, 403, 404], `${name} as ${who} with team A's ids: ${own.statusCode} ${own.body}`).not.toContain(
       own.statusCode,
     );
     expect(own.statusCode, own.body).toBeLessThan(500);
     // A call that queued a job: it ends (and leaves its audit entry) before the refused calls are counted.
     const started = own.statusCode === 200 ? body<{ job_id?: unknown } | null>(own).data : null;
-    if (typeof started?.job_id === 'number') await waitForJob(t, w.tokens[who], started.job_id);
+    if (typeof started?.job_id === 'number') await waitForJob(w.t, w.tokens[who], started.job_id);
     for (const [path, ref] of Object.entries(c.refs!)) {
       if (ref === 'filter') continue;
       // An admin reaches every team's resources: only the exam-part rule walls an admin's call.
@@ -239,7 +235,7 @@ describe.each(await testedDialects())('ids named besides the scope, on %s', (dia
         const input = withIds(await inputOf(name), path, id);
         if (!input) throw new Error(`the fixture of ${name} leaves ${path} empty: fill it in REF_FIXTURES.${name}`);
         const before = await auditCount();
-        const res = await sendCall(t, c, input, w.tokens[who]);
+        const res = await sendCall(w.t, c, input, w.tokens[who]);
         expect([404], `${name}.${path} = ${what} as ${who}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
         expect(await auditCount(), `${name}.${path} = ${what} left an audit entry`).toBe(before);
       }

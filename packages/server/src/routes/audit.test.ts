@@ -6,10 +6,10 @@
  * sorting and paging.
  */
 import { api, type AuditListData, type CallDef } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
 import { auditEntriesSince, lastAuditId } from '../test/auditLog.js';
-import { sendCall, worldApp, type CallWorld } from '../test/callWorld.js';
+import { sendCall, worldApp } from '../test/callWorld.js';
 import { AUDIT_FIXTURES } from '../test/auditFixtures.js';
 import { testedDialects } from '../test/db.js';
 
@@ -21,15 +21,9 @@ const mutatingCalls = (Object.entries(api) as [keyof typeof api, CallDef][]).fil
 );
 
 describe.each(await testedDialects())('the audit log on %s', (dialect) => {
-  let t: TestApp;
-  let w: CallWorld;
+  const w = worldApp(dialect, { env: { FACE_WORKERS: '1' } });
 
-  beforeAll(async () => {
-    ({ t, w } = await worldApp(dialect, { env: { FACE_WORKERS: '1' } }));
-  });
-  afterAll(async () => t.close());
-
-  const lastId = () => lastAuditId(t);
+  const lastId = () => lastAuditId(w.t);
 
   it.each(mutatingCalls)(
     '%s leaves exactly one entry with the actor, the object, before and after',
@@ -44,10 +38,10 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
       const change = await fixture(w);
       const who = change.as ?? 'admin';
       const since = await lastId();
-      const res = await sendCall(t, c, change.input, w.tokens[who]);
+      const res = await sendCall(w.t, c, change.input, w.tokens[who]);
       expect(res.statusCode, `${name}: ${res.body.slice(0, 400)}`).toBe(200);
       await change.settle?.(body<Record<string, unknown>>(res).data);
-      const entries = await auditEntriesSince(t, since);
+      const entries = await auditEntriesSince(w.t, since);
       expect(
         entries.map((e) => e.action),
         `${name} must leave exactly one entry`,
@@ -87,21 +81,33 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
   });
 
   it('lists entries with filters by actor, action, object and time, sorted and paged, for admins only', async () => {
-    const admin = (await t.services.staff.resolve(w.tokens.admin))!;
-    const author = (await t.services.staff.resolve(w.tokens.authorA))!;
+    const admin = (await w.t.services.staff.resolve(w.tokens.admin))!;
+    const author = (await w.t.services.staff.resolve(w.tokens.authorA))!;
     // Entries at known times: three by the admin on one team, two by the author on another object.
-    const base = t.now() + 3_600_000;
-    t.advance(3_600_000);
+    const base = w.t.now() + 3_600_000;
+    w.t.advance(3_600_000);
     for (let i = 0; i < 3; i++) {
-      t.advance(1_000);
-      await t.services.audit.record(admin, 'team.update', { kind: 'team', id: w.otherTeamId }, { n: i }, { n: i + 1 });
+      w.t.advance(1_000);
+      await w.t.services.audit.record(
+        admin,
+        'team.update',
+        { kind: 'team', id: w.otherTeamId },
+        { n: i },
+        { n: i + 1 },
+      );
     }
     for (let i = 0; i < 2; i++) {
-      t.advance(1_000);
-      await t.services.audit.record(author, 'exam.save_draft', { kind: 'exam', id: w.examId }, { n: i }, { n: i + 1 });
+      w.t.advance(1_000);
+      await w.t.services.audit.record(
+        author,
+        'exam.save_draft',
+        { kind: 'exam', id: w.examId },
+        { n: i },
+        { n: i + 1 },
+      );
     }
     const list = async (query: Record<string, string | number>, token = w.tokens.admin) => {
-      const res = await sendCall(t, api.auditList, { query }, token);
+      const res = await sendCall(w.t, api.auditList, { query }, token);
       expect(res.statusCode, res.body).toBe(200);
       return body<AuditListData>(res).data;
     };
@@ -144,11 +150,11 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
     ]);
 
     // Bad input is a validation error, never a 500; only admins read the log.
-    const bad = await sendCall(t, api.auditList, { query: { page_size: 1000 } }, w.tokens.admin);
+    const bad = await sendCall(w.t, api.auditList, { query: { page_size: 1000 } }, w.tokens.admin);
     expect([bad.statusCode, body(bad).code]).toEqual([422, 'validation_error']);
-    const badSort = await sendCall(t, api.auditList, { query: { sort: 'password' } }, w.tokens.admin);
+    const badSort = await sendCall(w.t, api.auditList, { query: { sort: 'password' } }, w.tokens.admin);
     expect(badSort.statusCode).toBe(422);
-    const refused = await sendCall(t, api.auditList, { query: {} }, w.tokens.authorA);
+    const refused = await sendCall(w.t, api.auditList, { query: {} }, w.tokens.authorA);
     expect([refused.statusCode, body(refused).code]).toEqual([403, 'forbidden']);
   });
 });

@@ -7,9 +7,9 @@
 import { api, roleHas, type CallDef, type CallName } from '@examhall/contract';
 import { unzipSync } from 'fflate';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, type TestApp } from '../test/app.js';
-import { freshPhone, inject, sendCall, type CallInput, type CallWorld, worldApp } from '../test/callWorld.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
+import { freshPhone, inject, sendCall, type CallInput, worldApp } from '../test/callWorld.js';
 import { qaQuestion, similarPair } from '../test/teamResources.js';
 import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { testedDialects } from '../test/db.js';
@@ -41,16 +41,14 @@ function textOf(res: LightMyRequestResponse): string {
 }
 
 describe.each(await testedDialects())('blind marking on %s', (dialect) => {
-  let t: TestApp;
-  let w: CallWorld;
+  const w = worldApp(dialect);
   let grader: string;
   /** The values that name a candidate of the exam. */
   let identities: string[];
 
   beforeAll(async () => {
-    ({ t, w } = await worldApp(dialect));
     const phone = freshPhone('138');
-    const made = await inject(t, w.tokens.admin, 'POST', '/admin/staff', {
+    const made = await inject(w.t, w.tokens.admin, 'POST', '/admin/staff', {
       phone,
       area_code: '86',
       name: 'Blind grader',
@@ -59,10 +57,10 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
       team_id: w.teamId,
     });
     await w.assign(made.id as number, 'grader');
-    grader = (await t.services.staffLogin.login(phone, w.password, { ip: '127.0.0.1' })).token;
+    grader = (await w.t.services.staffLogin.login(phone, w.password, { ip: '127.0.0.1' })).token;
     // An answer waiting for a mark keeps the marking unfinished, so identities stay hidden.
     const a = await w.newAttempt();
-    const res = await t.app.inject({
+    const res = await w.t.app.inject({
       method: 'POST',
       url: `/api/answer/answer?auth=${a.token}`,
       payload: {
@@ -71,31 +69,31 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
         answer: { kind: 'text', html: '<p>An answer to mark.</p>', files: [] },
         client_id: 'blind-answer',
         seq: 1,
-        changed_at: t.now(),
+        changed_at: w.t.now(),
       },
     });
     expect(res.statusCode, res.body).toBe(200);
-    await t.services.attempts.finish(a.attemptId, 'submit');
+    await w.t.services.attempts.finish(a.attemptId, 'submit');
     // A similarity pair names two candidates; an invitation by the editor leaves a text naming a phone.
     await similarPair(w);
-    const invited = await inject(t, w.tokens.admin, 'POST', '/admin/exam/invite', {
+    const invited = await inject(w.t, w.tokens.admin, 'POST', '/admin/exam/invite', {
       exam_id: w.examId,
       phones: [{ phone: freshPhone('138') }],
     });
-    if (typeof invited.job_id === 'number') await waitForJob(t, w.tokens.admin, invited.job_id);
-    await inject(t, w.tokens.admin, 'POST', '/admin/grading/settings', {
+    if (typeof invited.job_id === 'number') await waitForJob(w.t, w.tokens.admin, invited.job_id);
+    await inject(w.t, w.tokens.admin, 'POST', '/admin/grading/settings', {
       exam_id: w.examId,
       blind: true,
       double_marking: false,
       margin: 0,
     });
     // Every candidate of the exam gets a name, an e-mail and a school no other text in an answer could hold.
-    const invitations = await t.db.handle.db
+    const invitations = await w.t.db.handle.db
       .selectFrom('invitations')
       .select('phone')
       .where('exam_id', '=', w.examId)
       .execute();
-    const people = await t.db.handle.db
+    const people = await w.t.db.handle.db
       .selectFrom('candidates')
       .select(['id', 'phone'])
       .where(
@@ -109,12 +107,11 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
       const name = `Blindname${p.id}`;
       const school = `Blindschool${p.id}`;
       const email = `blind${p.id}@example.org`;
-      await t.db.handle.db.updateTable('candidates').set({ name, school, email }).where('id', '=', p.id).execute();
+      await w.t.db.handle.db.updateTable('candidates').set({ name, school, email }).where('id', '=', p.id).execute();
       identities.push(name, school, email);
     }
     expect(people.length).toBeGreaterThan(1);
   });
-  afterAll(async () => t.close());
 
   it.each(graderCalls)('%s answers a grader of a blind-marked exam with no one named in it', async (name, c) => {
     const fixture = ACCESS_FIXTURES[name];
@@ -122,10 +119,10 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
     if (!input) {
       throw new Error(`${name}: a grader may make it but it has no input: add LIST_INPUTS.${name} in this file`);
     }
-    const res = await sendCall(t, c, input, grader);
+    const res = await sendCall(w.t, c, input, grader);
     expect(res.statusCode, `${name}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
     const started = res.statusCode === 200 && !c.download ? body<{ job_id?: unknown } | null>(res).data : null;
-    if (typeof started?.job_id === 'number') await waitForJob(t, grader, started.job_id);
+    if (typeof started?.job_id === 'number') await waitForJob(w.t, grader, started.job_id);
     const text = textOf(res);
     for (const value of identities) {
       expect(text.includes(value), `${name} (${res.statusCode}) reveals "${value}": ${text.slice(0, 400)}`).toBe(false);
@@ -133,13 +130,13 @@ describe.each(await testedDialects())('blind marking on %s', (dialect) => {
   });
 
   it("an export a grader may download from another's job is blinded too", async () => {
-    const started = await inject(t, w.tokens.authorA, 'POST', '/admin/results/export', {
+    const started = await inject(w.t, w.tokens.authorA, 'POST', '/admin/results/export', {
       exam_id: w.examId,
       format: 'csv',
     });
-    const job = await waitForJob(t, w.tokens.authorA, started.job_id as number);
+    const job = await waitForJob(w.t, w.tokens.authorA, started.job_id as number);
     expect(job.state).toBe('done');
-    const res = await sendCall(t, api.resultsExportFile, { query: { job_id: job.id } }, grader);
+    const res = await sendCall(w.t, api.resultsExportFile, { query: { job_id: job.id } }, grader);
     const text = textOf(res);
     for (const value of identities) expect(text.includes(value), `the author's export reveals ${value}`).toBe(false);
   });

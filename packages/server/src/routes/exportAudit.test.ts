@@ -6,10 +6,10 @@
  * it audits. Only the blank import templates, the same workbook for everyone, are not exports of anything.
  */
 import { api, type CallDef, type CallName } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
 import { auditEntriesSince, lastAuditId } from '../test/auditLog.js';
-import { sendCall, worldApp, type CallWorld } from '../test/callWorld.js';
+import { sendCall, worldApp } from '../test/callWorld.js';
 import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
@@ -37,15 +37,9 @@ describe('the catalogue', () => {
 });
 
 describe.each(await testedDialects())('exports are audited on %s', (dialect) => {
-  let t: TestApp;
-  let w: CallWorld;
+  const w = worldApp(dialect, { env: { FACE_WORKERS: '1' } });
 
-  beforeAll(async () => {
-    ({ t, w } = await worldApp(dialect, { env: { FACE_WORKERS: '1' } }));
-  });
-  afterAll(async () => t.close());
-
-  const lastId = () => lastAuditId(t);
+  const lastId = () => lastAuditId(w.t);
 
   it.each(exportCalls.filter(([name]) => !BLANK_TEMPLATES.has(name)))(
     '%s leaves one entry naming the actor, the object, the file and a count',
@@ -59,12 +53,12 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
       }
       const input = await fixture(w);
       const since = await lastId();
-      const res = await sendCall(t, c, input, w.tokens.admin);
+      const res = await sendCall(w.t, c, input, w.tokens.admin);
       expect(res.statusCode, `${name}: ${res.body.slice(0, 300)}`).toBe(200);
       const started = c.download ? undefined : body<{ job_id?: number }>(res).data.job_id;
-      if (started !== undefined) await waitForJob(t, w.tokens.admin, started);
+      if (started !== undefined) await waitForJob(w.t, w.tokens.admin, started);
 
-      const entries = await auditEntriesSince(t, since);
+      const entries = await auditEntriesSince(w.t, since);
       expect(
         entries.map((e) => e.action),
         `${name} must leave exactly one audit entry`,
@@ -87,7 +81,7 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
 
   it('the counts are what the file holds', async () => {
     const audited = async (action: string) => {
-      const row = await t.db.handle.db
+      const row = await w.t.db.handle.db
         .selectFrom('audit_log')
         .select(['after', 'object_id'])
         .where('action', '=', action)
@@ -96,7 +90,7 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
       return { objectId: row.object_id, after: JSON.parse(row.after!) as Record<string, unknown> };
     };
     const questions = await sendCall(
-      t,
+      w.t,
       api.bankExportQuestions,
       await ACCESS_FIXTURES.bankExportQuestions!(w),
       w.tokens.authorA,
@@ -104,13 +98,13 @@ describe.each(await testedDialects())('exports are audited on %s', (dialect) => 
     expect(questions.statusCode).toBe(200);
     expect((await audited('bank.export_questions')).after).toMatchObject({ questions: 1, format: 'gift' });
 
-    const invited = await t.db.handle.db
+    const invited = await w.t.db.handle.db
       .selectFrom('invitations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('exam_id', '=', w.examId)
       .executeTakeFirstOrThrow();
     const csv = await sendCall(
-      t,
+      w.t,
       api.examCandidatesExport,
       { query: { exam_id: w.examId, format: 'csv' } },
       w.tokens.admin,

@@ -7,10 +7,9 @@
  */
 import { api, idFields, roleHas, type CallDef, type CallName } from '@examhall/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { maskPhone } from '../services/proctor.js';
-import type { TestApp } from '../test/app.js';
-import { authoredExam, inject, sendCall, type CallInput, type CallWorld, worldApp } from '../test/callWorld.js';
+import { authoredExam, inject, sendCall, type CallInput, worldApp } from '../test/callWorld.js';
 import { ACCESS_FIXTURES } from '../test/accessFixtures.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
@@ -49,8 +48,7 @@ function phonePaths(input: unknown, at: (string | number)[] = []): (string | num
 }
 
 describe.each(await testedDialects())("team B's staff never read team A's candidate, on %s", (dialect) => {
-  let t: TestApp;
-  let w: CallWorld;
+  const w = worldApp(dialect);
   /** Ids that name the candidate or what is theirs, and small numbers besides. */
   let pool: number[];
   let phone: string;
@@ -62,10 +60,9 @@ describe.each(await testedDialects())("team B's staff never read team A's candid
   const bases = new Map<CallName, CallInput>();
 
   beforeAll(async () => {
-    ({ t, w } = await worldApp(dialect));
     const a = await w.newAttempt();
     phone = a.phone;
-    const made = await inject(t, w.tokens.authorA, 'POST', '/admin/candidates', {
+    const made = await inject(w.t, w.tokens.authorA, 'POST', '/admin/candidates', {
       phone,
       name: 'Wallname Zhang',
       email: 'wall.zhang@example.org',
@@ -74,12 +71,12 @@ describe.each(await testedDialects())("team B's staff never read team A's candid
     });
     const record = await w.newRecord(a.token);
     // Team B invites the same phone to its own exam: the person's profile that team A recorded stays team A's.
-    const examB = (await authoredExam(t, w.tokens.authorB, true)).examId;
-    const invited = await inject(t, w.tokens.authorB, 'POST', '/admin/exam/invite', {
+    const examB = (await authoredExam(w.t, w.tokens.authorB, true)).examId;
+    const invited = await inject(w.t, w.tokens.authorB, 'POST', '/admin/exam/invite', {
       exam_id: examB,
       phones: [{ phone }],
     });
-    if (typeof invited.job_id === 'number') await waitForJob(t, w.tokens.authorB, invited.job_id);
+    if (typeof invited.job_id === 'number') await waitForJob(w.t, w.tokens.authorB, invited.job_id);
     pool = [made.id as number, a.anid, a.attemptId, record, w.examId, examB, 1, 2];
     secrets = ['Wallname', 'wall.zhang@example.org', 'Wallschool', 'Wallmajor'];
     phoneForms = [phone, maskPhone(phone)];
@@ -88,7 +85,6 @@ describe.each(await testedDialects())("team B's staff never read team A's candid
       bases.set(name, TEAM_B_INPUTS[name] ?? (fixture ? await fixture(w) : {}));
     }
   });
-  afterAll(async () => t.close());
 
   it.each(authorCalls)('%s', async (name, c) => {
     const base = bases.get(name)!;
@@ -114,7 +110,7 @@ describe.each(await testedDialects())("team B's staff never read team A's candid
             for (const p of phones.body) body = setAt(body, p, phone);
           }
           const input: CallInput = { ...base, query: query as CallInput['query'], body };
-          const res = await sendCall(t, c, input, w.tokens.authorB);
+          const res = await sendCall(w.t, c, input, w.tokens.authorB);
           expect(res.statusCode, `${name}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
           const text = res.rawPayload.toString('utf8');
           const typed = usePhone && phones.query.length + phones.body.length > 0;

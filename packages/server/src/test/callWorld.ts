@@ -5,7 +5,7 @@
 import type { CallDef, StaffRole } from '@examhall/contract';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { multipart } from './multipart.js';
 import { enterExam } from './checks.js';
 import { body, createTestApp, TEST_ADMIN, type TestApp, type TestAppOptions } from './app.js';
@@ -269,8 +269,17 @@ export async function authoredExam(
   return { examId, revision };
 }
 
-/** A test app with the call world built on it. */
-export async function worldApp(dialect: TestDialect, opts: TestAppOptions = {}): Promise<{ t: TestApp; w: CallWorld }> {
-  const t = await createTestApp(dialect, opts);
-  return { t, w: await buildWorld(t) };
+/**
+ * Registers in the enclosing `describe` a test app on `dialect` with the call world built on it, started before all
+ * its tests and closed after them. Answers the world, whose fields (`t` among them) are filled in by the time a
+ * test, or a hook registered after this call, runs.
+ */
+export function worldApp(dialect: TestDialect, opts: TestAppOptions = {}): CallWorld {
+  const world = {} as CallWorld;
+  beforeAll(async () => {
+    world.t = await createTestApp(dialect, opts);
+    Object.assign(world, await buildWorld(world.t));
+  });
+  afterAll(async () => world.t?.close());
+  return world;
 }
