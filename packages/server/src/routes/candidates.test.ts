@@ -1,6 +1,5 @@
 import {
   api,
-  type CallDef,
   type CandidateImportPreviewData,
   type CandidateImportResult,
   type CandidateListData,
@@ -9,39 +8,22 @@ import {
 } from '@examhall/contract';
 import { readTable, writeTable } from '@examhall/importers';
 import { strToU8, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { body } from '../test/app.js';
 import { enterExam, passChecks } from '../test/checks.js';
 import { authoredExam } from '../test/callWorld.js';
-import { twoTeams } from '../test/examScenario.js';
-import { sendAs, uploadAs } from '../test/staffCalls.js';
+import { twoTeamsApp } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
 
 const DAY = 86_400_000;
 
 describe.each(await testedDialects())('candidate directory and exam statuses on %s', (dialect) => {
-  let t: TestApp;
-  let admin: string;
-  let authorA: string;
-  let authorB: string;
-  let teamA: number;
-  let teamB: number;
-
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-    ({ admin, authorA, authorB, teamA, teamB } = await twoTeams(t));
-  });
-  afterAll(async () => t.close());
-
-  const send = <T>(c: CallDef, input: { query?: Record<string, string | number>; body?: unknown }, token = authorA) =>
-    sendAs<T>(t, c, input, token);
-
-  const upload = <T>(c: CallDef, fields: Record<string, string>, name: string, data: Buffer, token = authorA) =>
-    uploadAs<T>(t, c, fields, name, data, token);
+  const s = twoTeamsApp(dialect);
+  const { send, upload } = s;
 
   /** Imports a file as a job and answers the finished job's result. */
-  async function importFile(name: string, data: Buffer, fields: Record<string, string> = {}, token = authorA) {
+  async function importFile(name: string, data: Buffer, fields: Record<string, string> = {}, token = s.authorA) {
     const preview = await upload<CandidateImportPreviewData>(api.candidateImportPreview, fields, name, data, token);
     expect(preview.http, preview.msg).toBe(200);
     const started = await upload<{ job_id: number }>(
@@ -52,7 +34,7 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       token,
     );
     expect(started.http, started.msg).toBe(200);
-    const job = await waitForJob(t, token, started.data.job_id, 60_000);
+    const job = await waitForJob(s.t, token, started.data.job_id, 60_000);
     expect(job.state, JSON.stringify(job.error)).toBe('done');
     expect(job.kind).toBe('candidate_import');
     return { preview: preview.data, result: job.result as CandidateImportResult, job };
@@ -84,7 +66,7 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       name: '李雷',
       school: '北京大学',
       custom: { 意向岗位: '后端' },
-      team_ids: [teamA],
+      team_ids: [s.teamA],
       last_login_at: null,
     });
     const edited = await send<CandidateView>(api.candidateUpdate, {
@@ -102,36 +84,36 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
 
   it("keeps each team's candidates to itself: another team's author can neither see nor edit them", async () => {
     const mine = await send<CandidateView>(api.candidateCreate, { body: { phone: '13822220001', name: 'A only' } });
-    const list = await send<CandidateListData>(api.candidateList, { query: { q: '13822220001' } }, authorB);
+    const list = await send<CandidateListData>(api.candidateList, { query: { q: '13822220001' } }, s.authorB);
     expect(list.data.total).toBe(0);
-    const seen = await send(api.candidateDetail, { query: { candidate_id: mine.data.id } }, authorB);
+    const seen = await send(api.candidateDetail, { query: { candidate_id: mine.data.id } }, s.authorB);
     expect([seen.http, seen.code]).toEqual([404, 'not_found']);
     const edit = await send(
       api.candidateUpdate,
       { body: { candidate_id: mine.data.id, phone: '13822220001', name: 'B' } },
-      authorB,
+      s.authorB,
     );
     expect(edit.http).toBe(404);
     // Team B adding the same phone is refused; an admin adds the person to B.
-    const claim = await send(api.candidateCreate, { body: { phone: '13822220001', name: 'B name' } }, authorB);
+    const claim = await send(api.candidateCreate, { body: { phone: '13822220001', name: 'B name' } }, s.authorB);
     expect([claim.http, claim.code]).toEqual([409, 'candidate_in_other_team']);
     const linked = await send<CandidateView>(
       api.candidateCreate,
-      { body: { phone: '13822220001', name: 'A only', school: 'B school', team_id: teamB } },
-      admin,
+      { body: { phone: '13822220001', name: 'A only', school: 'B school', team_id: s.teamB } },
+      s.admin,
     );
     expect(linked.data).toMatchObject({
       id: mine.data.id,
       name: 'A only',
       school: 'B school',
-      team_ids: [teamA, teamB],
+      team_ids: [s.teamA, s.teamB],
     });
-    const bSees = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: mine.data.id } }, authorB);
-    expect(bSees.data.team_ids).toEqual([teamB]);
-    const adminSees = await send<CandidateListData>(api.candidateList, { query: { q: '1382222' } }, admin);
+    const bSees = await send<CandidateView>(api.candidateDetail, { query: { candidate_id: mine.data.id } }, s.authorB);
+    expect(bSees.data.team_ids).toEqual([s.teamB]);
+    const adminSees = await send<CandidateListData>(api.candidateList, { query: { q: '1382222' } }, s.admin);
     expect(adminSees.data.total).toBe(1);
     // A grader has no candidate permission at all.
-    const grader = await t.loginStaff('grader');
+    const grader = await s.t.loginStaff('grader');
     expect((await send(api.candidateList, {}, grader)).http).toBe(403);
   });
 
@@ -139,7 +121,7 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     for (const [i, school] of ['清华大学', '浙江大学', '清华大学'].entries()) {
       await send(api.candidateCreate, { body: { phone: `1383333000${i}`, name: `排序${3 - i}`, school } });
     }
-    await t.loginCandidate('13833330001');
+    await s.t.loginCandidate('13833330001');
     const q = { q: '138333300' };
     const all = await send<CandidateListData>(api.candidateList, { query: { ...q, sort: 'name', order: 'asc' } });
     expect(all.data.list.map((c) => c.name)).toEqual(['排序1', '排序2', '排序3']);
@@ -263,11 +245,11 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     expect([preview.problem_rows, preview.problems, preview.counts.with_problems]).toEqual([[], [], 0]);
     expect(result).toEqual({ created: 10_000, updated: 0, skipped: 0, total: 10_000 });
     expect(job.progress).toMatchObject({ done: 10_000, total: 10_000, phase: 'candidates' });
-    const n = await t.db.handle.db
+    const n = await s.t.db.handle.db
       .selectFrom('candidate_team as ct')
       .innerJoin('candidates as c', 'c.id', 'ct.candidate_id')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('ct.team_id', '=', teamA)
+      .where('ct.team_id', '=', s.teamA)
       .where('c.phone', 'like', '139%')
       .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(10_000);
@@ -338,8 +320,8 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
   });
 
   it("computes each invited candidate's status in an exam, counts them in one query, and exports the list", async () => {
-    const { examId, anid: seededAnid } = await t.seed('13855550001');
-    await t.db.handle.db.updateTable('exams').set({ team_id: teamA }).where('id', '=', examId).execute();
+    const { examId, anid: seededAnid } = await s.t.seed('13855550001');
+    await s.t.db.handle.db.updateTable('exams').set({ team_id: s.teamA }).where('id', '=', examId).execute();
     const phones = {
       invited: '13855550002',
       logged_in: '13855550003',
@@ -351,30 +333,30 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     };
     const anid: Record<string, number> = { ended_by_proctor: seededAnid };
     for (const [k, phone] of Object.entries(phones)) {
-      if (k !== 'ended_by_proctor') anid[k] = await t.invite(examId, phone, k === 'extra' ? 24 * 60 * 400 : 0);
+      if (k !== 'ended_by_proctor') anid[k] = await s.t.invite(examId, phone, k === 'extra' ? 24 * 60 * 400 : 0);
     }
     await send(api.candidateCreate, { body: { phone: phones.invited, name: '只邀请', school: '复旦大学' } });
-    await t.loginCandidate(phones.logged_in);
-    await passChecks(t, await t.loginCandidate(phones.checks_passed), examId, anid.checks_passed!);
-    expect((await enterExam(t, await t.loginCandidate(phones.in_progress), examId, anid.in_progress!)).statusCode).toBe(
-      200,
-    );
-    const sub = await t.loginCandidate(phones.submitted);
-    expect((await enterExam(t, sub, examId, anid.submitted!)).statusCode).toBe(200);
-    const fin = await t.app.inject({
+    await s.t.loginCandidate(phones.logged_in);
+    await passChecks(s.t, await s.t.loginCandidate(phones.checks_passed), examId, anid.checks_passed!);
+    expect(
+      (await enterExam(s.t, await s.t.loginCandidate(phones.in_progress), examId, anid.in_progress!)).statusCode,
+    ).toBe(200);
+    const sub = await s.t.loginCandidate(phones.submitted);
+    expect((await enterExam(s.t, sub, examId, anid.submitted!)).statusCode).toBe(200);
+    const fin = await s.t.app.inject({
       method: 'POST',
       url: `/api/monitor/finish-exam?auth=${sub}`,
       payload: { exam_id: examId },
     });
     expect(fin.statusCode, fin.body).toBe(200);
-    const ended = await t.loginCandidate(phones.ended_by_proctor);
-    const entered = body<{ attempt: { id: number } }>(await enterExam(t, ended, examId, seededAnid)).data;
-    const end = await send(api.proctorEnd, { body: { attempt_id: entered.attempt.id, reason: 'two people' } }, admin);
+    const ended = await s.t.loginCandidate(phones.ended_by_proctor);
+    const entered = body<{ attempt: { id: number } }>(await enterExam(s.t, ended, examId, seededAnid)).data;
+    const end = await send(api.proctorEnd, { body: { attempt_id: entered.attempt.id, reason: 'two people' } }, s.admin);
     expect(end.http, end.msg).toBe(200);
 
     const statusOf = async () => {
       const r = await send<ExamCandidatesData>(api.examCandidates, { query: { exam_id: examId, page_size: 50 } });
-      expect(r.http, r.msg + t.logs.filter((l) => l.includes('"err"')).join('\n')).toBe(200);
+      expect(r.http, r.msg + s.t.logs.filter((l) => l.includes('"err"')).join('\n')).toBe(200);
       return { data: r.data, by: Object.fromEntries(r.data.list.map((c) => [c.phone, c.status])) };
     };
     const before = await statusOf();
@@ -403,13 +385,13 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
     });
 
     // Another team's author does not reach the exam; a proctor assigned to it does.
-    expect((await send(api.examCandidates, { query: { exam_id: examId } }, authorB)).http).toBe(404);
-    const proctor = await t.loginStaff('proctor', { examId });
+    expect((await send(api.examCandidates, { query: { exam_id: examId } }, s.authorB)).http).toBe(404);
+    const proctor = await s.t.loginStaff('proctor', { examId });
     expect((await send(api.examCandidates, { query: { exam_id: examId } }, proctor)).http).toBe(200);
 
     // After the window those who never started are absent, unless their extra time still runs.
-    t.advance(366 * DAY);
-    authorA = await t.loginStaff('author');
+    s.t.advance(366 * DAY);
+    s.authorA = await s.t.loginStaff('author');
     const after = await statusOf();
     expect(after.data.counts).toMatchObject({
       absent: 3,
@@ -455,7 +437,7 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
   }, 60_000);
 
   it('imports a file and invites its candidates to an exam, texting each once; another team’s exam is refused first', async () => {
-    const { examId } = await authoredExam(t, authorA, true);
+    const { examId } = await authoredExam(s.t, s.authorA, true);
     const phones = ['13866660001', '13866660002', '13866660003'];
     const file = Buffer.from(
       await writeTable(
@@ -465,7 +447,8 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       ),
     );
     // Another team's author cannot name this exam: refused before anything is stored.
-    const otherAuthor = (await t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
+    const otherAuthor = (await s.t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' }))
+      .token;
     const preview = await upload<CandidateImportPreviewData>(
       api.candidateImportPreview,
       {},
@@ -482,16 +465,16 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
       otherAuthor,
     );
     expect([refused.http, refused.code]).toEqual([404, 'not_found']);
-    const stored = await t.db.handle.db.selectFrom('candidates').select('id').where('phone', 'in', phones).execute();
+    const stored = await s.t.db.handle.db.selectFrom('candidates').select('id').where('phone', 'in', phones).execute();
     expect(stored).toEqual([]);
 
     const { result } = await importFile('invite.xlsx', file, { invite_exam_id: String(examId), send_sms: '1' });
     expect(result).toMatchObject({ created: 3, updated: 0, skipped: 0, total: 3 });
     expect(result.invitation_job_id).toEqual(expect.any(Number));
-    const invited = await waitForJob(t, authorA, result.invitation_job_id!, 30_000);
+    const invited = await waitForJob(s.t, s.authorA, result.invitation_job_id!, 30_000);
     expect(invited.kind).toBe('invitation_bulk');
     expect(invited.result).toMatchObject({ created: 3, existing: 0, queued: 3 });
-    const texts = await t.db.handle.db
+    const texts = await s.t.db.handle.db
       .selectFrom('sms_messages')
       .select(['phone', 'purpose'])
       .where('exam_id', '=', examId)
@@ -502,9 +485,9 @@ describe.each(await testedDialects())('candidate directory and exam statuses on 
 
     // The same file again: the candidates are updated, nobody is invited or texted twice.
     const again = await importFile('invite.xlsx', file, { invite_exam_id: String(examId), send_sms: '1' });
-    const second = await waitForJob(t, authorA, again.result.invitation_job_id!, 30_000);
+    const second = await waitForJob(s.t, s.authorA, again.result.invitation_job_id!, 30_000);
     expect(second.result).toMatchObject({ created: 0, existing: 3, queued: 0 });
-    const count = await t.db.handle.db
+    const count = await s.t.db.handle.db
       .selectFrom('sms_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('exam_id', '=', examId)

@@ -4,12 +4,12 @@
  * exam, staff members of a team, and two teams with an author each.
  */
 import { randomUUID } from 'node:crypto';
-import { api, type ExamResult, type StaffRole } from '@examhall/contract';
+import { api, type CallDef, type ExamResult, type StaffRole } from '@examhall/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp, type TestAppOptions } from './app.js';
 import { enterExam } from './checks.js';
 import type { TestDialect } from './db.js';
-import { staffCalls } from './staffCalls.js';
+import { sendAs, staffCalls, uploadAs, type SentCall } from './staffCalls.js';
 
 /** A test app with its first admin logged in and the demo exam seeded. */
 export interface SeededExam {
@@ -263,6 +263,39 @@ export async function twoTeams(t: TestApp): Promise<TwoTeams> {
   await t.db.handle.db.updateTable('staff').set({ team_id: teamB }).where('phone', '=', '13600000099').execute();
   const authorB = (await t.services.staffLogin.login('13600000099', 'author-b-pass', { ip: '127.0.0.1' })).token;
   return { admin, authorA, authorB, teamA, teamB };
+}
+
+/** The app of `twoTeamsApp`, with catalogue calls as staff (author A's token unless one is given). */
+export interface TwoTeamsApp extends TwoTeams {
+  t: TestApp;
+  /** `sendAs` on this app. */
+  send<T>(c: CallDef, input: Parameters<typeof sendAs>[2], token?: string): Promise<SentCall<T>>;
+  /** `uploadAs` on this app. */
+  upload<T>(
+    c: CallDef,
+    fields: Record<string, string>,
+    name: string,
+    data: Buffer,
+    token?: string,
+  ): Promise<SentCall<T>>;
+}
+
+/**
+ * Registers in the enclosing `describe` a test app on `dialect` with `twoTeams` made on it, started before all its
+ * tests and closed after them. Answers a holder whose fields are filled in by the time a test, or a hook registered
+ * after this call, runs.
+ */
+export function twoTeamsApp(dialect: TestDialect): TwoTeamsApp {
+  const holder = {
+    send: (c, input, token = holder.authorA) => sendAs(holder.t, c, input, token),
+    upload: (c, fields, name, data, token = holder.authorA) => uploadAs(holder.t, c, fields, name, data, token),
+  } as TwoTeamsApp;
+  beforeAll(async () => {
+    holder.t = await createTestApp(dialect);
+    Object.assign(holder, await twoTeams(holder.t));
+  });
+  afterAll(async () => holder.t?.close());
+  return holder;
 }
 
 /** Starts the candidate's attempt with no device checks (an exam that asks none); answers its id. */
