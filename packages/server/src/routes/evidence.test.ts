@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProctorChange } from '../proctoring/notifier.js';
 import { seedDemo } from '../services/demoSeed.js';
 import type { S3ObjectStore } from '../storage/s3ObjectStore.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body, type TestApp } from '../test/app.js';
 import { HTML_PAGE, signedFor } from '../test/media.js';
 import { testedDialects } from '../test/db.js';
-import { setExamSettings } from '../test/examScenario.js';
+import { candidateApp, setExamSettings } from '../test/examScenario.js';
 import { s3TestApp, type S3TestApp } from '../test/s3rver.js';
 import { enterExam } from '../test/checks.js';
 
@@ -17,63 +17,56 @@ let seq = 0;
 const cid = () => `client-${Date.now()}-${++seq}`;
 
 describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
-  let t: TestApp;
-  let token: string;
-  let examId: number;
-  let anid: number;
+  const s = candidateApp(dialect, { each: true, phone: PHONE });
   let changes: ProctorChange[];
 
-  beforeEach(async () => {
-    t = await createTestApp(dialect);
-    ({ examId, anid } = await t.seed(PHONE));
-    token = await t.loginCandidate(PHONE);
+  beforeEach(() => {
     changes = [];
-    t.services.notifier.listen((c) => changes.push(c));
+    s.t.services.notifier.listen((c) => changes.push(c));
   });
-  afterEach(async () => t.close());
 
-  const get = (url: string, tok = token) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
-  const post = (url: string, payload: object, tok = token) =>
-    t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
+  const get = (url: string, tok = s.token) => s.t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
+  const post = (url: string, payload: object, tok = s.token) =>
+    s.t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
   const start = async (phase?: 2) => {
     const res = phase
-      ? await enterExam(t, token, examId, anid)
-      : await post('/monitor/start-exam', { exam_id: examId, anid });
+      ? await enterExam(s.t, s.token, s.examId, s.anid)
+      : await post('/monitor/start-exam', { exam_id: s.examId, anid: s.anid });
     expect(res.statusCode, res.body).toBe(200);
     return body<{ attempt: { id: number } }>(res).data.attempt.id;
   };
-  const prefixOf = async () => body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data.prefix;
+  const prefixOf = async () => body<StsData>(await get(`/sts/get-token?exam_id=${s.examId}`)).data.prefix;
   /** Puts bytes in storage as the browser would, and answers the fields an evidence call needs. */
   const upload = async (key: string, text = `bytes of ${key}`) => {
     const bytes = signedFor(key, text);
-    await t.store.put(key, bytes);
+    await s.t.store.put(key, bytes);
     return { key, sha256: sha(bytes) };
   };
   const settle = () => new Promise((r) => setTimeout(r, 10));
 
   it('issues upload credentials only for an own, started attempt', async () => {
-    const none = await get(`/sts/get-token?exam_id=${examId}`);
+    const none = await get(`/sts/get-token?exam_id=${s.examId}`);
     expect(body(none).code).toBe('exam_not_started');
-    expect(body(await get(`/sts/get-token?exam_id=${examId + 100}`)).code).toBe('exam_detail_missing');
-    expect((await t.app.inject(`/api/sts/get-token?exam_id=${examId}`)).statusCode).toBe(401);
+    expect(body(await get(`/sts/get-token?exam_id=${s.examId + 100}`)).code).toBe('exam_detail_missing');
+    expect((await s.t.app.inject(`/api/sts/get-token?exam_id=${s.examId}`)).statusCode).toBe(401);
     const attemptId = await start();
-    const sts = body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data;
+    const sts = body<StsData>(await get(`/sts/get-token?exam_id=${s.examId}`)).data;
     expect(sts).toMatchObject({
-      prefix: `exams/${examId}/attempts/${attemptId}/`,
+      prefix: `exams/${s.examId}/attempts/${attemptId}/`,
       bucket: 'examhall',
-      endpoint: `${t.config.publicUrl}/storage`,
+      endpoint: `${s.t.config.publicUrl}/storage`,
     });
     expect(sts.AccessKeySecret).not.toBe('');
-    expect(t.logs.join('')).not.toContain(sts.AccessKeySecret);
+    expect(s.t.logs.join('')).not.toContain(sts.AccessKeySecret);
   });
 
   it('records captures only for objects under the attempt, present and matching their SHA-256, once per client id', async () => {
     const attemptId = await start(2);
     const prefix = await prefixOf();
     const frame = await upload(`${prefix}frame/1.jpg`);
-    const base = { exam_id: examId, kind: 'frame', trigger_time: t.now() };
+    const base = { exam_id: s.examId, kind: 'frame', trigger_time: s.t.now() };
 
-    const outside = await upload(`exams/${examId}/attempts/${attemptId + 1}/frame/1.jpg`);
+    const outside = await upload(`exams/${s.examId}/attempts/${attemptId + 1}/frame/1.jpg`);
     expect(body(await post('/monitor/capture', { ...base, ...outside, client_id: cid() })).code).toBe(
       'key_outside_attempt',
     );
@@ -107,7 +100,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     await settle();
     expect(changes).toContainEqual({ type: 'record', attemptId, recordId: saved.id });
 
-    const row = await t.db.handle.db
+    const row = await s.t.db.handle.db
       .selectFrom('risk_records')
       .selectAll()
       .where('id', '=', saved.id)
@@ -125,18 +118,18 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       200,
     );
     const pertinent = await upload(`${prefix}pertinent/1.jpg`);
-    const p1 = await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: t.now() });
+    const p1 = await post('/answer/pertinent-moment', { exam_id: s.examId, ...pertinent, time: s.t.now() });
     expect(p1.statusCode, p1.body).toBe(200);
     // Retried without a client id: the key makes it idempotent.
-    expect(body(await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: t.now() })).data).toEqual(
-      body(p1).data,
-    );
+    expect(
+      body(await post('/answer/pertinent-moment', { exam_id: s.examId, ...pertinent, time: s.t.now() })).data,
+    ).toEqual(body(p1).data);
     const rec = await upload(`${prefix}byte/1.webm`);
-    expect((await post('/answer/byte', { exam_id: examId, ...rec, time: t.now(), duration_ms: 3000 })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await post('/answer/byte', { exam_id: s.examId, ...rec, time: s.t.now(), duration_ms: 3000 })).statusCode,
+    ).toBe(200);
 
-    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data;
+    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${s.examId}`)).data;
     expect(state.frames.map((f) => f.key)).toEqual([frame.key, offline.key]);
     expect(state.frames.every((f) => f.isSuccess)).toBe(true);
     expect(state.offlineImages).toBe(1);
@@ -151,9 +144,9 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     const frame = await upload(`${prefix}frame/1.jpg`);
     const capture = (key: string) =>
       post('/monitor/capture', {
-        exam_id: examId,
+        exam_id: s.examId,
         kind: 'frame',
-        trigger_time: t.now(),
+        trigger_time: s.t.now(),
         key,
         sha256: frame.sha256,
         client_id: cid(),
@@ -168,53 +161,53 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       expect(body(res).code).toBe('evidence_missing');
     }
     for (const [url, payload] of [
-      ['/monitor/first-picture', { exam_id: examId, key: `${prefix}frame`, sha256: frame.sha256 }],
-      ['/answer/pertinent-moment', { exam_id: examId, key: `${prefix}frame/1.jpg/x`, sha256: frame.sha256, time: 1 }],
+      ['/monitor/first-picture', { exam_id: s.examId, key: `${prefix}frame`, sha256: frame.sha256 }],
+      ['/answer/pertinent-moment', { exam_id: s.examId, key: `${prefix}frame/1.jpg/x`, sha256: frame.sha256, time: 1 }],
       [
         '/answer/byte',
-        { exam_id: examId, key: `${prefix}${'b'.repeat(280)}`, sha256: frame.sha256, time: 1, duration_ms: 1 },
+        { exam_id: s.examId, key: `${prefix}${'b'.repeat(280)}`, sha256: frame.sha256, time: 1, duration_ms: 1 },
       ],
     ] as const) {
       const res = await post(url, payload);
       expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, url).toBeLessThan(500);
     }
-    expect(t.logs.join('')).not.toContain('"level":50');
+    expect(s.t.logs.join('')).not.toContain('"level":50');
   });
 
   it('refuses a capture or recording whose stored bytes are not a picture or a recording, whatever its name says', async () => {
     await start(2);
     const prefix = await prefixOf();
     const plant = async (key: string, bytes: Buffer) => {
-      await t.store.put(key, bytes);
+      await s.t.store.put(key, bytes);
       return { key, sha256: sha(bytes) };
     };
     const html = await plant(`${prefix}frame/page.png`, HTML_PAGE);
     for (const kind of ['frame', 'screen', 'signature'] as const) {
       const res = await post('/monitor/capture', {
-        exam_id: examId,
+        exam_id: s.examId,
         kind,
-        trigger_time: t.now(),
+        trigger_time: s.t.now(),
         ...html,
         client_id: cid(),
       });
       expect(res.statusCode, kind).toBe(415);
       expect(body(res)).toMatchObject({ status: 'error', code: 'unsupported_media_type' });
     }
-    const first = await post('/monitor/first-picture', { exam_id: examId, ...html });
+    const first = await post('/monitor/first-picture', { exam_id: s.examId, ...html });
     expect(body(first).code).toBe('unsupported_media_type');
-    const pertinent = await post('/answer/pertinent-moment', { exam_id: examId, ...html, time: t.now() });
+    const pertinent = await post('/answer/pertinent-moment', { exam_id: s.examId, ...html, time: s.t.now() });
     expect(body(pertinent).code).toBe('unsupported_media_type');
     // A recording must be one: a JPEG named .webm is refused too.
     const notSound = await plant(`${prefix}byte/1.webm`, signedFor('x.jpg', 'a picture'));
-    const byte = await post('/answer/byte', { exam_id: examId, ...notSound, time: t.now(), duration_ms: 1000 });
+    const byte = await post('/answer/byte', { exam_id: s.examId, ...notSound, time: s.t.now(), duration_ms: 1000 });
     expect(body(byte).code).toBe('unsupported_media_type');
     // The real thing still passes.
     const frame = await upload(`${prefix}frame/real.jpg`);
     const ok = await post('/monitor/capture', {
-      exam_id: examId,
+      exam_id: s.examId,
       kind: 'frame',
-      trigger_time: t.now(),
+      trigger_time: s.t.now(),
       ...frame,
       client_id: cid(),
     });
@@ -225,7 +218,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     const attemptId = await start();
     const prefix = await prefixOf();
     const check = (step: number, result: string, device?: string) =>
-      post('/monitor/check', { exam_id: examId, step, result, client_id: cid(), ...(device ? { device } : {}) });
+      post('/monitor/check', { exam_id: s.examId, step, result, client_id: cid(), ...(device ? { device } : {}) });
 
     // No first picture yet: the camera has not passed (its rules are checks.test.ts's).
     expect(body(await check(-5, 'passed')).code).toBe('camera_check_failed');
@@ -238,18 +231,18 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
 
     const signature = await upload(`${prefix}signature/s.png`);
     const signed = await post('/monitor/capture', {
-      exam_id: examId,
+      exam_id: s.examId,
       kind: 'signature',
       ...signature,
-      trigger_time: t.now(),
+      trigger_time: s.t.now(),
       client_id: cid(),
     });
     expect(signed.statusCode, signed.body).toBe(200);
     expect((await check(-1, 'passed')).statusCode).toBe(200);
     const picture = await upload(`${prefix}first/1.jpg`);
-    expect((await post('/monitor/first-picture', { exam_id: examId, ...picture })).statusCode).toBe(200);
+    expect((await post('/monitor/first-picture', { exam_id: s.examId, ...picture })).statusCode).toBe(200);
 
-    const risks = await t.db.handle.db
+    const risks = await s.t.db.handle.db
       .selectFrom('risk_records')
       .select(['risk', 'category', 'kind'])
       .where('attempt_id', '=', attemptId)
@@ -261,7 +254,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       { risk: 17, category: 3, kind: 'risk' },
       { risk: 18, category: 3, kind: 'risk' },
     ]);
-    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data;
+    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${s.examId}`)).data;
     expect(state).toMatchObject({
       firstPicture: picture.key,
       signature: signature.key,
@@ -279,21 +272,21 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(changes.filter((c) => c.type === 'attempt' && c.attemptId === attemptId).length).toBeGreaterThanOrEqual(2);
 
     // An exam that does not allow skipping the camera refuses it.
-    await setExamSettings(t, examId, { is_skip_camera: 0 });
-    t.advance(11_000);
+    await setExamSettings(s.t, s.examId, { is_skip_camera: 0 });
+    s.t.advance(11_000);
     expect(body(await check(-5, 'skipped')).code).toBe('step_not_skippable');
   });
 
   it('writes check, skip, pertinent and recording details in the shared vocabulary', async () => {
     const attemptId = await start();
     const prefix = await prefixOf();
-    await post('/monitor/check', { exam_id: examId, step: -4, result: 'passed', device: 'mic-1', client_id: cid() });
-    await post('/monitor/check', { exam_id: examId, step: -2, result: 'skipped', client_id: cid() });
+    await post('/monitor/check', { exam_id: s.examId, step: -4, result: 'passed', device: 'mic-1', client_id: cid() });
+    await post('/monitor/check', { exam_id: s.examId, step: -2, result: 'skipped', client_id: cid() });
     const pertinent = await upload(`${prefix}pertinent/1.jpg`);
-    await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: t.now(), risk_id: 1 });
+    await post('/answer/pertinent-moment', { exam_id: s.examId, ...pertinent, time: s.t.now(), risk_id: 1 });
     const rec = await upload(`${prefix}byte/1.webm`);
-    await post('/answer/byte', { exam_id: examId, ...rec, time: t.now(), duration_ms: 3000 });
-    const rows = await t.db.handle.db
+    await post('/answer/byte', { exam_id: s.examId, ...rec, time: s.t.now(), duration_ms: 3000 });
+    const rows = await s.t.db.handle.db
       .selectFrom('risk_records')
       .select(['kind', 'detail'])
       .where('attempt_id', '=', attemptId)
@@ -307,7 +300,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       { kind: 'byte', detail: { key: 'recording', params: { ms: 3000 } } },
     ]);
     // The monitor state still reads the check records it writes.
-    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data;
+    const state = body<MonitorStateData>(await get(`/monitor/state?exam_id=${s.examId}`)).data;
     expect(state.checks).toEqual([
       { step: -4, result: 'passed' },
       { step: -2, result: 'skipped' },
@@ -317,21 +310,21 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
   it('takes fast risk records as sendBeacon sends them (form body, auth in the query)', async () => {
     const attemptId = await start(2);
     const form = new URLSearchParams({
-      exam_id: String(examId),
+      exam_id: String(s.examId),
       risk: '3',
-      trigger_time: String(t.now()),
+      trigger_time: String(s.t.now()),
       client_id: cid(),
     });
-    const res = await t.app.inject({
+    const res = await s.t.app.inject({
       method: 'POST',
-      url: `/api/monitor/fast-record-risk?auth=${token}`,
+      url: `/api/monitor/fast-record-risk?auth=${s.token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
       payload: form.toString(),
     });
     expect(res.statusCode, res.body).toBe(200);
     const data = body<{ id: number; hash: string }>(res).data;
     expect(Object.keys(data).sort()).toEqual(['hash', 'id']);
-    const row = await t.db.handle.db
+    const row = await s.t.db.handle.db
       .selectFrom('risk_records')
       .selectAll()
       .where('id', '=', data.id)
@@ -339,22 +332,22 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(row).toMatchObject({ attempt_id: attemptId, risk: 3, category: 1, kind: 'risk' });
     // A picture named in a risk record must be the attempt's own.
     const foreign = new URLSearchParams({
-      exam_id: String(examId),
+      exam_id: String(s.examId),
       risk: '3',
-      trigger_time: String(t.now()),
-      image_key: `exams/${examId}/attempts/${attemptId + 1}/frame/1.jpg`,
+      trigger_time: String(s.t.now()),
+      image_key: `exams/${s.examId}/attempts/${attemptId + 1}/frame/1.jpg`,
       client_id: cid(),
     });
-    const refused = await t.app.inject({
+    const refused = await s.t.app.inject({
       method: 'POST',
-      url: `/api/monitor/record-risk?auth=${token}`,
+      url: `/api/monitor/record-risk?auth=${s.token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: foreign.toString(),
     });
     expect(body(refused).code).toBe('key_outside_attempt');
-    const bad = await t.app.inject({
+    const bad = await s.t.app.inject({
       method: 'POST',
-      url: `/api/monitor/fast-record-risk?auth=${token}`,
+      url: `/api/monitor/fast-record-risk?auth=${s.token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'exam_id=x&risk=999',
     });
@@ -364,21 +357,21 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
   it('refuses writes after the end, except captures taken before it that arrive within the grace period', async () => {
     await start(2);
     const prefix = await prefixOf();
-    const before = t.now();
+    const before = s.t.now();
     const frame = await upload(`${prefix}frame/offline.jpg`);
     const pertinent = await upload(`${prefix}pertinent/offline.jpg`);
-    t.advance(1000);
-    expect((await post('/monitor/finish-exam', { exam_id: examId })).statusCode).toBe(200);
-    t.advance(60_000);
+    s.t.advance(1000);
+    expect((await post('/monitor/finish-exam', { exam_id: s.examId })).statusCode).toBe(200);
+    s.t.advance(60_000);
 
     expect(
-      body(await post('/monitor/check', { exam_id: examId, step: -5, result: 'passed', client_id: cid() })).code,
+      body(await post('/monitor/check', { exam_id: s.examId, step: -5, result: 'passed', client_id: cid() })).code,
     ).toBe('exam_finished');
     const sig = await upload(`${prefix}signature/late.png`);
     expect(
       body(
         await post('/monitor/capture', {
-          exam_id: examId,
+          exam_id: s.examId,
           kind: 'signature',
           ...sig,
           trigger_time: before,
@@ -391,18 +384,18 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(
       body(
         await post('/monitor/capture', {
-          exam_id: examId,
+          exam_id: s.examId,
           kind: 'frame',
           ...after,
-          trigger_time: t.now(),
+          trigger_time: s.t.now(),
           client_id: cid(),
         }),
       ).code,
     ).toBe('exam_finished');
     // Taken before the end, uploaded on reconnect: kept, and credentials are still given for the upload.
-    expect((await get(`/sts/get-token?exam_id=${examId}`)).statusCode).toBe(200);
+    expect((await get(`/sts/get-token?exam_id=${s.examId}`)).statusCode).toBe(200);
     const late = await post('/monitor/capture', {
-      exam_id: examId,
+      exam_id: s.examId,
       kind: 'frame',
       ...frame,
       trigger_time: before,
@@ -410,16 +403,16 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       client_id: cid(),
     });
     expect(late.statusCode, late.body).toBe(200);
-    expect((await post('/answer/pertinent-moment', { exam_id: examId, ...pertinent, time: before })).statusCode).toBe(
+    expect((await post('/answer/pertinent-moment', { exam_id: s.examId, ...pertinent, time: before })).statusCode).toBe(
       200,
     );
 
-    t.advance(15 * 60_000);
+    s.t.advance(15 * 60_000);
     const tooLate = await upload(`${prefix}frame/late2.jpg`);
     expect(
       body(
         await post('/monitor/capture', {
-          exam_id: examId,
+          exam_id: s.examId,
           kind: 'frame',
           ...tooLate,
           trigger_time: before,
@@ -427,20 +420,21 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
         }),
       ).code,
     ).toBe('exam_finished');
-    expect(body(await get(`/sts/get-token?exam_id=${examId}`)).code).toBe('exam_finished');
+    expect(body(await get(`/sts/get-token?exam_id=${s.examId}`)).code).toBe('exam_finished');
   });
 
   it('counts the end of a timed-out attempt from its end time, not from when it was finally closed', async () => {
     await start(2);
     const prefix = await prefixOf();
-    const endAt = body<{ attempt: { end_time: number } }>(await post('/monitor/start-exam', { exam_id: examId, anid }))
-      .data.attempt.end_time;
-    t.advance(endAt - t.now() + 5 * 60_000);
+    const endAt = body<{ attempt: { end_time: number } }>(
+      await post('/monitor/start-exam', { exam_id: s.examId, anid: s.anid }),
+    ).data.attempt.end_time;
+    s.t.advance(endAt - s.t.now() + 5 * 60_000);
     const after = await upload(`${prefix}frame/after-end.jpg`);
     expect(
       body(
         await post('/monitor/capture', {
-          exam_id: examId,
+          exam_id: s.examId,
           kind: 'frame',
           ...after,
           trigger_time: endAt + 60_000,
@@ -450,7 +444,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     ).toBe('exam_finished');
     const before = await upload(`${prefix}frame/before-end.jpg`);
     const kept = await post('/monitor/capture', {
-      exam_id: examId,
+      exam_id: s.examId,
       kind: 'frame',
       ...before,
       trigger_time: endAt - 1000,
@@ -463,49 +457,51 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
   it('opens the phone page with a short-lived attempt-bound link and tracks whether the phone is connected', async () => {
     const attemptId = await start();
     const link = body<{ url: string; expires_at: number }>(
-      await get(`/exam/wx-url-link?exam_id=${examId}&anid=${anid}`),
+      await get(`/exam/wx-url-link?exam_id=${s.examId}&anid=${s.anid}`),
     ).data;
-    expect(link.url.startsWith(`${t.config.publicUrl}/phone?auth=`)).toBe(true);
+    expect(link.url.startsWith(`${s.t.config.publicUrl}/phone?auth=`)).toBe(true);
     const phoneToken = new URL(link.url).searchParams.get('auth')!;
-    expect(phoneToken).not.toBe(token);
+    expect(phoneToken).not.toBe(s.token);
     // Stored only as a hash.
-    const stored = await t.db.handle.db.selectFrom('auth_tokens').selectAll().where('kind', '=', 'phone').execute();
+    const stored = await s.t.db.handle.db.selectFrom('auth_tokens').selectAll().where('kind', '=', 'phone').execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.token_hash).toBe(sha(phoneToken));
     expect(Number(stored[0]!.subject_id)).toBe(attemptId);
 
     const qr = body<{ image: string; url: string }>(
-      await get(`/common/mini-qrcode?exam_id=${examId}&anid=${anid}`),
+      await get(`/common/mini-qrcode?exam_id=${s.examId}&anid=${s.anid}`),
     ).data;
     expect(qr.image.startsWith('data:image/svg+xml;base64,')).toBe(true);
     expect(Buffer.from(qr.image.split(',')[1]!, 'base64').toString()).toContain('<svg');
     expect(qr.url).toMatch(/\/phone\?auth=/);
-    expect(body(await get(`/exam/wx-url-link?exam_id=${examId}&anid=${anid + 99}`)).code).toBe('exam_detail_missing');
+    expect(body(await get(`/exam/wx-url-link?exam_id=${s.examId}&anid=${s.anid + 99}`)).code).toBe(
+      'exam_detail_missing',
+    );
 
-    const phone = (path: string) => t.app.inject(`/api${path}?auth=${phoneToken}`);
+    const phone = (path: string) => s.t.app.inject(`/api${path}?auth=${phoneToken}`);
     // A candidate token is not a phone token, and the phone token is not a candidate token.
-    expect(body(await t.app.inject(`/api/phone/session?auth=${token}`)).code).toBe('phone_link_invalid');
-    expect((await get(`/monitor/state?exam_id=${examId}`, phoneToken)).statusCode).toBe(401);
-    expect(body(await t.app.inject('/api/phone/session')).code).toBe('phone_link_invalid');
+    expect(body(await s.t.app.inject(`/api/phone/session?auth=${s.token}`)).code).toBe('phone_link_invalid');
+    expect((await get(`/monitor/state?exam_id=${s.examId}`, phoneToken)).statusCode).toBe(401);
+    expect(body(await s.t.app.inject('/api/phone/session')).code).toBe('phone_link_invalid');
 
-    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(0);
+    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${s.examId}`)).data.mobileDeviceStatus).toBe(0);
     const session = await phone('/phone/session');
     expect(session.statusCode, session.body).toBe(200);
-    expect(body(session).data).toMatchObject({ exam_id: examId, capture_interval: 30, phase: 1, end_time: null });
+    expect(body(session).data).toMatchObject({ exam_id: s.examId, capture_interval: 30, phase: 1, end_time: null });
     await settle();
     expect(changes).toContainEqual({ type: 'attempt', attemptId });
-    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(1);
+    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${s.examId}`)).data.mobileDeviceStatus).toBe(1);
 
     const sts = body<StsData>(await phone('/phone/sts-token')).data;
-    expect(sts.prefix).toBe(`exams/${examId}/attempts/${attemptId}/`);
+    expect(sts.prefix).toBe(`exams/${s.examId}/attempts/${attemptId}/`);
     const pic = await upload(`${sts.prefix}phone/1.jpg`);
-    const saved = await t.app.inject({
+    const saved = await s.t.app.inject({
       method: 'POST',
       url: `/api/phone/picture?auth=${phoneToken}`,
-      payload: { ...pic, trigger_time: t.now(), client_id: cid() },
+      payload: { ...pic, trigger_time: s.t.now(), client_id: cid() },
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    const row = await t.db.handle.db
+    const row = await s.t.db.handle.db
       .selectFrom('risk_records')
       .selectAll()
       .where('id', '=', body<{ id: number }>(saved).data.id)
@@ -514,15 +510,15 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
 
     // The phone goes quiet: the status falls to 0 and the sweep announces it.
     changes.length = 0;
-    t.advance(11_000);
-    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${examId}`)).data.mobileDeviceStatus).toBe(0);
-    expect(await t.services.phone.sweep()).toBe(1);
+    s.t.advance(11_000);
+    expect(body<MonitorStateData>(await get(`/monitor/state?exam_id=${s.examId}`)).data.mobileDeviceStatus).toBe(0);
+    expect(await s.t.services.phone.sweep()).toBe(1);
     await settle();
     expect(changes).toContainEqual({ type: 'attempt', attemptId });
-    expect(await t.services.phone.sweep()).toBe(0);
+    expect(await s.t.services.phone.sweep()).toBe(0);
 
     // The link expires.
-    t.advance(link.expires_at - t.now() + 1);
+    s.t.advance(link.expires_at - s.t.now() + 1);
     expect(body(await phone('/phone/session')).code).toBe('phone_link_invalid');
   });
 
@@ -530,35 +526,35 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     const attemptId = await start(2);
     const prefix = await prefixOf();
     // The device checks came first: their records, and the signature's file.
-    const checks = await t.services.verification.verify(attemptId);
+    const checks = await s.t.services.verification.verify(attemptId);
     const ids: number[] = [];
     for (const n of [1, 2, 3]) {
       const f = await upload(`${prefix}frame/${n}.jpg`);
       const r = await post('/monitor/capture', {
-        exam_id: examId,
+        exam_id: s.examId,
         kind: 'frame',
         ...f,
-        trigger_time: t.now(),
+        trigger_time: s.t.now(),
         client_id: cid(),
       });
       ids.push(body<{ id: number }>(r).data.id);
     }
     // The catalogue declares this call form-encoded: fields travel as text.
-    const risk = await t.app.inject({
+    const risk = await s.t.app.inject({
       method: 'POST',
-      url: `/api/monitor/record-risk?auth=${token}`,
+      url: `/api/monitor/record-risk?auth=${s.token}`,
       payload: new URLSearchParams({
-        exam_id: String(examId),
+        exam_id: String(s.examId),
         risk: '1',
-        trigger_time: String(t.now()),
+        trigger_time: String(s.t.now()),
         client_id: cid(),
       }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(risk.statusCode, risk.body).toBe(200);
-    const staff = await t.loginStaff('admin');
+    const staff = await s.t.loginStaff('admin');
     const verify = async () => {
-      const res = await t.app.inject({
+      const res = await s.t.app.inject({
         url: `/api/admin/evidence/verify?attempt_id=${attemptId}`,
         headers: { authorization: `Bearer ${staff}` },
       });
@@ -566,16 +562,16 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       return body<VerifyEvidenceData>(res).data;
     };
     expect(await verify()).toEqual({ ok: true, records: checks.records + 4, files: checks.files + 3, problems: [] });
-    expect((await t.app.inject(`/api/admin/evidence/verify?attempt_id=${attemptId}&auth=${token}`)).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await s.t.app.inject(`/api/admin/evidence/verify?attempt_id=${attemptId}&auth=${s.token}`)).statusCode,
+    ).toBe(401);
 
-    await t.db.handle.db
+    await s.t.db.handle.db
       .updateTable('risk_records')
       .set({ detail: 'nothing to see' })
       .where('id', '=', ids[0]!)
       .execute();
-    await t.store.put(`${prefix}frame/2.jpg`, Buffer.from('replaced'));
+    await s.t.store.put(`${prefix}frame/2.jpg`, Buffer.from('replaced'));
     const v = await verify();
     expect(v.ok).toBe(false);
     expect(v.problems).toEqual([
@@ -583,11 +579,11 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       expect.objectContaining({ record_id: ids[1], kind: 'digest' }),
     ]);
     const { rmSync } = await import('node:fs');
-    rmSync(`${(t.store as unknown as { root: string }).root}/${prefix}frame/3.jpg`);
+    rmSync(`${(s.t.store as unknown as { root: string }).root}/${prefix}frame/3.jpg`);
     expect((await verify()).problems).toContainEqual(expect.objectContaining({ record_id: ids[2], kind: 'missing' }));
     expect(
       body(
-        await t.app.inject({
+        await s.t.app.inject({
           url: '/api/admin/evidence/verify?attempt_id=999999',
           headers: { authorization: `Bearer ${staff}` },
         }),

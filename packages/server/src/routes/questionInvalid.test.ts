@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { QuestionType, type AnswerValue } from '@examhall/contract';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fillQuestionKinds } from '../db/migrations/008_question_kind.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
+import { candidateApp } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { enterExam } from '../test/checks.js';
 
@@ -10,47 +11,39 @@ const PHONE = '13800138000';
 const OTHER = '13700137000';
 
 describe.each(await testedDialects())('a stored question that no longer parses, on %s', (dialect) => {
-  let t: TestApp;
-  let examId: number;
-  let anid: number;
+  const s = candidateApp(dialect, { each: true, phone: PHONE, login: false });
 
-  beforeEach(async () => {
-    t = await createTestApp(dialect);
-    ({ examId, anid } = await t.seed(PHONE));
-  });
-  afterEach(async () => t.close());
-
-  const get = (url: string, tok: string) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
+  const get = (url: string, tok: string) => s.t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
   const post = (url: string, payload: object, tok: string) =>
-    t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
+    s.t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
   const save = (tok: string, subject_id: number, answer: AnswerValue) =>
     post(
       '/answer/answer',
-      { exam_id: examId, subject_id, answer, client_id: randomUUID(), seq: 1, changed_at: t.now() },
+      { exam_id: s.examId, subject_id, answer, client_id: randomUUID(), seq: 1, changed_at: s.t.now() },
       tok,
     );
   /** Logs a candidate in, enters the exam and answers their order list. */
   const enter = async (phone: string, invitation: number) => {
-    const tok = await t.loginCandidate(phone);
-    expect((await enterExam(t, tok, examId, invitation)).statusCode).toBe(200);
+    const tok = await s.t.loginCandidate(phone);
+    expect((await enterExam(s.t, tok, s.examId, invitation)).statusCode).toBe(200);
     const order = body<{ subject_order: { id: number; type: number }[] }>(
-      await get(`/subject/order-list?exam_id=${examId}`, tok),
+      await get(`/subject/order-list?exam_id=${s.examId}`, tok),
     ).data.subject_order;
     return { tok, order };
   };
   /** The exam's stored rows of a type (what candidates are served), read or changed directly. */
   const rows = (type: number) =>
-    t.db.handle.db
+    s.t.db.handle.db
       .selectFrom('questions')
       .select(['id', 'content', 'answer_key'])
-      .where('exam_id', '=', examId)
+      .where('exam_id', '=', s.examId)
       .where('type', '=', type)
       .execute();
   const setContent = (type: number, content: string) =>
-    t.db.handle.db
+    s.t.db.handle.db
       .updateTable('questions')
       .set({ content })
-      .where('exam_id', '=', examId)
+      .where('exam_id', '=', s.examId)
       .where('type', '=', type)
       .execute();
 
@@ -60,11 +53,11 @@ describe.each(await testedDialects())('a stored question that no longer parses, 
     // Options gone, so the key's option points nowhere: the row no longer fits its kind.
     await setContent(QuestionType.single, JSON.stringify({ stem: '<p>broken</p>' }));
 
-    const { tok, order } = await enter(PHONE, anid);
+    const { tok, order } = await enter(PHONE, s.anid);
     const broken = order.find((q) => q.type === QuestionType.single)!;
     const fine = order.find((q) => q.type === QuestionType.multiple)!;
 
-    const shown = await get(`/subject/show-new?exam_id=${examId}&subject_id=${broken.id}`, tok);
+    const shown = await get(`/subject/show-new?exam_id=${s.examId}&subject_id=${broken.id}`, tok);
     expect(shown.statusCode).toBe(422);
     expect(body(shown)).toMatchObject({ status: 'error', code: 'question_invalid', data: null });
     expect(body(shown).msg).toContain(`question ${broken.id} `);
@@ -77,62 +70,62 @@ describe.each(await testedDialects())('a stored question that no longer parses, 
 
     // The section call leaves it out and names it; the rest of the section is served.
     const section = body<{ list: { subject: { id: number } }[]; invalid: number[] }>(
-      await get(`/subject/show-section?exam_id=${examId}&section=linetest`, tok),
+      await get(`/subject/show-section?exam_id=${s.examId}&section=linetest`, tok),
     ).data;
     expect(section.invalid).toEqual([broken.id]);
     expect(section.list.map((d) => d.subject.id)).toContain(fine.id);
     expect(section.list.map((d) => d.subject.id)).not.toContain(broken.id);
 
     // One broken question takes nothing else down.
-    expect((await get(`/subject/show-new?exam_id=${examId}&subject_id=${fine.id}`, tok)).statusCode).toBe(200);
+    expect((await get(`/subject/show-new?exam_id=${s.examId}&subject_id=${fine.id}`, tok)).statusCode).toBe(200);
     expect((await save(tok, fine.id, { kind: 'multi', options: ['A', 'C'] })).statusCode).toBe(200);
 
     // A second candidate meets the same error, not a poisoned cache of something else.
-    const otherAnid = await t.invite(examId, OTHER);
+    const otherAnid = await s.t.invite(s.examId, OTHER);
     const other = await enter(OTHER, otherAnid);
-    const otherShown = await get(`/subject/show-new?exam_id=${examId}&subject_id=${broken.id}`, other.tok);
+    const otherShown = await get(`/subject/show-new?exam_id=${s.examId}&subject_id=${broken.id}`, other.tok);
     expect(body(otherShown)).toMatchObject({ code: 'question_invalid' });
 
     // The row repaired: seen once the cached version's time-to-live has passed, by every candidate.
     await setContent(QuestionType.single, single!.content);
-    t.advance(11_000);
-    const repaired = await get(`/subject/show-new?exam_id=${examId}&subject_id=${broken.id}`, other.tok);
+    s.t.advance(11_000);
+    const repaired = await get(`/subject/show-new?exam_id=${s.examId}&subject_id=${broken.id}`, other.tok);
     expect(repaired.statusCode).toBe(200);
     expect(body<{ subject: { options: unknown[] } }>(repaired).data.subject.options).toHaveLength(4);
     expect((await save(tok, broken.id, { kind: 'choice', option: 'B' })).statusCode).toBe(200);
   });
 
   it('reports a key that is not JSON, and still lets the candidate submit (the question scores 0)', async () => {
-    await t.db.handle.db
+    await s.t.db.handle.db
       .updateTable('questions')
       .set({ answer_key: '{not json' })
-      .where('exam_id', '=', examId)
+      .where('exam_id', '=', s.examId)
       .where('type', '=', QuestionType.trueFalse)
       .execute();
-    const { tok, order } = await enter(PHONE, anid);
+    const { tok, order } = await enter(PHONE, s.anid);
     const broken = order.find((q) => q.type === QuestionType.trueFalse)!;
-    const shown = await get(`/subject/show-new?exam_id=${examId}&subject_id=${broken.id}`, tok);
+    const shown = await get(`/subject/show-new?exam_id=${s.examId}&subject_id=${broken.id}`, tok);
     expect(shown.statusCode).toBe(422);
     expect(body(shown)).toMatchObject({ code: 'question_invalid' });
     expect(body(shown).msg).toContain(`question ${broken.id} no longer fits its type: key: not valid JSON`);
 
     const single = order.find((q) => q.type === QuestionType.single)!;
     expect((await save(tok, single.id, { kind: 'choice', option: 'B' })).statusCode).toBe(200);
-    const submitted = await post('/monitor/finish-exam', { exam_id: examId }, tok);
+    const submitted = await post('/monitor/finish-exam', { exam_id: s.examId }, tok);
     expect(submitted.statusCode).toBe(200);
     expect(body<{ score: number }>(submitted).data.score).toBe(5);
-    expect(t.logs.join('')).toContain('question no longer parses');
+    expect(s.t.logs.join('')).toContain('question no longer parses');
   });
 
   it('gives rows stored before kinds their kind from type and section (migration 008)', async () => {
-    const db = t.db.handle.db;
-    await db.updateTable('questions').set({ kind: '' }).where('exam_id', '=', examId).execute();
+    const db = s.t.db.handle.db;
+    await db.updateTable('questions').set({ kind: '' }).where('exam_id', '=', s.examId).execute();
     await fillQuestionKinds(db);
     const kinds = await db
       .selectFrom('questions')
       .innerJoin('exam_sections', 'exam_sections.id', 'questions.section_id')
       .select(['questions.type', 'questions.kind', 'exam_sections.kind as section'])
-      .where('questions.exam_id', '=', examId)
+      .where('questions.exam_id', '=', s.examId)
       .execute();
     expect(kinds.length).toBeGreaterThan(0);
     const byType = (type: number, section: string) => [

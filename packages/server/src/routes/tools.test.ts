@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describeDetail, detail, RISK_EVENTS, type FaceRecognizeData, type StsData } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FACE_IMG_MAX_BYTES, FACE_MATCH_THRESHOLD } from '../services/faceCheck.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { phonePhoto } from '../bench/facePhotos.js';
-import { startWithoutChecks } from '../test/examScenario.js';
+import { candidateApp, startWithoutChecks } from '../test/examScenario.js';
 import { faceCheck, facePictures, recognizeFace } from '../test/faces.js';
 
 const PHONE = '13800138000';
@@ -14,33 +14,26 @@ const OTHER = '13700137000';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) => {
-  let t: TestApp;
-  let token: string;
-  let examId: number;
-  let anid: number;
+  // One app per dialect: each app's pool loads the models once.
+  const s = candidateApp(dialect, { phone: PHONE, app: { env: { FACE_WORKERS: '1' } } });
   let attemptId: number;
   const pictures = { ...facePictures(), phone: phonePhoto() };
 
-  // One app per dialect: each app's pool loads the models once.
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { FACE_WORKERS: '1' } });
-    ({ examId, anid } = await t.seed(PHONE));
-    token = await t.loginCandidate(PHONE);
-    attemptId = await startWithoutChecks(t, token, examId, anid);
-  }, 60_000);
-  afterAll(async () => t.close());
+    attemptId = await startWithoutChecks(s.t, s.token, s.examId, s.anid);
+  });
 
-  const get = (url: string, tok = token) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
-  const post = (url: string, payload: object, tok = token) =>
-    t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
+  const get = (url: string, tok = s.token) => s.t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${tok}`);
+  const post = (url: string, payload: object, tok = s.token) =>
+    s.t.app.inject({ method: 'POST', url: `/api${url}?auth=${tok}`, payload });
   const recognize = (picture: Buffer, opts: { tok?: string; exam?: number | string; field?: string } = {}) =>
-    recognizeFace(t, opts.tok ?? token, picture, {
-      exam: opts.exam ?? examId,
+    recognizeFace(s.t, opts.tok ?? s.token, picture, {
+      exam: opts.exam ?? s.examId,
       ...(opts.field !== undefined ? { field: opts.field } : {}),
     });
-  const check = (picture: Buffer) => faceCheck(t, token, examId, picture);
+  const check = (picture: Buffer) => faceCheck(s.t, s.token, s.examId, picture);
   const records = () =>
-    t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attemptId).orderBy('id').execute();
+    s.t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attemptId).orderBy('id').execute();
 
   it('passes one face before the first picture exists, with no similarity to report', async () => {
     expect(await check(pictures.a)).toEqual({
@@ -54,10 +47,10 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
   });
 
   it('compares with the first picture: the same face scores high, another person is a mismatch with evidence', async () => {
-    const prefix = body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data.prefix;
+    const prefix = body<StsData>(await get(`/sts/get-token?exam_id=${s.examId}`)).data.prefix;
     const key = `${prefix}first/1.jpg`;
-    await t.store.put(key, pictures.a);
-    const first = await post('/monitor/first-picture', { exam_id: examId, key, sha256: sha(pictures.a) });
+    await s.t.store.put(key, pictures.a);
+    const first = await post('/monitor/first-picture', { exam_id: s.examId, key, sha256: sha(pictures.a) });
     expect(first.statusCode, first.body).toBe(200);
 
     const same = await check(pictures.a);
@@ -86,13 +79,13 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
     const rows = await records();
     const risk = rows.find((r) => r.id === res.risk_id)!;
     expect(risk).toMatchObject({ risk: 11, category: 2, detail: detail.noFace() });
-    expect(risk.image_key).toMatch(new RegExp(`^exams/${examId}/attempts/${attemptId}/face/`));
-    const stored = await t.store.get(risk.image_key!);
+    expect(risk.image_key).toMatch(new RegExp(`^exams/${s.examId}/attempts/${attemptId}/face/`));
+    const stored = await s.t.store.get(risk.image_key!);
     expect(stored && stored.equals(pictures.flat)).toBe(true);
     const evidence = rows.find((r) => r.kind === 'face' && r.image_key === risk.image_key)!;
     expect(evidence).toMatchObject({ sha256: sha(pictures.flat), size: pictures.flat.length });
     // the chain still verifies with the server's records in it
-    const verified = await t.services.verification.verify(attemptId);
+    const verified = await s.t.services.verification.verify(attemptId);
     expect(verified.problems).toEqual([]);
   });
 
@@ -129,11 +122,11 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
   it('refuses a missing field, a bad exam id, and a picture over the size limit', async () => {
     expect(body(await recognize(pictures.a, { field: 'file' })).code).toBe('validation_error');
     expect(body(await recognize(pictures.a, { exam: 'x' })).code).toBe('validation_error');
-    const noForm = await post('/tools/face_recognize', { exam_id: examId });
+    const noForm = await post('/tools/face_recognize', { exam_id: s.examId });
     expect(body(noForm).code).toBe('unsupported_media_type');
-    const broken = await t.app.inject({
+    const broken = await s.t.app.inject({
       method: 'POST',
-      url: `/api/tools/face_recognize?auth=${token}`,
+      url: `/api/tools/face_recognize?auth=${s.token}`,
       headers: { 'content-type': 'multipart/form-data' },
       payload: 'exam_id=1',
     });
@@ -145,18 +138,18 @@ describe.each(await testedDialects())('/tools/face_recognize on %s', (dialect) =
   });
 
   it("keeps candidates to their own attempt: another candidate cannot check against this one's", async () => {
-    expect((await t.app.inject({ method: 'POST', url: '/api/tools/face_recognize' })).statusCode).toBe(401);
-    const stranger = await t.loginCandidate(OTHER);
+    expect((await s.t.app.inject({ method: 'POST', url: '/api/tools/face_recognize' })).statusCode).toBe(401);
+    const stranger = await s.t.loginCandidate(OTHER);
     const before = (await records()).length;
     const res = await recognize(pictures.flat, { tok: stranger });
     expect(body(res).code).toBe('exam_detail_missing');
     expect(await records()).toHaveLength(before);
 
     // invited to the same exam, the other candidate is compared with their own (absent) first picture only
-    await t.invite(examId, OTHER);
+    await s.t.invite(s.examId, OTHER);
     expect(body(await recognize(pictures.a, { tok: stranger })).code).toBe('exam_not_started');
     const otherAnid = body<{ list: { anid: number }[] }>(await get('/exam/index', stranger)).data.list[0]!.anid;
-    const started = await post('/monitor/start-exam', { exam_id: examId, anid: otherAnid }, stranger);
+    const started = await post('/monitor/start-exam', { exam_id: s.examId, anid: otherAnid }, stranger);
     expect(started.statusCode, started.body).toBe(200);
     const theirs = body<FaceRecognizeData>(await recognize(pictures.b, { tok: stranger })).data;
     expect(theirs).toMatchObject({ face_count: 1, similarity: null, passed: true, risk_id: null });

@@ -61,6 +61,39 @@ export function adminApp(
   );
 }
 
+/** The app of `candidateApp`. */
+export interface CandidateApp {
+  t: TestApp;
+  /** The demo exam (published, open now). */
+  examId: number;
+  /** The candidate's invitation to it. */
+  anid: number;
+  /** The candidate's token ('' with `login: false`). */
+  token: string;
+}
+
+/**
+ * Registers in the enclosing `describe` a test app on `dialect` with the demo exam seeded, invited to `phone`
+ * (default 13800138000), and that candidate logged in (`login: false`: not), started before all its tests (`each`:
+ * before each test) and closed after them. Answers a holder whose fields are filled in
+ * by the time a test, or a hook registered after this call, runs.
+ */
+export function candidateApp(
+  dialect: TestDialect,
+  opts: { each?: boolean; phone?: string; login?: boolean; app?: TestAppOptions } = {},
+): CandidateApp {
+  const [before, after] = opts.each ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  const phone = opts.phone ?? '13800138000';
+  const holder = { token: '' } as CandidateApp;
+  before(async () => {
+    holder.t = await createTestApp(dialect, opts.app);
+    Object.assign(holder, await holder.t.seed(phone));
+    holder.token = opts.login === false ? '' : await holder.t.loginCandidate(phone);
+  });
+  after(async () => holder.t?.close());
+  return holder;
+}
+
 let phoneSeq = 0;
 /** An 11-digit phone starting with `prefix` that no other builder call made in this process. */
 export function nextPhone(prefix: string): string {
