@@ -5,7 +5,7 @@ import { JUDGE_RATE } from '../services/judging.js';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { enterExam } from '../test/checks.js';
-import { PY_SUM } from '../test/programs.js';
+import { codingCandidate, PY_SUM } from '../test/programs.js';
 
 const CPP_SUM = '#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<"\\n";}\n';
 const PY_WRONG = 'a, b = map(int, input().split())\nprint(a - b)\n';
@@ -21,15 +21,10 @@ describe.each(await testedDialects())('running and submitting code on %s', (dial
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    const seeded = await t.seed('13800138000');
-    examId = seeded.examId;
-    token = await t.loginCandidate('13800138000');
-    await enterExam(t, token, examId, seeded.anid);
-    const list = body<{ subject_order: { id: number; type: number }[] }>(
-      await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
-    ).data.subject_order;
-    prog = list.find((q) => q.type === QuestionType.programming)!.id;
-    progQa = list.find((q) => q.type === QuestionType.programmingQa)!.id;
+    const entered = await codingCandidate(t);
+    ({ examId, token } = entered);
+    prog = entered.order.find((q) => q.type === QuestionType.programming)!.id;
+    progQa = entered.order.find((q) => q.type === QuestionType.programmingQa)!.id;
   });
   afterAll(async () => t.close());
 

@@ -9,10 +9,9 @@ import { QuestionType } from '@examhall/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
-import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
 import { TEST_REDIS_URL, requirePart } from '../test/parts.js';
-import { PY_SUM } from '../test/programs.js';
+import { codingCandidate, PY_SUM } from '../test/programs.js';
 import { JUDGE_REQUEUE_AFTER_MS } from './judging.js';
 
 const redisHere = await requirePart('redis');
@@ -32,14 +31,9 @@ describe.runIf(redisHere).each(await testedDialects())('judge jobs the queue los
     await queue.ready();
     redis = new Redis(TEST_REDIS_URL);
     t = await createTestApp(dialect, { judgeQueue: queue });
-    const seeded = await t.seed('13800138000');
-    examId = seeded.examId;
-    token = await t.loginCandidate('13800138000');
-    await enterExam(t, token, examId, seeded.anid);
-    const list = body<{ subject_order: { id: number; type: number }[] }>(
-      await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
-    ).data.subject_order;
-    prog = list.find((q) => q.type === QuestionType.programming)!.id;
+    const entered = await codingCandidate(t);
+    ({ examId, token } = entered);
+    prog = entered.order.find((q) => q.type === QuestionType.programming)!.id;
   });
   afterAll(async () => {
     await worker?.close();

@@ -1,5 +1,7 @@
 /** The programming problem tests share: read a and b, print a+b, with a reference solution the judge accepts. */
 import type { QuestionBody } from '@examhall/contract';
+import { body, type TestApp } from './app.js';
+import { enterExam } from './checks.js';
 
 /** a + b in Python: the reference solution and a right answer. */
 export const PY_SUM = 'a, b = map(int, input().split())\nprint(a + b)\n';
@@ -24,3 +26,22 @@ export const SUM_PROBLEM = {
     reference: { language: 'python', source: PY_SUM },
   },
 } as const satisfies QuestionBody;
+
+/** The demo exam's candidate in their attempt. */
+export interface CodingCandidate {
+  examId: number;
+  token: string;
+  /** The questions as the candidate's page lists them. */
+  order: { id: number; type: number }[];
+}
+
+/** Seeds the demo exam invited to 13800138000, logs that candidate in and enters the exam (passing the checks). */
+export async function codingCandidate(t: TestApp): Promise<CodingCandidate> {
+  const { examId, anid } = await t.seed('13800138000');
+  const token = await t.loginCandidate('13800138000');
+  await enterExam(t, token, examId, anid);
+  const order = body<{ subject_order: { id: number; type: number }[] }>(
+    await t.app.inject(`/api/subject/order-list?exam_id=${examId}&auth=${token}`),
+  ).data.subject_order;
+  return { examId, token, order };
+}
