@@ -153,7 +153,7 @@ describe.skipIf(!present)('third-party samples (../shared/import-samples)', () =
     expect(r.questions.map((q) => q.where.file)).toEqual(Array.from({ length: 9 }, (_v, i) => `question${i + 1}.xml`));
     const inline = r.questions[7]!.question;
     if (inline.kind !== 'reading') throw new Error('not reading');
-    expect(inline.content.subs.map((s) => ('options' in s ? s.options.length : 0))).toEqual([2, 3]);
+    expect(inline.content.subs.map((s) => s.options?.length ?? 0)).toEqual([2, 3]);
     expect(r.files.map((f) => [f.name, f.mime])).toEqual([['directory.jpg', 'image/jpeg']]);
     expect(r.questions[3]!.question.content.stem).toContain('src="import-file:f1"');
     expect(warnings(r)).toEqual([]);

@@ -1,9 +1,9 @@
 /** Programming questions to FreeProblemSet XML. */
-import { problem } from '../../problems.js';
 import { htmlToText } from '../../richText.js';
 import { languageName } from '../../languages.js';
 import type { Draft, Problem } from '../../types.js';
 import { cdata } from '../../xml.js';
+import { notExported } from '../kinds.js';
 
 const el = (name: string, text: string, attrs = '') => `<${name}${attrs}>${cdata(text)}</${name}>`;
 
@@ -13,10 +13,7 @@ export function exportFps(drafts: Draft[]): { text: string; problems: Problem[] 
   const items: string[] = [];
   drafts.forEach((d, i) => {
     const q = d.question;
-    const skip = (detail: string) =>
-      problems.push(
-        problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', { kind: q.kind, format: 'FPS', detail }),
-      );
+    const skip = (detail: string) => problems.push(notExported(i, q.kind, 'FPS', detail));
     if (q.kind !== 'programming') return skip('FPS carries programming problems only');
     if (q.key.checker !== 'default') return skip('FPS has no checker but a special judge program of its own protocol');
     const title = d.title ?? (htmlToText(q.content.stem).slice(0, 60) || `Problem ${i + 1}`);

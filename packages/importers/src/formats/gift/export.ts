@@ -1,8 +1,9 @@
 /** Drafts to GIFT. Every text is written as `[html]`, so HTML comes back unchanged. */
-import { problem } from '../../problems.js';
+import type { QuestionOf } from '@examhall/contract';
 import { BLANK } from '../../richText.js';
 import { round5 } from '../../mapping.js';
 import type { Draft, Problem } from '../../types.js';
+import { noSuchType, notExported, writeKind, type KindWriters } from '../kinds.js';
 
 /** Escapes GIFT's special characters; a line break becomes `\n`, so no line can start a comment or end a question. */
 export function escapeGift(text: string): string {
@@ -17,15 +18,9 @@ export function exportGift(drafts: Draft[]): { text: string; problems: Problem[]
   const out: string[] = [];
   let folder: string | null = null;
   drafts.forEach((d, i) => {
-    const answers = answerBlock(d);
+    const answers = writeKind(GIFT_KINDS, d, noSuchType('GIFT'));
     if (typeof answers !== 'string') {
-      problems.push(
-        problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', {
-          kind: d.question.kind,
-          format: 'GIFT',
-          detail: answers.why,
-        }),
-      );
+      problems.push(notExported(i, d.question.kind, 'GIFT', answers.why));
       return;
     }
     const path = d.folder.map((f) => f.replace(/\//g, '//')).join('/');
@@ -53,41 +48,34 @@ function stemParts(d: Draft): { before: string; after: string } {
   return { before: stem.slice(0, at), after: stem.slice(at + BLANK.length) };
 }
 
-/** The answer block's inside, or why GIFT cannot carry the question. */
-function answerBlock(d: Draft): string | { why: string } {
-  const q = d.question;
-  const opt = (mark: string, html: string) => `\n\t${mark}[html]${escapeGift(html)}`;
-  switch (q.kind) {
-    case 'single':
-      return q.content.options.map((o) => opt(o.id === q.key.option ? '=' : '~', o.content)).join('');
-    case 'multiple':
-    case 'indefinite': {
-      const right = new Set(q.key.options);
-      return q.content.options
-        .map((o) => opt(`~${right.has(o.id) ? weight(100 / right.size) : '%-100%'}`, o.content))
-        .join('');
-    }
-    case 'gradient': {
-      const best = Math.max(...Object.values(q.key.scores));
-      const top = q.content.options.find((o) => q.key.scores[o.id] === best)!;
-      return q.content.options
-        .map((o) =>
-          o === top ? opt('=', o.content) : opt(`~${weight(((q.key.scores[o.id] ?? 0) / best) * 100)}`, o.content),
-        )
-        .join('');
-    }
-    case 'true_false':
-      return q.key.option === q.content.options[0]!.id ? 'TRUE' : 'FALSE';
-    case 'fill_blank':
-      if (q.content.blanks !== 1) return { why: 'GIFT has one answer block per question (one blank)' };
-      return q.key.blanks[0]!.map((v) => `\n\t=${escapeGift(v)}`).join('');
-    case 'qa':
-      return '';
-    case 'programming':
-    case 'programming_qa':
-    case 'reading':
-    case 'listening':
-    case 'evaluation':
-      return { why: 'GIFT has no such question type' };
-  }
-}
+const opt = (mark: string, html: string) => `\n\t${mark}[html]${escapeGift(html)}`;
+
+/** Multiple and indefinite choice: each right option an equal share, each wrong one -100%. */
+const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>): string => {
+  const right = new Set(q.key.options);
+  return q.content.options
+    .map((o) => opt(`~${right.has(o.id) ? weight(100 / right.size) : '%-100%'}`, o.content))
+    .join('');
+};
+
+/** The answer block's inside of each kind GIFT carries; a kind left out has no GIFT question type. */
+const GIFT_KINDS: KindWriters<string> = {
+  single: (q) => q.content.options.map((o) => opt(o.id === q.key.option ? '=' : '~', o.content)).join(''),
+  multiple: manyRight,
+  indefinite: manyRight,
+  gradient: (q) => {
+    const best = Math.max(...Object.values(q.key.scores));
+    const top = q.content.options.find((o) => q.key.scores[o.id] === best)!;
+    return q.content.options
+      .map((o) =>
+        o === top ? opt('=', o.content) : opt(`~${weight(((q.key.scores[o.id] ?? 0) / best) * 100)}`, o.content),
+      )
+      .join('');
+  },
+  true_false: (q) => (q.key.option === q.content.options[0]!.id ? 'TRUE' : 'FALSE'),
+  fill_blank: (q) => {
+    if (q.content.blanks !== 1) return { why: 'GIFT has one answer block per question (one blank)' };
+    return q.key.blanks[0]!.map((v) => `\n\t=${escapeGift(v)}`).join('');
+  },
+  qa: () => '',
+};

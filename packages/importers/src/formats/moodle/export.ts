@@ -1,9 +1,10 @@
 /** Drafts to Moodle XML (the format Moodle's question bank imports). */
+import type { QuestionOf } from '@examhall/contract';
 import { round5 } from '../../mapping.js';
-import { problem } from '../../problems.js';
 import { BLANK, htmlToText } from '../../richText.js';
 import type { Draft, Problem } from '../../types.js';
 import { cdata, escapeXml } from '../../xml.js';
+import { noSuchType, notExported, writeKind, type KindWriters } from '../kinds.js';
 
 const rich = (tag: string, html: string, extra = '') =>
   `<${tag} format="html"${extra}><text>${cdata(html)}</text></${tag}>`;
@@ -17,15 +18,9 @@ export function exportMoodle(drafts: Draft[]): { text: string; problems: Problem
   let out = '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n';
   let folder: string | null = null;
   drafts.forEach((d, i) => {
-    const body = questionBody(d);
+    const body = writeKind(MOODLE_KINDS, d, noSuchType('Moodle XML'));
     if ('why' in body) {
-      problems.push(
-        problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', {
-          kind: d.question.kind,
-          format: 'Moodle XML',
-          detail: body.why,
-        }),
-      );
+      problems.push(notExported(i, d.question.kind, 'Moodle XML', body.why));
       return;
     }
     const path = d.folder.map((f) => f.replace(/\//g, '//')).join('/');
@@ -47,78 +42,77 @@ export function exportMoodle(drafts: Draft[]): { text: string; problems: Problem
   return { text: `${out}</quiz>\n`, problems };
 }
 
-/** Moodle's type, the question text and the type's own elements; or why Moodle cannot carry it. */
-function questionBody(d: Draft): { type: string; stem: string; rest: string } | { why: string } {
-  const q = d.question;
-  switch (q.kind) {
-    case 'single':
-      return {
-        type: 'multichoice',
-        stem: q.content.stem,
-        rest:
-          '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
-          q.content.options.map((o) => answer(o.id === q.key.option ? 100 : 0, o.content)).join(''),
-      };
-    case 'multiple':
-    case 'indefinite': {
-      const right = new Set(q.key.options);
-      return {
-        type: 'multichoice',
-        stem: q.content.stem,
-        rest:
-          '    <single>false</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
-          q.content.options.map((o) => answer(right.has(o.id) ? 100 / right.size : -100, o.content)).join(''),
-      };
-    }
-    case 'gradient': {
-      const best = Math.max(...Object.values(q.key.scores));
-      return {
-        type: 'multichoice',
-        stem: q.content.stem,
-        rest:
-          '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
-          q.content.options.map((o) => answer(((q.key.scores[o.id] ?? 0) / best) * 100, o.content)).join(''),
-      };
-    }
-    case 'true_false': {
-      const truth = q.key.option === q.content.options[0]!.id;
-      return {
-        type: 'truefalse',
-        stem: q.content.stem,
-        rest: answer(truth ? 100 : 0, 'true') + answer(truth ? 0 : 100, 'false'),
-      };
-    }
-    case 'fill_blank': {
-      if (q.content.blanks === 1)
-        return {
-          type: 'shortanswer',
-          stem: q.content.stem,
-          rest: '    <usecase>0</usecase>\n' + q.key.blanks[0]!.map((v) => answer(100, escapeHtmlText(v))).join(''),
-        };
-      const parts = q.content.stem.split(BLANK);
-      if (parts.length - 1 !== q.content.blanks)
-        return {
-          why: `the stem marks ${parts.length - 1} blank(s) with ${BLANK} but the question has ${q.content.blanks}`,
-        };
-      const stem = parts.reduce(
-        (s, p, i) => `${s}{1:SHORTANSWER:${q.key.blanks[i - 1]!.map((v) => `=${clozeText(v)}`).join('~')}}${p}`,
-      );
-      return { type: 'cloze', stem, rest: '' };
-    }
-    case 'qa':
-      return {
-        type: 'essay',
-        stem: q.content.stem,
-        rest: `    <responseformat>editor</responseformat>\n    ${rich('graderinfo', q.key.rubric ?? '')}\n`,
-      };
-    case 'programming':
-    case 'programming_qa':
-    case 'reading':
-    case 'listening':
-    case 'evaluation':
-      return { why: 'Moodle XML has no such question type' };
-  }
+/** What Moodle XML holds of a question: its type, the question text and the type's own elements. */
+interface MoodleQuestion {
+  type: string;
+  stem: string;
+  rest: string;
 }
+
+/** Multiple and indefinite choice: each right option an equal share, each wrong one -100%. */
+const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>): MoodleQuestion => {
+  const right = new Set(q.key.options);
+  return {
+    type: 'multichoice',
+    stem: q.content.stem,
+    rest:
+      '    <single>false</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
+      q.content.options.map((o) => answer(right.has(o.id) ? 100 / right.size : -100, o.content)).join(''),
+  };
+};
+
+/** Each kind Moodle XML carries, as Moodle's question; a kind left out has no Moodle question type. */
+const MOODLE_KINDS: KindWriters<MoodleQuestion> = {
+  single: (q) => ({
+    type: 'multichoice',
+    stem: q.content.stem,
+    rest:
+      '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
+      q.content.options.map((o) => answer(o.id === q.key.option ? 100 : 0, o.content)).join(''),
+  }),
+  multiple: manyRight,
+  indefinite: manyRight,
+  gradient: (q) => {
+    const best = Math.max(...Object.values(q.key.scores));
+    return {
+      type: 'multichoice',
+      stem: q.content.stem,
+      rest:
+        '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
+        q.content.options.map((o) => answer(((q.key.scores[o.id] ?? 0) / best) * 100, o.content)).join(''),
+    };
+  },
+  true_false: (q) => {
+    const truth = q.key.option === q.content.options[0]!.id;
+    return {
+      type: 'truefalse',
+      stem: q.content.stem,
+      rest: answer(truth ? 100 : 0, 'true') + answer(truth ? 0 : 100, 'false'),
+    };
+  },
+  fill_blank: (q) => {
+    if (q.content.blanks === 1)
+      return {
+        type: 'shortanswer',
+        stem: q.content.stem,
+        rest: '    <usecase>0</usecase>\n' + q.key.blanks[0]!.map((v) => answer(100, escapeHtmlText(v))).join(''),
+      };
+    const parts = q.content.stem.split(BLANK);
+    if (parts.length - 1 !== q.content.blanks)
+      return {
+        why: `the stem marks ${parts.length - 1} blank(s) with ${BLANK} but the question has ${q.content.blanks}`,
+      };
+    const stem = parts.reduce(
+      (s, p, i) => `${s}{1:SHORTANSWER:${q.key.blanks[i - 1]!.map((v) => `=${clozeText(v)}`).join('~')}}${p}`,
+    );
+    return { type: 'cloze', stem, rest: '' };
+  },
+  qa: (q) => ({
+    type: 'essay',
+    stem: q.content.stem,
+    rest: `    <responseformat>editor</responseformat>\n    ${rich('graderinfo', q.key.rubric ?? '')}\n`,
+  }),
+};
 
 /** A short answer is text; inside `<answer format="html">` it is escaped so that it reads back the same. */
 function escapeHtmlText(v: string): string {

@@ -1,8 +1,8 @@
 /** Programming questions to problem zips (the layout of layout.ts; one folder per problem when there are several). */
 import { zipSync } from 'fflate';
 import { SOURCE_EXTENSION } from '../../languages.js';
-import { problem } from '../../problems.js';
 import type { Draft, Problem } from '../../types.js';
+import { notExported } from '../kinds.js';
 import type { ProblemJson } from './layout.js';
 
 const encode = (s: string) => new TextEncoder().encode(s);
@@ -14,13 +14,7 @@ export function exportProblemZip(drafts: Draft[]): { bytes: Uint8Array; problems
   const files: Record<string, Uint8Array> = {};
   const programs = drafts.flatMap((d, i) => {
     if (d.question.kind === 'programming') return [{ d, q: d.question }];
-    problems.push(
-      problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', {
-        kind: d.question.kind,
-        format: 'problem zip',
-        detail: 'a problem zip carries programming problems only',
-      }),
-    );
+    problems.push(notExported(i, d.question.kind, 'problem zip', 'a problem zip carries programming problems only'));
     return [];
   });
   programs.forEach(({ d, q }, i) => {

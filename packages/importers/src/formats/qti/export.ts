@@ -1,10 +1,12 @@
 /** Drafts to a QTI 2.1 content package (imsmanifest.xml and one item file per question). */
+import type { QuestionOf } from '@examhall/contract';
 import { XMLValidator } from 'fast-xml-parser';
 import { zipSync } from 'fflate';
 import { problem } from '../../problems.js';
 import { BLANK, escapeHtml, htmlToText } from '../../richText.js';
 import type { Draft, Problem } from '../../types.js';
 import { escapeXml } from '../../xml.js';
+import { notExported, writeKind, type KindWriters } from '../kinds.js';
 
 const NS = 'http://www.imsglobal.org/xsd/imsqti_v2p1';
 const TEMPLATES = 'http://www.imsglobal.org/question/qti_v2p1/rptemplates';
@@ -21,11 +23,9 @@ export function exportQti(drafts: Draft[]): { bytes: Uint8Array; problems: Probl
       problems.push(problem(where, 'markup_dropped', 'info'));
       return escapeHtml(htmlToText(html));
     };
-    const item = itemOf(d, xhtml);
+    const item = writeKind(QTI_KINDS, d, 'this slice writes choice, text entry and extended text items only', xhtml);
     if ('why' in item) {
-      problems.push(
-        problem(where, 'not_exported', 'warning', { kind: d.question.kind, format: 'QTI 2.1', detail: item.why }),
-      );
+      problems.push(notExported(i, d.question.kind, 'QTI 2.1', item.why));
       return;
     }
     const id = `item-${i + 1}`;
@@ -52,77 +52,79 @@ const declaration = (id: string, cardinality: string, baseType: string, correct:
     : '') +
   `${mapping}</responseDeclaration>\n`;
 
-/** An item's declarations, body and processing; or why it cannot be written. */
-function itemOf(
-  d: Draft,
-  xhtml: (html: string) => string,
-): { declarations: string; body: string; processing: string } | { why: string } {
-  const q = d.question;
-  const choices = (options: { id: string; content: string }[], max: number) =>
-    `<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="${max}">${options
-      .map((o) => `<simpleChoice identifier="${o.id}">${xhtml(o.content)}</simpleChoice>`)
-      .join('')}</choiceInteraction>`;
-  switch (q.kind) {
-    case 'single':
-    case 'true_false':
-      return {
-        declarations: declaration('RESPONSE', 'single', 'identifier', [q.key.option]),
-        body: xhtml(q.content.stem) + choices(q.content.options, 1),
-        processing: processing('match_correct'),
-      };
-    case 'multiple':
-    case 'indefinite':
-      return {
-        declarations: declaration('RESPONSE', 'multiple', 'identifier', q.key.options),
-        body: xhtml(q.content.stem) + choices(q.content.options, 0),
-        processing: processing('match_correct'),
-      };
-    case 'gradient': {
-      const best = Object.entries(q.key.scores).sort((a, b) => b[1] - a[1])[0]![0];
-      const mapping = `<mapping defaultValue="0">${Object.entries(q.key.scores)
-        .map(([k, v]) => `<mapEntry mapKey="${k}" mappedValue="${v}"/>`)
-        .join('')}</mapping>`;
-      return {
-        declarations: declaration('RESPONSE', 'single', 'identifier', [best], mapping),
-        body: xhtml(q.content.stem) + choices(q.content.options, 1),
-        processing: processing('map_response'),
-      };
-    }
-    case 'fill_blank': {
-      const parts = xhtml(q.content.stem).split(BLANK);
-      if (parts.length - 1 !== q.content.blanks)
-        return {
-          why: `the stem marks ${parts.length - 1} blank(s) with ${BLANK} but the question has ${q.content.blanks}`,
-        };
-      const body = parts.reduce(
-        (s, p, i) => `${s}<textEntryInteraction responseIdentifier="RESPONSE${i}" expectedLength="20"/>${p}`,
-      );
-      const declarations = q.key.blanks
-        .map((variants, i) =>
-          declaration(
-            `RESPONSE${i + 1}`,
-            'single',
-            'string',
-            [variants[0]!],
-            `<mapping defaultValue="0">${variants
-              .map((v) => `<mapEntry mapKey="${escapeXml(v)}" mappedValue="1" caseSensitive="false"/>`)
-              .join('')}</mapping>`,
-          ),
-        )
-        .join('');
-      return { declarations, body, processing: processing('map_response') };
-    }
-    case 'qa':
-      return {
-        declarations: declaration('RESPONSE', 'single', 'string', []),
-        body: `${xhtml(q.content.stem)}<extendedTextInteraction responseIdentifier="RESPONSE"/>`,
-        processing: '',
-      };
-    case 'programming':
-    case 'programming_qa':
-    case 'reading':
-    case 'listening':
-    case 'evaluation':
-      return { why: 'this slice writes choice, text entry and extended text items only' };
-  }
+/** What an item file holds of a question. */
+interface Item {
+  declarations: string;
+  body: string;
+  processing: string;
 }
+
+/** A question's HTML as XHTML (or as plain text with a note when it is not well-formed). */
+type Xhtml = (html: string) => string;
+
+const choices = (xhtml: Xhtml, options: { id: string; content: string }[], max: number) =>
+  `<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="${max}">${options
+    .map((o) => `<simpleChoice identifier="${o.id}">${xhtml(o.content)}</simpleChoice>`)
+    .join('')}</choiceInteraction>`;
+
+/** Single choice and true/false: one right option. */
+const oneRight = (q: QuestionOf<'single' | 'true_false'>, _d: Draft, xhtml: Xhtml): Item => ({
+  declarations: declaration('RESPONSE', 'single', 'identifier', [q.key.option]),
+  body: xhtml(q.content.stem) + choices(xhtml, q.content.options, 1),
+  processing: processing('match_correct'),
+});
+
+/** Multiple and indefinite choice: the right options. */
+const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>, _d: Draft, xhtml: Xhtml): Item => ({
+  declarations: declaration('RESPONSE', 'multiple', 'identifier', q.key.options),
+  body: xhtml(q.content.stem) + choices(xhtml, q.content.options, 0),
+  processing: processing('match_correct'),
+});
+
+/** Each kind this exporter writes, as an item's declarations, body and processing; a kind left out is not written. */
+const QTI_KINDS: KindWriters<Item, Xhtml> = {
+  single: oneRight,
+  true_false: oneRight,
+  multiple: manyRight,
+  indefinite: manyRight,
+  gradient: (q, _d, xhtml) => {
+    const best = Object.entries(q.key.scores).sort((a, b) => b[1] - a[1])[0]![0];
+    const mapping = `<mapping defaultValue="0">${Object.entries(q.key.scores)
+      .map(([k, v]) => `<mapEntry mapKey="${k}" mappedValue="${v}"/>`)
+      .join('')}</mapping>`;
+    return {
+      declarations: declaration('RESPONSE', 'single', 'identifier', [best], mapping),
+      body: xhtml(q.content.stem) + choices(xhtml, q.content.options, 1),
+      processing: processing('map_response'),
+    };
+  },
+  fill_blank: (q, _d, xhtml) => {
+    const parts = xhtml(q.content.stem).split(BLANK);
+    if (parts.length - 1 !== q.content.blanks)
+      return {
+        why: `the stem marks ${parts.length - 1} blank(s) with ${BLANK} but the question has ${q.content.blanks}`,
+      };
+    const body = parts.reduce(
+      (s, p, i) => `${s}<textEntryInteraction responseIdentifier="RESPONSE${i}" expectedLength="20"/>${p}`,
+    );
+    const declarations = q.key.blanks
+      .map((variants, i) =>
+        declaration(
+          `RESPONSE${i + 1}`,
+          'single',
+          'string',
+          [variants[0]!],
+          `<mapping defaultValue="0">${variants
+            .map((v) => `<mapEntry mapKey="${escapeXml(v)}" mappedValue="1" caseSensitive="false"/>`)
+            .join('')}</mapping>`,
+        ),
+      )
+      .join('');
+    return { declarations, body, processing: processing('map_response') };
+  },
+  qa: (q, _d, xhtml) => ({
+    declarations: declaration('RESPONSE', 'single', 'string', []),
+    body: `${xhtml(q.content.stem)}<extendedTextInteraction responseIdentifier="RESPONSE"/>`,
+    processing: '',
+  }),
+};

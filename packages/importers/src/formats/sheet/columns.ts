@@ -1,5 +1,5 @@
 /** The columns and cell values of question sheets (xlsx and CSV): Chinese platforms' headers and ours. */
-import type { QuestionKind } from '@examhall/contract';
+import { QUESTION_KINDS, QUESTION_REGISTRY, type QuestionKind } from '@examhall/contract';
 
 /** A column a sheet may have, by its job. */
 export type Field =
@@ -85,8 +85,11 @@ export function headerOf(text: string): Header | null {
   return field === 'option' ? { field } : { field };
 }
 
-/** Names of each kind in the 题型 column (normalised by normalType), ours first. */
-const TYPE_NAMES: Record<QuestionKind, string[]> = {
+/**
+ * Names of each kind in the 题型 column (normalised by normalType), ours first. A kind left out is named as the
+ * contract names it (see contractNames).
+ */
+const TYPE_NAMES: Partial<Record<QuestionKind, string[]>> = {
   single: ['单选题', '单选', '单项选择题', '单项选择', '单择题', 'single', 'singlechoice', '1'],
   multiple: ['多选题', '多选', '多项选择题', '多项选择', 'multiple', 'multiplechoice', '2'],
   indefinite: ['不定项选择题', '不定项', '不定项选择', '不定项题', 'indefinite', 'indefinitechoice', '3'],
@@ -103,9 +106,22 @@ const TYPE_NAMES: Record<QuestionKind, string[]> = {
 
 const normalType = (text: string) => text.replace(/[\s_\-/]/g, '').toLowerCase();
 
+/** The names of a kind TYPE_NAMES leaves out: its Chinese label (the one we write), English label, name and type id. */
+const contractNames = (kind: QuestionKind): string[] => {
+  const spec = QUESTION_REGISTRY[kind];
+  return [spec.label['zh-CN'], spec.label['en-US'], kind, String(spec.type)];
+};
+
+/** A kind's names in the 题型 column, the one we write first. */
+const namesOf = (kind: QuestionKind): string[] => TYPE_NAMES[kind] ?? contractNames(kind);
+
 const BY_TYPE = new Map<string, QuestionKind>();
 for (const [kind, names] of Object.entries(TYPE_NAMES) as [QuestionKind, string[]][])
   for (const n of names) BY_TYPE.set(normalType(n), kind);
+// The contract's names of a kind left out, where no listed kind uses them already.
+for (const kind of QUESTION_KINDS)
+  if (!TYPE_NAMES[kind])
+    for (const n of contractNames(kind)) if (!BY_TYPE.has(normalType(n))) BY_TYPE.set(normalType(n), kind);
 
 /** The kind a 题型 cell names, or null. */
 export function kindOf(text: string): QuestionKind | null {
@@ -113,10 +129,10 @@ export function kindOf(text: string): QuestionKind | null {
 }
 
 /** The 题型 value we write for a kind (and offer in the template's dropdown). */
-export const typeName = (kind: QuestionKind): string => TYPE_NAMES[kind][0]!;
+export const typeName = (kind: QuestionKind): string => namesOf(kind)[0]!;
 
 /** Every 题型 value we write, in the contract's order. */
-export const TYPE_VALUES = Object.values(TYPE_NAMES).map((n) => n[0]!);
+export const TYPE_VALUES = QUESTION_KINDS.map(typeName);
 
 /** Difficulty words, 1 (easy) to 5 (hard); the first of each is what we write. */
 const DIFFICULTY_NAMES: string[][] = [

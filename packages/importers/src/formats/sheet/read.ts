@@ -1,5 +1,5 @@
 /** Rows of a question sheet (xlsx or CSV) to drafts: both layouts, every problem at its row and column. */
-import { OPTION_IDS, type LanguageId, type QuestionKind } from '@examhall/contract';
+import { OPTION_IDS, QUESTION_REGISTRY, type LanguageId, type QuestionKind } from '@examhall/contract';
 import { finishDraft, type RawDraft } from '../../draft.js';
 import { languageOf } from '../../languages.js';
 import { TRUE_FALSE_OPTIONS } from '../../mapping.js';
@@ -149,7 +149,10 @@ function at(
   });
 }
 
-/** Why a kind cannot come from a sheet, in both languages; null when it can. */
+/**
+ * Why a kind cannot come from a sheet, in both languages, for the kinds with a reason of their own; a kind neither
+ * here nor in SHEET_KINDS has no such question type in sheets (NO_SUCH_TYPE).
+ */
 const NOT_IN_SHEETS: Partial<Record<QuestionKind, { en: string; zh: string; kind_zh: string }>> = {
   programming: {
     en: 'import programming problems as FPS XML or as a problem zip (statement, cases, limits)',
@@ -167,6 +170,9 @@ const NOT_IN_SHEETS: Partial<Record<QuestionKind, { en: string; zh: string; kind
     kind_zh: '听力题',
   },
 };
+
+/** Why a kind in neither NOT_IN_SHEETS nor SHEET_KINDS cannot come from a sheet. */
+const NO_SUCH_TYPE = { en: 'Excel/CSV has no such question type', zh: '表格中没有这种题型' };
 
 /**
  * One question's rows (one row, or a group of option rows) as the readers of each kind ask for them: a field's
@@ -470,13 +476,14 @@ function kindOfRows(r: QuestionRows, problems: Problem[]): KindReader | null {
   const unsupported = NOT_IN_SHEETS[kind];
   const reader = SHEET_KINDS[kind];
   if (unsupported || !reader) {
+    const why = unsupported ?? NO_SUCH_TYPE;
     problems.push(
       problem(typeVal.at, 'kind_not_in_format', 'warning', {
         kind,
-        kind_zh: unsupported?.kind_zh ?? kind,
+        kind_zh: unsupported?.kind_zh ?? QUESTION_REGISTRY[kind].label['zh-CN'],
         format: 'Excel/CSV',
-        detail: unsupported?.en ?? '',
-        detail_zh: unsupported?.zh ?? '',
+        detail: why.en,
+        detail_zh: why.zh,
       }),
     );
     return null;

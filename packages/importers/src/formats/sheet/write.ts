@@ -1,7 +1,8 @@
 /** Drafts to rows of the one-row-per-question layout (what the xlsx and CSV exporters write). */
-import { OPTION_IDS } from '@examhall/contract';
-import { problem } from '../../problems.js';
+import { OPTION_IDS, QUESTION_REGISTRY, type QuestionKind, type QuestionOf } from '@examhall/contract';
+import { BLANK } from '../../richText.js';
 import type { Draft, Problem } from '../../types.js';
+import { noSuchType, notExported, writeKind, type KindWriters } from '../kinds.js';
 import {
   BLANK_SEPARATOR,
   DIFFICULTY_VALUES,
@@ -67,46 +68,62 @@ export function headerRow(lang: 'zh' | 'en' = 'zh'): string[] {
   );
 }
 
+/** Cells by field (an option's as `optionA`...). */
+type Cells = Partial<Record<string, string>>;
+
+/** Gradient and evaluation items: each option's points, as `A=5;B=3`. */
+const optionPoints = (q: QuestionOf<'gradient' | 'evaluation'>): Cells => ({
+  answer: q.content.options.map((o) => `${o.id}=${q.key.scores[o.id]}`).join(BLANK_SEPARATOR),
+});
+
+/** A kind's own cells (its answer, and its dimension or languages) for each kind a row carries. */
+const ROW_KINDS: KindWriters<Cells> = {
+  single: (q) => ({ answer: q.key.option }),
+  true_false: (q) => ({ answer: q.key.option }),
+  multiple: (q) => ({ answer: q.key.options.join('') }),
+  indefinite: (q) => ({ answer: q.key.options.join('') }),
+  gradient: optionPoints,
+  evaluation: (q) => ({ ...optionPoints(q), dimension: q.content.dimension }),
+  fill_blank: (q) => {
+    const bad = q.key.blanks.flat().find((v) => /[;；|｜]/.test(v) || v !== v.trim());
+    if (bad !== undefined)
+      return { why: `the accepted answer "${bad}" holds a separator (; or |) or spaces at its ends` };
+    // The reader counts the blanks marked in the stem (three or more underscores) against the answer's.
+    const marked = q.content.stem.replace(/_{3,}/g, BLANK).split(BLANK).length - 1;
+    if (marked !== q.content.blanks)
+      return { why: `the stem marks ${marked} blank(s) with ${BLANK} but the question has ${q.content.blanks}` };
+    return { answer: q.key.blanks.map((b) => b.join(VARIANT_SEPARATOR)).join(BLANK_SEPARATOR) };
+  },
+  qa: (q) => (q.key.rubric ? { answer: htmlToCell(q.key.rubric, true) } : {}),
+  programming_qa: (q) => {
+    if (q.content.starter && Object.keys(q.content.starter).length > 0)
+      return { why: 'starter code does not fit in a sheet' };
+    return {
+      languages: q.content.languages.join(LIST_SEPARATOR),
+      ...(q.key.rubric ? { answer: htmlToCell(q.key.rubric, true) } : {}),
+    };
+  },
+};
+
+/** Why a row cannot carry a kind ROW_KINDS leaves out: the kinds with a reason of their own, then the rest. */
+const NOT_IN_ROWS: Partial<Record<QuestionKind, string>> = {
+  programming: 'export programming problems as FPS or as a problem zip',
+};
+
+/** Why a row cannot carry a kind: its own reason, sub-questions (the kinds answered per sub), or no such type. */
+function notInRows(kind: string, format: string): string {
+  if (Object.hasOwn(NOT_IN_ROWS, kind)) return NOT_IN_ROWS[kind as QuestionKind]!;
+  if (Object.hasOwn(QUESTION_REGISTRY, kind) && QUESTION_REGISTRY[kind as QuestionKind].answer === 'subs')
+    return 'sub-questions do not fit in one row';
+  return noSuchType(format);
+}
+
 /** Why a draft cannot be a row, or its cells by field. */
-function cellsOf(d: Draft): { cells: Partial<Record<string, string>> } | { why: string } {
+function cellsOf(d: Draft, format: string): { cells: Cells } | { why: string } {
   const q = d.question;
-  const out: Partial<Record<string, string>> = { type: typeName(q.kind), stem: htmlToCell(q.content.stem, true) };
-  switch (q.kind) {
-    case 'programming':
-      return { why: 'export programming problems as FPS or as a problem zip' };
-    case 'reading':
-    case 'listening':
-      return { why: 'sub-questions do not fit in one row' };
-    case 'single':
-    case 'true_false':
-      out.answer = q.key.option;
-      break;
-    case 'multiple':
-    case 'indefinite':
-      out.answer = q.key.options.join('');
-      break;
-    case 'gradient':
-    case 'evaluation':
-      out.answer = q.content.options.map((o) => `${o.id}=${q.key.scores[o.id]}`).join(BLANK_SEPARATOR);
-      if (q.kind === 'evaluation') out.dimension = q.content.dimension;
-      break;
-    case 'fill_blank': {
-      const bad = q.key.blanks.flat().find((v) => /[;；|｜]/.test(v) || v !== v.trim());
-      if (bad !== undefined)
-        return { why: `the accepted answer "${bad}" holds a separator (; or |) or spaces at its ends` };
-      out.answer = q.key.blanks.map((b) => b.join(VARIANT_SEPARATOR)).join(BLANK_SEPARATOR);
-      break;
-    }
-    case 'qa':
-      if (q.key.rubric) out.answer = htmlToCell(q.key.rubric, true);
-      break;
-    case 'programming_qa':
-      if (q.content.starter && Object.keys(q.content.starter).length > 0)
-        return { why: 'starter code does not fit in a sheet' };
-      out.languages = q.content.languages.join(LIST_SEPARATOR);
-      if (q.key.rubric) out.answer = htmlToCell(q.key.rubric, true);
-      break;
-  }
+  const own = writeKind(ROW_KINDS, d, notInRows(q.kind, format));
+  if ('why' in own && typeof own.why === 'string') return { why: own.why };
+  const out: Cells = { type: typeName(q.kind), stem: htmlToCell(q.content.stem, true), ...own };
   if ('options' in q.content && q.kind !== 'programming_qa')
     for (const o of q.content.options) out[`option${o.id}`] = htmlToCell(o.content, false);
   if (d.title !== undefined) out.title = d.title;
@@ -126,15 +143,9 @@ export function questionRows(drafts: Draft[], format: string): { rows: string[][
   const rows: string[][] = [];
   const problems: Problem[] = [];
   drafts.forEach((d, i) => {
-    const made = cellsOf(d);
+    const made = cellsOf(d, format);
     if ('why' in made) {
-      problems.push(
-        problem({ element: `question[${i + 1}]` }, 'not_exported', 'warning', {
-          kind: d.question.kind,
-          format,
-          detail: made.why,
-        }),
-      );
+      problems.push(notExported(i, d.question.kind, format, made.why));
       return;
     }
     const { cells } = made;
