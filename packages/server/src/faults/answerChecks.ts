@@ -1,6 +1,7 @@
 /** What fault tests share: their cluster's start and close, and the answer load started and checked. */
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { BenchDb } from '../bench/harness.js';
+import type { BenchDb, ServerProcess } from '../bench/harness.js';
+import { requirePart } from '../test/parts.js';
 import { startCluster, type Cluster, type ExamCandidate } from './cluster.js';
 import { AnswerLoad, answersFound, choiceQuestions } from './load.js';
 
@@ -34,6 +35,16 @@ export async function expectNoAnswerLost(db: BenchDb, load: AnswerLoad, label: s
   } finally {
     await handle.db.destroy();
   }
+}
+
+/** Whether PostgreSQL and Redis, which a cluster runs on, are reachable (`requirePart`: CI fails without them). */
+export async function clusterPartsHere(): Promise<boolean> {
+  return (await requirePart('postgres')) && (await requirePart('redis'));
+}
+
+/** The cluster's first API process and a second one started now. */
+export async function twoApis(cluster: Cluster): Promise<[ServerProcess, ServerProcess]> {
+  return [cluster.apis[0]!, await cluster.startApi()];
 }
 
 /**

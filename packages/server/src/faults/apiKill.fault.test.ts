@@ -4,25 +4,21 @@
  * survivor; afterwards every acknowledged change is in the database. At full scale (FAULT_FULL=true) the load runs
  * for a minute after the kill with more candidates; see docs/deployment.md.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { requirePart } from '../test/parts.js';
 import { faultCandidates, faultSeconds } from './cluster.js';
-import { clusterForTests, expectNoAnswerLost, startAnswerLoad } from './answerChecks.js';
+import { clusterForTests, clusterPartsHere, expectNoAnswerLost, startAnswerLoad, twoApis } from './answerChecks.js';
 
-const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe.runIf(partsHere)('fault: an API process killed with SIGKILL under load', () => {
+describe.runIf(await clusterPartsHere())('fault: an API process killed with SIGKILL under load', () => {
   const CANDIDATES = faultCandidates(12);
   const cluster = clusterForTests(CANDIDATES);
 
   it('loses no acknowledged answer: the candidates carry on through the other process', async () => {
-    const [first] = cluster().apis;
-    const second = await cluster().startApi();
+    const [first, second] = await twoApis(cluster());
     const load = await startAnswerLoad({
-      bases: () => [first!.base, second.base],
+      bases: () => [first.base, second.base],
       examId: cluster().examId,
-      candidates: await cluster().candidates(first!, CANDIDATES),
+      candidates: await cluster().candidates(first, CANDIDATES),
       everyMs: 100,
       giveUpMs: 60_000,
     });

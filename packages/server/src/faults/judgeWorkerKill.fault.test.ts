@@ -6,15 +6,12 @@
  */
 import type { JudgeData } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
-import { requirePart } from '../test/parts.js';
-import { clusterForTests } from './answerChecks.js';
+import { clusterForTests, clusterPartsHere } from './answerChecks.js';
 import { until } from '../test/processes.js';
 import { apiCall, faultCandidates } from './cluster.js';
 import { jobsFinished, judged, programmingQuestion, submitCode } from './judging.js';
 
-const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
-
-describe.runIf(partsHere)('fault: a judge worker killed in the middle of a job', () => {
+describe.runIf(await clusterPartsHere())('fault: a judge worker killed in the middle of a job', () => {
   const CANDIDATES = faultCandidates(3);
   const cluster = clusterForTests(CANDIDATES);
 

@@ -5,27 +5,23 @@
  * each process is ready again by itself (/readyz 200) without a restart. CI cuts PostgreSQL for 5 s; at full scale
  * (FAULT_FULL=true) for 30 s.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { requirePart } from '../test/parts.js';
 import { until } from '../test/processes.js';
 import { faultCandidates, faultSeconds, readyStatus } from './cluster.js';
-import { clusterForTests, expectNoAnswerLost, startAnswerLoad } from './answerChecks.js';
+import { clusterForTests, clusterPartsHere, expectNoAnswerLost, startAnswerLoad, twoApis } from './answerChecks.js';
 
-const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe.runIf(partsHere)('fault: PostgreSQL restarts under load', () => {
+describe.runIf(await clusterPartsHere())('fault: PostgreSQL restarts under load', () => {
   const CANDIDATES = faultCandidates(12);
   const cluster = clusterForTests(CANDIDATES);
 
   it('loses no acknowledged answer, and the processes recover by themselves', async () => {
-    const [first] = cluster().apis;
-    const second = await cluster().startApi();
-    const apis = [first!, second];
+    const [first, second] = await twoApis(cluster());
+    const apis = [first, second];
     const load = await startAnswerLoad({
       bases: () => apis.map((a) => a.base),
       examId: cluster().examId,
-      candidates: await cluster().candidates(first!, CANDIDATES),
+      candidates: await cluster().candidates(first, CANDIDATES),
       everyMs: 100,
       giveUpMs: 120_000,
     });
@@ -34,7 +30,7 @@ describe.runIf(partsHere)('fault: PostgreSQL restarts under load', () => {
     const down = Date.now();
     const outage = faultSeconds(30, 5) * 1000;
     // Taken out of the balancer's rotation meanwhile, never hanging.
-    await until(async () => (await readyStatus(first!.base)) === 503, 10_000, 200);
+    await until(async () => (await readyStatus(first.base)) === 503, 10_000, 200);
     await sleep(Math.max(0, outage - (Date.now() - down)));
     const duringOutage = load.acknowledged.size;
     await cluster().proxies.postgres.open();

@@ -7,29 +7,25 @@
  * ids (JudgeService.requeueLost and the status call). CI cuts Redis for 5 s; FAULT_FULL=true 30 s.
  */
 import { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { requirePart } from '../test/parts.js';
-import { clusterForTests } from './answerChecks.js';
+import { clusterForTests, clusterPartsHere, twoApis } from './answerChecks.js';
 import { until } from '../test/processes.js';
 import { apiCall, faultCandidates, faultSeconds, readyStatus } from './cluster.js';
 import { jobsFinished, judged, programmingQuestion, submitCode } from './judging.js';
 import { AnswerLoad, answersFound, choiceQuestions } from './load.js';
 import { CandidateStream } from './streams.js';
 
-const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe.runIf(partsHere)('fault: Redis restarts under load', () => {
+describe.runIf(await clusterPartsHere())('fault: Redis restarts under load', () => {
   const CANDIDATES = faultCandidates(10);
   const cluster = clusterForTests(CANDIDATES);
 
   it('loses no acknowledged answer, streams carry changes again, every judge job finishes', async () => {
-    const [a] = cluster().apis;
-    const b = await cluster().startApi();
-    const bases = () => [a!.base, b.base];
-    const candidates = await cluster().candidates(a!, CANDIDATES);
-    const choices = await choiceQuestions(a!.base, cluster().examId, candidates[0]!.token);
-    const subjectId = await programmingQuestion(a!.base, cluster().examId, candidates[0]!.token);
+    const [a, b] = await twoApis(cluster());
+    const bases = () => [a.base, b.base];
+    const candidates = await cluster().candidates(a, CANDIDATES);
+    const choices = await choiceQuestions(a.base, cluster().examId, candidates[0]!.token);
+    const subjectId = await programmingQuestion(a.base, cluster().examId, candidates[0]!.token);
     await cluster().startJudgeWorker();
     await cluster().startJudgeWorker();
     const proctor = await cluster().staffToken(b.base);
@@ -37,7 +33,7 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
       apiCall(b.base, 'POST', '/admin/proctor/warn', { bearer: proctor, body: { attempt_id: c.attemptId, text } });
     // The candidates' streams live on process A, the proctor works on B.
     const watched = candidates.slice(0, 3);
-    const streams = watched.map((c) => new CandidateStream(() => [a!.base], cluster().examId, c));
+    const streams = watched.map((c) => new CandidateStream(() => [a.base], cluster().examId, c));
     for (const [i, c] of watched.entries()) {
       // Open first: a stream hears the warnings made while it is open.
       await streams[i]!.opened();
@@ -68,11 +64,11 @@ describe.runIf(partsHere)('fault: Redis restarts under load', () => {
     await direct.quit();
     // Submits made while Redis is away (queued once it is back).
     for (const c of candidates.slice(3, 6)) submit(c);
-    await until(async () => (await readyStatus(a!.base)) === 503, 10_000, 200);
+    await until(async () => (await readyStatus(a.base)) === 503, 10_000, 200);
     await sleep(Math.max(0, faultSeconds(30, 5) * 1000 - (Date.now() - down)));
     await cluster().proxies.redis.open();
     const back = Date.now();
-    for (const api of [a!, b]) await until(async () => (await readyStatus(api.base)) === 200, 30_000, 200);
+    for (const api of [a, b]) await until(async () => (await readyStatus(api.base)) === 200, 30_000, 200);
     const readyAfterS = (Date.now() - back) / 1000;
 
     // A change made on B reaches the streams on A again.

@@ -6,27 +6,23 @@
  * 5 s; at full scale (FAULT_FULL=true) for a minute. The browser's side of the same fault is e2e/storeOutage.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { flatPhoto } from '../bench/facePhotos.js';
 import { attemptPrefix } from '../services/chain.js';
-import { requirePart } from '../test/parts.js';
-import { clusterForTests } from './answerChecks.js';
+import { clusterForTests, clusterPartsHere, twoApis } from './answerChecks.js';
 import { ApiFailure, apiCall, faultCandidates, faultSeconds } from './cluster.js';
 import { PictureLoad, picturesFound } from './evidence.js';
 
-const partsHere = (await requirePart('postgres')) && (await requirePart('redis'));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe.runIf(partsHere)('fault: the object store unavailable under uploads', () => {
+describe.runIf(await clusterPartsHere())('fault: the object store unavailable under uploads', () => {
   const CANDIDATES = faultCandidates(6);
   const cluster = clusterForTests(CANDIDATES);
 
   it('loses no picture: those taken meanwhile are kept by the pages and recorded once the store is back', async () => {
-    const [a] = cluster().apis;
-    const b = await cluster().startApi();
-    const candidates = await cluster().candidates(a!, CANDIDATES);
+    const [a, b] = await twoApis(cluster());
+    const candidates = await cluster().candidates(a, CANDIDATES);
     const load = new PictureLoad({
-      bases: () => [a!.base, b.base],
+      bases: () => [a.base, b.base],
       examId: cluster().examId,
       candidates,
       store: cluster().storeThroughProxy,
@@ -58,7 +54,7 @@ describe.runIf(partsHere)('fault: the object store unavailable under uploads', (
     await cluster().proxies.store.close();
     const down = Date.now();
     for (const p of late) {
-      const refused = await p.record(a!.base).then(
+      const refused = await p.record(a.base).then(
         () => null,
         (err: unknown) => err,
       );
