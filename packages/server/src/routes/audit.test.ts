@@ -7,6 +7,7 @@
  */
 import { api, type AuditListData, type CallDef } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
+import type { AuditObject } from '../services/audit.js';
 import { body } from '../test/app.js';
 import { auditEntriesSince, lastAuditId } from '../test/auditLog.js';
 import { sendCall, worldApp } from '../test/callWorld.js';
@@ -86,26 +87,14 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
     // Entries at known times: three by the admin on one team, two by the author on another object.
     const base = w.t.now() + 3_600_000;
     w.t.advance(3_600_000);
-    for (let i = 0; i < 3; i++) {
-      w.t.advance(1_000);
-      await w.t.services.audit.record(
-        admin,
-        'team.update',
-        { kind: 'team', id: w.otherTeamId },
-        { n: i },
-        { n: i + 1 },
-      );
-    }
-    for (let i = 0; i < 2; i++) {
-      w.t.advance(1_000);
-      await w.t.services.audit.record(
-        author,
-        'exam.save_draft',
-        { kind: 'exam', id: w.examId },
-        { n: i },
-        { n: i + 1 },
-      );
-    }
+    const record = async (who: typeof admin, action: string, object: AuditObject, times: number) => {
+      for (let i = 0; i < times; i++) {
+        w.t.advance(1_000);
+        await w.t.services.audit.record(who, action, object, { n: i }, { n: i + 1 });
+      }
+    };
+    await record(admin, 'team.update', { kind: 'team', id: w.otherTeamId }, 3);
+    await record(author, 'exam.save_draft', { kind: 'exam', id: w.examId }, 2);
     const list = async (query: Record<string, string | number>, token = w.tokens.admin) => {
       const res = await sendCall(w.t, api.auditList, { query }, token);
       expect(res.statusCode, res.body).toBe(200);

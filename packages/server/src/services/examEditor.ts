@@ -179,7 +179,23 @@ export class ExamEditorService {
       teamId = actor.teamId;
     }
     const now = this.clock();
-    const draft = defaultDefinition(body.name, now);
+    return this.newDraftExam(actor, teamId, defaultDefinition(body.name, now), now, 'exam.create', {
+      team_id: teamId,
+    });
+  }
+
+  /**
+   * Makes a draft exam of `teamId` holding `draft`, made at `now`, with its audit entry `action` (after: `after`
+   * and the draft).
+   */
+  private newDraftExam(
+    actor: StaffActor,
+    teamId: number | null,
+    draft: ExamDefinition,
+    now: number,
+    action: string,
+    after: Record<string, unknown>,
+  ): Promise<{ exam_id: number }> {
     return this.db.transaction().execute(async (trx) => {
       const exam = await new ExamEditorRepository(trx).create({
         ...headFields(draft),
@@ -191,9 +207,7 @@ export class ExamEditorService {
         updated_at: now,
         created_by: actor.id,
       });
-      await this.deps.audit
-        .with(trx)
-        .record(actor, 'exam.create', { kind: 'exam', id: exam.id }, null, { team_id: teamId, draft });
+      await this.deps.audit.with(trx).record(actor, action, { kind: 'exam', id: exam.id }, null, { ...after, draft });
       return { exam_id: exam.id };
     });
   }
@@ -312,23 +326,7 @@ export class ExamEditorService {
   async copy(actor: StaffActor, body: Out<typeof api.examEditorCopy, 'body'>): Promise<{ exam_id: number }> {
     const source = await this.exam(actor, api.examEditorCopy, body.exam_id);
     const draft = { ...draftOf(source, this.clock()), name: body.name ?? `${source.name} (copy)`.slice(0, 200) };
-    const now = this.clock();
-    return this.db.transaction().execute(async (trx) => {
-      const exam = await new ExamEditorRepository(trx).create({
-        ...headFields(draft),
-        created_at: now,
-        team_id: source.team_id,
-        status: 'draft',
-        draft: JSON.stringify(draft),
-        revision: 0,
-        updated_at: now,
-        created_by: actor.id,
-      });
-      await this.deps.audit
-        .with(trx)
-        .record(actor, 'exam.copy', { kind: 'exam', id: exam.id }, null, { copied_from: source.id, draft });
-      return { exam_id: exam.id };
-    });
+    return this.newDraftExam(actor, source.team_id, draft, this.clock(), 'exam.copy', { copied_from: source.id });
   }
 
   /** POST /admin/exam/archive: archives (or brings back) an exam; candidates' attempts stay as they are. */
