@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { JobTable } from '../db/schema.js';
 
@@ -135,30 +135,28 @@ export class JobRepository {
     return this.byId(id);
   }
 
-  /** Extends the runner's lease; answers whether cancel was asked, or undefined when the runner lost the job. */
-  async renew(id: number, runner: string, leaseUntil: number): Promise<{ cancel: boolean } | undefined> {
+  /** Sets `values` on the job while `runner` holds it (it is running); false when it does not. */
+  private async setWhileHeld(id: number, runner: string, values: Updateable<JobTable>): Promise<boolean> {
     const res = await this.db
       .updateTable('job')
-      .set({ lease_until: leaseUntil })
+      .set(values)
       .where('id', '=', id)
       .where('locked_by', '=', runner)
       .where('state', '=', 'running')
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return undefined;
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** Extends the runner's lease; answers whether cancel was asked, or undefined when the runner lost the job. */
+  async renew(id: number, runner: string, leaseUntil: number): Promise<{ cancel: boolean } | undefined> {
+    if (!(await this.setWhileHeld(id, runner, { lease_until: leaseUntil }))) return undefined;
     const row = await this.db.selectFrom('job').select('cancel_requested').where('id', '=', id).executeTakeFirst();
     return { cancel: row?.cancel_requested === 1 };
   }
 
   /** Records progress while the runner holds the job; false when it does not. */
   async progress(id: number, runner: string, done: number, total: number, phase: string | null): Promise<boolean> {
-    const res = await this.db
-      .updateTable('job')
-      .set({ progress_done: done, progress_total: total, progress_phase: phase })
-      .where('id', '=', id)
-      .where('locked_by', '=', runner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.setWhileHeld(id, runner, { progress_done: done, progress_total: total, progress_phase: phase });
   }
 
   /** Stores the cursor (and progress) while the runner holds the job; false when it does not. Run it in the effect's transaction. */
@@ -168,17 +166,10 @@ export class JobRepository {
     cursor: string,
     progress: { done: number; total: number } | undefined,
   ): Promise<boolean> {
-    const res = await this.db
-      .updateTable('job')
-      .set({
-        cursor,
-        ...(progress ? { progress_done: progress.done, progress_total: progress.total } : {}),
-      })
-      .where('id', '=', id)
-      .where('locked_by', '=', runner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.setWhileHeld(id, runner, {
+      cursor,
+      ...(progress ? { progress_done: progress.done, progress_total: progress.total } : {}),
+    });
   }
 
   /** Ends a job the runner holds: done with a result, failed with an error, or cancelled. */
@@ -188,33 +179,20 @@ export class JobRepository {
     end: { state: 'done' | 'failed' | 'cancelled'; result?: string; error?: { code: string; message: string } },
     now: number,
   ): Promise<boolean> {
-    const res = await this.db
-      .updateTable('job')
-      .set({
-        state: end.state,
-        result: end.result ?? null,
-        error_code: end.error?.code ?? null,
-        error_message: end.error?.message ?? null,
-        locked_by: null,
-        lease_until: null,
-        finished_at: now,
-      })
-      .where('id', '=', id)
-      .where('locked_by', '=', runner)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.setWhileHeld(id, runner, {
+      state: end.state,
+      result: end.result ?? null,
+      error_code: end.error?.code ?? null,
+      error_message: end.error?.message ?? null,
+      locked_by: null,
+      lease_until: null,
+      finished_at: now,
+    });
   }
 
   /** Gives a job up: back to queued for another runner (this process is stopping). */
   async release(id: number, runner: string): Promise<void> {
-    await this.db
-      .updateTable('job')
-      .set({ state: 'queued', locked_by: null, lease_until: null })
-      .where('id', '=', id)
-      .where('locked_by', '=', runner)
-      .where('state', '=', 'running')
-      .execute();
+    await this.setWhileHeld(id, runner, { state: 'queued', locked_by: null, lease_until: null });
   }
 
   /** Fails a job whatever holds it (the queue gave up on it). */
