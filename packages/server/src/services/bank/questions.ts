@@ -61,6 +61,27 @@ export interface BankQuestionDeps extends BankTxDeps {
 /** Characters of plain stem a list item shows. */
 const STEM_PREVIEW = 200;
 
+/** What a question's view and its list item both show of its row. */
+function rowFields(r: BankQuestionRecord) {
+  return {
+    id: r.id,
+    team_id: r.team_id,
+    folder_id: r.folder_id,
+    type: r.type,
+    difficulty: r.difficulty,
+    knowledge_points: stringList(r.knowledge_points),
+    tags: r.tags,
+    default_score: r.default_score,
+    author: { id: r.author_id, name: r.author_name },
+    editor: { id: r.editor_id, name: r.editor_name },
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    revision: r.revision,
+    used_count: r.used_count,
+    flags: r.flags,
+  };
+}
+
 /**
  * Bank questions: the list (filtered, searched, sorted), one in full, create and update (each audited), likely
  * duplicates of imported bodies, and the tags in use.
@@ -111,52 +132,19 @@ export class BankQuestionService {
     const [r] = await repo.byIds([id]);
     if (!r) throw fail('not_found', `no such question ${id}`);
     const body = parseStored(r, this.deps.log);
-    return {
-      id: r.id,
-      team_id: r.team_id,
-      folder_id: r.folder_id,
-      kind: body.kind,
-      type: r.type,
-      difficulty: r.difficulty,
-      knowledge_points: stringList(r.knowledge_points),
-      tags: r.tags,
-      default_score: r.default_score,
-      author: { id: r.author_id, name: r.author_name },
-      editor: { id: r.editor_id, name: r.editor_name },
-      created_at: r.created_at,
-      updated_at: r.updated_at,
-      revision: r.revision,
-      used_count: r.used_count,
-      flags: r.flags,
-      question: body,
-      verification: verificationOf(r, body),
-    };
+    return { ...rowFields(r), kind: body.kind, question: body, verification: verificationOf(r, body) };
   }
 
   /** A list item: the row's metadata; a row that no longer parses is shown with its problem. */
   private item(r: BankQuestionRecord): BankQuestionItem {
     const read = readStored(r);
     return {
-      id: r.id,
-      team_id: r.team_id,
-      folder_id: r.folder_id,
+      ...rowFields(r),
       // A kind the registry no longer knows is shown as 'qa' (plain text), with the problem saying so.
       kind: QUESTION_KINDS.find((k) => k === r.kind) ?? 'qa',
-      type: r.type,
       stem: r.stem_text.slice(0, STEM_PREVIEW),
-      difficulty: r.difficulty,
-      knowledge_points: stringList(r.knowledge_points),
-      tags: r.tags,
-      default_score: r.default_score,
-      author: { id: r.author_id, name: r.author_name },
-      editor: { id: r.editor_id, name: r.editor_name },
-      created_at: r.created_at,
-      updated_at: r.updated_at,
-      revision: r.revision,
-      used_count: r.used_count,
       verification: read.body ? verificationState(r, read.body) : 'none',
       problem: read.problem,
-      flags: r.flags,
     };
   }
 
