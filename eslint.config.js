@@ -18,12 +18,34 @@ const NO_SERVICE_SET = {
   message: 'Take the services needed as a small dependency object, not the whole set.',
 };
 
+// A question kind's type id and its facts live in its file (contract/src/questions/kinds/): code elsewhere asks the
+// kind (KINDS, QUESTION_REGISTRY), so a new kind needs no edit outside its folder.
+const KIND_HOME =
+  "A kind's type id lives in its file in contract/src/questions/kinds/: ask the kind (KINDS, QUESTION_REGISTRY).";
+const KIND_LITERALS = [
+  { selector: "MemberExpression[object.name='QuestionType']", message: KIND_HOME },
+  {
+    selector: "BinaryExpression[operator=/^[!=]==?$/][left.property.name='type'][right.raw=/^[0-9]+$/]",
+    message: KIND_HOME,
+  },
+];
+const KIND_LITERAL_FILES = {
+  files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx'],
+  ignores: [
+    '**/*.test.ts',
+    '**/*.test.tsx',
+    'packages/contract/src/questions/kinds/**',
+    'packages/contract/src/enums.ts',
+  ],
+};
+
 /** The import rules of one layer of the server (`dir` under packages/server/src), tests aside. */
 function serverLayer(dir, paths, patterns) {
   const sqlRules = paths.some((p) => p.message === SQL_HOME)
     ? {
         'no-restricted-syntax': [
           'error',
+          ...KIND_LITERALS,
           {
             selector:
               'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
@@ -79,6 +101,7 @@ export default tseslint.config(
     ],
     rules: { 'max-lines-per-function': ['error', { max: 200 }] },
   },
+  { ...KIND_LITERAL_FILES, rules: { 'no-restricted-syntax': ['error', ...KIND_LITERALS] } },
   // Layers point one way: SQL only in repositories/ and db/; HTTP only in routes/ and http/, which call services and
   // never the reverse; live proctoring takes the services it needs, not the whole set (services/index.ts).
   ...serverLayer('{routes,http,sms}', NO_SQL, []),

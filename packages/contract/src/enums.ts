@@ -19,12 +19,6 @@ export type QuestionType = (typeof QuestionType)[keyof typeof QuestionType];
 /** Every question type id, ascending. */
 export const QUESTION_TYPES = Object.values(QuestionType) as QuestionType[];
 
-/** The order in which question types are shown to the candidate within a section. */
-export const QUESTION_TYPE_DISPLAY_ORDER: readonly QuestionType[] = [1, 2, 11, 3, 7, 4, 10, 9, 5, 8, 6];
-
-/** Types that may appear as sub-questions of a reading (9) or listening (10) question. */
-export const SUB_QUESTION_TYPES: readonly QuestionType[] = [1, 2, 3, 4, 7, 11];
-
 /** Exam phases: device checks (monitor), answering (exam), submitted (docs/contract.md#exam-phases). */
 export const ExamPhase = { monitor: 1, exam: 2, submit: 3 } as const;
 /** An exam phase id. */

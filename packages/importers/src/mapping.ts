@@ -1,5 +1,5 @@
 /** Shared mappings from the formats' notions (weights, feedback, gaps) to the contract's question kinds. */
-import { OPTION_IDS, QuestionType } from '@examhall/contract';
+import { OPTION_IDS, QUESTION_REGISTRY, type QuestionKind } from '@examhall/contract';
 import type { RawDraft } from './draft.js';
 import { problem } from './problems.js';
 import { BLANK } from './richText.js';
@@ -113,18 +113,19 @@ export function gappedQuestion(parts: string[], gaps: Gap[], where: Where, probl
   gaps.forEach((g, i) => {
     const id = i + 1;
     if (g.type === 'blank') {
-      subs.push({ id, type: QuestionType.fillBlank, score: g.points, stem: `<p>（${id}）${BLANK}</p>`, blanks: 1 });
+      subs.push({
+        id,
+        type: QUESTION_REGISTRY.fill_blank.type,
+        score: g.points,
+        stem: `<p>（${id}）${BLANK}</p>`,
+        blanks: 1,
+      });
       keys[id] = { blanks: [g.variants] };
       return;
     }
     const q = choiceQuestion(`（${id}）`, g.answers, g.multi, where, problems);
     const c = q.content as { options: unknown };
-    const type = {
-      single: QuestionType.single,
-      multiple: QuestionType.multiple,
-      indefinite: QuestionType.indefinite,
-      gradient: QuestionType.gradient,
-    }[q.kind as 'single' | 'multiple' | 'indefinite' | 'gradient'];
+    const type = QUESTION_REGISTRY[q.kind as QuestionKind].type;
     subs.push({ id, type, score: g.points, stem: `<p>（${id}）</p>`, options: c.options });
     keys[id] = q.key;
   });

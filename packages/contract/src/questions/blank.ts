@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { QuestionType } from '../enums.js';
 import type { AnswerValue } from '../schemas/answer.js';
-import { report, round2, StemField, wrongAnswerKind, type QuestionSpec } from './common.js';
+import { report, round2, StemField, wrongAnswerKind } from './common.js';
 
 /** Most blanks of one question (an answer carries at most 50 texts). */
 export const BLANKS_MAX = 50;
@@ -75,17 +74,3 @@ export function blanksProblem(kind: string, content: FillBlankContent, value: An
   if (wrong || value.kind !== 'blanks') return wrong;
   return value.blanks.length <= content.blanks ? null : 'answer.blanks: more answers than blanks';
 }
-
-/** Fill in blank (type 4). */
-export const FILL_BLANK: QuestionSpec<'fill_blank', FillBlankContent, FillBlankKey> = {
-  kind: 'fill_blank',
-  type: QuestionType.fillBlank,
-  sections: ['linetest', 'major'],
-  content: FillBlankContent,
-  key: FillBlankKey,
-  answer: 'blanks',
-  scoring: 'auto',
-  score: (b, value, points) => scoreBlanks(b.key, value, points),
-  answerProblem: (c, value) => blanksProblem('fill_blank', c, value),
-  candidateView: (c) => ({ stem: c.stem, blanks: c.blanks }),
-};

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { QuestionType } from '../enums.js';
 import type { AnswerValue } from '../schemas/answer.js';
 import {
   checkOptionExists,
@@ -12,7 +11,7 @@ import {
   StemField,
   viewOptions,
   wrongAnswerKind,
-  type QuestionSpec,
+  type KindResponses,
 } from './common.js';
 
 /** Content of a choice question (single, multiple, indefinite, gradient): a stem and 2-8 options. */
@@ -126,7 +125,7 @@ export function manyOptionsProblem(
 }
 
 /** The one right option earns all points. */
-function scoreOne(key: OneOptionKey, value: AnswerValue | null, points: number): number {
+export function scoreOne(key: OneOptionKey, value: AnswerValue | null, points: number): number {
   return value?.kind === 'choice' && value.option === key.option ? points : 0;
 }
 
@@ -134,7 +133,7 @@ function scoreOne(key: OneOptionKey, value: AnswerValue | null, points: number):
  * The exact set earns all points; a non-empty subset of the right options with no wrong one earns half;
  * any wrong option earns nothing.
  */
-function scoreMany(key: { options: string[] }, value: AnswerValue | null, points: number): number {
+export function scoreMany(key: { options: string[] }, value: AnswerValue | null, points: number): number {
   if (value?.kind !== 'multi') return 0;
   const chosen = new Set(value.options);
   const right = new Set(key.options);
@@ -150,74 +149,16 @@ export function scoreGradient(key: GradientKey, value: AnswerValue | null, point
   return best > 0 ? round2((got / best) * points) : 0;
 }
 
-const choiceView = (c: ChoiceContent | TrueFalseContent) => ({ stem: c.stem, options: viewOptions(c.options) });
+/** What candidates see of a choice question: its stem and options. */
+export const choiceView = (c: ChoiceContent | TrueFalseContent) => ({ stem: c.stem, options: viewOptions(c.options) });
 
-/** Single choice (type 1). */
-export const SINGLE: QuestionSpec<'single', ChoiceContent, OneOptionKey> = {
-  kind: 'single',
-  type: QuestionType.single,
-  sections: ['linetest', 'major'],
-  content: ChoiceContent,
-  key: OneOptionKey,
-  answer: 'choice',
-  scoring: 'auto',
-  score: (b, value, points) => scoreOne(b.key, value, points),
-  answerProblem: (c, value) => oneOptionProblem('single', c.options, value),
-  candidateView: choiceView,
-};
+/** Item analysis of a choice question: its options, those in `right` counted as the key. */
+export function optionResponses(options: readonly { id: string }[], right: Iterable<string>): KindResponses {
+  return { ids: options.map((o) => o.id), key: new Set(right) };
+}
 
-/** Multiple choice (type 2). */
-export const MULTIPLE: QuestionSpec<'multiple', ChoiceContent, MultipleKey> = {
-  kind: 'multiple',
-  type: QuestionType.multiple,
-  sections: ['linetest', 'major'],
-  content: ChoiceContent,
-  key: MultipleKey,
-  answer: 'multi',
-  scoring: 'auto',
-  score: (b, value, points) => scoreMany(b.key, value, points),
-  answerProblem: (c, value) => manyOptionsProblem('multiple', c.options, value),
-  candidateView: choiceView,
-};
-
-/** Indefinite choice (type 3). */
-export const INDEFINITE: QuestionSpec<'indefinite', ChoiceContent, IndefiniteKey> = {
-  kind: 'indefinite',
-  type: QuestionType.indefinite,
-  sections: ['linetest', 'major'],
-  content: ChoiceContent,
-  key: IndefiniteKey,
-  answer: 'multi',
-  scoring: 'auto',
-  score: (b, value, points) => scoreMany(b.key, value, points),
-  answerProblem: (c, value) => manyOptionsProblem('indefinite', c.options, value),
-  candidateView: choiceView,
-};
-
-/** True/false (type 7). */
-export const TRUE_FALSE: QuestionSpec<'true_false', TrueFalseContent, OneOptionKey> = {
-  kind: 'true_false',
-  type: QuestionType.trueFalse,
-  sections: ['linetest', 'major'],
-  content: TrueFalseContent,
-  key: OneOptionKey,
-  answer: 'choice',
-  scoring: 'auto',
-  score: (b, value, points) => scoreOne(b.key, value, points),
-  answerProblem: (c, value) => oneOptionProblem('true_false', c.options, value),
-  candidateView: choiceView,
-};
-
-/** Gradient choice (type 11 outside the evaluation section). */
-export const GRADIENT: QuestionSpec<'gradient', ChoiceContent, GradientKey> = {
-  kind: 'gradient',
-  type: QuestionType.gradient,
-  sections: ['linetest', 'major'],
-  content: ChoiceContent,
-  key: GradientKey,
-  answer: 'choice',
-  scoring: 'auto',
-  score: (b, value, points) => scoreGradient(b.key, value, points),
-  answerProblem: (c, value) => oneOptionProblem('gradient', c.options, value),
-  candidateView: choiceView,
-};
+/** The options with the most points (a gradient or evaluation key's best answers). */
+export function bestOptions(scores: Readonly<Record<string, number>>): string[] {
+  const best = Math.max(...Object.values(scores));
+  return Object.entries(scores).flatMap(([id, p]) => (p === best ? [id] : []));
+}

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { RubricCriteria } from './text.js';
-import { QuestionType } from '../enums.js';
 import { LANGUAGE_IDS, type LanguageId } from '../languages.js';
 import type { AnswerValue } from '../schemas/answer.js';
-import { report, round2, StemField, wrongAnswerKind, type QuestionSpec } from './common.js';
+import { report, round2, StemField, wrongAnswerKind } from './common.js';
 
 /** Bounds of a programming question's limits; the defaults apply to rows stored without them. */
 export const CODE_LIMITS = {
@@ -193,46 +192,13 @@ export function judgedScore(points: number, submit: { passed: number | null; tot
 }
 
 /** Why a code answer does not fit, or null. */
-function codeProblem(kind: string, content: { languages: string[] }, value: AnswerValue): string | null {
+export function codeProblem(kind: string, content: { languages: string[] }, value: AnswerValue): string | null {
   const wrong = wrongAnswerKind(kind, 'code', value);
   if (wrong || value.kind !== 'code') return wrong;
   return content.languages.includes(value.language) ? null : 'answer.language: not offered by this question';
 }
 
 /** The code content a candidate may see. */
-function codeView(c: ProgrammingQaContent) {
+export function codeView(c: ProgrammingQaContent) {
   return { stem: c.stem, languages: [...c.languages], ...(c.starter ? { starter: { ...c.starter } } : {}) };
 }
-
-/** Programming (type 6): judged on hidden cases. */
-export const PROGRAMMING: QuestionSpec<'programming', ProgrammingContent, ProgrammingKey> = {
-  kind: 'programming',
-  type: QuestionType.programming,
-  sections: ['linetest', 'major'],
-  content: ProgrammingContent,
-  key: ProgrammingKey,
-  answer: 'code',
-  scoring: 'judge',
-  score: () => null,
-  answerProblem: (c, value) => codeProblem('programming', c, value),
-  candidateView: (c) => ({
-    ...codeView(c),
-    samples: c.samples.map((s) => ({ input: s.input, output: s.output })),
-    time_limit_ms: c.time_limit_ms,
-    memory_limit_mb: c.memory_limit_mb,
-  }),
-};
-
-/** Programming Q&A (type 8): code run on samples by the candidate, scored by a grader. */
-export const PROGRAMMING_QA: QuestionSpec<'programming_qa', ProgrammingQaContent, ProgrammingQaKey> = {
-  kind: 'programming_qa',
-  type: QuestionType.programmingQa,
-  sections: ['linetest', 'major'],
-  content: ProgrammingQaContent,
-  key: ProgrammingQaKey,
-  answer: 'code',
-  scoring: 'grader',
-  score: () => null,
-  answerProblem: (c, value) => codeProblem('programming_qa', c, value),
-  candidateView: codeView,
-};

@@ -182,22 +182,57 @@ export type ScoringMode =
   /** Evaluation items: points go to their dimension, not to the exam's score. */
   | 'dimension';
 
-/** Everything the system knows about one question kind, in one place. */
+/** A complete question of a kind: for tests, the demo exam and a new author's first look. */
+export interface KindExample<C, Y> {
+  content: C;
+  key: Y;
+  /** Where the demo exam shows it (default: the kind's first section) and its points there (default: defaultScore). */
+  demo?: { section?: Section; points?: number };
+}
+
+/** The options item analysis counts for a question: every option id and those the key holds. */
+export interface KindResponses {
+  ids: string[];
+  key: Set<string>;
+}
+
+/**
+ * Everything the system knows about one question kind, in one place (its file in `kinds/`). Every list, order and
+ * switch over kinds is derived from these entries (see kinds/index.ts), so a new kind is a new file there.
+ */
 export interface QuestionSpec<K extends string, C, Y> {
   /** The discriminator. */
   kind: K;
   /** Question type id (1..11) stored in questions.type and shown to candidates. */
   type: QuestionType;
+  /** Its name in each language the product speaks. */
+  label: { readonly 'zh-CN': string; readonly 'en-US': string };
   /** Sections the kind may appear in. */
   sections: readonly Section[];
+  /** Its position when a section shows its questions grouped by type (1 first; kinds of one type share it). */
+  displayOrder: number;
   /** Schema of what candidates may see. */
   content: z.ZodType<C, unknown>;
   /** Schema of the secret key. */
   key: z.ZodType<Y, unknown>;
+  /** Schema of the whole body (`kind`, content and key checked together). */
+  body: z.ZodType<{ kind: K; content: C; key: Y }, unknown>;
   /** The answer value kind it takes. */
   answer: AnswerKind;
   /** How it is scored. */
   scoring: ScoringMode;
+  /** Whether each candidate sees its options in an order of their own (option ids stay). */
+  shuffleOptions: boolean;
+  /** Whether answers are source code (compared by the similarity check). */
+  code: boolean;
+  /** Whether it may be a sub-question of a reading or listening question (its content then sits in the sub). */
+  sub: boolean;
+  /** Points a new question of the kind gets. */
+  defaultScore: number;
+  /** Complete questions of the kind, the first one the plainest (tests use it, the demo exam shows them all). */
+  examples: readonly [KindExample<C, Y>, ...KindExample<C, Y>[]];
+  /** The options item analysis counts and which the key holds; null when the kind has none of its own. */
+  responses(body: { content: C; key: Y }): KindResponses | null;
   /**
    * Points for an answer, out of `points`; null when the kind is not scored automatically (graders, judge).
    * Evaluation items answer the chosen option's own points (what it adds to its dimension).
@@ -208,6 +243,10 @@ export interface QuestionSpec<K extends string, C, Y> {
   /** What /subject/show-new may show of the content: never a key field. */
   candidateView(content: C): CandidateContent;
 }
+
+/** A kind whose type and facts are known but whose content and key are not (lists and lookups over all kinds). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyQuestionSpec = QuestionSpec<string, any, any>;
 
 /** The problem of an answer of the wrong kind, or null. */
 export function wrongAnswerKind(kind: string, want: AnswerKind, value: AnswerValue): string | null {

@@ -1,116 +1,210 @@
 import { z } from 'zod';
-import { QuestionType } from '../enums.js';
 import type { AnswerValue } from '../schemas/answer.js';
-import { blanksProblem, checkBlankCount, FillBlankKey, scoreBlanks } from './blank.js';
 import {
-  GradientKey,
-  IndefiniteKey,
-  manyOptionsProblem,
-  MultipleKey,
-  OneOptionKey,
-  oneOptionProblem,
-  scoreGradient,
-  INDEFINITE,
-  MULTIPLE,
-  SINGLE,
-  TRUE_FALSE,
-} from './choice.js';
-import {
-  checkOptionExists,
-  checkOptionScores,
-  ChoiceOptions,
-  optionList,
   report,
   RICH_TEXT_MAX,
   round2,
   StemField,
-  viewOptions,
   wrongAnswerKind,
+  type AnyQuestionSpec,
   type CandidateSub,
   type IssueSink,
-  type QuestionSpec,
 } from './common.js';
 
-/** Fields every sub-question has. */
+/** Fields every sub-question has; the rest of it is the content of its type's kind (a stem and its own fields). */
 const subBase = {
   /** Sub-question id, unique within its question; keys and answers refer to it. */
   id: z.number({ error: 'a sub-question id is a number' }).int().min(1, 'sub-question ids start at 1'),
   /** Points of the sub-question. */
   score: z.number({ error: 'points must be a number' }).min(0, 'points are 0 or more').max(1000, 'at most 1000 points'),
-  /** The sub-question's text (sanitized HTML). */
-  stem: StemField,
+  /** Its type id: one of the kinds that may be a sub-question (`sub` in the kind's file). */
+  type: z.number({ error: 'a sub-question type is a number' }).int(),
 };
 
-/** A single-choice sub-question (type 1). */
-const SingleSub = z.object({ ...subBase, type: z.literal(QuestionType.single), options: ChoiceOptions });
-/** A multiple-choice sub-question (type 2). */
-const MultipleSub = z.object({ ...subBase, type: z.literal(QuestionType.multiple), options: ChoiceOptions });
-/** An indefinite-choice sub-question (type 3). */
-const IndefiniteSub = z.object({ ...subBase, type: z.literal(QuestionType.indefinite), options: ChoiceOptions });
-/** A fill-in-blank sub-question (type 4). */
-const FillBlankSub = z.object({
-  ...subBase,
-  type: z.literal(QuestionType.fillBlank),
-  blanks: z.number().int('the number of blanks is a whole number').min(1, 'at least one blank').max(50),
-});
-/** A true/false sub-question (type 7). */
-const TrueFalseSub = z.object({ ...subBase, type: z.literal(QuestionType.trueFalse), options: optionList(2, 2) });
-/** A gradient sub-question (type 11). */
-const GradientSub = z.object({ ...subBase, type: z.literal(QuestionType.gradient), options: ChoiceOptions });
-
-/** A sub-question of a reading or listening question; only the types of SUB_QUESTION_TYPES. */
-export const SubQuestion = z.discriminatedUnion(
-  'type',
-  [SingleSub, MultipleSub, IndefiniteSub, FillBlankSub, TrueFalseSub, GradientSub],
-  {
-    error:
-      'a sub-question is single (1), multiple (2), indefinite (3), fill-in-blank (4), true/false (7) or gradient (11)',
-  },
-);
-/** A sub-question. */
-export type SubQuestion = z.infer<typeof SubQuestion>;
+/**
+ * A sub-question of a reading or listening question: id, points, type and the content of its type's kind
+ * (checked against that kind's content schema when the question is parsed).
+ */
+export const SubQuestion = z.object(subBase).loose();
+/** A sub-question's own fields, and the rest as sent (its kind's content, checked by its kind). */
+type SubFields = z.infer<typeof SubQuestion>;
+/** A sub-question: its own fields and its kind's content (a stem, and options or blanks for today's kinds). */
+export interface SubQuestion<T extends number = number> {
+  /** Sub-question id. */
+  id: number;
+  /** Points of the sub-question. */
+  score: number;
+  /** Its type id. */
+  type: T;
+  /** Its text (every kind's content has a stem). */
+  stem: string;
+  /** Options, for kinds with options. */
+  options?: { id: string; content: string }[];
+  /** Number of blanks, for fill-in-blank. */
+  blanks?: number;
+  /** The rest of its kind's content. */
+  [field: string]: unknown;
+}
 
 /**
- * The key of one sub-question as stored: the field its type uses (option, options, blanks or scores).
- * Its shape is checked against the sub's type by the question's body check (checkSubKeys).
+ * The key of one sub-question as stored: the key of its type's kind (checked against it with the question).
  */
-export const SubKey = z.object({
-  /** The right option (single, true/false). */
-  option: z.string().optional(),
-  /** The right options (multiple, indefinite). */
-  options: z.array(z.string()).optional(),
-  /** Accepted variants per blank (fill-in-blank). */
-  blanks: z.array(z.array(z.string())).optional(),
-  /** Points per option (gradient). */
-  scores: z.record(z.string(), z.number()).optional(),
-});
+export const SubKey = z.record(z.string(), z.unknown());
 /** The key of one sub-question. */
 export type SubKey = z.infer<typeof SubKey>;
 
-/** Sub-questions: 1 to 50, ids unique. */
-const SubList = z
-  .array(SubQuestion)
-  .min(1, 'add at least one sub-question')
-  .max(50, 'at most 50 sub-questions')
-  .superRefine((subs, ctx) => {
-    const seen = new Set<number>();
-    subs.forEach((s, i) => {
-      if (seen.has(s.id)) report(ctx, [i, 'id'], `sub-question id ${s.id} is used twice`);
-      seen.add(s.id);
-    });
-  });
+/** The type ids of the kinds among `S` that may be a sub-question. */
+export type SubTypeOf<S extends AnyQuestionSpec> = Extract<S, { sub: true }>['type'];
+
+/**
+ * What reading and listening questions know of their sub-questions, from the kinds that may be one (`sub: true`):
+ * the list's schema, the key check, scoring, answer checks and the candidate view. Built once from the kinds'
+ * list (kinds/index.ts), so a kind that may be a sub-question needs no edit here.
+ */
+export interface SubQuestions<T extends number = number> {
+  /** Type ids a sub-question may have, ascending. */
+  types: readonly number[];
+  /** The list of sub-questions: 1 to 50, ids unique, each its kind's content. */
+  list: z.ZodType<SubQuestion<T>[], SubQuestion<T>[]>;
+  /** Checks that every sub has a key of its kind that fits it, and that no key is left over. */
+  checkKeys(ctx: IssueSink, subs: readonly SubQuestion<T>[], keys: Record<string, SubKey>): void;
+  /** The sum of the subs' points, each scored by its kind, scaled to the question's points. */
+  score(
+    subs: readonly SubQuestion<T>[],
+    keys: Record<string, SubKey>,
+    value: AnswerValue | null,
+    points: number,
+  ): number;
+  /** Why a subs answer does not fit, or null. */
+  answerProblem(kind: string, subs: readonly SubQuestion<T>[], value: AnswerValue): string | null;
+  /** Sub-questions as candidates see them. */
+  view(subs: readonly SubQuestion<T>[]): CandidateSub[];
+}
+
+/** The sub-question rules of compound kinds, from the kinds that may be a sub-question. */
+export function subQuestions<S extends AnyQuestionSpec>(kinds: readonly S[]): SubQuestions<SubTypeOf<S>> {
+  const byType = new Map<number, AnyQuestionSpec>();
+  for (const k of kinds) if (k.sub) byType.set(k.type, k);
+  const types = [...byType.keys()].sort((a, b) => a - b);
+  const named = types.map((t) => `${byType.get(t)!.label['en-US'].toLowerCase()} (${t})`);
+  const names = named.length > 1 ? `${named.slice(0, -1).join(', ')} or ${named.at(-1)}` : named.join('');
+  // A sub's content: everything but the sub's own fields, as its kind's content schema reads it.
+  const contentOf = (sub: SubFields | SubQuestion): Record<string, unknown> => {
+    const { id: _id, score: _score, type: _type, ...content } = sub;
+    return content;
+  };
+  // The kind's view of a sub: the content its own schema reads (unknown fields dropped), or null.
+  const read = (sub: SubFields | SubQuestion) => {
+    const kind = byType.get(sub.type);
+    const parsed = kind?.content.safeParse(contentOf(sub));
+    return kind && parsed?.success ? { kind, content: parsed.data as object } : null;
+  };
+  const list = z
+    .array(SubQuestion)
+    .min(1, 'add at least one sub-question')
+    .max(50, 'at most 50 sub-questions')
+    .superRefine((subs, ctx) => {
+      const seen = new Set<number>();
+      subs.forEach((s, i) => {
+        if (seen.has(s.id)) report(ctx, [i, 'id'], `sub-question id ${s.id} is used twice`);
+        seen.add(s.id);
+        const kind = byType.get(s.type);
+        if (!kind) return report(ctx, [i, 'type'], `a sub-question is ${names}`);
+        const parsed = kind.content.safeParse(contentOf(s));
+        if (!parsed.success) for (const line of issuesOf(parsed.error)) report(ctx, [i, ...line.path], line.message);
+      });
+    })
+    // Each sub keeps its own fields and what its kind's content schema reads (unknown fields dropped).
+    .transform((subs) =>
+      subs.map((s) => ({ id: s.id, score: s.score, type: s.type, ...(read(s)?.content ?? {}) })),
+    ) as unknown as z.ZodType<SubQuestion<SubTypeOf<S>>[], SubQuestion<SubTypeOf<S>>[]>;
+  return {
+    types,
+    list,
+    checkKeys(ctx, subs, keys) {
+      const ids = new Set(subs.map((s) => String(s.id)));
+      for (const id of Object.keys(keys)) {
+        if (!ids.has(id)) report(ctx, ['key', 'subs', id], `there is no sub-question ${id}`);
+      }
+      for (const sub of subs) {
+        const path = ['key', 'subs', String(sub.id)];
+        const kind = byType.get(sub.type);
+        const raw = keys[String(sub.id)];
+        if (!kind) continue;
+        if (raw === undefined) {
+          report(ctx, path, `sub-question ${sub.id} has no key`);
+          continue;
+        }
+        // The kind's whole body check, so a sub's key is held to what the kind's own key is (an option that exists).
+        const parsed = kind.body.safeParse({ kind: kind.kind, content: contentOf(sub), key: raw });
+        if (parsed.success) continue;
+        for (const line of issuesOf(parsed.error).filter((l) => l.path[0] === 'key'))
+          report(ctx, [...path, ...line.path.slice(1)], line.message);
+      }
+    },
+    score(subs, keys, value, points) {
+      if (value?.kind !== 'subs') return 0;
+      const max = subs.reduce((n, s) => n + s.score, 0);
+      if (max <= 0) return 0;
+      const got = subs.reduce((n, s) => {
+        const key = keys[String(s.id)];
+        const answer = value.subs[String(s.id)] ?? null;
+        const sub = read(s);
+        if (!sub || !key || !answer) return n;
+        return n + (sub.kind.score({ content: sub.content, key }, answer, s.score) ?? 0);
+      }, 0);
+      return round2((got / max) * points);
+    },
+    answerProblem(kind, subs, value) {
+      const wrong = wrongAnswerKind(kind, 'subs', value);
+      if (wrong || value.kind !== 'subs') return wrong;
+      for (const [subId, subValue] of Object.entries(value.subs)) {
+        const sub = subs.find((s) => String(s.id) === subId);
+        if (!sub) return `answer.subs.${subId}: no such sub-question`;
+        const found = read(sub);
+        const problem = found
+          ? found.kind.answerProblem(found.content, subValue)
+          : `answer: sub-question ${subId} cannot be answered`;
+        if (problem) return problem.replace(/^answer/, `answer.subs.${subId}`);
+      }
+      return null;
+    },
+    view(subs) {
+      return subs.map((s, i) => {
+        const found = read(s);
+        const shown = found ? found.kind.candidateView(found.content) : { stem: s.stem };
+        return { id: s.id, type: s.type, order_num: i + 1, score: s.score, ...shown } as CandidateSub;
+      });
+    },
+  };
+}
+
+/** A Zod error's issues with their paths as strings and numbers. */
+function issuesOf(error: z.ZodError): { path: (string | number)[]; message: string }[] {
+  return error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: i.message,
+  }));
+}
+
+/** Content of a reading question. */
+export interface ReadingContent<T extends number = number> {
+  /** Instructions (sanitized HTML). */
+  stem: string;
+  /** The passage (sanitized HTML). */
+  passage: string;
+  /** Sub-questions. */
+  subs: SubQuestion<T>[];
+}
 
 /** Content of a reading question: a passage and its sub-questions. */
-export const ReadingContent = z.object({
-  /** Instructions (sanitized HTML). */
-  stem: StemField,
-  /** The passage (sanitized HTML). */
-  passage: z.string().min(1, 'the passage is empty').max(RICH_TEXT_MAX, 'the passage is too long'),
-  /** Sub-questions. */
-  subs: SubList,
-});
-/** Content of a reading question. */
-export type ReadingContent = z.infer<typeof ReadingContent>;
+export function readingContent<T extends number>(subs: SubQuestions<T>) {
+  return z.object({
+    stem: StemField,
+    passage: z.string().min(1, 'the passage is empty').max(RICH_TEXT_MAX, 'the passage is too long'),
+    subs: subs.list,
+  });
+}
 
 /** Audio of a listening question as candidates learn of it. */
 export const ListeningAudio = z.object({
@@ -127,21 +221,24 @@ export const ListeningAudio = z.object({
     .max(3 * 3600, 'at most three hours'),
 });
 
-/** Content of a listening question: audio and its sub-questions. */
-export const ListeningContent = z.object({
-  /** Instructions (sanitized HTML). */
-  stem: StemField,
-  /** The audio's play limit and length. */
-  audio: ListeningAudio,
-  /** Sub-questions. */
-  subs: SubList,
-});
 /** Content of a listening question. */
-export type ListeningContent = z.infer<typeof ListeningContent>;
+export interface ListeningContent<T extends number = number> {
+  /** Instructions (sanitized HTML). */
+  stem: string;
+  /** The audio's play limit and length. */
+  audio: z.infer<typeof ListeningAudio>;
+  /** Sub-questions. */
+  subs: SubQuestion<T>[];
+}
+
+/** Content of a listening question: audio and its sub-questions. */
+export function listeningContent<T extends number>(subs: SubQuestions<T>) {
+  return z.object({ stem: StemField, audio: ListeningAudio, subs: subs.list });
+}
 
 /** Key of a reading question: a key per sub-question id. */
 export const ReadingKey = z.object({
-  /** Key of each sub-question by id (its shape follows the sub's type). */
+  /** Key of each sub-question by id (its shape is its kind's key). */
   subs: z.record(z.string(), SubKey),
 });
 /** Key of a reading question. */
@@ -159,176 +256,3 @@ export const ListeningKey = z.object({
 });
 /** Key of a listening question. */
 export type ListeningKey = z.infer<typeof ListeningKey>;
-
-/** The key schema each sub type takes. */
-const SUB_KEY_SCHEMA = {
-  [QuestionType.single]: OneOptionKey,
-  [QuestionType.multiple]: MultipleKey,
-  [QuestionType.indefinite]: IndefiniteKey,
-  [QuestionType.fillBlank]: FillBlankKey,
-  [QuestionType.trueFalse]: OneOptionKey,
-  [QuestionType.gradient]: GradientKey,
-} as const;
-
-/** Checks that every sub has a key of its type's shape that fits it, and that no key is left over. */
-function checkSubKeys(ctx: IssueSink, subs: readonly SubQuestion[], keys: Record<string, SubKey>): void {
-  const ids = new Set(subs.map((s) => String(s.id)));
-  for (const id of Object.keys(keys)) {
-    if (!ids.has(id)) report(ctx, ['key', 'subs', id], `there is no sub-question ${id}`);
-  }
-  for (const sub of subs) {
-    const path = ['key', 'subs', String(sub.id)];
-    const raw = keys[String(sub.id)];
-    if (raw === undefined) {
-      report(ctx, path, `sub-question ${sub.id} has no key`);
-      continue;
-    }
-    const parsed = SUB_KEY_SCHEMA[sub.type].safeParse(raw);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        report(ctx, [...path, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))], issue.message);
-      continue;
-    }
-    const key = parsed.data;
-    switch (sub.type) {
-      case QuestionType.single:
-      case QuestionType.trueFalse:
-        checkOptionExists(ctx, sub.options, (key as OneOptionKey).option, [...path, 'option']);
-        break;
-      case QuestionType.multiple:
-      case QuestionType.indefinite:
-        (key as MultipleKey).options.forEach((id, i) =>
-          checkOptionExists(ctx, sub.options, id, [...path, 'options', i]),
-        );
-        break;
-      case QuestionType.fillBlank:
-        checkBlankCount(ctx, { stem: sub.stem, blanks: sub.blanks }, key as FillBlankKey, [...path, 'blanks']);
-        break;
-      case QuestionType.gradient:
-        checkOptionScores(ctx, sub.options, (key as GradientKey).scores, [...path, 'scores']);
-        break;
-    }
-  }
-}
-
-/** A reading question. */
-export const ReadingBody = z
-  .object({ kind: z.literal('reading'), content: ReadingContent, key: ReadingKey })
-  .superRefine((b, ctx) => checkSubKeys(ctx, b.content.subs, b.key.subs));
-
-/**
- * Points of one sub-question's answer out of its own points. The key's shape was checked against the sub's
- * type when the question was parsed (checkSubKeys), which is what makes the narrowing casts below sound.
- */
-export function scoreSub(sub: SubQuestion, key: SubKey | undefined, value: AnswerValue | null): number {
-  if (!key || !value) return 0;
-  switch (sub.type) {
-    case QuestionType.single:
-      return SINGLE.score({ content: sub, key: key as OneOptionKey }, value, sub.score) ?? 0;
-    case QuestionType.trueFalse:
-      return TRUE_FALSE.score({ content: sub, key: key as OneOptionKey }, value, sub.score) ?? 0;
-    case QuestionType.multiple:
-      return MULTIPLE.score({ content: sub, key: key as MultipleKey }, value, sub.score) ?? 0;
-    case QuestionType.indefinite:
-      return INDEFINITE.score({ content: sub, key: key as IndefiniteKey }, value, sub.score) ?? 0;
-    case QuestionType.fillBlank:
-      return scoreBlanks(key as FillBlankKey, value, sub.score);
-    case QuestionType.gradient:
-      return scoreGradient(key as GradientKey, value, sub.score);
-  }
-}
-
-/**
- * The sum of the sub-questions, each scored by its own type, scaled to the question's points (when the
- * subs' points add up to the question's, as they usually do, nothing changes).
- */
-function scoreSubs(
-  subs: readonly SubQuestion[],
-  keys: Record<string, SubKey>,
-  value: AnswerValue | null,
-  points: number,
-): number {
-  if (value?.kind !== 'subs') return 0;
-  const max = subs.reduce((n, s) => n + s.score, 0);
-  if (max <= 0) return 0;
-  const got = subs.reduce((n, s) => n + scoreSub(s, keys[String(s.id)], value.subs[String(s.id)] ?? null), 0);
-  return round2((got / max) * points);
-}
-
-/** Why a sub-question's answer does not fit it, or null. */
-function subProblem(sub: SubQuestion, value: AnswerValue): string | null {
-  switch (sub.type) {
-    case QuestionType.single:
-    case QuestionType.trueFalse:
-    case QuestionType.gradient:
-      return oneOptionProblem(`type ${sub.type}`, sub.options, value);
-    case QuestionType.multiple:
-    case QuestionType.indefinite:
-      return manyOptionsProblem(`type ${sub.type}`, sub.options, value);
-    case QuestionType.fillBlank:
-      return blanksProblem(`type ${sub.type}`, { stem: sub.stem, blanks: sub.blanks }, value);
-  }
-}
-
-/** Why a subs answer does not fit, or null. */
-function subsProblem(kind: string, subs: readonly SubQuestion[], value: AnswerValue): string | null {
-  const wrong = wrongAnswerKind(kind, 'subs', value);
-  if (wrong || value.kind !== 'subs') return wrong;
-  for (const [subId, subValue] of Object.entries(value.subs)) {
-    const sub = subs.find((s) => String(s.id) === subId);
-    if (!sub) return `answer.subs.${subId}: no such sub-question`;
-    const problem = subProblem(sub, subValue);
-    if (problem) return problem.replace(/^answer/, `answer.subs.${subId}`);
-  }
-  return null;
-}
-
-/** Sub-questions as candidates see them. */
-function subsView(subs: readonly SubQuestion[]): CandidateSub[] {
-  return subs.map((s, i) => ({
-    id: s.id,
-    type: s.type,
-    order_num: i + 1,
-    score: s.score,
-    stem: s.stem,
-    ...('options' in s ? { options: viewOptions(s.options) } : {}),
-    ...('blanks' in s ? { blanks: s.blanks } : {}),
-  }));
-}
-
-/** A listening question. */
-export const ListeningBody = z
-  .object({ kind: z.literal('listening'), content: ListeningContent, key: ListeningKey })
-  .superRefine((b, ctx) => checkSubKeys(ctx, b.content.subs, b.key.subs));
-
-/** Reading (type 9). */
-export const READING: QuestionSpec<'reading', ReadingContent, ReadingKey> = {
-  kind: 'reading',
-  type: QuestionType.reading,
-  sections: ['linetest', 'major'],
-  content: ReadingContent,
-  key: ReadingKey,
-  answer: 'subs',
-  scoring: 'auto',
-  score: (b, value, points) => scoreSubs(b.content.subs, b.key.subs, value, points),
-  answerProblem: (c, value) => subsProblem('reading', c.subs, value),
-  candidateView: (c) => ({ stem: c.stem, passage: c.passage, subs: subsView(c.subs) }),
-};
-
-/** Listening (type 10). */
-export const LISTENING: QuestionSpec<'listening', ListeningContent, ListeningKey> = {
-  kind: 'listening',
-  type: QuestionType.listening,
-  sections: ['linetest', 'major'],
-  content: ListeningContent,
-  key: ListeningKey,
-  answer: 'subs',
-  scoring: 'auto',
-  score: (b, value, points) => scoreSubs(b.content.subs, b.key.subs, value, points),
-  answerProblem: (c, value) => subsProblem('listening', c.subs, value),
-  candidateView: (c) => ({
-    stem: c.stem,
-    audio: { play_limit: c.audio.play_limit, duration_s: c.audio.duration_s },
-    subs: subsView(c.subs),
-  }),
-};

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { QuestionType } from '../enums.js';
-import { GradientKey, oneOptionProblem } from './choice.js';
-import { checkOptionScores, ChoiceOptions, StemField, viewOptions, type QuestionSpec } from './common.js';
+import { GradientKey } from './choice.js';
+import { checkOptionScores, ChoiceOptions, StemField } from './common.js';
 
 /** Content of an evaluation (personality) item: a statement, its options and the dimension it measures. */
 export const EvaluationContent = z.object({
@@ -33,18 +32,3 @@ export const EvaluationBody = z
 export function evaluationMax(key: EvaluationKey): number {
   return Math.max(0, ...Object.values(key.scores));
 }
-
-/** Evaluation item (stored as type 11 in the evaluation section, and only there). */
-export const EVALUATION: QuestionSpec<'evaluation', EvaluationContent, EvaluationKey> = {
-  kind: 'evaluation',
-  type: QuestionType.gradient,
-  sections: ['evaluation'],
-  content: EvaluationContent,
-  key: EvaluationKey,
-  answer: 'choice',
-  scoring: 'dimension',
-  score: (b, value) => (value?.kind === 'choice' ? (b.key.scores[value.option] ?? 0) : 0),
-  answerProblem: (c, value) => oneOptionProblem('evaluation', c.options, value),
-  // The dimension is for staff reports; candidates see only the statement and the options.
-  candidateView: (c) => ({ stem: c.stem, options: viewOptions(c.options) }),
-};

@@ -1,24 +1,14 @@
 import { z } from 'zod';
-import { QuestionType, type Section } from '../enums.js';
+import type { QuestionType, Section } from '../enums.js';
 import type { AnswerValue } from '../schemas/answer.js';
-import { FILL_BLANK, FillBlankBody } from './blank.js';
 import {
-  GRADIENT,
-  GradientBody,
-  INDEFINITE,
-  IndefiniteBody,
-  MULTIPLE,
-  MultipleBody,
-  SINGLE,
-  SingleBody,
-  TRUE_FALSE,
-  TrueFalseBody,
-} from './choice.js';
-import { PROGRAMMING, PROGRAMMING_QA, ProgrammingBody, ProgrammingQaBody } from './code.js';
-import { problemsOf, type CandidateContent, type QuestionProblem, type QuestionSpec } from './common.js';
-import { LISTENING, ListeningBody, READING, ReadingBody } from './compound.js';
-import { EVALUATION, EvaluationBody } from './evaluation.js';
-import { QA, QaBody } from './text.js';
+  problemsOf,
+  type AnyQuestionSpec,
+  type CandidateContent,
+  type KindResponses,
+  type QuestionProblem,
+} from './common.js';
+import { bodySchemaOf, KIND_SPECS, KINDS } from './kinds/index.js';
 
 export * from './blank.js';
 export * from './choice.js';
@@ -37,8 +27,11 @@ export {
   optionList,
   problemsOf,
   type AnswerKind,
+  type AnyQuestionSpec,
   type CandidateContent,
   type CandidateSub,
+  type KindExample,
+  type KindResponses,
   type OptionIdValue,
   type QuestionProblem,
   type QuestionSpec,
@@ -47,85 +40,75 @@ export {
 export * from './compound.js';
 export * from './evaluation.js';
 export * from './text.js';
+export {
+  compoundKinds,
+  kindIndex,
+  KIND_SPECS,
+  KINDS,
+  SIMPLE_KINDS,
+  SUB_QUESTIONS,
+  type KindIndex,
+} from './kinds/index.js';
 
-/** Every question kind: the 11 question types, with evaluation items apart from gradient ones. */
-export const QUESTION_KINDS = [
-  'single',
-  'multiple',
-  'indefinite',
-  'fill_blank',
-  'qa',
-  'programming',
-  'true_false',
-  'programming_qa',
-  'reading',
-  'listening',
-  'gradient',
-  'evaluation',
-] as const;
+/** Every kind's entry, whatever its kind. */
+type KindSpec = (typeof KIND_SPECS)[number];
+
 /** A question kind. */
-export type QuestionKind = (typeof QUESTION_KINDS)[number];
+export type QuestionKind = KindSpec['kind'];
+
+/** Every question kind: the 11 question types by id, with evaluation items apart from gradient ones. */
+export const QUESTION_KINDS = KINDS.kinds as readonly [QuestionKind, ...QuestionKind[]];
 
 /** A question kind as a schema field. */
 export const QuestionKindField = z.enum(QUESTION_KINDS);
 
+/** The order in which question types are shown to the candidate within a section (from the kinds' displayOrder). */
+export const QUESTION_TYPE_DISPLAY_ORDER = KINDS.displayOrder as readonly QuestionType[];
+
+/** Types that may appear as sub-questions of a reading (9) or listening (10) question (the kinds with `sub`). */
+export const SUB_QUESTION_TYPES = KINDS.subTypes as readonly QuestionType[];
+
+/** The whole typed question of each kind. */
+type BodyOf<S> = S extends KindSpec
+  ? { kind: S['kind']; content: z.output<S['content']>; key: z.output<S['key']> }
+  : never;
+
 /** A typed question: `kind`, what candidates may see (`content`) and the secret `key`. */
-export const QuestionBody = z.discriminatedUnion('kind', [
-  SingleBody,
-  MultipleBody,
-  IndefiniteBody,
-  FillBlankBody,
-  QaBody,
-  ProgrammingBody,
-  TrueFalseBody,
-  ProgrammingQaBody,
-  ReadingBody,
-  ListeningBody,
-  GradientBody,
-  EvaluationBody,
-]);
+export const QuestionBody = z.discriminatedUnion('kind', bodySchemaOf(KIND_SPECS));
 /** A typed question. */
-export type QuestionBody = z.infer<typeof QuestionBody>;
+export type QuestionBody = BodyOf<KindSpec>;
 /** A typed question as an editor builds it (defaults not yet applied). */
 export type QuestionBodyInput = z.input<typeof QuestionBody>;
 /** The typed question of one kind. */
 export type QuestionOf<K extends QuestionKind> = Extract<QuestionBody, { kind: K }>;
 
-/** The registry entry of one kind, typed by its body. */
-export type QuestionSpecOf<K extends QuestionKind> = QuestionSpec<K, QuestionOf<K>['content'], QuestionOf<K>['key']>;
+/** The entry of one kind, with its own content and key types. */
+export type QuestionSpecOf<K extends QuestionKind> = Extract<KindSpec, { kind: K }>;
 
-/** Everything about each kind in one place: type id, sections, schemas, answer kind, scoring, candidate view. */
-export const QUESTION_REGISTRY: { readonly [K in QuestionKind]: QuestionSpecOf<K> } = {
-  single: SINGLE,
-  multiple: MULTIPLE,
-  indefinite: INDEFINITE,
-  fill_blank: FILL_BLANK,
-  qa: QA,
-  programming: PROGRAMMING,
-  true_false: TRUE_FALSE,
-  programming_qa: PROGRAMMING_QA,
-  reading: READING,
-  listening: LISTENING,
-  gradient: GRADIENT,
-  evaluation: EVALUATION,
+/** Everything about each kind by name (each kind's file in kinds/). */
+export const QUESTION_REGISTRY = Object.fromEntries(KIND_SPECS.map((s) => [s.kind, s])) as {
+  readonly [K in QuestionKind]: QuestionSpecOf<K>;
 };
 
 /** The registry entry of a body's kind, typed so that its content and key fit (one cast, here). */
-function specOf<K extends QuestionKind>(body: QuestionOf<K>): QuestionSpecOf<K> {
-  return QUESTION_REGISTRY[body.kind as K];
+function specOf(body: QuestionBody): AnyQuestionSpec {
+  return QUESTION_REGISTRY[body.kind];
 }
 
 /** The kind of a stored question from its type id and its section (type 11 in evaluation: 'evaluation'). */
 export function kindOfStored(type: number, section: Section): QuestionKind | null {
-  if (section === 'evaluation') return type === QuestionType.gradient ? 'evaluation' : null;
-  const found = QUESTION_KINDS.find((k) => k !== 'evaluation' && QUESTION_REGISTRY[k].type === type);
-  return found ?? null;
+  return KINDS.kindOfStored(type, section);
+}
+
+/** The kinds a section may hold, by type id. */
+export function kindsIn(section: Section): QuestionKind[] {
+  return QUESTION_KINDS.filter((k) => sectionProblem(k, section) === null);
 }
 
 /** Why a kind may not appear in a section, or null when it may. */
 export function sectionProblem(kind: QuestionKind, section: Section): string | null {
   const spec = QUESTION_REGISTRY[kind];
-  if (spec.sections.includes(section)) return null;
+  if ((spec.sections as readonly Section[]).includes(section)) return null;
   return section === 'evaluation'
     ? 'the evaluation section holds evaluation items only'
     : `${kind} questions belong in the ${spec.sections.join(' or ')} section`;
@@ -149,6 +132,11 @@ export function scoreQuestion(body: QuestionBody, value: AnswerValue | null, poi
 /** Why an answer does not fit its question, or null. */
 export function answerProblem(body: QuestionBody, value: AnswerValue): string | null {
   return specOf(body).answerProblem(body.content, value);
+}
+
+/** What item analysis counts of a question's answers: its options and those the key holds, or null. */
+export function itemResponses(body: QuestionBody): KindResponses | null {
+  return specOf(body).responses(body);
 }
 
 /** What candidates may see of a question. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { QuestionType } from '../enums.js';
-import { StemField, wrongAnswerKind, type QuestionSpec } from './common.js';
+import { StemField } from './common.js';
 
 /** Content of a Q&A question: only its stem. */
 export const QaContent = z.object({
@@ -37,17 +36,3 @@ export type RubricKey = z.infer<typeof RubricKey>;
 
 /** A Q&A question. */
 export const QaBody = z.object({ kind: z.literal('qa'), content: QaContent, key: RubricKey });
-
-/** Q&A (type 5): rich text and files, scored by a grader. */
-export const QA: QuestionSpec<'qa', QaContent, RubricKey> = {
-  kind: 'qa',
-  type: QuestionType.qa,
-  sections: ['linetest', 'major'],
-  content: QaContent,
-  key: RubricKey,
-  answer: 'text',
-  scoring: 'grader',
-  score: () => null,
-  answerProblem: (_c, value) => wrongAnswerKind('qa', 'text', value),
-  candidateView: (c) => ({ stem: c.stem }),
-};

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { requiredSteps, stepSkippable, stsExpired, type ExamDetail, type StsData } from '@examhall/contract';
+import { KINDS, requiredSteps, stepSkippable, stsExpired, type ExamDetail, type StsData } from '@examhall/contract';
 import { AwsClient } from 'aws4fetch';
 import jpeg from 'jpeg-js';
 import { flatPhoto } from './facePhotos.js';
@@ -499,9 +499,9 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
         startToQuestionS[c.i] = (performance.now() - pressed) / 1000;
       }
       for (const { subject } of shown.list) {
-        if ((subject.type === 1 || subject.type === 7) && subject.options?.length)
+        if (KINDS.answerOfType(subject.type) === 'choice' && subject.options?.length)
           found.push({ id: subject.id, options: subject.options.map((o) => o.id) });
-        if (subject.type === 8) code ??= subject.id;
+        if (KINDS.answerOfType(subject.type) === 'code' && !KINDS.judged(subject.type)) code ??= subject.id;
       }
     }
     choices ??= found;

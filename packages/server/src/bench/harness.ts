@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requiredSteps, stepSkippable, type ExamDetail, type JobView, type StsData } from '@examhall/contract';
+import { KINDS, requiredSteps, stepSkippable, type ExamDetail, type JobView, type StsData } from '@examhall/contract';
 import { AwsClient } from 'aws4fetch';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../db/database.js';
@@ -359,7 +359,7 @@ export async function candidatesInExam(
   return {
     tokens,
     examId: exam.id,
-    questionIds: order.subject_order.filter((q) => q.type === 1 || q.type === 7).map((q) => q.id),
+    questionIds: order.subject_order.filter((q) => KINDS.answerOfType(q.type) === 'choice').map((q) => q.id),
   };
 }
 

@@ -4,6 +4,7 @@
  * the receipts: every change acknowledged must be in the database afterwards.
  */
 import { randomUUID } from 'node:crypto';
+import { KINDS } from '@examhall/contract';
 import type { Db } from '../db/database.js';
 import { apiCall, type ExamCandidate } from './cluster.js';
 
@@ -24,7 +25,7 @@ export async function choiceQuestions(base: string, examId: number, token: strin
       { token },
     );
     for (const { subject } of shown.list) {
-      if ((subject.type === 1 || subject.type === 7) && subject.options?.length)
+      if (KINDS.answerOfType(subject.type) === 'choice' && subject.options?.length)
         found.push({ id: subject.id, options: subject.options.map((o) => o.id) });
     }
   }

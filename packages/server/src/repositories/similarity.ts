@@ -1,8 +1,10 @@
+import { KINDS } from '@examhall/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { SimilarityPairTable } from '../db/schema.js';
 
-const CODE_KINDS = ['programming', 'programming_qa'];
+/** The kinds whose answers are code (each kind's `code`). */
+const CODE_KINDS = [...KINDS.code];
 
 /** A programming question of an exam (one version's copy). */
 export interface SimilarityQuestionRow {

@@ -1,5 +1,7 @@
 import {
   api,
+  itemResponses,
+  type KindResponses,
   type ItemAnalysisData,
   type ItemAnalysisItem,
   type ItemAnalysisSort,
@@ -33,33 +35,9 @@ export interface AnalysisDeps {
   log: ServiceLog;
 }
 
-/** The options of a choice question and which of them the key holds; null for other kinds. */
-function choiceOptions(body: QuestionBody | null): { ids: string[]; key: Set<string> } | null {
-  if (!body) return null;
-  switch (body.kind) {
-    case 'single':
-    case 'true_false':
-      return { ids: body.content.options.map((o) => o.id), key: new Set([body.key.option]) };
-    case 'multiple':
-    case 'indefinite':
-      return { ids: body.content.options.map((o) => o.id), key: new Set(body.key.options) };
-    case 'gradient': {
-      const best = Math.max(...Object.values(body.key.scores));
-      return {
-        ids: body.content.options.map((o) => o.id),
-        key: new Set(Object.entries(body.key.scores).flatMap(([id, p]) => (p === best ? [id] : []))),
-      };
-    }
-    // Reading and listening score their sub-questions together; the others have no options.
-    case 'fill_blank':
-    case 'qa':
-    case 'programming':
-    case 'programming_qa':
-    case 'reading':
-    case 'listening':
-    case 'evaluation':
-      return null;
-  }
+/** The options of a question and which of them the key holds (its kind's `responses`); null for other kinds. */
+function choiceOptions(body: QuestionBody | null): KindResponses | null {
+  return body ? itemResponses(body) : null;
 }
 
 /** The scored questions of a version (the evaluation section is not scored) in exam order. */
@@ -301,7 +279,7 @@ export class AnalysisService {
   private async optionShares(
     versionId: number,
     questions: readonly CatalogQuestion[],
-    choices: readonly ({ ids: string[]; key: Set<string> } | null)[],
+    choices: readonly (KindResponses | null)[],
     n: readonly number[],
   ): Promise<(OptionShare[] | null)[]> {
     const ids = questions.filter((_, j) => choices[j]).map((q) => q.id);

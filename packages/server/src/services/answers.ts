@@ -3,7 +3,7 @@ import type { AnswerBody } from '@examhall/contract';
 import {
   ANSWER_FILE_MAX_BYTES,
   ExamPhase,
-  QuestionType,
+  KINDS,
   answerProblem,
   type UploadData,
   type AnswerReceipt,
@@ -173,7 +173,7 @@ export class AnswerService {
   async upload(c: Candidate, examId: number, subjectId: number, file: Upload): Promise<UploadData> {
     const { attempt, bundle } = await this.deps.attempts.writable(c, examId);
     const q = bundle.byId.get(subjectId);
-    if (!q || q.type !== QuestionType.qa) throw fail('not_found', 'no such Q&A question in this exam');
+    if (!q || KINDS.answerOfType(q.type) !== 'text') throw fail('not_found', 'no such Q&A question in this exam');
     if (bundle.settings.is_upload_file !== 1) throw fail('forbidden', 'this exam takes no files');
     const ext = ANSWER_FILE_TYPES[file.mime];
     if (!ext) throw fail('unsupported_media_type', 'file: images, PDF, text, ZIP and Word files only');

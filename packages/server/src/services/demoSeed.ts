@@ -11,7 +11,14 @@ import { BankRepository } from '../repositories/bank.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import { ExamRepository } from '../repositories/exams.js';
 import { StaffRepository } from '../repositories/staff.js';
-import { DEMO_BEEPS, DEMO_POSITIONS, DEMO_QUESTIONS, DEMO_SECTION_TITLES, DEMO_SETTINGS } from './demoExam.js';
+import {
+  DEMO_AUDIO,
+  DEMO_BEEPS,
+  DEMO_POSITIONS,
+  DEMO_QUESTIONS,
+  DEMO_SECTION_TITLES,
+  DEMO_SETTINGS,
+} from './demoExam.js';
 import { headFields, publishFrozen, type FrozenSection } from './examVersions.js';
 import { InvitationService } from './invitations.js';
 import { htmlToText } from './richText.js';
@@ -53,7 +60,7 @@ export async function seedDemo(
   return db.transaction().execute(async (trx) => {
     const repo = new ExamRepository(trx);
     if ((await repo.count()) > 0) return null;
-    await store.put('demo/listening-beeps.wav', DEMO_BEEPS);
+    await store.put(DEMO_AUDIO.key, DEMO_BEEPS);
     const staff = new StaffRepository(trx);
     const author =
       (await staff.findByPhone(DEMO_AUTHOR.phone)) ??

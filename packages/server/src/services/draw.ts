@@ -14,9 +14,6 @@ export function shuffled<T>(items: readonly T[], random: RandomInt = randomInt):
   return out;
 }
 
-/** Kinds whose options an exam may show each candidate in an order of their own (not scales, not true/false). */
-export const SHUFFLED_OPTION_KINDS: ReadonlySet<string> = new Set(['single', 'multiple', 'indefinite']);
-
 /**
  * Options in an order of their own for `seed` (an attempt and a question): the same on every call, so a
  * reload shows them as before, and different between candidates. Option ids stay, so answers are unaffected.

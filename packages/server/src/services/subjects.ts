@@ -1,5 +1,6 @@
 import {
   candidateView,
+  KINDS,
   type OrderListData,
   type QuestionOf,
   type ShowNewData,
@@ -12,7 +13,7 @@ import type { Candidate } from '../repositories/candidates.js';
 import { AttemptRepository, type AnswerRow } from '../repositories/attempts.js';
 import type { AttemptService } from './attempts.js';
 import type { CatalogQuestion, ExamBundle } from './catalog.js';
-import { optionOrder, SHUFFLED_OPTION_KINDS } from './draw.js';
+import { optionOrder } from './draw.js';
 import { bodyOf } from './storedQuestion.js';
 
 /**
@@ -92,7 +93,7 @@ export class SubjectService {
     const q = bundle.ordered[index]!;
     const subject = publicSubject(q, index + 1);
     // An exam that shuffles options shows each candidate their own order (ids unchanged: answers are not).
-    if (bundle.version.definition?.shuffle_options && subject.options && q.kind && SHUFFLED_OPTION_KINDS.has(q.kind))
+    if (bundle.version.definition?.shuffle_options && subject.options && q.kind && KINDS.shuffled.has(q.kind))
       subject.options = optionOrder(subject.options, `${attemptId}:${q.id}`);
     return {
       subject,

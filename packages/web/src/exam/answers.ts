@@ -1,5 +1,5 @@
 /** What counts as an answer, per kind of value. */
-import { AnswerValue, type Subject } from '@examhall/contract';
+import { AnswerValue, KINDS, type Subject } from '@examhall/contract';
 
 /** The answer of one sub-question (the kinds a reading or listening part takes). */
 export type SubValue = Extract<AnswerValue, { kind: 'choice' | 'multi' | 'blanks' }>;
@@ -12,5 +12,5 @@ export function parseStored(value: unknown): AnswerValue | undefined {
 
 /** Whether a sub-question (or question) of this shape is answered with blanks. */
 export function isBlanks(subject: Pick<Subject, 'type'>): boolean {
-  return subject.type === 4;
+  return KINDS.answerOfType(subject.type) === 'blanks';
 }

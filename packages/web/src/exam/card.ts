@@ -1,5 +1,11 @@
 /** The answer card: which questions the exam page shows, in what order and under which number, and their state. */
-import type { AnswerState, CepingLineOrderData, OrderListData, Section } from '@examhall/contract';
+import {
+  QUESTION_REGISTRY,
+  type AnswerState,
+  type CepingLineOrderData,
+  type OrderListData,
+  type Section,
+} from '@examhall/contract';
 import { questionKey } from './outbox.js';
 
 /** One place on the answer card. */
@@ -34,7 +40,13 @@ export function cardItems(
       answeredOnServer: e.isAnswered === 1,
     }));
   for (const c of [...(evaluation ?? [])].sort((a, b) => a.order_num - b.order_num)) {
-    list.push({ kind: 'ceping', id: c.id, section: 'evaluation', type: 11, answeredOnServer: c.isAnswered === 1 });
+    list.push({
+      kind: 'ceping',
+      id: c.id,
+      section: 'evaluation',
+      type: QUESTION_REGISTRY.evaluation.type,
+      answeredOnServer: c.isAnswered === 1,
+    });
   }
   return list;
 }

@@ -1,4 +1,5 @@
 import { CaretRightOutlined, CloudUploadOutlined } from '@ant-design/icons';
+import { KINDS } from '@examhall/contract';
 import { Alert, Button, Flex, Input, Typography } from 'antd';
 import { useId, type KeyboardEvent } from 'react';
 import { useI18n } from '../../i18n/index.js';
@@ -11,7 +12,8 @@ export function JudgePanel(props: JudgePanelProps & { judge: ReturnType<typeof u
   const { run, hasSamples, customOpen, setCustomOpen, input, setInput, problem, busy, start } = judge;
   const inputId = useId();
   const shortcutId = useId();
-  const canSubmit = subject.type === 6;
+  // Only a judged kind takes a submit; the others run their samples alone.
+  const canSubmit = KINDS.judged(subject.type);
 
   const onInputKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {

@@ -2,6 +2,7 @@ import { BANK_LIMITS, QUESTION_KINDS, type QuestionKind } from '@examhall/contra
 import { Button, Checkbox, Input, Select, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
+import { kindLabel } from '../../../questions/labels.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { intParam, textParam, type ParamValue } from '../shared/listParams.js';
 import { useStaffList } from '../staff/queries.js';
@@ -18,7 +19,7 @@ export function QuestionFilters(props: {
   seenAuthors: readonly { id: number; name: string }[];
   inFolder: boolean;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { params, setFilters } = props;
   const tags = useTags();
   const authors = useAuthorOptions(props.seenAuthors);
@@ -34,7 +35,7 @@ export function QuestionFilters(props: {
         style={{ width: 150 }}
         value={(textParam(params, 'kind') as QuestionKind | undefined) ?? undefined}
         onChange={(kind) => setFilters({ kind })}
-        options={QUESTION_KINDS.map((k) => ({ value: k, label: t(`console.kind.${k}`) }))}
+        options={QUESTION_KINDS.map((k) => ({ value: k, label: kindLabel(k, lang) }))}
         data-testid="bank-filter-kind"
       />
       <Select<number>

@@ -10,6 +10,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Button, Empty, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
+import { kindLabel } from '../../../questions/labels.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import type { PagingState } from '../shared/listParams.js';
 import { MeasureSafe } from '../shared/MeasureSafe.js';
@@ -29,7 +30,7 @@ export function QuestionTable(props: {
   onOpen: (id: number) => void;
   empty: ReactNode;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const columns: TableColumnsType<BankQuestionItem> = [
     {
       title: 'ID',
@@ -64,7 +65,7 @@ export function QuestionTable(props: {
       width: 130,
       render: (kind: BankQuestionItem['kind'], q) => (
         <Space size={4} wrap>
-          <Tag>{t(`console.kind.${kind}`)}</Tag>
+          <Tag>{kindLabel(kind, lang)}</Tag>
           {kind === 'programming' && <VerificationTag state={q.verification} />}
         </Space>
       ),

@@ -5,6 +5,7 @@ import { Button, Empty, InputNumber, Space, Table, Tag, Typography, type TableCo
 import { Link } from 'react-router';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
+import { kindLabel } from '../../../questions/labels.js';
 import { questionKey } from '../bank/queries.js';
 import { VerificationTag } from '../bank/QuestionTable.js';
 import { moveItem, problemAt, type Problems } from './draft.js';
@@ -28,7 +29,7 @@ export function FixedItems(props: {
   readOnly: boolean;
   onChange: (items: SectionItem[]) => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { items } = props;
   // Each question's stem and kind from the bank (cached with the bank page's copies).
   const questions = useQueries({
@@ -75,7 +76,7 @@ export function FixedItems(props: {
         if (!q) return null;
         return (
           <Space size={4} wrap>
-            <Tag>{t(`console.kind.${q.question.kind}`)}</Tag>
+            <Tag>{kindLabel(q.question.kind, lang)}</Tag>
             {q.question.kind === 'programming' && (
               <VerificationTag
                 state={!q.verification ? 'none' : q.verification.stale ? 'stale' : q.verification.ok ? 'ok' : 'failed'}

@@ -2,8 +2,7 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from
 import {
   EXAM_SECTIONS_MAX,
   isDrawSection,
-  QUESTION_KINDS,
-  QUESTION_REGISTRY,
+  kindsIn,
   SECTIONS,
   type ExamSectionDef,
   type QuestionKind,
@@ -29,7 +28,7 @@ import { FixedItems } from './FixedItems.js';
 
 /** Kinds a section of a kind may hold (the registry says which sections each kind belongs in). */
 export function kindsFor(section: Section): QuestionKind[] {
-  return QUESTION_KINDS.filter((k) => QUESTION_REGISTRY[k].sections.includes(section));
+  return kindsIn(section);
 }
 
 /** The exam's sections: each a fixed list of bank questions or a random draw, in order, with their points. */

@@ -7,7 +7,7 @@ import { Html } from '../../../exam/questions/Html.js';
 import { QuestionBody, type QuestionContext } from '../../../exam/questions/QuestionBody.js';
 import { loadQuestion, questionQueryKey, SubjectWarning } from '../../../exam/questionLoad.js';
 import type { PageAnswer } from '../../../exam/useAnswers.js';
-import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { useI18n } from '../../../i18n/index.js';
 import { Alert } from '../../../ui/Alert.js';
 import { Button } from '../../../ui/Button.js';
 import { Radio, RadioGroup } from '../../../ui/ChoiceGroup.js';
@@ -17,6 +17,7 @@ import { Skeleton } from '../../../ui/Skeleton.js';
 import { Tag } from '../../../ui/Tag.js';
 import { Paragraph, Title } from '../../../ui/Typography.js';
 import { PreviewKeys } from '../PreviewKeys.js';
+import { typeLabel } from '../../../questions/labels.js';
 
 /** One question with its answer input; the server's answer is adopted once it has loaded. */
 export function QuestionPanel(props: {
@@ -129,13 +130,13 @@ function QuestionHeading(p: {
   marked: boolean;
   onToggleMark: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   return (
     <Flex align="center" gap={8} wrap>
       <Title level={2} style={{ fontSize: 18, margin: 0 }} id="question-heading" tabIndex={-1}>
         {t('exam.question', { n: p.number })}
       </Title>
-      <Tag>{t(`exam.type.${p.type}` as MessageKey)}</Tag>
+      <Tag>{typeLabel(p.type, lang)}</Tag>
       {p.points !== undefined && <Tag color="blue">{t('exam.points', { n: p.points })}</Tag>}
       <Button
         size="small"

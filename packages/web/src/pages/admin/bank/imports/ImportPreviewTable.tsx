@@ -1,7 +1,7 @@
 import type { ImportedQuestion } from '@examhall/contract';
 import { Space, Table, Tag, Tooltip } from 'antd';
 import { useI18n } from '../../../../i18n/index.js';
-import { WEB_QUESTION_REGISTRY } from '../../../../questions/registry.js';
+import { kindLabel } from '../../../../questions/labels.js';
 import { CandidateView } from './CandidateView.js';
 
 /** The answer key in a few characters: the right options, the accepted blanks, or the scores. */
@@ -38,7 +38,7 @@ export function ImportPreviewTable({ questions, folderPath }: { questions: Impor
           title: t('console.import.kind'),
           dataIndex: 'kind',
           width: 120,
-          render: (_: unknown, q) => WEB_QUESTION_REGISTRY[q.kind].label[lang],
+          render: (_: unknown, q) => kindLabel(q.kind, lang),
         },
         {
           title: t('console.import.stem'),

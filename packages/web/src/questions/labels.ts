@@ -1,0 +1,14 @@
+/** A question kind's name in the page's language: the contract's kind entry says it, once, in both languages. */
+import { KINDS, QUESTION_REGISTRY, type QuestionKind } from '@examhall/contract';
+import type { Language } from '../i18n/format.js';
+
+/** A kind's name in a language. */
+export function kindLabel(kind: QuestionKind, lang: Language): string {
+  return QUESTION_REGISTRY[kind].label[lang];
+}
+
+/** A question type id's name in a language (what candidates see above a question), or the id for an unknown one. */
+export function typeLabel(type: number, lang: Language): string {
+  const kind = KINDS.kindOfType(type);
+  return kind ? kindLabel(kind, lang) : String(type);
+}
