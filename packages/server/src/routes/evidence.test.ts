@@ -43,6 +43,9 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     return { key, sha256: sha(bytes) };
   };
   const settle = () => new Promise((r) => setTimeout(r, 10));
+  /** Records an uploaded object as a capture of `kind` taken at `at`, with a new client id. */
+  const sendCapture = (kind: string, uploaded: { key: string; sha256: string }, at = s.t.now(), extra: object = {}) =>
+    post('/monitor/capture', { exam_id: s.examId, kind, ...uploaded, trigger_time: at, ...extra, client_id: cid() });
 
   it('issues upload credentials only for an own, started attempt', async () => {
     const none = await get(`/sts/get-token?exam_id=${s.examId}`);
@@ -204,13 +207,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(body(byte).code).toBe('unsupported_media_type');
     // The real thing still passes.
     const frame = await upload(`${prefix}frame/real.jpg`);
-    const ok = await post('/monitor/capture', {
-      exam_id: s.examId,
-      kind: 'frame',
-      trigger_time: s.t.now(),
-      ...frame,
-      client_id: cid(),
-    });
+    const ok = await sendCapture('frame', frame);
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
@@ -230,13 +227,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     expect(body(await check(-1, 'passed')).code).toBe('evidence_missing');
 
     const signature = await upload(`${prefix}signature/s.png`);
-    const signed = await post('/monitor/capture', {
-      exam_id: s.examId,
-      kind: 'signature',
-      ...signature,
-      trigger_time: s.t.now(),
-      client_id: cid(),
-    });
+    const signed = await sendCapture('signature', signature);
     expect(signed.statusCode, signed.body).toBe(200);
     expect((await check(-1, 'passed')).statusCode).toBe(200);
     const picture = await upload(`${prefix}first/1.jpg`);
@@ -368,40 +359,13 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
       body(await post('/monitor/check', { exam_id: s.examId, step: -5, result: 'passed', client_id: cid() })).code,
     ).toBe('exam_finished');
     const sig = await upload(`${prefix}signature/late.png`);
-    expect(
-      body(
-        await post('/monitor/capture', {
-          exam_id: s.examId,
-          kind: 'signature',
-          ...sig,
-          trigger_time: before,
-          client_id: cid(),
-        }),
-      ).code,
-    ).toBe('exam_finished');
+    expect(body(await sendCapture('signature', sig, before)).code).toBe('exam_finished');
     // Taken after the end: refused.
     const after = await upload(`${prefix}frame/after.jpg`);
-    expect(
-      body(
-        await post('/monitor/capture', {
-          exam_id: s.examId,
-          kind: 'frame',
-          ...after,
-          trigger_time: s.t.now(),
-          client_id: cid(),
-        }),
-      ).code,
-    ).toBe('exam_finished');
+    expect(body(await sendCapture('frame', after)).code).toBe('exam_finished');
     // Taken before the end, uploaded on reconnect: kept, and credentials are still given for the upload.
     expect((await get(`/sts/get-token?exam_id=${s.examId}`)).statusCode).toBe(200);
-    const late = await post('/monitor/capture', {
-      exam_id: s.examId,
-      kind: 'frame',
-      ...frame,
-      trigger_time: before,
-      offline: true,
-      client_id: cid(),
-    });
+    const late = await sendCapture('frame', frame, before, { offline: true });
     expect(late.statusCode, late.body).toBe(200);
     expect((await post('/answer/pertinent-moment', { exam_id: s.examId, ...pertinent, time: before })).statusCode).toBe(
       200,
@@ -409,17 +373,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
 
     s.t.advance(15 * 60_000);
     const tooLate = await upload(`${prefix}frame/late2.jpg`);
-    expect(
-      body(
-        await post('/monitor/capture', {
-          exam_id: s.examId,
-          kind: 'frame',
-          ...tooLate,
-          trigger_time: before,
-          client_id: cid(),
-        }),
-      ).code,
-    ).toBe('exam_finished');
+    expect(body(await sendCapture('frame', tooLate, before)).code).toBe('exam_finished');
     expect(body(await get(`/sts/get-token?exam_id=${s.examId}`)).code).toBe('exam_finished');
   });
 
@@ -431,26 +385,9 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     ).data.attempt.end_time;
     s.t.advance(endAt - s.t.now() + 5 * 60_000);
     const after = await upload(`${prefix}frame/after-end.jpg`);
-    expect(
-      body(
-        await post('/monitor/capture', {
-          exam_id: s.examId,
-          kind: 'frame',
-          ...after,
-          trigger_time: endAt + 60_000,
-          client_id: cid(),
-        }),
-      ).code,
-    ).toBe('exam_finished');
+    expect(body(await sendCapture('frame', after, endAt + 60_000)).code).toBe('exam_finished');
     const before = await upload(`${prefix}frame/before-end.jpg`);
-    const kept = await post('/monitor/capture', {
-      exam_id: s.examId,
-      kind: 'frame',
-      ...before,
-      trigger_time: endAt - 1000,
-      offline: true,
-      client_id: cid(),
-    });
+    const kept = await sendCapture('frame', before, endAt - 1000, { offline: true });
     expect(kept.statusCode, kept.body).toBe(200);
   });
 
@@ -530,13 +467,7 @@ describe.each(await testedDialects())('evidence calls on %s', (dialect) => {
     const ids: number[] = [];
     for (const n of [1, 2, 3]) {
       const f = await upload(`${prefix}frame/${n}.jpg`);
-      const r = await post('/monitor/capture', {
-        exam_id: s.examId,
-        kind: 'frame',
-        ...f,
-        trigger_time: s.t.now(),
-        client_id: cid(),
-      });
+      const r = await sendCapture('frame', f);
       ids.push(body<{ id: number }>(r).data.id);
     }
     // The catalogue declares this call form-encoded: fields travel as text.

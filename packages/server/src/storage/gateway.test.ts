@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RECORDING_BYTES_PER_MINUTE } from './budget.js';
 import { LocalCredentials } from './localCredentials.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { candidateSts, stsClient, stsPut } from '../test/sts.js';
 
@@ -16,6 +16,29 @@ const OTHER = '13700137000';
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 const amz = (ms: number) => new Date(ms).toISOString().replace(/[:-]|\.\d{3}/g, '');
 
+/**
+ * Puts the app on the real clock (SigV4 signers read it; the store refuses requests signed 15 minutes away from its
+ * own), seeds the demo exam with a second candidate invited, starts both candidates' attempts and listens on a port.
+ */
+async function twoStarted(t: TestApp): Promise<{ base: string; examId: number; tokens: { a: string; b: string } }> {
+  t.advance(Date.now() - t.now());
+  const { examId, anid } = await t.seed(PHONE);
+  const otherAnid = await t.invite(examId, OTHER);
+  const tokens = { a: await t.loginCandidate(PHONE), b: await t.loginCandidate(OTHER) };
+  for (const [tok, inv] of [
+    [tokens.a, anid],
+    [tokens.b, otherAnid],
+  ] as const) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/monitor/start-exam?auth=${tok}`,
+      payload: { exam_id: examId, anid: inv },
+    });
+    expect(res.statusCode).toBe(200);
+  }
+  return { base: await t.app.listen({ port: 0, host: '127.0.0.1' }), examId, tokens };
+}
+
 describe.each(await testedDialects())('the local store over the S3 protocol on %s', (dialect) => {
   let t: TestApp;
   let base: string;
@@ -24,26 +47,7 @@ describe.each(await testedDialects())('the local store over the S3 protocol on %
 
   beforeEach(async () => {
     t = await createTestApp(dialect);
-    // SigV4 signers read the real clock; the store refuses requests signed 15 minutes away from its own.
-    t.advance(Date.now() - t.now());
-    let anid: number;
-    ({ examId, anid } = await t.seed(PHONE));
-    await t.invite(examId, OTHER);
-    tokens = { a: await t.loginCandidate(PHONE), b: await t.loginCandidate(OTHER) };
-    const otherAnid = body<{ list: { anid: number }[] }>(await t.app.inject(`/api/exam/index?auth=${tokens.b}`)).data
-      .list[0]!.anid;
-    for (const [tok, inv] of [
-      [tokens.a, anid],
-      [tokens.b, otherAnid],
-    ] as const) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/monitor/start-exam?auth=${tok}`,
-        payload: { exam_id: examId, anid: inv },
-      });
-      expect(res.statusCode).toBe(200);
-    }
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ base, examId, tokens } = await twoStarted(t));
   });
   afterEach(async () => t.close());
 
@@ -404,23 +408,7 @@ describe.each(await testedDialects())("an attempt's storage quota on the local s
   beforeEach(async () => {
     // A small ceiling so the test fills it: 3 objects, 1 MB.
     t = await createTestApp(dialect, { env: { STORAGE_QUOTA_MAX_OBJECTS: '3', STORAGE_QUOTA_MAX_MB: '1' } });
-    t.advance(Date.now() - t.now());
-    let anid: number;
-    ({ examId, anid } = await t.seed(PHONE));
-    const otherAnid = await t.invite(examId, OTHER);
-    tokens = { a: await t.loginCandidate(PHONE), b: await t.loginCandidate(OTHER) };
-    for (const [tok, inv] of [
-      [tokens.a, anid],
-      [tokens.b, otherAnid],
-    ] as const) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/monitor/start-exam?auth=${tok}`,
-        payload: { exam_id: examId, anid: inv },
-      });
-      expect(res.statusCode).toBe(200);
-    }
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    ({ base, examId, tokens } = await twoStarted(t));
   });
   afterEach(async () => t.close());
 
