@@ -1,18 +1,12 @@
 import type { JobKind } from '@examhall/contract';
-import type { JudgeQueue } from '@examhall/judge';
-import { NO_INSTRUMENTS, type Instruments } from '../ops/metrics.js';
-import type { ServiceLog } from '../log.js';
-import type { Config } from '../config.js';
+import { NO_INSTRUMENTS } from '../ops/metrics.js';
 import type { Db } from '../db/database.js';
-import { openJobQueue, type JobHandlers, type JobQueue, type JobsSetup } from '../jobs/index.js';
+import { openJobQueue, type JobHandlers } from '../jobs/index.js';
 import type { JobContext } from '../jobs/types.js';
 import { FacePool } from '../proctoring/face/pool.js';
-import type { ProctorNotifier } from '../proctoring/notifier.js';
-import type { RateLimiter } from '../ratelimit/limiter.js';
 import { AdmissionService } from './admission.js';
 import { StreamAdmission } from '../ratelimit/streams.js';
-import type { SmsSender } from '../sms/sender.js';
-import { LocalObjectStore, type ObjectStore } from '../storage/objectStore.js';
+import { LocalObjectStore } from '../storage/objectStore.js';
 import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } from '../storage/sts.js';
 import { AccessService } from './access.js';
 import { AnalysisService, type ItemAnalysisPayload } from './analysis.js';
@@ -83,162 +77,9 @@ import { ApiTokenService } from './apiTokens.js';
 import { ResultFeedService } from './resultFeed.js';
 import { WebhookService } from './webhooks.js';
 
-/** Everything services need from outside. */
-export interface ServiceDeps {
-  config: Config;
-  db: Db;
-  limiter: RateLimiter;
-  sms: SmsSender;
-  store: ObjectStore;
-  clock: () => number;
-  log: ServiceLog;
-  /** Group-commit batches of answer saves in flight at once (the dialect decides). */
-  groupCommitLanes: number;
-  /** Where code is judged. */
-  judgeQueue: JudgeQueue;
-  /** Where proctoring changes are announced. */
-  notifier: ProctorNotifier;
-  /** Where jobs run (Redis or this process) and how (default: this process; the command line starts no runner). */
-  jobs?: JobsSetup;
-  /** Where saves, judge runs, face checks and event streams are reported (default: nowhere). */
-  metrics?: Instruments;
-}
+import type { ServiceDeps, Services } from './types.js';
 
-/** The services, built once per app. */
-export interface Services {
-  clock: () => number;
-  store: ObjectStore;
-  notifier: ProctorNotifier;
-  /** Where instrumented work is reported (metrics). */
-  metrics: Instruments;
-  /** Access per resource: `access.require(actor, permission, kind, ids)`, `teamFilter`, `examFilter`. */
-  access: AccessService;
-  /** The audit log: `audit.record(actor, action, { kind, id }, before, after)`, `audit.with(trx)`. */
-  audit: AuditService;
-  /** The question bank's folders: a tree per team with question counts; create, rename, move, delete. */
-  bankFolders: BankFolderService;
-  /** Bank questions: list and search, one in full, create, update, likely duplicates, the tags in use. */
-  bankQuestions: BankQuestionService;
-  /** Changes to many bank questions at once: move, tag, untag, delete. */
-  bankBulk: BankBulkService;
-  /** Uploads for bank questions (pictures, audio, zips of hidden cases) and the bank's stored pictures. */
-  bankUploads: BankUploadService;
-  /** The judge's check of programming questions' reference solutions (`verify`; `verifyReference` for publishing). */
-  bankReferenceCheck: BankReferenceCheckService;
-  /** Bank questions for exams: `getForPublish` and a draw rule's pool (`poolFor`). */
-  bankPools: BankPoolService;
-  /** The bank's side of imports and exports: imported questions checked, staged and published; questions to export. */
-  bankTransfer: BankTransferService;
-  /** Question imports into the bank: preview, commit (a `bank_import` job), the command line's import. */
-  imports: ImportService;
-  /** Question files handed out: the formats, the import template, exports of folders, selections and exams. */
-  questionExports: QuestionExportService;
-  /** Jobs staff started (imports, ...): list, detail, cancel, and `start` for the services that queue them. */
-  jobs: JobService;
-  /** Where every invitation is made: a few phones, a batch, a staff member's preview. */
-  invitations: InvitationService;
-  /** Invitations' texts as they are queued, within their budgets, and each exam's templates. */
-  invitationTexts: InvitationTexts;
-  /** Bulk invitations by SMS: the call and its job (`invitation_bulk`). */
-  bulkInvite: BulkInviteService;
-  /** Invitations' links sent again, and revocations. */
-  invitationChanges: InvitationChangeService;
-  /** Each exam's texts: templates, reminder times, the texts stored and their delivery. */
-  examSms: ExamSmsService;
-  /** Sends queued texts at the configured rate and queues reminders (periodic tasks). */
-  smsDispatch: SmsDispatcher;
-  /** How many texts may go out, per invitation, phone, exam and team. */
-  smsBudget: SmsBudget;
-  /** The job queue itself (started and closed with the app). */
-  jobQueue: JobQueue<JobKind>;
-  /** The candidate directory: add, edit, list. */
-  candidates: CandidateService;
-  /** Imports of candidate lists: preview, commit (a job: `candidate_import`), the template. */
-  candidateImports: CandidateImportService;
-  /** Code similarity per programming question: the job (`code_similarity`), pairs, one pair, decisions. */
-  similarity: SimilarityService;
-  /** Item analysis of an exam's questions over its finished attempts, and the flags it records for authors. */
-  analysis: AnalysisService;
-  /** An exam's invited candidates with their status, counts and export. */
-  examCandidates: ExamCandidateService;
-  /** Teams and the proctors and graders assigned to exams. */
-  teams: TeamService;
-  /** The console home's counts. */
-  home: HomeService;
-  /** Marking: the exams to grade, each grader's queue, marks, reconciliation, progress. */
-  grading: GradingService;
-  /** Grading's set-up: an exam's settings (blind, double marking, margin) and its graders per exam or section. */
-  gradingSetup: GradingSetupService;
-  /** Key corrections and the `rescore` job that scores the finished attempts again. */
-  rescoring: RescoreService;
-  /** Results: rankings, one attempt's report, the figures for charts. */
-  results: ResultsService;
-  /** The evaluation's dimensions over an exam's finished attempts. */
-  resultDimensions: DimensionReportService;
-  /** Exports of the results as files (`results_export` jobs) and their download. */
-  resultsExport: ResultsExportService;
-  tokens: TokenService;
-  /** Webhooks: endpoints, the outbox of final scores (`noteScore`), the deliverer (`deliver`) and its log. */
-  webhooks: WebhookService;
-  /** API tokens other systems read results with. */
-  apiTokens: ApiTokenService;
-  /** Final results as other systems read them. */
-  resultFeed: ResultFeedService;
-  candidateAuth: CandidateAuthService;
-  /** Staff accounts: the actor behind a token or an id, one's own account, management; `passwords`, shared. */
-  staff: StaffService;
-  /** Staff sign-in: login with the second factor, logout, the sweep of ended login tries. */
-  staffLogin: StaffLoginService;
-  /** The staff second factor: enrol, confirm, turn off, reset another's, seal secrets stored plain. */
-  staffTotp: StaffTotpService;
-  exams: ExamService;
-  /** The exam editor: drafts, published versions, live changes, copy, archive, preview, invitations. */
-  examEditor: ExamEditorService;
-  /** Staff taking an exam's draft as a candidate would, and the keys of what they were shown. */
-  examPreview: ExamPreviewService;
-  /** An exam's time slots and whether candidates choose theirs. */
-  slots: SlotService;
-  /** Each invitation's slot, extra time and personal window, as staff set them. */
-  accommodations: AccommodationService;
-  /** Reopening a finished attempt. */
-  reopen: ReopenService;
-  /** The candidate's slot: the exam's slots with seats left, and choosing one. */
-  slotChoice: SlotChoiceService;
-  /** Exams as candidates read them: versions cached by id (immutable), the exams row for a few seconds. */
-  catalog: ExamCatalog;
-  attempts: AttemptService;
-  /** The candidate entering an exam: the attempt created or resumed, the clock started. */
-  attemptEntry: AttemptEntryService;
-  /** The candidate handing in their attempt, and their result. */
-  attemptResults: AttemptResultService;
-  /** Answer saves (committed before the receipt) and the files a Q&A answer attaches. */
-  answers: AnswerService;
-  /** A running attempt's questions as the candidate sees them, and listening audio plays. */
-  subjects: SubjectService;
-  /** The evaluation section: answer card, items, answers, the score per dimension. */
-  ceping: CepingService;
-  risk: RiskService;
-  /** Upload credentials, captures, recordings and monitor data, and pictures the server takes. */
-  evidence: EvidenceIntakeService;
-  /** The phone as a second camera: its link, session, pictures and presence. */
-  phone: PhonePageService;
-  /** Re-checks an attempt's chain and every stored evidence file. */
-  verification: EvidenceVerificationService;
-  /** Face checks of camera pictures (worker-thread engine pool, started on first use). */
-  faceCheck: FaceCheckService;
-  /** The server's checks of the exam frames browsers flag, and of a sample of the others. */
-  faceVerification: FaceVerificationService;
-  /** The device checks' outcomes: a pass only on what the server sees, a skip only where the exam allows it. */
-  checks: DeviceCheckService;
-  judge: JudgeService;
-  profile: ProfileService;
-  /** The proctor console and the candidate's integrity log. */
-  proctor: ProctorService;
-  media: MediaLinks;
-  site: SiteService;
-  /** Places for open event streams, limited per token and per address. */
-  streams: StreamAdmission;
-}
+export type { ServiceDeps, Services } from './types.js';
 
 /** Who issues the browser's upload credentials: STS AssumeRole on S3-compatible storage, else the local store. */
 function uploadIssuer(deps: ServiceDeps): UploadCredentialIssuer | null {
