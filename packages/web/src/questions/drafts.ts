@@ -1,20 +1,32 @@
 /**
  * A question as an editor holds it while the author works: the contract's body shapes, loosened where a
  * form can be half done (no right option yet, a cleared number). The same contract schema the server uses
- * decides when a draft is a question (see problems.ts). Framework-free so it is tested on its own.
+ * decides when a draft is a question (see problems.ts). Each kind's own rules (its draft type, its empty body, how
+ * it is a sub-question, what it hands on when the author changes the kind) are in its folder, kinds/<kind>/draft.ts;
+ * the lookups here are derived from them (kinds/drafting.ts). Framework-free so it is tested on its own.
  */
 import {
-  CODE_LIMITS,
-  OPTION_IDS,
+  KINDS,
+  QUESTION_KINDS,
+  QUESTION_REGISTRY,
   type BankQuestionView,
   type LanguageId,
   type QuestionBody,
   type RubricCriterion,
   type QuestionKind,
 } from '@examhall/contract';
-import { subKindOf, subTypeOf, type SubKind, type SubType } from './subKinds.js';
+import { draftKinds, type AnyKindBody } from './kinds/drafting.js';
+import type { SubKind, SubType } from './subKinds.js';
 
 export { SUB_KINDS, subKindOf, subTypeOf, type SubKind, type SubType } from './subKinds.js';
+export {
+  DEFAULT_LANGUAGES,
+  DEFAULT_SUB_SCORE,
+  descendingScores,
+  emptyOptions,
+  LIKERT_OPTIONS,
+  TRUE_FALSE_OPTIONS,
+} from './kinds/parts.js';
 
 /** An option: its letter and its text (HTML). */
 export interface OptionDraft {
@@ -136,21 +148,12 @@ export interface ListeningKeyDraft extends SubsKeyDraft {
   audio: { key: string };
 }
 
-/** Content and key of each kind while it is edited. */
-export interface BodyDrafts {
-  single: { content: ChoiceContentDraft; key: OneKeyDraft };
-  multiple: { content: ChoiceContentDraft; key: ManyKeyDraft };
-  indefinite: { content: ChoiceContentDraft; key: ManyKeyDraft };
-  fill_blank: { content: BlankContentDraft; key: BlankKeyDraft };
-  qa: { content: QaContentDraft; key: RubricKeyDraft };
-  programming: { content: ProgrammingContentDraft; key: ProgrammingKeyDraft };
-  true_false: { content: ChoiceContentDraft; key: OneKeyDraft };
-  programming_qa: { content: CodeContentDraft; key: RubricKeyDraft };
-  reading: { content: ReadingContentDraft; key: SubsKeyDraft };
-  listening: { content: ListeningContentDraft; key: ListeningKeyDraft };
-  gradient: { content: ChoiceContentDraft; key: ScoresKeyDraft };
-  evaluation: { content: EvaluationContentDraft; key: ScoresKeyDraft };
-}
+/**
+ * Content and key of each kind while it is edited: each kind's folder adds its own line (kinds/<kind>/draft.ts,
+ * `declare module '../../drafts.js'`), so a kind without one is a compile error wherever drafts are typed by kind.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the kinds' folders
+export interface BodyDrafts {}
 /** Content and key of kind K while it is edited. */
 export type BodyDraft<K extends QuestionKind = QuestionKind> = BodyDrafts[K];
 /** A body of kind K with its kind (a union when K is). */
@@ -175,105 +178,81 @@ export type QuestionDraft = KindBody & DraftMeta;
 const _bodyIsDraft = (b: QuestionBody): KindBody => b;
 void _bodyIsDraft;
 
-/** Languages a new programming question offers. */
-export const DEFAULT_LANGUAGES: LanguageId[] = ['c', 'cpp', 'java', 'python', 'javascript', 'go'];
+/** A draft body of any kind, as the kinds' rules see it. */
+export interface AnyBodyDraft {
+  content: { stem: string };
+  key: object;
+}
+
+/** What one kind's body hands on to a body of another kind when the author changes the kind (convertBody). */
+export interface SharedParts {
+  /** Options (only those of a kind whose options another may take; dropped while none is written). */
+  options?: OptionDraft[];
+  /** The right options' ids. */
+  picks?: string[];
+  /** Points per option. */
+  scores?: Partial<Record<string, number>>;
+  /** Languages and starter code. */
+  code?: { languages: LanguageId[]; starter?: Partial<Record<LanguageId, string>> };
+  /** A grader's rubric and criteria. */
+  grading?: RubricKeyDraft;
+  /** Sub-questions and their keys by id. */
+  subs?: { list: SubDraft[]; keys: Record<string, SubKeyDraft> };
+}
+
+/** What the drafts give a kind's rules to build with. */
+export interface DraftKit {
+  /** A new sub-question of a kind (reading and listening start with one). */
+  emptySub(id: number, kind: SubKind): { sub: SubDraft; key: SubKeyDraft };
+}
+
+/** How a kind that may be a sub-question is one: its body from the sub-question and its key, and back. */
+export interface SubRules<B extends AnyBodyDraft> {
+  /** The kind's body from a sub-question and its key. */
+  asBody(sub: SubDraft, key: SubKeyDraft): B;
+  /** The sub-question's fields from the kind's body (its key is the body's key). */
+  fields(body: B): Pick<SubDraft, 'stem' | 'options' | 'blanks'>;
+}
+
+/** A kind's draft rules (kinds/<kind>/draft.ts exports them as `draft`), for a kind of name K with bodies B. */
+export interface DraftRules<K extends string, B extends AnyBodyDraft> {
+  kind: K;
+  /** A new, empty body: what the author fills in. */
+  empty(kit: DraftKit): B;
+  /** What the body hands on to another kind's. */
+  give(body: B): SharedParts;
+  /** The new kind's empty body with what the old one handed on put in (the stem is put in for every kind). */
+  take(body: B, parts: SharedParts): B;
+  /** How it is a sub-question, for the kinds that may be one. */
+  sub?: SubRules<B>;
+}
+
+/** The draft rules of a product kind: with `sub` exactly when the contract says it may be a sub-question. */
+export type KindDraft<K extends QuestionKind> = DraftRules<K, BodyDrafts[K]> &
+  (K extends SubKind ? { sub: SubRules<BodyDrafts[K]> } : { sub?: undefined });
+
+/** The draft rules of some kind. */
+export type AnyKindDraft = DraftRules<string, AnyBodyDraft>;
+
+/** The draft rules of the kinds' folders (each draft.ts's `draft`), by path. */
+export const DRAFT_FOLDERS = import.meta.glob<AnyKindDraft>('./kinds/*/draft.ts', { eager: true, import: 'draft' });
+
+/** The product's drafts' lookups, from the kinds' folders (the kinds test checks every contract kind has rules). */
+export const DRAFT_KINDS = draftKinds(KINDS, DRAFT_FOLDERS);
 
 /** Points a new question of each kind is worth by default. */
-export const DEFAULT_SCORE: Readonly<Record<QuestionKind, number>> = {
-  single: 5,
-  multiple: 5,
-  indefinite: 5,
-  fill_blank: 5,
-  qa: 10,
-  programming: 20,
-  true_false: 2,
-  programming_qa: 10,
-  reading: 10,
-  listening: 10,
-  gradient: 5,
-  evaluation: 5,
-};
-
-/** `n` empty options A, B, … */
-export function emptyOptions(n: number): OptionDraft[] {
-  return OPTION_IDS.slice(0, n).map((id) => ({ id, content: '' }));
-}
-
-const withTexts = (texts: readonly string[]): OptionDraft[] =>
-  texts.map((content, i) => ({ id: OPTION_IDS[i] ?? String(i), content }));
-
-/** The usual true/false options. */
-export const TRUE_FALSE_OPTIONS = ['正确 True', '错误 False'] as const;
-
-/** A five-point agreement scale for evaluation items, best first. */
-export const LIKERT_OPTIONS = [
-  '非常同意 Strongly agree',
-  '同意 Agree',
-  '一般 Neutral',
-  '不同意 Disagree',
-  '非常不同意 Strongly disagree',
-] as const;
-
-/** Points falling from `n` to 1 down the options. */
-function descendingScores(options: readonly OptionDraft[]): Partial<Record<string, number>> {
-  return Object.fromEntries(options.map((o, i) => [o.id, options.length - i]));
-}
-
-/** Points a new sub-question is worth. */
-export const DEFAULT_SUB_SCORE = 5;
-
-/** A new sub-question of a kind. */
-export function emptySub(id: number, kind: SubKind): { sub: SubDraft; key: SubKeyDraft } {
-  const body = emptyBody(kind);
-  return subFromBody(id, DEFAULT_SUB_SCORE, { kind, ...body } as KindBody & { kind: SubKind });
-}
-
-const EMPTY: { [K in QuestionKind]: () => BodyDrafts[K] } = {
-  single: () => ({ content: { stem: '', options: emptyOptions(4) }, key: {} }),
-  multiple: () => ({ content: { stem: '', options: emptyOptions(4) }, key: { options: [] } }),
-  indefinite: () => ({ content: { stem: '', options: emptyOptions(4) }, key: { options: [] } }),
-  fill_blank: () => ({ content: { stem: '', blanks: 1 }, key: { blanks: [[]] } }),
-  qa: () => ({ content: { stem: '' }, key: { rubric: '' } }),
-  programming: () => ({
-    content: {
-      stem: '',
-      languages: [...DEFAULT_LANGUAGES],
-      starter: {},
-      samples: [],
-      time_limit_ms: CODE_LIMITS.timeMs.default,
-      memory_limit_mb: CODE_LIMITS.memoryMb.default,
-    },
-    key: { checker: 'default', cases: [] },
-  }),
-  true_false: () => ({ content: { stem: '', options: withTexts(TRUE_FALSE_OPTIONS) }, key: {} }),
-  programming_qa: () => ({
-    content: { stem: '', languages: [...DEFAULT_LANGUAGES], starter: {} },
-    key: { rubric: '' },
-  }),
-  reading: () => {
-    const first = emptySub(1, 'single');
-    return { content: { stem: '', passage: '', subs: [first.sub] }, key: { subs: { '1': first.key } } };
-  },
-  listening: () => {
-    const first = emptySub(1, 'single');
-    return {
-      content: { stem: '', audio: { play_limit: 2, duration_s: 0 }, subs: [first.sub] },
-      key: { audio: { key: '' }, subs: { '1': first.key } },
-    };
-  },
-  gradient: () => {
-    const options = emptyOptions(4);
-    return { content: { stem: '', options }, key: { scores: descendingScores(options) } };
-  },
-  evaluation: () => {
-    const options = withTexts(LIKERT_OPTIONS);
-    return { content: { stem: '', options, dimension: '' }, key: { scores: descendingScores(options) } };
-  },
-};
+export const DEFAULT_SCORE = Object.fromEntries(
+  QUESTION_KINDS.map((k) => [k, QUESTION_REGISTRY[k].defaultScore]),
+) as Readonly<Record<QuestionKind, number>>;
 
 /** A new, empty body of a kind: what the author fills in. */
 export function emptyBody<K extends QuestionKind>(kind: K): BodyDrafts[K] {
-  return EMPTY[kind]();
+  return DRAFT_KINDS.emptyBody(kind) as BodyDrafts[K];
+}
+
+/** A new sub-question of a kind. */
+export function emptySub(id: number, kind: SubKind): { sub: SubDraft; key: SubKeyDraft } {
+  return DRAFT_KINDS.emptySub(id, kind);
 }
 
 /** A new question of a kind with the bank's default metadata. */
@@ -315,24 +294,7 @@ export function metaOf(draft: QuestionDraft): DraftMeta {
 
 /** A sub-question as a body of its kind, so the kind's own editor edits it. */
 export function subAsBody(sub: SubDraft, key: SubKeyDraft | undefined): KindBody & { kind: SubKind } {
-  const kind = subKindOf(sub.type);
-  const k = key ?? {};
-  switch (kind) {
-    case 'single':
-    case 'true_false':
-      return { kind, content: { stem: sub.stem, options: sub.options ?? [] }, key: pick(k, 'option') };
-    case 'multiple':
-    case 'indefinite':
-      return { kind, content: { stem: sub.stem, options: sub.options ?? [] }, key: { options: k.options ?? [] } };
-    case 'gradient':
-      return { kind, content: { stem: sub.stem, options: sub.options ?? [] }, key: { scores: k.scores ?? {} } };
-    case 'fill_blank':
-      return { kind, content: { stem: sub.stem, blanks: sub.blanks ?? 1 }, key: { blanks: k.blanks ?? [] } };
-  }
-}
-
-function pick(k: SubKeyDraft, field: 'option'): OneKeyDraft {
-  return k[field] === undefined ? {} : { option: k[field] };
+  return DRAFT_KINDS.subAsBody(sub, key) as KindBody & { kind: SubKind };
 }
 
 /** A sub-question and its key back from a body of its kind. */
@@ -341,11 +303,7 @@ export function subFromBody(
   score: number | null,
   body: KindBody & { kind: SubKind },
 ): { sub: SubDraft; key: SubKeyDraft } {
-  const type = subTypeOf(body.kind);
-  if (body.kind === 'fill_blank') {
-    return { sub: { id, type, score, stem: body.content.stem, blanks: body.content.blanks }, key: body.key };
-  }
-  return { sub: { id, type, score, stem: body.content.stem, options: body.content.options }, key: body.key };
+  return DRAFT_KINDS.subFromBody(id, score, body);
 }
 
 /** The id a new sub-question gets: one above the largest. */
@@ -353,62 +311,14 @@ export function nextSubId(subs: readonly SubDraft[]): number {
   return subs.reduce((max, s) => Math.max(max, s.id), 0) + 1;
 }
 
-const hasOptions = (b: KindBody): b is KindBody & { content: ChoiceContentDraft } => 'options' in b.content;
-
 /**
- * A body of another kind that keeps what still fits: the stem always, written options between choice kinds
- * (true/false keeps its own two; empty ones give way to the new kind's defaults), the right answers where the
- * key means the same, languages and starter code between the code kinds, the rubric between graded kinds, and
- * the sub-questions between reading and listening.
+ * A body of another kind that keeps what still fits, as the two kinds' rules hand it over: the stem always, written
+ * options between choice kinds (true/false keeps its own two; empty ones give way to the new kind's defaults), the
+ * right answers where the key means the same, languages and starter code between the code kinds, the rubric
+ * between graded kinds, and the sub-questions between reading and listening.
  */
 export function convertBody<K extends QuestionKind>(from: KindBody, to: K): BodyOfKind<K> {
-  const next = { kind: to, ...emptyBody(to) } as KindBody;
-  if (from.kind === to) return structuredClone(from) as BodyOfKind<K>;
-  next.content.stem = from.content.stem;
-  // Options nobody has written yet are not kept: the new kind's own defaults (an evaluation item's agreement
-  // scale) are worth more than empty rows.
-  const written = (b: KindBody) => hasOptions(b) && b.content.options.some((o) => o.content.trim() !== '');
-  if (
-    hasOptions(from) &&
-    written(from) &&
-    hasOptions(next) &&
-    next.kind !== 'true_false' &&
-    from.kind !== 'true_false'
-  ) {
-    next.content.options = structuredClone(from.content.options);
-    if (next.kind === 'gradient' || next.kind === 'evaluation')
-      next.key.scores =
-        from.kind === 'gradient' || from.kind === 'evaluation'
-          ? { ...from.key.scores }
-          : descendingScores(next.content.options);
-  }
-  const rightOnes =
-    from.kind === 'single' || from.kind === 'true_false'
-      ? from.key.option === undefined
-        ? []
-        : [from.key.option]
-      : from.kind === 'multiple' || from.kind === 'indefinite'
-        ? from.key.options
-        : [];
-  const ids = new Set(next.kind === 'fill_blank' || !hasOptions(next) ? [] : next.content.options.map((o) => o.id));
-  const kept = rightOnes.filter((id) => ids.has(id));
-  if ((next.kind === 'single' || next.kind === 'true_false') && kept.length === 1) next.key.option = kept[0];
-  if (next.kind === 'multiple' || next.kind === 'indefinite') next.key.options = kept;
-  if ((from.kind === 'programming' || from.kind === 'programming_qa') && 'languages' in next.content) {
-    next.content.languages = [...from.content.languages];
-    next.content.starter = { ...from.content.starter };
-  }
-  if ((from.kind === 'qa' || from.kind === 'programming_qa') && (next.kind === 'qa' || next.kind === 'programming_qa'))
-    next.key = { ...next.key, rubric: from.key.rubric, ...(from.key.criteria ? { criteria: from.key.criteria } : {}) };
-  if (
-    (from.kind === 'reading' || from.kind === 'listening') &&
-    (next.kind === 'reading' || next.kind === 'listening')
-  ) {
-    next.content.subs = structuredClone(from.content.subs);
-    next.key.subs = structuredClone(from.key.subs);
-  }
-  if (from.kind === 'fill_blank' && next.kind === 'fill_blank') next.key = structuredClone(from.key);
-  return next as BodyOfKind<K>;
+  return DRAFT_KINDS.convertBody(from as AnyKindBody, to) as BodyOfKind<K>;
 }
 
 /** The draft with another kind (see convertBody); the metadata stays. */

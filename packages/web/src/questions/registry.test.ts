@@ -1,8 +1,7 @@
 import { QUESTION_KINDS, QUESTION_REGISTRY } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
-import { emptyBody, SUB_KINDS } from './drafts.js';
+import { emptyBody } from './drafts.js';
 import { QUESTION_EDITORS } from './edit/editors.js';
-import { SUB_EDITORS } from './edit/SubQuestions.js';
 import { kindLabel, WEB_QUESTION_REGISTRY } from './registry.js';
 import { loadLanguage } from '../i18n/format.js';
 
@@ -24,10 +23,6 @@ describe('the web question registry', () => {
     expect(typeof entry.Renderer === 'function' || lazy).toBe(true);
     expect(typeof QUESTION_EDITORS[kind]).toBe('function');
     expect(emptyBody(kind)).toHaveProperty('content.stem', '');
-  });
-
-  it('edits sub-questions with the same editors as the kinds themselves', () => {
-    for (const kind of SUB_KINDS) expect(SUB_EDITORS[kind]).toBe(QUESTION_EDITORS[kind]);
   });
 
   it('names kinds apart from each other', () => {

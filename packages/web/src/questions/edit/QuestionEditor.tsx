@@ -83,6 +83,7 @@ export function QuestionEditor(props: QuestionEditorProps) {
     unsaved: props.unsaved ?? false,
     uploadImage: storeImage,
     onVerified: props.onVerified,
+    editorOf: (kind) => QUESTION_EDITORS[kind],
   };
   const kinds = props.kinds ?? QUESTION_KINDS;
   const subIds = 'subs' in value.content ? value.content.subs.map((s) => String(s.id)) : [];

@@ -1,14 +1,14 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Card, Form, InputNumber, Select, Space, Tooltip } from 'antd';
 import type { ComponentType } from 'react';
-import { useI18n, type MessageKey } from '../../i18n/index.js';
+import { useI18n } from '../../i18n/index.js';
+import { kindLabel } from '../labels.js';
 import {
   convertBody,
   emptySub,
   nextSubId,
   subAsBody,
   subFromBody,
-  subTypeOf,
   SUB_KINDS,
   type KindBody,
   type SubDraft,
@@ -16,21 +16,9 @@ import {
   type SubKind,
 } from '../drafts.js';
 import { problemsOf, subProblems, type Problem } from '../problems.js';
-import { FillBlankEditor } from './BlanksEditor.js';
-import { GradientEditor, IndefiniteEditor, MultipleEditor, SingleEditor, TrueFalseEditor } from './ChoiceEditors.js';
 import { ProblemLines } from './FieldProblems.js';
 import { PartScope } from './scope.js';
 import type { BodyEditorProps, EditorContext } from './types.js';
-
-/** The editor of each kind a sub-question may have: the same ones the registry gives those kinds. */
-export const SUB_EDITORS: { [K in SubKind]: ComponentType<BodyEditorProps<K>> } = {
-  single: SingleEditor,
-  multiple: MultipleEditor,
-  indefinite: IndefiniteEditor,
-  fill_blank: FillBlankEditor,
-  true_false: TrueFalseEditor,
-  gradient: GradientEditor,
-};
 
 /** The sub-questions of a reading or listening question and their keys (by sub id). */
 export interface SubsState {
@@ -121,7 +109,7 @@ function SubCard(props: {
   ctx: EditorContext;
   idPrefix: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { sub, index, onChange } = props;
   const n = index + 1;
   const body = subAsBody(sub, props.subKey);
@@ -174,7 +162,7 @@ function SubCard(props: {
             onChange={(kind: SubKind) => setBody(convertBody(body, kind))}
             options={SUB_KINDS.map((k) => ({
               value: k,
-              label: t(`exam.type.${subTypeOf(k)}` satisfies MessageKey),
+              label: kindLabel(k, lang),
             }))}
             style={{ minWidth: 160 }}
             data-testid="sub-kind"
@@ -217,8 +205,9 @@ function SubBody({
   ctx: EditorContext;
   idPrefix: string;
 }) {
-  // The editor is the one of the body's own kind, so its value and changes are that kind's (one cast, here).
-  const Editor = SUB_EDITORS[body.kind] as unknown as ComponentType<BodyEditorProps<SubKind>>;
+  // The editor is the one the body's kind has as a question of its own (its folder's edit.ts), so its value and
+  // changes are that kind's (one cast, here).
+  const Editor = ctx.editorOf(body.kind) as unknown as ComponentType<BodyEditorProps<SubKind>>;
   return (
     <Editor
       value={body}

@@ -1,5 +1,6 @@
 /** What every kind's body editor gets. */
 import type { BankVerification, QuestionKind } from '@examhall/contract';
+import type { ComponentType } from 'react';
 import type { BodyDrafts } from '../drafts.js';
 import type { Problem } from '../problems.js';
 
@@ -15,6 +16,11 @@ export interface EditorContext {
   uploadImage: (file: File) => Promise<string>;
   /** Puts a new reference-solution check where the page keeps it. */
   onVerified?: (verification: BankVerification) => void;
+  /**
+   * The editor of a kind's body (from the kinds' folders, edit/editors.ts): sub-questions are edited with their
+   * kind's own. Given by the page, because the editors of the kinds with sub-questions are among them.
+   */
+  editorOf<K extends QuestionKind>(kind: K): ComponentType<BodyEditorProps<K>>;
 }
 
 /** Props of a kind's body editor: its content and key, and the problems found in them (paths from the body). */
