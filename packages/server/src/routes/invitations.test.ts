@@ -191,22 +191,20 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
   it("keeps each exam's texts: defaults, checked templates, and the saved one used for the next text", async () => {
     const initial = (await call(api.examSms, { exam_id: s.examId })).data as ExamSmsData;
     expect(initial).toMatchObject({ is_default: true, invitation_template: DEFAULT_INVITATION_TEMPLATE });
-    const bad = await call(api.examSmsSave, {
-      exam_id: s.examId,
-      invitation_template: '{nmae} 请参加',
-      reminder_template: '{link}',
-      reminder_minutes: [60],
-    });
-    expect(bad.http).toBe(422);
-    expect(JSON.stringify(bad)).toContain('unknown:nmae');
-    const noLink = await call(api.examSmsSave, {
-      exam_id: s.examId,
-      invitation_template: '{name}请参加',
-      reminder_template: '{link}',
-      reminder_minutes: [60],
-    });
-    expect(noLink.http).toBe(422);
-    expect(JSON.stringify(noLink)).toContain('no_link');
+    // An invitation template naming an unknown field, or with no link, is refused naming the problem.
+    for (const [invitation_template, problem] of [
+      ['{nmae} 请参加', 'unknown:nmae'],
+      ['{name}请参加', 'no_link'],
+    ]) {
+      const refused = await call(api.examSmsSave, {
+        exam_id: s.examId,
+        invitation_template,
+        reminder_template: '{link}',
+        reminder_minutes: [60],
+      });
+      expect(refused.http, invitation_template).toBe(422);
+      expect(JSON.stringify(refused)).toContain(problem);
+    }
     const saved = await call(api.examSmsSave, {
       exam_id: s.examId,
       invitation_template: '请参加{exam}：{link}',

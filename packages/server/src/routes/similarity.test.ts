@@ -82,16 +82,21 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
         (p.a.attempt_id === attempts[b] && p.b.attempt_id === attempts[a]),
     );
 
+  /** The id of the exam's question of `kind`. */
+  const questionOf = async (kind: string) =>
+    (
+      await s.t.db.handle.db
+        .selectFrom('questions')
+        .select('id')
+        .where('exam_id', '=', s.examId)
+        .where('kind', '=', kind)
+        .executeTakeFirstOrThrow()
+    ).id;
+
   beforeAll(async () => {
     grader = await s.t.loginStaff('grader', { examId: s.examId });
     const questions = await ok<SimilarityQuestionsData>(api.similarityQuestions, { exam_id: s.examId }, grader);
-    const programming = await s.t.db.handle.db
-      .selectFrom('questions')
-      .select('id')
-      .where('exam_id', '=', s.examId)
-      .where('kind', '=', 'programming')
-      .executeTakeFirstOrThrow();
-    questionId = programming.id;
+    questionId = await questionOf('programming');
     expect(questions.list.map((q) => q.question_id)).toContain(questionId);
     for (const file of ['original.py', 'copied.py', 'independent.py', 'same_idea.py']) {
       attempts[file] = await candidateAnswers(sample(file));
@@ -209,13 +214,11 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
     expect([bad.http, bad.code]).toEqual([422, 'validation_error']);
     const score = await call(api.similarityPairs, { exam_id: s.examId, question_id: questionId, min_score: 2 }, grader);
     expect([score.http, score.code]).toEqual([422, 'validation_error']);
-    const single = await s.t.db.handle.db
-      .selectFrom('questions')
-      .select('id')
-      .where('exam_id', '=', s.examId)
-      .where('kind', '=', 'single')
-      .executeTakeFirstOrThrow();
-    const notCode = await call(api.similarityRun, { exam_id: s.examId, question_id: single.id }, grader);
+    const notCode = await call(
+      api.similarityRun,
+      { exam_id: s.examId, question_id: await questionOf('single') },
+      grader,
+    );
     expect([notCode.http, notCode.code]).toEqual([404, 'not_found']);
     const otherExam = (await ok<{ exam_id: number }>(api.examEditorCreate, { name: 'Another exam' })).exam_id;
     const foreign = await call(api.similarityPair, { exam_id: otherExam, pair_id: top.id });

@@ -202,27 +202,20 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
 
   it('samples about one in N of the frames the browser did not flag', async () => {
     let n = 0;
-    const every3 = new FaceVerificationService(
-      t.db.handle.db,
-      t.services.attempts,
-      t.services.faceCheck,
-      t.services.risk,
-      t.store,
-      { sampleEvery: 3, clock: t.now, log: { warn: () => undefined } as never, draw: (k) => n++ % k },
-    );
+    const sampling = (sampleEvery: number, draw?: (k: number) => number) =>
+      new FaceVerificationService(t.db.handle.db, t.services.attempts, t.services.faceCheck, t.services.risk, t.store, {
+        sampleEvery,
+        clock: t.now,
+        log: { warn: () => undefined } as never,
+        ...(draw ? { draw } : {}),
+      });
+    const every3 = sampling(3, (k) => n++ % k);
     const base = 1_000_000 + Math.floor(Math.random() * 1000) * 100;
     const picked: boolean[] = [];
     for (let i = 0; i < 9; i++)
       picked.push(await every3.frameRecorded({ attemptId, recordId: base + i, key: `${prefix}frame/s${i}.jpg` }));
     expect(picked.filter(Boolean)).toHaveLength(3);
-    const none = new FaceVerificationService(
-      t.db.handle.db,
-      t.services.attempts,
-      t.services.faceCheck,
-      t.services.risk,
-      t.store,
-      { sampleEvery: 0, clock: t.now, log: { warn: () => undefined } as never },
-    );
+    const none = sampling(0);
     expect(await none.frameRecorded({ attemptId, recordId: base + 50, key: `${prefix}frame/t.jpg` })).toBe(false);
     // leave nothing for the other cases' sweeps
     await t.db.handle.db.deleteFrom('face_checks').where('record_id', '>=', base).execute();
