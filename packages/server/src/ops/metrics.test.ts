@@ -4,14 +4,12 @@
  * event streams and the database pool; loopback only without METRICS_TOKEN, the bearer token with it.
  */
 import { randomUUID } from 'node:crypto';
-import { api, type JobStartedData } from '@examhall/contract';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { afterEach, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
 import { testedDialects } from '../test/db.js';
-import { waitForJob } from '../test/jobs.js';
-import { multipart } from '../test/multipart.js';
+import { giftImport } from '../test/jobs.js';
 import { until } from '../test/processes.js';
 import { openSse } from '../test/sse.js';
 
@@ -69,24 +67,7 @@ describe.each(await testedDialects())('metrics on %s', (dialect) => {
 
     // A job: a question import.
     const admin = await t.loginStaff('admin');
-    const folder = await t.app.inject({
-      method: 'POST',
-      url: `/api${api.bankFolderCreate.path}`,
-      headers: { authorization: `Bearer ${admin}` },
-      payload: { name: 'Net' },
-    });
-    const form = multipart(
-      { folder_id: String(body<{ id: number }>(folder).data.id) },
-      { name: 'net.gift', type: 'application/octet-stream', data: Buffer.from(GIFT) },
-    );
-    const started = await t.app.inject({
-      method: 'POST',
-      url: `/api${api.bankImport.path}`,
-      payload: form.payload,
-      headers: { authorization: `Bearer ${admin}`, ...form.headers },
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    expect((await waitForJob(t, admin, body<JobStartedData>(started).data.job_id)).state).toBe('done');
+    await giftImport(t, admin, GIFT);
 
     // An event stream held open.
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,12 +3,10 @@
  * the response header and written in every log line of the request, including those services write through
  * the app's logger; a job the request created stores it, and the job's log lines carry it too.
  */
-import { api, type JobStartedData } from '@examhall/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
-import { waitForJob } from '../test/jobs.js';
-import { multipart } from '../test/multipart.js';
+import { giftImport } from '../test/jobs.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -56,26 +54,8 @@ describe.each(await testedDialects())('request ids on %s', (dialect) => {
   it('carries the id into the job the request created and its log lines', async () => {
     t = await createTestApp(dialect);
     const admin = await t.loginStaff('admin');
-    const folder = await t.app.inject({
-      method: 'POST',
-      url: `/api${api.bankFolderCreate.path}`,
-      headers: { authorization: `Bearer ${admin}` },
-      payload: { name: 'Net' },
-    });
-    const form = multipart(
-      { folder_id: String(body<{ id: number }>(folder).data.id) },
-      { name: 'net.gift', type: 'application/octet-stream', data: Buffer.from('::Q1:: 2 + 2? {=4 ~5}\n') },
-    );
     const requestId = 'import-request-0042';
-    const started = await t.app.inject({
-      method: 'POST',
-      url: `/api${api.bankImport.path}`,
-      payload: form.payload,
-      headers: { authorization: `Bearer ${admin}`, 'x-request-id': requestId, ...form.headers },
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    const jobId = body<JobStartedData>(started).data.job_id;
-    expect((await waitForJob(t, admin, jobId)).state).toBe('done');
+    const jobId = await giftImport(t, admin, '::Q1:: 2 + 2? {=4 ~5}\n', { 'x-request-id': requestId });
 
     const row = await t.db.handle.db.selectFrom('job').select('request_id').where('id', '=', jobId).executeTakeFirst();
     expect(row?.request_id).toBe(requestId);
