@@ -4,26 +4,16 @@
  * carry it; public calls and the web app's files keep their own caching.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { api, type ApiTokenCreateData, type CallDef } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
+import { miniWebDist } from '../test/webDist.js';
 import { answersArePersonal } from './caching.js';
 
-/** A built web app in miniature: its page and an asset. */
-function webDist(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-web-'));
-  fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="/assets/a.js"></script>');
-  fs.writeFileSync(path.join(dir, 'assets', 'a.js'), 'console.log(1)');
-  return dir;
-}
-
 describe.each(await testedDialects())('caching of answers on %s', (dialect) => {
-  const dist = webDist();
+  const dist = miniWebDist();
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,21 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
+import { miniWebDist } from '../test/webDist.js';
 import { cspDirectives } from './headers.js';
-
-/** A built web app in miniature: its page and an asset, served by the app as in production. */
-function webDist(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-web-'));
-  fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="/assets/a.js"></script>');
-  fs.writeFileSync(path.join(dir, 'assets', 'a.js'), 'console.log(1)');
-  return dir;
-}
 
 /** The CSP header as directive -> sources. */
 function csp(res: LightMyRequestResponse): Map<string, string[]> {
@@ -43,7 +33,7 @@ function expectDefences(res: LightMyRequestResponse, what: string): void {
 }
 
 describe.each(await testedDialects())('security headers on %s', (dialect) => {
-  const dist = webDist();
+  const dist = miniWebDist();
   let plain: TestApp;
   let secure: TestApp;
   beforeAll(async () => {
