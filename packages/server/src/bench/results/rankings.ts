@@ -15,6 +15,7 @@ import { GradingRepository } from '../../repositories/grading.js';
 import { ResultsRepository, type RankingSpec } from '../../repositories/results.js';
 import { seedDemo } from '../../services/demoSeed.js';
 import { LocalObjectStore } from '../../storage/objectStore.js';
+import { random } from '../resultsSeed.js';
 import type { ResultsSection } from './section.js';
 
 const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 50_000);
@@ -29,17 +30,6 @@ const SCHOOLS = [
   'Wuhan University',
 ];
 const MAJORS = ['Computer Science', 'Mathematics', 'Physics', 'Electronics', 'Statistics'];
-
-/** A small deterministic generator (mulberry32), so every run ranks the same scores. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Inserts rows in chunks. */
 async function insertAll<T extends keyof Database>(db: Db, table: T, rows: readonly object[]): Promise<void> {
@@ -67,6 +57,7 @@ async function seed(db: Db, dir: string): Promise<number> {
     .orderBy('q.id')
     .execute();
   const max = questions.reduce((n, q) => n + q.score, 0);
+  // Deterministic: every run ranks the same scores.
   const rand = random(42);
   const candidates = Array.from({ length: ATTEMPTS }, (_, i) => ({
     area_code: '86',

@@ -21,6 +21,7 @@ import {
   type SimilarGroup,
   type SimilarPair,
 } from '../../similarity/index.js';
+import { random } from '../resultsSeed.js';
 import type { ResultsSection } from './section.js';
 
 const SUBMISSIONS = Number(process.env.BENCH_SUBMISSIONS ?? 1000);
@@ -30,17 +31,6 @@ const TOP_FRAGMENTS = 100;
 /** The samples live beside the module's sources (the bench runs from the built copy in dist/). */
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src/similarity/fixtures/cpp');
 const BASES = ['original.cpp', 'independent.cpp', 'same_idea.cpp'];
-
-/** A small deterministic generator (mulberry32), so every run measures the same submissions. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Statements a candidate might add: different token shapes, so added lines make fingerprints of their own. */
 const EXTRA = [
@@ -71,6 +61,7 @@ function vary(base: string, rate: number, next: () => number): string {
 
 function submissions(count: number): string[] {
   const bases = BASES.map((f) => fs.readFileSync(path.join(FIXTURES, f), 'utf8'));
+  // Deterministic: every run measures the same submissions.
   const next = random(20_261_124);
   return Array.from({ length: count }, () => {
     const base = bases[Math.floor(next() * bases.length)]!;
