@@ -5,39 +5,13 @@
  * exam bench). Each query's SQL is taken from the repository as it builds it, then the database's own planner is
  * asked how it runs it.
  */
-import {
-  CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  sql,
-} from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.js';
-import { openTestDb, testedDialects, type TestDb, type TestDialect } from '../test/db.js';
+import { openTestDb, testedDialects, type TestDb } from '../test/db.js';
+import { planOf, sqlRecorder } from '../test/queryPlan.js';
 import { InvitationRepository } from './invitations.js';
 import { ScheduleRepository } from './schedule.js';
-
-/** A database that runs nothing and keeps the SQL each call compiles, in `dialect`'s language. */
-function recorder(dialect: TestDialect): { db: Kysely<Database>; queries: CompiledQuery[] } {
-  const queries: CompiledQuery[] = [];
-  const sqlite = dialect === 'sqlite';
-  const db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => (sqlite ? new SqliteAdapter() : new PostgresAdapter()),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (k) => (sqlite ? new SqliteIntrospector(k) : new PostgresIntrospector(k)),
-      createQueryCompiler: () => (sqlite ? new SqliteQueryCompiler() : new PostgresQueryCompiler()),
-    },
-    log: (event) => void queries.push(event.query),
-  });
-  return { db, queries };
-}
 
 describe.each(await testedDialects())('attempts by invitation on %s', (dialect) => {
   let t: TestDb;
@@ -46,26 +20,9 @@ describe.each(await testedDialects())('attempts by invitation on %s', (dialect) 
   });
   afterAll(async () => t.drop());
 
-  /** The planner's plan of `query`, one line a step; on PostgreSQL with sequential scans priced out, so an index is taken wherever there is one. */
-  async function planOf(query: CompiledQuery): Promise<string> {
-    if (dialect === 'sqlite') {
-      const rows = await t.handle.db.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-      );
-      return rows.rows.map((r) => r.detail).join('\n');
-    }
-    return t.handle.db.transaction().execute(async (tx) => {
-      await sql`set local enable_seqscan = off`.execute(tx);
-      const rows = await tx.executeQuery<{ 'QUERY PLAN': string }>(
-        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-      );
-      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
-  }
-
   /** The SQL that `call` makes the repositories send. */
   async function sqlOf(call: (db: Kysely<Database>) => Promise<unknown>): Promise<CompiledQuery> {
-    const r = recorder(dialect);
+    const r = sqlRecorder(dialect);
     await call(r.db);
     const found = r.queries.find((q) => /attempts/.test(q.sql));
     if (!found) throw new Error('the call sent no query over attempts');
@@ -89,19 +46,19 @@ describe.each(await testedDialects())('attempts by invitation on %s', (dialect) 
         500,
       ),
     );
-    const plan = await planOf(query);
+    const plan = await planOf(t.handle.db, dialect, query);
     expect(usesIndex(plan), plan).toBe(true);
   });
 
   it('revoking only invitations nobody started', async () => {
     const query = await sqlOf((db) => new InvitationRepository(db).revoke(1, [1, 2, 3], 'moved', 1_000_000));
-    const plan = await planOf(query);
+    const plan = await planOf(t.handle.db, dialect, query);
     expect(usesIndex(plan), plan).toBe(true);
   });
 
   it("the schedule's latest attempt of each invitation", async () => {
     const query = await sqlOf((db) => new ScheduleRepository(db).latestAttempts([1, 2, 3]));
-    const plan = await planOf(query);
+    const plan = await planOf(t.handle.db, dialect, query);
     expect(usesIndex(plan), plan).toBe(true);
   });
 });

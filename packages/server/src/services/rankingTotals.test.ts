@@ -7,26 +7,15 @@
  * in both orders, by section, within score ranges and at every offset.
  */
 import { api, type AnswerValue, type GradingMarkData } from '@examhall/contract';
-import {
-  CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  sql,
-} from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../db/schema.js';
 import { GradingRepository } from '../repositories/grading.js';
 import { ResultsRepository, type RankingSpec } from '../repositories/results.js';
 import { ResultsSeedRepository } from '../repositories/resultsSeed.js';
 import { adminApp, examGrader, questionOfKind, takeExam } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { waitForJob } from '../test/jobs.js';
+import { planOf, sqlRecorder } from '../test/queryPlan.js';
 
 const QA_ANSWER: AnswerValue = { kind: 'text', html: '<p>Atomicity, isolation.</p>', files: [] };
 
@@ -167,37 +156,14 @@ describe.each(await testedDialects())('kept ranking totals on %s', (dialect) => 
   });
 
   it("the first page by total is one read in the index's order, never a sort of every attempt", async () => {
-    const queries: CompiledQuery[] = [];
-    const sqlite = dialect === 'sqlite';
-    // A database that runs nothing and keeps the SQL the repository compiles, in this dialect's language.
-    const recorder = new Kysely<Database>({
-      dialect: {
-        createAdapter: () => (sqlite ? new SqliteAdapter() : new PostgresAdapter()),
-        createDriver: () => new DummyDriver(),
-        createIntrospector: (k) => (sqlite ? new SqliteIntrospector(k) : new PostgresIntrospector(k)),
-        createQueryCompiler: () => (sqlite ? new SqliteQueryCompiler() : new PostgresQueryCompiler()),
-      },
-      log: (event) => void queries.push(event.query),
-    });
-    await new ResultsRepository(recorder).ranking({ examId: s.examId, sort: 'rank', order: 'asc' }, 0, 20);
-    expect(queries).toHaveLength(1);
-    const [page] = queries as [CompiledQuery];
-    let plan: string;
-    if (sqlite) {
-      const rows = await s.t.db.handle.db.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${page.sql}`, [...page.parameters]),
-      );
-      plan = rows.rows.map((r) => r.detail).join('\n');
+    const recorder = sqlRecorder(dialect);
+    await new ResultsRepository(recorder.db).ranking({ examId: s.examId, sort: 'rank', order: 'asc' }, 0, 20);
+    expect(recorder.queries).toHaveLength(1);
+    const plan = await planOf(s.t.db.handle.db, dialect, recorder.queries[0]!);
+    if (dialect === 'sqlite') {
       expect(plan).toMatch(/SEARCH a USING INDEX attempts_rank_total \(exam_id=\? AND phase=\? AND preview=\?\)/);
       expect(plan).not.toMatch(/TEMP B-TREE|SCAN a\b|SCAN r\b/);
     } else {
-      plan = await s.t.db.handle.db.transaction().execute(async (tx) => {
-        await sql`set local enable_seqscan = off`.execute(tx);
-        const rows = await tx.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${page.sql}`, [...page.parameters]),
-        );
-        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
       expect(plan).toMatch(/Index Scan using attempts_rank_total on attempts a/);
       expect(plan).not.toMatch(/Sort|Seq Scan/);
     }
