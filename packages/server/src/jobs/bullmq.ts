@@ -2,7 +2,6 @@ import { Queue, Worker, type Job as BullJob } from 'bullmq';
 import type { Db } from '../db/database.js';
 import { JobRepository } from '../repositories/jobs.js';
 import { JobExecutor, type ExecutorOptions } from './executor.js';
-import { jobFromRow } from './row.js';
 import type { Job, JobHandlers, JobQueue, NewJob } from './types.js';
 
 /** The BullMQ queue name API processes and job workers share. */
@@ -66,24 +65,13 @@ export class BullJobQueue<K extends string> implements JobQueue<K> {
   }
 
   async enqueue(job: NewJob<K>): Promise<number> {
-    const id = await this.repo.insert({
-      kind: job.kind,
-      payload: JSON.stringify(job.payload),
-      owner_staff_id: job.owner.staffId,
-      team_id: job.owner.teamId,
-      exam_id: job.examId ?? null,
-      created_at: this.clock(),
-      request_id: job.requestId ?? null,
-    });
+    const id = await this.executor.insert(job);
     await this.queue.add('job', { id }, { jobId: `job-${id}` });
     return id;
   }
 
-  async cancel(jobId: number): Promise<Job<K> | undefined> {
-    await this.repo.requestCancel(jobId, this.clock());
-    this.executor.cancelHere(jobId);
-    const row = await this.repo.byId(jobId);
-    return row ? jobFromRow<K>(row) : undefined;
+  cancel(jobId: number): Promise<Job<K> | undefined> {
+    return this.executor.cancel(jobId);
   }
 
   /**

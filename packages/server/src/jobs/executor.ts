@@ -6,14 +6,17 @@ import { runWithRequestId } from '../ops/context.js';
 import { NO_INSTRUMENTS, secondsSince, type Instruments } from '../ops/metrics.js';
 import { JobRepository, type JobRow } from '../repositories/jobs.js';
 import type { ServiceLog } from '../log.js';
+import { jobFromRow } from './row.js';
 import {
   JobLeaseLost,
+  type Job,
   type Json,
   type JobContext,
   type JobError,
   type JobHandler,
   type JobHandlers,
   type JobProgress,
+  type NewJob,
 } from './types.js';
 
 /** How a runner holds jobs. */
@@ -93,6 +96,27 @@ export class JobExecutor<K extends string> {
     const done = this.claimAndRun(id, controller).finally(() => this.running.delete(id));
     this.running.set(id, { controller, done });
     return done;
+  }
+
+  /** Writes a new job to the table, queued; answers its id (the queue carries its wakeup). */
+  insert(job: NewJob<K>): Promise<number> {
+    return this.repo.insert({
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      owner_staff_id: job.owner.staffId,
+      team_id: job.owner.teamId,
+      exam_id: job.examId ?? null,
+      created_at: this.clock(),
+      request_id: job.requestId ?? null,
+    });
+  }
+
+  /** Asks job `id` to stop, and stops it at once when this runner runs it; answers the job as it is then. */
+  async cancel(id: number): Promise<Job<K> | undefined> {
+    await this.repo.requestCancel(id, this.clock());
+    this.cancelHere(id);
+    const row = await this.repo.byId(id);
+    return row ? jobFromRow<K>(row) : undefined;
   }
 
   /** Cancels job `id` at once when this runner is running it (others see the request at their next renewal). */
