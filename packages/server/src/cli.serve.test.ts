@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './bench/harness.js';
-import { startScript } from './test/processes.js';
+import { standaloneEnv, startScript } from './test/processes.js';
 
 describe('examhall serve', () => {
   let child: ChildProcess | undefined;
@@ -23,15 +23,7 @@ describe('examhall serve', () => {
     const port = await freePort();
     child = await startScript(
       '../cli.ts',
-      {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        WEB_DIST: '/nonexistent',
-        FACE_WORKERS: '1',
-      },
+      { ...standaloneEnv(port, dataDir), FACE_WORKERS: '1' },
       'Examhall is listening',
       ['serve'],
     );

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScript, until } from '../test/processes.js';
+import { standaloneEnv, startScript, until } from '../test/processes.js';
 import { openSse } from '../test/sse.js';
 import { startSmsReceiver, type SmsReceiver } from '../test/smsReceiver.js';
 
@@ -56,12 +56,7 @@ describe('graceful shutdown of the server process', () => {
     child = await startScript(
       '../main.ts',
       {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        WEB_DIST: '/nonexistent',
+        ...standaloneEnv(port, dataDir),
         SMS_PROVIDER: 'webhook',
         SMS_WEBHOOK_URL: sms.url,
         FACE_WORKERS: '1',

@@ -23,6 +23,18 @@ export async function until<T>(
   }
 }
 
+/** The environment of a server on its own: on `port` of 127.0.0.1, SQLite in `dataDir`, no Redis, no web app. */
+export function standaloneEnv(port: number, dataDir: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    WEB_DIST: '/nonexistent',
+  };
+}
+
 /**
  * Starts a script of test/ (e.g. 'jobWorker.ts', or '../main.ts' for the server itself) as its own process, with
  * `args`; resolves once its output includes `ready`.
