@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BankFolderName, LANGUAGES, type LanguageId, type VerifyEvidenceData } from '@examhall/contract';
 import { FORMATS } from '@examhall/importers';
-import { parseWorkerArgs, runWorker, WorkerArgsError, type WorkerOptions } from '@examhall/judge';
+import { parseWorkerArgs, runWorker, WorkerArgsError, type JudgeQueue, type WorkerOptions } from '@examhall/judge';
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.js';
-import { openRuntime } from './runtime.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { supervise } from './cluster/supervisor.js';
 import { serve } from './server.js';
 import { seedDemo } from './services/demoSeed.js';
@@ -102,21 +102,7 @@ export async function runCli(
     return 0;
   }
   const runtime = await openRuntime(config);
-  const services = () => {
-    const log = pino({ level: 'silent' });
-    return createServices({
-      config,
-      db: runtime.handle.db,
-      limiter: runtime.limiter,
-      sms: new ConsoleSmsSender(log),
-      store: runtime.store,
-      groupCommitLanes: runtime.handle.kit.groupCommitLanes,
-      judgeQueue: runtime.judgeQueue,
-      notifier: runtime.notifier,
-      clock: Date.now,
-      log,
-    });
-  };
+  const services = () => commandServices(config, runtime);
   try {
     switch (command) {
       case 'migrate':
@@ -356,6 +342,27 @@ function similarity(args: string[], out: (text: string) => void, err: (text: str
   if (none > 0) out(`  (${none} pair(s) share nothing)\n`);
   for (const g of groups(found)) out(`Group of ${g.members.length}: ${g.members.map((m) => names[m]).join(', ')}\n`);
   return 0;
+}
+
+/** The services a command runs with on `runtime`: logging nothing, its texts written to the console. */
+export function commandServices(
+  config: Config,
+  runtime: Runtime,
+  judgeQueue: JudgeQueue = runtime.judgeQueue,
+): Services {
+  const log = pino({ level: 'silent' });
+  return createServices({
+    config,
+    db: runtime.handle.db,
+    limiter: runtime.limiter,
+    sms: new ConsoleSmsSender(log),
+    store: runtime.store,
+    groupCommitLanes: runtime.handle.kit.groupCommitLanes,
+    judgeQueue,
+    notifier: runtime.notifier,
+    clock: Date.now,
+    log,
+  });
 }
 
 /** The verification report as a person reads it. */

@@ -1,12 +1,9 @@
 import { LocalJudgeQueue } from '@examhall/judge';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { commandServices, runCli } from './cli.js';
 import { loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 import { seedDemo } from './services/demoSeed.js';
-import { createServices } from './services/index.js';
-import { ConsoleSmsSender } from './sms/sender.js';
 import { cliEnvironment } from './test/cliEnv.js';
 import { testedDialects } from './test/db.js';
 
@@ -34,20 +31,8 @@ describe.each(await testedDialects())('examhall verify-evidence on %s', (dialect
     const env = await environment();
     const config = loadConfig(env);
     const runtime = await openRuntime(config);
-    const log = pino({ level: 'silent' });
     const judgeQueue = new LocalJudgeQueue(1);
-    const services = createServices({
-      config,
-      db: runtime.handle.db,
-      limiter: runtime.limiter,
-      sms: new ConsoleSmsSender(log),
-      store: runtime.store,
-      groupCommitLanes: runtime.handle.kit.groupCommitLanes,
-      judgeQueue,
-      notifier: runtime.notifier,
-      clock: Date.now,
-      log,
-    });
+    const services = commandServices(config, runtime, judgeQueue);
     cleanups.push(async () => {
       await judgeQueue.close();
       await runtime.close();
