@@ -182,7 +182,10 @@ export type ScoringMode =
   /** Evaluation items: points go to their dimension, not to the exam's score. */
   | 'dimension';
 
-/** A complete question of a kind: for tests, the demo exam and a new author's first look. */
+/**
+ * A complete question of a kind: for tests and the demo exam. Each kind's file exports its examples apart from its
+ * entry (`<kind>Examples`), so that the exam page, which bundles the entries, carries none of them.
+ */
 export interface KindExample<C, Y> {
   content: C;
   key: Y;
@@ -229,8 +232,6 @@ export interface QuestionSpec<K extends string, C, Y> {
   sub: boolean;
   /** Points a new question of the kind gets. */
   defaultScore: number;
-  /** Complete questions of the kind, the first one the plainest (tests use it, the demo exam shows them all). */
-  examples: readonly [KindExample<C, Y>, ...KindExample<C, Y>[]];
   /** The options item analysis counts and which the key holds; null when the kind has none of its own. */
   responses(body: { content: C; key: Y }): KindResponses | null;
   /**

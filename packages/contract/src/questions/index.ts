@@ -42,8 +42,9 @@ export * from './evaluation.js';
 export * from './text.js';
 export {
   compoundKinds,
-  kindIndex,
   KIND_SPECS,
+  kindExamples,
+  kindIndex,
   KINDS,
   SIMPLE_KINDS,
   SUB_QUESTIONS,

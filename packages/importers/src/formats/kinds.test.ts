@@ -1,10 +1,4 @@
-import {
-  parseQuestion,
-  QUESTION_KINDS,
-  QUESTION_REGISTRY,
-  type QuestionBody,
-  type QuestionKind,
-} from '@examhall/contract';
+import { kindExamples, parseQuestion, QUESTION_KINDS, type QuestionBody, type QuestionKind } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { exportQuestions, FORMATS, importFile, type Draft, type Format, type Problem } from '../index.js';
 
@@ -36,7 +30,7 @@ const numberDraft = draftOf({
 
 /** Each contract kind's first example, as a draft. */
 const EXAMPLES = QUESTION_KINDS.map((kind) => {
-  const example = QUESTION_REGISTRY[kind].examples[0]!;
+  const example = kindExamples(kind)[0]!;
   const parsed = parseQuestion(kind, example.content, example.key);
   if (!parsed.ok) throw new Error(`${kind}: ${parsed.problems.join('; ')}`);
   return draftOf(parsed.body);

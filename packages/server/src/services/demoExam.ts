@@ -3,7 +3,9 @@
  * per-exam rules, the positions recommended after it and the listening question's audio.
  */
 import {
+  kindExamples,
   KIND_SPECS,
+  type QuestionKind,
   type AnyQuestionSpec,
   type ExamSettings,
   type QuestionBodyInput,
@@ -55,7 +57,7 @@ export type DemoQuestion = QuestionBodyInput & { score: number };
  */
 export const DEMO_QUESTIONS: Record<Section, DemoQuestion[]> = { linetest: [], major: [], evaluation: [] };
 for (const spec of KIND_SPECS as readonly AnyQuestionSpec[]) {
-  for (const { content, key, demo } of spec.examples) {
+  for (const { content, key, demo } of kindExamples(spec.kind as QuestionKind)) {
     const section = demo?.section ?? spec.sections[0]!;
     DEMO_QUESTIONS[section].push({
       kind: spec.kind,

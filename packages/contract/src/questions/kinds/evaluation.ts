@@ -4,7 +4,7 @@
  */
 import { QuestionType } from '../../enums.js';
 import { choiceView, oneOptionProblem } from '../choice.js';
-import { letterOptions, type QuestionSpec } from '../common.js';
+import { letterOptions, type KindExample, type QuestionSpec } from '../common.js';
 import { EvaluationBody, EvaluationContent, EvaluationKey } from '../evaluation.js';
 
 const likert = () =>
@@ -32,24 +32,6 @@ export const evaluation = {
   code: false,
   sub: false,
   defaultScore: 5,
-  examples: [
-    {
-      content: {
-        stem: '<p>我喜欢在团队中工作。 / I enjoy working in a team.</p>',
-        options: likert(),
-        dimension: 'teamwork',
-      },
-      key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
-    },
-    {
-      content: {
-        stem: '<p>面对压力时我能保持冷静。 / I stay calm under pressure.</p>',
-        options: likert(),
-        dimension: 'resilience',
-      },
-      key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
-    },
-  ],
   // The evaluation section is reported by dimension, not by item.
   responses: () => null,
   score: (b, value) => (value?.kind === 'choice' ? (b.key.scores[value.option] ?? 0) : 0),
@@ -57,3 +39,23 @@ export const evaluation = {
   // The dimension is for staff reports; candidates see only the statement and the options.
   candidateView: choiceView,
 } satisfies QuestionSpec<'evaluation', EvaluationContent, EvaluationKey>;
+
+/** Complete questions of the kind, the first the plainest (tests parse them; the demo exam shows them all). */
+export const evaluationExamples = (): KindExample<EvaluationContent, EvaluationKey>[] => [
+  {
+    content: {
+      stem: '<p>我喜欢在团队中工作。 / I enjoy working in a team.</p>',
+      options: likert(),
+      dimension: 'teamwork',
+    },
+    key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
+  },
+  {
+    content: {
+      stem: '<p>面对压力时我能保持冷静。 / I stay calm under pressure.</p>',
+      options: likert(),
+      dimension: 'resilience',
+    },
+    key: { scores: { A: 5, B: 4, C: 3, D: 2, E: 1 } },
+  },
+];

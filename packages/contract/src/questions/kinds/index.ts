@@ -5,20 +5,20 @@
  */
 import type { z } from 'zod';
 import type { Section } from '../../enums.js';
-import type { AnswerKind, AnyQuestionSpec } from '../common.js';
+import type { AnswerKind, AnyQuestionSpec, KindExample } from '../common.js';
 import { subQuestions, type SubQuestions } from '../compound.js';
-import { evaluation } from './evaluation.js';
-import { fillBlank } from './fillBlank.js';
-import { gradient } from './gradient.js';
-import { indefinite } from './indefinite.js';
-import { listening } from './listening.js';
-import { multiple } from './multiple.js';
-import { programming } from './programming.js';
-import { programmingQa } from './programmingQa.js';
-import { qa } from './qa.js';
-import { reading } from './reading.js';
-import { single } from './single.js';
-import { trueFalse } from './trueFalse.js';
+import { evaluation, evaluationExamples } from './evaluation.js';
+import { fillBlank, fillBlankExamples } from './fillBlank.js';
+import { gradient, gradientExamples } from './gradient.js';
+import { indefinite, indefiniteExamples } from './indefinite.js';
+import { listening, listeningExamples } from './listening.js';
+import { multiple, multipleExamples } from './multiple.js';
+import { programming, programmingExamples } from './programming.js';
+import { programmingQa, programmingQaExamples } from './programmingQa.js';
+import { qa, qaExamples } from './qa.js';
+import { reading, readingExamples } from './reading.js';
+import { single, singleExamples } from './single.js';
+import { trueFalse, trueFalseExamples } from './trueFalse.js';
 
 /** The kinds that stand on their own, in type order (a kind of a shared type after the one it shares it with). */
 export const SIMPLE_KINDS = [
@@ -98,4 +98,31 @@ export type BodySchemas<T extends readonly AnyQuestionSpec[]> = { -readonly [I i
 /** The schema of a question of any of the kinds given. */
 export function bodySchemaOf<T extends readonly AnyQuestionSpec[]>(specs: T) {
   return specs.map((s) => s.body) as unknown as BodySchemas<T> & [z.ZodType, ...z.ZodType[]];
+}
+
+/** Each kind's examples, by name: called only where they are used (tests, the demo exam), never by the exam page. */
+const EXAMPLES: { readonly [K in (typeof KIND_SPECS)[number]['kind']]: () => KindExample<unknown, unknown>[] } = {
+  single: singleExamples,
+  multiple: multipleExamples,
+  indefinite: indefiniteExamples,
+  fill_blank: fillBlankExamples,
+  qa: qaExamples,
+  programming: programmingExamples,
+  true_false: trueFalseExamples,
+  programming_qa: programmingQaExamples,
+  gradient: gradientExamples,
+  evaluation: evaluationExamples,
+  reading: readingExamples,
+  listening: listeningExamples,
+};
+
+/** A kind's example, typed by the kind's content and key. */
+type ExampleOf<K extends (typeof KIND_SPECS)[number]['kind']> =
+  Extract<(typeof KIND_SPECS)[number], { kind: K }> extends infer S extends AnyQuestionSpec
+    ? KindExample<z.output<S['content']>, z.output<S['key']>>
+    : never;
+
+/** A kind's complete example questions, the first the plainest. */
+export function kindExamples<K extends (typeof KIND_SPECS)[number]['kind']>(kind: K): ExampleOf<K>[] {
+  return EXAMPLES[kind]() as ExampleOf<K>[];
 }

@@ -12,7 +12,8 @@ import {
   scoreQuestion,
   SUB_QUESTION_TYPES,
 } from '../index.js';
-import { compoundKinds, KIND_SPECS, kindIndex, KINDS, SIMPLE_KINDS } from './index.js';
+import { compoundKinds, kindExamples, KIND_SPECS, kindIndex, KINDS, SIMPLE_KINDS } from './index.js';
+import { singleExamples } from './single.js';
 
 /**
  * A twelfth kind that exists only in this test: a number answered in a blank, type 12, which may be a sub-question.
@@ -35,7 +36,6 @@ const dummy = {
   code: false,
   sub: true,
   defaultScore: 3,
-  examples: [{ content: { stem: '<p>6 × 7 = ?</p>' }, key: { value: 42 } }],
   responses: () => null,
   score: (b, value, points) => (value?.kind === 'blanks' && Number(value.blanks[0]) === b.key.value ? points : 0),
   answerProblem: (_c, value) => wrongAnswerKind('number', 'blanks', value),
@@ -68,7 +68,7 @@ describe('question kinds, one file each', () => {
 
   it('every kind’s examples are questions of the kind, and their candidate view holds no key field', () => {
     for (const spec of KIND_SPECS) {
-      for (const example of spec.examples) {
+      for (const example of kindExamples(spec.kind)) {
         const parsed = parseQuestion(spec.kind, example.content, example.key);
         expect(parsed, spec.kind).toMatchObject({ ok: true });
         if (!parsed.ok) continue;
@@ -128,7 +128,7 @@ describe('question kinds, one file each', () => {
     expect([...kindIndex(KIND_SPECS).shuffled].sort()).toEqual(['indefinite', 'multiple', 'single']);
     expect(kindIndex(KIND_SPECS).code).toEqual(['programming', 'programming_qa']);
     expect(QUESTION_REGISTRY.true_false.defaultScore).toBe(2);
-    const single = QUESTION_REGISTRY.single.examples[0];
+    const single = singleExamples()[0]!;
     const parsed = parseQuestion('single', single.content, single.key);
     if (!parsed.ok) throw new Error(parsed.problems.join('; '));
     expect(scoreQuestion(parsed.body, { kind: 'choice', option: single.key.option }, 5)).toBe(5);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { QuestionType } from '../../enums.js';
 import { ChoiceContent, choiceView, manyOptionsProblem, MultipleKey, optionResponses, scoreMany } from '../choice.js';
-import { checkOptionExists, letterOptions, type QuestionSpec } from '../common.js';
+import { checkOptionExists, letterOptions, type KindExample, type QuestionSpec } from '../common.js';
 
 const body = z
   .object({ kind: z.literal('multiple'), content: ChoiceContent, key: MultipleKey })
@@ -25,17 +25,19 @@ export const multiple = {
   code: false,
   sub: true,
   defaultScore: 5,
-  examples: [
-    {
-      content: {
-        stem: '<p>以下哪些是质数？ / Which are prime numbers?</p>',
-        options: letterOptions('2', '9', '11', '15'),
-      },
-      key: { options: ['A', 'C'] },
-    },
-  ],
   responses: (b) => optionResponses(b.content.options, b.key.options),
   score: (b, value, points) => scoreMany(b.key, value, points),
   answerProblem: (c, value) => manyOptionsProblem('multiple', c.options, value),
   candidateView: choiceView,
 } satisfies QuestionSpec<'multiple', ChoiceContent, MultipleKey>;
+
+/** Complete questions of the kind, the first the plainest (tests parse them; the demo exam shows them all). */
+export const multipleExamples = (): KindExample<ChoiceContent, MultipleKey>[] => [
+  {
+    content: {
+      stem: '<p>以下哪些是质数？ / Which are prime numbers?</p>',
+      options: letterOptions('2', '9', '11', '15'),
+    },
+    key: { options: ['A', 'C'] },
+  },
+];

@@ -1,7 +1,7 @@
 /** Programming (type 6): judged on hidden cases; its points are the share of cases the latest submit passed. */
 import { QuestionType } from '../../enums.js';
 import { codeProblem, codeView, ProgrammingBody, ProgrammingContent, ProgrammingKey } from '../code.js';
-import type { QuestionSpec } from '../common.js';
+import type { KindExample, QuestionSpec } from '../common.js';
 
 export const programming = {
   kind: 'programming',
@@ -18,27 +18,6 @@ export const programming = {
   code: true,
   sub: false,
   defaultScore: 20,
-  examples: [
-    {
-      demo: { section: 'major' },
-      content: {
-        stem: '<p>输入两个整数 a 和 b，输出 a+b。 / Read two integers a and b and print a+b.</p>',
-        languages: ['c', 'cpp', 'java', 'python', 'javascript', 'go', 'rust'],
-        samples: [{ input: '1 2\n', output: '3\n' }],
-        time_limit_ms: 1000,
-        memory_limit_mb: 256,
-      },
-      key: {
-        checker: 'default',
-        cases: [
-          { input: '3 4\n', output: '7\n' },
-          { input: '-5 5\n', output: '0\n' },
-          { input: '1000000000 1000000000\n', output: '2000000000\n' },
-        ],
-        reference: { language: 'python', source: 'a, b = map(int, input().split())\nprint(a + b)\n' },
-      },
-    },
-  ],
   responses: () => null,
   score: () => null,
   answerProblem: (c, value) => codeProblem('programming', c, value),
@@ -49,3 +28,26 @@ export const programming = {
     memory_limit_mb: c.memory_limit_mb,
   }),
 } satisfies QuestionSpec<'programming', ProgrammingContent, ProgrammingKey>;
+
+/** Complete questions of the kind, the first the plainest (tests parse them; the demo exam shows them all). */
+export const programmingExamples = (): KindExample<ProgrammingContent, ProgrammingKey>[] => [
+  {
+    demo: { section: 'major' },
+    content: {
+      stem: '<p>输入两个整数 a 和 b，输出 a+b。 / Read two integers a and b and print a+b.</p>',
+      languages: ['c', 'cpp', 'java', 'python', 'javascript', 'go', 'rust'],
+      samples: [{ input: '1 2\n', output: '3\n' }],
+      time_limit_ms: 1000,
+      memory_limit_mb: 256,
+    },
+    key: {
+      checker: 'default',
+      cases: [
+        { input: '3 4\n', output: '7\n' },
+        { input: '-5 5\n', output: '0\n' },
+        { input: '1000000000 1000000000\n', output: '2000000000\n' },
+      ],
+      reference: { language: 'python', source: 'a, b = map(int, input().split())\nprint(a + b)\n' },
+    },
+  },
+];

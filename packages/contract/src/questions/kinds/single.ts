@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { QuestionType } from '../../enums.js';
 import { ChoiceContent, choiceView, OneOptionKey, oneOptionProblem, optionResponses, scoreOne } from '../choice.js';
-import { checkOptionExists, letterOptions, type QuestionSpec } from '../common.js';
+import { checkOptionExists, letterOptions, type KindExample, type QuestionSpec } from '../common.js';
 
 const body = z
   .object({ kind: z.literal('single'), content: ChoiceContent, key: OneOptionKey })
@@ -23,17 +23,19 @@ export const single = {
   code: false,
   sub: true,
   defaultScore: 5,
-  examples: [
-    {
-      content: {
-        stem: '<p>2, 4, 8, 16, ? 下一个数是多少？ / What comes next?</p>',
-        options: letterOptions('24', '32', '30', '64'),
-      },
-      key: { option: 'B' },
-    },
-  ],
   responses: (b) => optionResponses(b.content.options, [b.key.option]),
   score: (b, value, points) => scoreOne(b.key, value, points),
   answerProblem: (c, value) => oneOptionProblem('single', c.options, value),
   candidateView: choiceView,
 } satisfies QuestionSpec<'single', ChoiceContent, OneOptionKey>;
+
+/** Complete questions of the kind, the first the plainest (tests parse them; the demo exam shows them all). */
+export const singleExamples = (): KindExample<ChoiceContent, OneOptionKey>[] => [
+  {
+    content: {
+      stem: '<p>2, 4, 8, 16, ? 下一个数是多少？ / What comes next?</p>',
+      options: letterOptions('24', '32', '30', '64'),
+    },
+    key: { option: 'B' },
+  },
+];

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { QuestionType } from '../../enums.js';
 import { choiceView, OneOptionKey, oneOptionProblem, optionResponses, scoreOne, TrueFalseContent } from '../choice.js';
-import { checkOptionExists, letterOptions, type QuestionSpec } from '../common.js';
+import { checkOptionExists, letterOptions, type KindExample, type QuestionSpec } from '../common.js';
 
 const body = z
   .object({ kind: z.literal('true_false'), content: TrueFalseContent, key: OneOptionKey })
@@ -24,17 +24,19 @@ export const trueFalse = {
   code: false,
   sub: true,
   defaultScore: 2,
-  examples: [
-    {
-      content: {
-        stem: '<p>所有的正方形都是矩形。 / Every square is a rectangle.</p>',
-        options: letterOptions('正确 True', '错误 False'),
-      },
-      key: { option: 'A' },
-    },
-  ],
   responses: (b) => optionResponses(b.content.options, [b.key.option]),
   score: (b, value, points) => scoreOne(b.key, value, points),
   answerProblem: (c, value) => oneOptionProblem('true_false', c.options, value),
   candidateView: choiceView,
 } satisfies QuestionSpec<'true_false', TrueFalseContent, OneOptionKey>;
+
+/** Complete questions of the kind, the first the plainest (tests parse them; the demo exam shows them all). */
+export const trueFalseExamples = (): KindExample<TrueFalseContent, OneOptionKey>[] => [
+  {
+    content: {
+      stem: '<p>所有的正方形都是矩形。 / Every square is a rectangle.</p>',
+      options: letterOptions('正确 True', '错误 False'),
+    },
+    key: { option: 'A' },
+  },
+];

@@ -4,7 +4,7 @@
  * its own kinds. Framework-free.
  */
 import type { KindIndex } from '@examhall/contract';
-import type { AnyBodyDraft, AnyKindDraft, SharedParts, SubDraft, SubKeyDraft } from '../drafts.js';
+import type { AnyBodyDraft, AnyKindDraft, SharedParts, SubDraft, SubKeyDraft } from '../draftTypes.js';
 import { kindFolders, type FolderFiles, type KindFolders } from './folders.js';
 import { DEFAULT_SUB_SCORE } from './parts.js';
 

@@ -1,4 +1,5 @@
 import {
+  kindExamples,
   KIND_SPECS,
   KINDS,
   kindIndex,
@@ -47,7 +48,7 @@ describe("the kinds' folders", () => {
 
   it.each(QUESTION_KINDS)("%s: the empty draft has the contract example's fields, and the example parses", (kind) => {
     const empty = emptyBody(kind);
-    for (const example of QUESTION_REGISTRY[kind].examples) {
+    for (const example of kindExamples(kind)) {
       expect(parseQuestion(kind, example.content, example.key)).toMatchObject({ ok: true });
       // The example written over the empty draft is a question, with every field the draft starts with.
       const parsed = parseQuestion(kind, { ...empty.content, ...example.content }, { ...empty.key, ...example.key });

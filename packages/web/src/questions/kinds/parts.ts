@@ -4,7 +4,7 @@
  * Framework-free, and free of the drafts' own lookups so that the folders and drafts.ts do not import each other.
  */
 import { OPTION_IDS, type LanguageId } from '@examhall/contract';
-import type { CodeContentDraft, OptionDraft, RubricKeyDraft, SharedParts } from '../drafts.js';
+import type { CodeContentDraft, OptionDraft, RubricKeyDraft, SharedParts } from '../draftTypes.js';
 
 /** Languages a new programming question offers. */
 export const DEFAULT_LANGUAGES: LanguageId[] = ['c', 'cpp', 'java', 'python', 'javascript', 'go'];

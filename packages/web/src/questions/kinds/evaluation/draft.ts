@@ -1,8 +1,8 @@
 /** Drafts of evaluation items: a five-point agreement scale worth 5 down to 1, and the dimension it measures. */
-import type { EvaluationContentDraft, KindDraft, ScoresKeyDraft } from '../../drafts.js';
+import type { EvaluationContentDraft, KindDraft, ScoresKeyDraft } from '../../draftTypes.js';
 import { descendingScores, LIKERT_OPTIONS, takeScored, withTexts } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     evaluation: { content: EvaluationContentDraft; key: ScoresKeyDraft };
   }

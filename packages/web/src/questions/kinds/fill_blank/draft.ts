@@ -1,7 +1,7 @@
 /** Drafts of fill-in-the-blank questions: one blank with no accepted answer yet; may be a sub-question. */
-import type { BlankContentDraft, BlankKeyDraft, KindDraft } from '../../drafts.js';
+import type { BlankContentDraft, BlankKeyDraft, KindDraft } from '../../draftTypes.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     fill_blank: { content: BlankContentDraft; key: BlankKeyDraft };
   }

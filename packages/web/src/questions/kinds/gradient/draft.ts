@@ -1,8 +1,8 @@
 /** Drafts of gradient-choice questions: four empty options worth 4 down to 1; may be a sub-question. */
-import type { ChoiceContentDraft, KindDraft, ScoresKeyDraft } from '../../drafts.js';
+import type { ChoiceContentDraft, KindDraft, ScoresKeyDraft } from '../../draftTypes.js';
 import { descendingScores, emptyOptions, takeScored } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     gradient: { content: ChoiceContentDraft; key: ScoresKeyDraft };
   }

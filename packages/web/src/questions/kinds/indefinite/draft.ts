@@ -1,8 +1,8 @@
 /** Drafts of indefinite-choice questions: four empty options and no right ones yet; may be a sub-question. */
-import type { ChoiceContentDraft, KindDraft, ManyKeyDraft } from '../../drafts.js';
+import type { ChoiceContentDraft, KindDraft, ManyKeyDraft } from '../../draftTypes.js';
 import { emptyOptions, keptPicks } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     indefinite: { content: ChoiceContentDraft; key: ManyKeyDraft };
   }

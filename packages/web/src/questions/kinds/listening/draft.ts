@@ -1,7 +1,7 @@
 /** Drafts of listening questions: no recording yet, two plays, one single-choice sub-question (shared with reading). */
-import type { KindDraft, ListeningContentDraft, ListeningKeyDraft } from '../../drafts.js';
+import type { KindDraft, ListeningContentDraft, ListeningKeyDraft } from '../../draftTypes.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     listening: { content: ListeningContentDraft; key: ListeningKeyDraft };
   }

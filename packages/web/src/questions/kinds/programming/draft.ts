@@ -1,9 +1,9 @@
 /** Drafts of programming questions: every language, the default limits and checker, no cases yet. */
 import { CODE_LIMITS } from '@examhall/contract';
-import type { KindDraft, ProgrammingContentDraft, ProgrammingKeyDraft } from '../../drafts.js';
+import type { KindDraft, ProgrammingContentDraft, ProgrammingKeyDraft } from '../../draftTypes.js';
 import { DEFAULT_LANGUAGES, giveCode, takeCode } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     programming: { content: ProgrammingContentDraft; key: ProgrammingKeyDraft };
   }

@@ -1,8 +1,8 @@
 /** Drafts of programming Q&A questions: every language, no starter code and an empty rubric. */
-import type { CodeContentDraft, KindDraft, RubricKeyDraft } from '../../drafts.js';
+import type { CodeContentDraft, KindDraft, RubricKeyDraft } from '../../draftTypes.js';
 import { DEFAULT_LANGUAGES, giveCode, giveGrading, takeCode, takeGrading } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     programming_qa: { content: CodeContentDraft; key: RubricKeyDraft };
   }

@@ -1,8 +1,8 @@
 /** Drafts of Q&A questions: a stem and an empty rubric, which it shares with programming Q&A. */
-import type { KindDraft, QaContentDraft, RubricKeyDraft } from '../../drafts.js';
+import type { KindDraft, QaContentDraft, RubricKeyDraft } from '../../draftTypes.js';
 import { giveGrading, takeGrading } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     qa: { content: QaContentDraft; key: RubricKeyDraft };
   }

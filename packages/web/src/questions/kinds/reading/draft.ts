@@ -1,7 +1,7 @@
 /** Drafts of reading questions: a passage and one single-choice sub-question, which it shares with listening. */
-import type { KindDraft, ReadingContentDraft, SubsKeyDraft } from '../../drafts.js';
+import type { KindDraft, ReadingContentDraft, SubsKeyDraft } from '../../draftTypes.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     reading: { content: ReadingContentDraft; key: SubsKeyDraft };
   }

@@ -1,8 +1,8 @@
 /** Drafts of single-choice questions: four empty options and no right one yet; may be a sub-question. */
-import type { ChoiceContentDraft, KindDraft, OneKeyDraft } from '../../drafts.js';
+import type { ChoiceContentDraft, KindDraft, OneKeyDraft } from '../../draftTypes.js';
 import { emptyOptions, onePick, takeOnePick } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     single: { content: ChoiceContentDraft; key: OneKeyDraft };
   }

@@ -1,8 +1,8 @@
 /** Drafts of true/false questions: the usual two options, which it keeps when the kind changes; may be a sub-question. */
-import type { ChoiceContentDraft, KindDraft, OneKeyDraft } from '../../drafts.js';
+import type { ChoiceContentDraft, KindDraft, OneKeyDraft } from '../../draftTypes.js';
 import { onePick, takeOnePick, TRUE_FALSE_OPTIONS, withTexts } from '../parts.js';
 
-declare module '../../drafts.js' {
+declare module '../../draftTypes.js' {
   interface BodyDrafts {
     true_false: { content: ChoiceContentDraft; key: OneKeyDraft };
   }
