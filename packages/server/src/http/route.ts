@@ -78,6 +78,16 @@ function authenticate(services: Services, call: CallDef) {
   };
 }
 
+/** A catalogue call's route schema (its documentation and checked input), `summary` saying what it answers. */
+function routeSchema(call: CallDef, summary: string) {
+  return {
+    summary,
+    tags: [call.path.split('/')[1] ?? 'api'],
+    ...(call.query ? { querystring: call.query } : {}),
+    ...(call.body ? { body: call.body } : {}),
+  };
+}
+
 /** The handler's context of an authenticated, validated request. */
 function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyReply): RouteContext<C> {
   const who = principals.get(request) ?? { token: '' };
@@ -128,12 +138,7 @@ export function downloadRoute<C extends CallDef>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
-    schema: {
-      summary: `${call.summary} (answers the file)`,
-      tags: [call.path.split('/')[1] ?? 'api'],
-      ...(call.query ? { querystring: call.query } : {}),
-      ...(call.body ? { body: call.body } : {}),
-    },
+    schema: routeSchema(call, `${call.summary} (answers the file)`),
     config: { call },
     onRequest: async (request) => auth(request),
     handler: async (request, reply) => {
@@ -229,12 +234,7 @@ export function streamRoute<C extends CallDef>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
-    schema: {
-      summary: `${call.summary} (server-sent events: one JSON object per data line)`,
-      tags: [call.path.split('/')[1] ?? 'api'],
-      ...(call.query ? { querystring: call.query } : {}),
-      ...(call.body ? { body: call.body } : {}),
-    },
+    schema: routeSchema(call, `${call.summary} (server-sent events: one JSON object per data line)`),
     config: { call },
     onRequest: async (request) => auth(request),
     handler: async (request, reply) => {
