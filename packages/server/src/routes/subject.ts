@@ -13,16 +13,16 @@ const LINK_SLACK_MS = 30_000;
 
 /** Questions, the answer card and listening audio. */
 export function subjectRoutes(app: FastifyInstance, s: Services, config: Config): void {
-  route(app, s, api.orderList, async ({ query, candidate }) => s.subjects.orderList(candidate, query.exam_id));
+  route(app, s, api.orderList, async ({ query, candidate }) => s.examQuestions.orderList(candidate, query.exam_id));
   route(app, s, api.showNew, async ({ query, candidate }) =>
-    s.subjects.showNew(candidate, query.exam_id, query.subject_id),
+    s.examQuestions.showNew(candidate, query.exam_id, query.subject_id),
   );
   route(app, s, api.showSection, async ({ query, candidate }) =>
-    s.subjects.showSection(candidate, query.exam_id, query.section),
+    s.examQuestions.showSection(candidate, query.exam_id, query.section),
   );
 
   route(app, s, api.audioInfo, async ({ body, candidate }): Promise<AudioData> => {
-    const { q, plays } = await s.subjects.audioInfo(candidate, body.exam_id, body.subject_id);
+    const { q, plays } = await s.examQuestions.audioInfo(candidate, body.exam_id, body.subject_id);
     return {
       play_limit: q.content.audio.play_limit,
       play_count: plays,
@@ -32,7 +32,7 @@ export function subjectRoutes(app: FastifyInstance, s: Services, config: Config)
   });
 
   route(app, s, api.audioPlay, async ({ body, candidate }): Promise<AudioData> => {
-    const { q, plays } = await s.subjects.audioPlay(candidate, body.exam_id, body.subject_id);
+    const { q, plays } = await s.examQuestions.audioPlay(candidate, body.exam_id, body.subject_id);
     const audio = q.content.audio;
     const token = await s.media.sign(q.key.audio.key, audio.duration_s * 1000 + LINK_SLACK_MS);
     return {

@@ -81,7 +81,7 @@ export interface AnswerDeps {
 /**
  * A running attempt's answers and their event log: every save committed (in group commits) before its receipt is
  * answered, retries answered with the first receipt, and the files a Q&A answer attaches. The questions are shown
- * by subjects.ts; the evaluation section (ceping.ts) commits its answers here.
+ * by examQuestions.ts; the evaluation section (evaluationSection.ts) commits its answers here.
  */
 export class AnswerService {
   private readonly commits: GroupCommit<Change, AnswerReceipt | null>;

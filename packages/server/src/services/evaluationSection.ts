@@ -19,19 +19,19 @@ import { storedAnswer } from './scoring.js';
 import { bodyOf } from './storedQuestion.js';
 
 /** What the evaluation section needs. */
-export interface CepingDeps {
+export interface EvaluationSectionDeps {
   attempts: Pick<AttemptService, 'writable' | 'answeredIds' | 'head' | 'current' | 'bundleOf'>;
   /** Where an evaluation answer is committed, as every answer is. */
   answers: Pick<AnswerService, 'commit'>;
 }
 
 /** The evaluation section (ceping): its answer card, items, answers and the score per dimension. */
-export class CepingService {
+export class EvaluationSectionService {
   private readonly repo: AttemptRepository;
 
   constructor(
     db: Db,
-    private readonly deps: CepingDeps,
+    private readonly deps: EvaluationSectionDeps,
   ) {
     this.repo = new AttemptRepository(db);
   }

@@ -32,18 +32,18 @@ export function publicSubject(q: CatalogQuestion, orderNum: number): Subject {
 }
 
 /** What the question calls need. */
-export interface SubjectDeps {
+export interface ExamQuestionDeps {
   attempts: Pick<AttemptService, 'writable' | 'answeredIds'>;
   clock: () => number;
 }
 
 /** A running attempt's questions as the candidate sees them, with their stored answers, and listening audio plays. */
-export class SubjectService {
+export class ExamQuestionService {
   private readonly repo: AttemptRepository;
 
   constructor(
     db: Db,
-    private readonly deps: SubjectDeps,
+    private readonly deps: ExamQuestionDeps,
   ) {
     this.repo = new AttemptRepository(db);
   }

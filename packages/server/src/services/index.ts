@@ -11,8 +11,8 @@ import { AssumeRoleIssuer, LocalCredentialIssuer, type UploadCredentialIssuer } 
 import { AccessService } from './access.js';
 import { AnalysisService, type ItemAnalysisPayload } from './analysis.js';
 import { AnswerService, type AnswerDeps } from './answers.js';
-import { CepingService, type CepingDeps } from './ceping.js';
-import { SubjectService, type SubjectDeps } from './subjects.js';
+import { EvaluationSectionService, type EvaluationSectionDeps } from './evaluationSection.js';
+import { ExamQuestionService, type ExamQuestionDeps } from './examQuestions.js';
 import { AttemptService } from './attempts.js';
 import { AttemptEntryService } from './attemptEntry.js';
 import { AttemptResultService } from './attemptResults.js';
@@ -128,9 +128,13 @@ function gradingServices(db: Db, deps: GradingDeps & GradingSetupDeps & RescoreD
 }
 
 /** Answer saves, the questions as shown, and the evaluation section, which commits its answers through the saves. */
-function answerServices(db: Db, deps: AnswerDeps & SubjectDeps & Omit<CepingDeps, 'answers'>) {
+function answerServices(db: Db, deps: AnswerDeps & ExamQuestionDeps & Omit<EvaluationSectionDeps, 'answers'>) {
   const answers = new AnswerService(db, deps);
-  return { answers, subjects: new SubjectService(db, deps), ceping: new CepingService(db, { ...deps, answers }) };
+  return {
+    answers,
+    examQuestions: new ExamQuestionService(db, deps),
+    evaluationSection: new EvaluationSectionService(db, { ...deps, answers }),
+  };
 }
 
 /** Where invitations are made, their texts, the bulk job, resends and revocations, and each exam's texts. */

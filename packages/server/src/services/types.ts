@@ -14,8 +14,8 @@ import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService } from './access.js';
 import type { AnalysisService } from './analysis.js';
 import type { AnswerService } from './answers.js';
-import type { CepingService } from './ceping.js';
-import type { SubjectService } from './subjects.js';
+import type { EvaluationSectionService } from './evaluationSection.js';
+import type { ExamQuestionService } from './examQuestions.js';
 import type { AttemptService } from './attempts.js';
 import type { AttemptEntryService } from './attemptEntry.js';
 import type { AttemptResultService } from './attemptResults.js';
@@ -209,9 +209,9 @@ export interface Services {
   /** Answer saves (committed before the receipt) and the files a Q&A answer attaches. */
   answers: AnswerService;
   /** A running attempt's questions as the candidate sees them, and listening audio plays. */
-  subjects: SubjectService;
+  examQuestions: ExamQuestionService;
   /** The evaluation section: answer card, items, answers, the score per dimension. */
-  ceping: CepingService;
+  evaluationSection: EvaluationSectionService;
   risk: RiskService;
   /** Upload credentials, captures, recordings and monitor data, and pictures the server takes. */
   evidence: EvidenceIntakeService;
