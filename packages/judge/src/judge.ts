@@ -205,14 +205,9 @@ function runVerdict(res: RunResult): { verdict: Verdict; message?: string } | un
   }
 }
 
-function boxRun(
-  program: Program,
-  task: JudgeTask,
-  stdin: string,
-  extraArgs: string[] = [],
-  files: BoxFile[] = [],
-): Promise<RunResult> {
-  return BOXES.use(() => freshRun(program, task, stdin, extraArgs, files));
+/** `freshRun` once one of the BOXES is free. */
+function boxRun(...run: Parameters<typeof freshRun>): Promise<RunResult> {
+  return BOXES.use(() => freshRun(...run));
 }
 
 /** One run in a box of its own (compile-like isolation; custom checkers and fallbacks). */
