@@ -1,32 +1,25 @@
 import { letterOptions, type AnswerValue } from '@examhall/contract';
 import type { SeedAttempt, SeedQuestion } from '../bench/resultsSeed.js';
 
+/** A single choice of three options worth 1 point, keyed `option`. */
+function single(section: SeedQuestion['section'], stem: string, option: string): SeedQuestion {
+  return {
+    section,
+    score: 1,
+    body: { kind: 'single', content: { stem, options: letterOptions('a', 'b', 'c') }, key: { option } },
+  };
+}
+
 /**
  * The hand-computed data of `services/itemAnalysis.test.ts` as an exam and its finished attempts (seeded with
  * `bench/resultsSeed.ts`): four questions worth 1, 1, 2 and 1 points, Q1 and Q4 single choices (keys A and B), and
  * ten attempts in which the weakest candidates get Q4 right, so Q4 alone discriminates negatively.
  */
 export const ITEM_QUESTIONS: SeedQuestion[] = [
-  {
-    section: 'linetest',
-    score: 1,
-    body: {
-      kind: 'single',
-      content: { stem: '<p>Q1</p>', options: letterOptions('a', 'b', 'c') },
-      key: { option: 'A' },
-    },
-  },
+  single('linetest', '<p>Q1</p>', 'A'),
   { section: 'linetest', score: 1, body: { kind: 'qa', content: { stem: '<p>Q2</p>' }, key: {} } },
   { section: 'major', score: 2, body: { kind: 'qa', content: { stem: '<p>Q3 <b>essay</b></p>' }, key: {} } },
-  {
-    section: 'major',
-    score: 1,
-    body: {
-      kind: 'single',
-      content: { stem: '<p>Q4</p>', options: letterOptions('a', 'b', 'c') },
-      key: { option: 'B' },
-    },
-  },
+  single('major', '<p>Q4</p>', 'B'),
 ];
 
 /** Points per attempt, in the attempts' order (ties in the ranking go to the earlier attempt). */
