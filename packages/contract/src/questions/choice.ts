@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { QuestionType } from '../enums.js';
 import type { AnswerValue } from '../schemas/answer.js';
 import {
   checkOptionExists,
@@ -12,6 +13,7 @@ import {
   viewOptions,
   wrongAnswerKind,
   type KindResponses,
+  type QuestionSpec,
 } from './common.js';
 
 /** Content of a choice question (single, multiple, indefinite, gradient): a stem and 2-8 options. */
@@ -161,4 +163,45 @@ export function optionResponses(options: readonly { id: string }[], right: Itera
 export function bestOptions(scores: Readonly<Record<string, number>>): string[] {
   const best = Math.max(...Object.values(scores));
   return Object.entries(scores).flatMap(([id, p]) => (p === best ? [id] : []));
+}
+
+/** What sets apart the kinds of the several-picks family (multiple, indefinite): the rest is the family's. */
+export interface ManyPicksFacts<T extends QuestionType> {
+  type: T;
+  label: { readonly 'zh-CN': string; readonly 'en-US': string };
+  displayOrder: number;
+  /** The key: how many right options it needs. */
+  key: typeof MultipleKey;
+}
+
+/**
+ * A kind of the several-picks family: options that shuffle, a set of right ones, the exact set earning all points
+ * and a right subset half (scoreMany); it may be a sub-question.
+ */
+export function manyPicksKind<K extends string, T extends QuestionType>(kind: K, facts: ManyPicksFacts<T>) {
+  const body = z
+    .object({ kind: z.literal(kind), content: ChoiceContent, key: facts.key })
+    .superRefine((b, ctx) =>
+      b.key.options.forEach((id, i) => checkOptionExists(ctx, b.content.options, id, ['key', 'options', i])),
+    );
+  return {
+    kind,
+    type: facts.type,
+    label: facts.label,
+    sections: ['linetest', 'major'],
+    displayOrder: facts.displayOrder,
+    content: ChoiceContent,
+    key: facts.key,
+    body,
+    answer: 'multi',
+    scoring: 'auto',
+    shuffleOptions: true,
+    code: false,
+    sub: true,
+    defaultScore: 5,
+    responses: (b) => optionResponses(b.content.options, b.key.options),
+    score: (b, value, points) => scoreMany(b.key, value, points),
+    answerProblem: (c, value) => manyOptionsProblem(kind, c.options, value),
+    candidateView: choiceView,
+  } satisfies QuestionSpec<K, ChoiceContent, MultipleKey>;
 }

@@ -4,7 +4,16 @@
  * Framework-free, and free of the drafts' own lookups so that the folders and drafts.ts do not import each other.
  */
 import { OPTION_IDS, type LanguageId } from '@examhall/contract';
-import type { CodeContentDraft, OptionDraft, RubricKeyDraft, SharedParts } from '../draftTypes.js';
+import type {
+  ChoiceContentDraft,
+  CodeContentDraft,
+  DraftRules,
+  ManyKeyDraft,
+  OptionDraft,
+  RubricKeyDraft,
+  SharedParts,
+  SubRules,
+} from '../draftTypes.js';
 
 /** Languages a new programming question offers. */
 export const DEFAULT_LANGUAGES: LanguageId[] = ['c', 'cpp', 'java', 'python', 'javascript', 'go'];
@@ -84,4 +93,32 @@ export const giveGrading = (k: RubricKeyDraft): SharedParts['grading'] => k;
 export function takeGrading(key: RubricKeyDraft, parts: SharedParts): RubricKeyDraft {
   const g = parts.grading;
   return g ? { ...key, rubric: g.rubric, ...(g.criteria ? { criteria: g.criteria } : {}) } : key;
+}
+
+/** A body of the several-picks family (multiple, indefinite). */
+type ManyPicksBody = { content: ChoiceContentDraft; key: ManyKeyDraft };
+
+/**
+ * The draft rules of a kind of the several-picks family: four empty options and no right ones yet, the options and
+ * right ones handed on when the kind changes, and a sub-question with options.
+ */
+export function manyPicksDraft<K extends string>(
+  kind: K,
+): DraftRules<K, ManyPicksBody> & { sub: SubRules<ManyPicksBody> } {
+  return {
+    kind,
+    empty: () => ({ content: { stem: '', options: emptyOptions(4) }, key: { options: [] } }),
+    give: (b) => ({ options: b.content.options, picks: b.key.options }),
+    take: (b, parts) => {
+      const options = parts.options ?? b.content.options;
+      return { content: { ...b.content, options }, key: { options: keptPicks(parts, options) } };
+    },
+    sub: {
+      asBody: (sub, key) => ({
+        content: { stem: sub.stem, options: sub.options ?? [] },
+        key: { options: key.options ?? [] },
+      }),
+      fields: (b) => ({ stem: b.content.stem, options: b.content.options }),
+    },
+  };
 }
