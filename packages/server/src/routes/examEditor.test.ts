@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { drawForAttempt, drawWithoutReplacement } from '../services/draw.js';
 import { body } from '../test/app.js';
+import { lastAuditEntry } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { adminApp } from '../test/examScenario.js';
 import { candidateCalls, editorExams, openDraft } from '../test/editorExams.js';
@@ -180,12 +181,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     expect(pub.version).toMatchObject({ number: 1, per_candidate: 1 });
     const after = await detail(examId);
     expect(after).toMatchObject({ status: 'published', draft_changed: false, live: { time_minutes: 60 } });
-    const audit = await s.t.db.handle.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', 'exam.publish')
-      .where('object_id', '=', examId)
-      .executeTakeFirstOrThrow();
+    const audit = await lastAuditEntry(s.t, 'exam.publish', examId);
     expect(JSON.parse(audit.after!)).toMatchObject({ number: 1, status: 'published' });
     expect(JSON.parse(audit.before!)).toMatchObject({ status: 'draft', published_version_id: null });
   });

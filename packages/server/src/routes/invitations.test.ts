@@ -12,6 +12,7 @@ import {
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../services/smsDispatch.js';
 import { body } from '../test/app.js';
+import { lastAuditEntry } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { adminApp } from '../test/examScenario.js';
 import { enterExam } from '../test/checks.js';
@@ -174,11 +175,7 @@ describe.each(await testedDialects())('invitations by SMS on %s', (dialect) => {
       held_by: noneHeld,
       skipped: [a],
     });
-    const audit = await s.t.db.handle.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', 'exam.invite_revoke')
-      .executeTakeFirstOrThrow();
+    const audit = await lastAuditEntry(s.t, 'exam.invite_revoke');
     expect(audit.detail).toBe('重复报名');
     // The console's invitation list shows which are revoked.
     const listed = (await call(api.scheduleInvitations, { exam_id: s.examId, phone: '1370000400' })).data as {

@@ -17,6 +17,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { body } from '../test/app.js';
 import { enterExam } from '../test/checks.js';
+import { lastAuditEntry } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { adminApp } from '../test/examScenario.js';
 
@@ -213,13 +214,7 @@ describe.each(await testedDialects())('schedules and accommodations on %s', (dia
     await accommodate([b.anid], { window: { start_at: s.t.now(), end_at: s.t.now() + HOUR } });
     expect((await choose(b.token, evening.id)).code).toBe('slot_locked');
     // The candidate's choice is in the audit log, by the system on the candidate's behalf.
-    const entry = await s.t.db.handle.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', 'invitation.slot')
-      .where('object_id', '=', a.anid)
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
+    const entry = await lastAuditEntry(s.t, 'invitation.slot', a.anid);
     expect([entry.actor_kind, JSON.parse(entry.before!), JSON.parse(entry.after!)]).toEqual([
       'system',
       { slot_id: evening.id },
@@ -313,12 +308,7 @@ describe.each(await testedDialects())('schedules and accommodations on %s', (dia
       .where('attempt_id', '=', attempt.id)
       .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.value)).toMatchObject({ option: 'B' });
-    const entry = await s.t.db.handle.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', 'attempt.reopen')
-      .where('object_id', '=', attempt.id)
-      .executeTakeFirstOrThrow();
+    const entry = await lastAuditEntry(s.t, 'attempt.reopen', attempt.id);
     expect(entry.detail).toBe('Power cut in hall 3');
   });
 

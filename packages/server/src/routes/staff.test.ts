@@ -3,6 +3,7 @@ import { api, type StaffListData, type StaffView, type TeamView } from '@examhal
 import { beforeAll, describe, expect, it } from 'vitest';
 import { body, TEST_ADMIN } from '../test/app.js';
 import { freshPhone, sendCall } from '../test/callWorld.js';
+import { auditEntriesOf } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { adminApp } from '../test/examScenario.js';
 
@@ -90,12 +91,7 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
     expect((await me(token)).statusCode).toBe(401);
     expect(body(await login(proctor.phone)).code).toBe('invalid_credentials');
     expect((await me(await tokenOf(proctor.phone, 'brand-new-pass'))).statusCode).toBe(200);
-    const entries = await s.t.db.handle.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', 'staff.reset_password')
-      .where('object_id', '=', proctor.id)
-      .execute();
+    const entries = await auditEntriesOf(s.t, 'staff.reset_password', proctor.id);
     expect(entries).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toMatch(/brand-new-pass|argon2/);
     // A too short password is refused as input.

@@ -4,6 +4,7 @@ import { generateSecret, generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
 import { sendCall } from '../test/callWorld.js';
+import { lastAuditEntry } from '../test/auditLog.js';
 import { testedDialects } from '../test/db.js';
 import { adminApp } from '../test/examScenario.js';
 import { enrolTotp, newStaffAccount, STAFF_PASSWORD, staffPasswordLogin, totpCode } from '../test/staffTotp.js';
@@ -169,12 +170,7 @@ describe.each(await testedDialects())('staff TOTP on %s', (dialect) => {
     const ok = await login(a.phone);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(body<{ staff: StaffView }>(ok).data.staff.totp_enabled).toBe(false);
-    const entry = await s.t.db.handle.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', 'staff.totp_reset')
-      .where('object_id', '=', a.id)
-      .executeTakeFirstOrThrow();
+    const entry = await lastAuditEntry(s.t, 'staff.totp_reset', a.id);
     expect(JSON.parse(entry.before!)).toMatchObject({ id: a.id, totp_enabled: true });
     expect(JSON.parse(entry.after!)).toMatchObject({ id: a.id, totp_enabled: false });
 

@@ -25,3 +25,17 @@ export async function auditCount(t: TestApp): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The audit entries of `action` (on object `objectId` when given), oldest first. */
+export function auditEntriesOf(t: TestApp, action: string, objectId?: number) {
+  let entries = t.db.handle.db.selectFrom('audit_log').selectAll().where('action', '=', action);
+  if (objectId !== undefined) entries = entries.where('object_id', '=', objectId);
+  return entries.orderBy('id').execute();
+}
+
+/** The newest audit entry of `action` (on object `objectId` when given); throws when there is none. */
+export async function lastAuditEntry(t: TestApp, action: string, objectId?: number) {
+  const entry = (await auditEntriesOf(t, action, objectId)).at(-1);
+  if (!entry) throw new Error(`no audit entry ${action}${objectId === undefined ? '' : ` of ${objectId}`}`);
+  return entry;
+}
