@@ -1,6 +1,7 @@
 /** Indefinite choice (type 3): one or more right options; a right subset earns half. */
 import { QuestionType } from '../../enums.js';
-import { ChoiceContent, IndefiniteKey, manyPicksKind } from '../choice.js';
+import type { ChoiceContent } from '../choice.js';
+import { IndefiniteKey, manyPicksKind } from '../choice.js';
 import { letterOptions, type KindExample } from '../common.js';
 
 export const indefinite = manyPicksKind('indefinite', {

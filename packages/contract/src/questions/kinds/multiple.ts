@@ -1,6 +1,7 @@
 /** Multiple choice (type 2): two or more right options; a right subset earns half. */
 import { QuestionType } from '../../enums.js';
-import { ChoiceContent, MultipleKey, manyPicksKind } from '../choice.js';
+import type { ChoiceContent } from '../choice.js';
+import { MultipleKey, manyPicksKind } from '../choice.js';
 import { letterOptions, type KindExample } from '../common.js';
 
 export const multiple = manyPicksKind('multiple', {
