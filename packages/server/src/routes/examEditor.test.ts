@@ -20,7 +20,7 @@ import { testedDialects } from '../test/db.js';
 import { adminApp } from '../test/examScenario.js';
 import { candidateCalls, editorExams, openDraft } from '../test/editorExams.js';
 import { enterExam } from '../test/checks.js';
-import { PY_SUM } from '../test/programs.js';
+import { PY_SUM, SUM_PROBLEM } from '../test/programs.js';
 import { hashToken } from '../services/tokens.js';
 
 const opts = (...texts: string[]) => texts.map((content, i) => ({ id: String.fromCharCode(65 + i), content }));
@@ -35,24 +35,10 @@ const single = (stem: string): QuestionBodyInput => ({
   key: { option: 'A' },
 });
 
-/** A programming question (a + b) with a reference solution. */
+/** The a + b programming question with `reference` as its Python reference solution. */
 const programming = (reference: string): QuestionBodyInput => ({
-  kind: 'programming',
-  content: {
-    stem: '<p>Read a and b, print a+b.</p>',
-    languages: ['python'],
-    samples: [{ input: '1 2\n', output: '3\n' }],
-    time_limit_ms: 2000,
-    memory_limit_mb: 256,
-  },
-  key: {
-    checker: 'default',
-    cases: [
-      { name: '1.in', input: '3 4\n', output: '7\n' },
-      { name: '2.in', input: '-5 5\n', output: '0\n' },
-    ],
-    reference: { language: 'python', source: reference },
-  },
+  ...SUM_PROBLEM,
+  key: { ...SUM_PROBLEM.key, reference: { language: 'python', source: reference } },
 });
 
 describe('random draws', () => {
@@ -380,7 +366,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     const res = await call(api.examEditorPublish, { exam_id: examId, revision });
     expect([res.http, res.code]).toEqual([422, 'reference_solution_failed']);
     expect(res.msg).toContain(`question ${bad}`);
-    expect(res.msg).toContain('hidden case 2 (2.in): WA');
+    expect(res.msg).toContain('hidden case 2 (2): WA');
     expect((await detail(examId)).published_version_id).toBeNull();
     // Fixed in the bank, the same draft publishes.
     const current = await ok<BankQuestionView>(api.bankQuestion, { question_id: bad });
