@@ -5,11 +5,10 @@
  */
 import type { CallName } from '@examhall/contract';
 import { randomUUID } from 'node:crypto';
-import { type CallInput, type CallWorld, freshPhone, inject, newTeamExam } from './callWorld.js';
+import { BANK_SINGLE, type CallInput, type CallWorld, freshPhone, inject, newTeamExam } from './callWorld.js';
 import {
   answerToGrade,
   answerToReconcile,
-  BANK_SINGLE,
   bankFolder,
   bankQuestion,
   finishedAttempt,

@@ -9,13 +9,20 @@ import { generateSync } from 'otplib';
 import { expect } from 'vitest';
 import { beepsWav } from '../storage/wav.js';
 import { waitForJob } from './jobs.js';
-import { type Caller, type CallInput, type CallWorld, freshPhone, inject, newTeamExam } from './callWorld.js';
+import {
+  BANK_SINGLE,
+  type Caller,
+  type CallInput,
+  type CallWorld,
+  freshPhone,
+  inject,
+  newTeamExam,
+} from './callWorld.js';
 import {
   answerToGrade,
   answerToReconcile,
   apiTokenId,
   BANK_PROGRAMMING,
-  BANK_SINGLE,
   bankFolder,
   bankQuestion,
   candidateFile,

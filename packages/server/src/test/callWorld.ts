@@ -11,6 +11,19 @@ import { enterExam } from './checks.js';
 import { body, createTestApp, TEST_ADMIN, type TestApp, type TestAppOptions } from './app.js';
 import type { TestDialect } from './db.js';
 
+/** A single-choice bank question body. */
+export const BANK_SINGLE = {
+  kind: 'single',
+  content: {
+    stem: '<p>1 + 2 = ?</p>',
+    options: [
+      { id: 'A', content: '3' },
+      { id: 'B', content: '4' },
+    ],
+  },
+  key: { option: 'A' },
+};
+
 /** A call's input: query, body (the fields of a multipart call) and the file of a multipart call. */
 export interface CallInput {
   query?: Record<string, string | number>;
@@ -235,17 +248,7 @@ export async function authoredExam(
   publish = false,
 ): Promise<{ examId: number; revision: number }> {
   const question = await inject(t, author, 'POST', '/admin/bank/questions', {
-    question: {
-      kind: 'single',
-      content: {
-        stem: '<p>1 + 1 = ?</p>',
-        options: [
-          { id: 'A', content: '2' },
-          { id: 'B', content: '3' },
-        ],
-      },
-      key: { option: 'A' },
-    },
+    question: BANK_SINGLE,
     default_score: 5,
   });
   const created = await inject(t, author, 'POST', '/admin/exam/create', { name: `Exam ${randomUUID().slice(0, 6)}` });

@@ -6,23 +6,10 @@ import { expect } from 'vitest';
 import { waitForJob } from './jobs.js';
 import { JobRepository } from '../repositories/jobs.js';
 import { WebhookRepository } from '../repositories/integrations.js';
-import { type CallInput, type CallWorld, freshPhone, inject } from './callWorld.js';
+import { BANK_SINGLE, type CallInput, type CallWorld, freshPhone, inject } from './callWorld.js';
 
 /** A picture that is not one: the ID photo call answers image_unreadable, past its access check. */
 export const NOT_A_PICTURE = Buffer.from('not a picture');
-
-/** A single-choice bank question body. */
-export const BANK_SINGLE = {
-  kind: 'single',
-  content: {
-    stem: '<p>1 + 2 = ?</p>',
-    options: [
-      { id: 'A', content: '3' },
-      { id: 'B', content: '4' },
-    ],
-  },
-  key: { option: 'A' },
-};
 
 /** A programming bank question whose Python reference solution passes every case. */
 export const BANK_PROGRAMMING = {
