@@ -3,7 +3,8 @@ import type { StsData } from '@examhall/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uploadQuota } from '../services/evidence/rules.js';
 import { seedDemo } from '../services/demoSeed.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body, type TestApp } from '../test/app.js';
+import { candidateApp, startWithoutChecks } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { candidateSts, stsPut } from '../test/sts.js';
 import { signed } from '../test/media.js';
@@ -83,32 +84,18 @@ describe('the storage budget by kind', () => {
 });
 
 describe.each(await testedDialects())('the storage budget on the local store on %s', (dialect) => {
-  let t: TestApp;
+  const s = candidateApp(dialect, { each: true, phone: PHONE, realClock: true });
   let base: string;
-  let examId: number;
-  let token: string;
 
   beforeEach(async () => {
-    t = await createTestApp(dialect);
-    // SigV4 signers read the real clock.
-    t.advance(Date.now() - t.now());
-    let anid: number;
-    ({ examId, anid } = await t.seed(PHONE));
-    token = await t.loginCandidate(PHONE);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/monitor/start-exam?auth=${token}`,
-      payload: { exam_id: examId, anid },
-    });
-    expect(res.statusCode).toBe(200);
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    await startWithoutChecks(s.t, s.token, s.examId, s.anid);
+    base = await s.t.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterEach(async () => t.close());
 
-  const sts = () => candidateSts(t, examId, token);
+  const sts = () => candidateSts(s.t, s.examId, s.token);
   const put = (c: StsData, name: string, bytes: Buffer) => stsPut(base, c, name, bytes);
   const usage = (prefix: string) =>
-    t.db.handle.db.selectFrom('storage_usage').selectAll().where('prefix', '=', prefix).executeTakeFirstOrThrow();
+    s.t.db.handle.db.selectFrom('storage_usage').selectAll().where('prefix', '=', prefix).executeTakeFirstOrThrow();
 
   it('refuses eight 19 MB uploads under one attempt, whatever kind their names claim, and stores none', async () => {
     const a = await sts();
@@ -124,7 +111,7 @@ describe.each(await testedDialects())('the storage budget on the local store on 
       expect(r.status, r.name).toBe(413);
       expect(r.text, r.name).toContain('<Code>evidence_too_large</Code>');
     }
-    for (const r of answers) expect(await t.store.head(`${a.prefix}${r.name}`), r.name).toBeNull();
+    for (const r of answers) expect(await s.t.store.head(`${a.prefix}${r.name}`), r.name).toBeNull();
     const row = await usage(a.prefix);
     expect({ bytes: Number(row.bytes), objects: Number(row.objects) }).toEqual({ bytes: 0, objects: 0 });
   });
@@ -144,7 +131,7 @@ describe.each(await testedDialects())('the storage budget on the local store on 
     expect((await put(a, 'byte/1.webm', Buffer.alloc(RECORDING_BYTES_PER_MINUTE, 1))).status).toBe(200);
 
     // As if the attempt had uploaded all it was expected to, but for one picture's room.
-    await t.db.handle.db
+    await s.t.db.handle.db
       .updateTable('storage_usage')
       .set({ bytes: Number(row.max_bytes) - PICTURE_MAX_BYTES, objects: 100 })
       .where('prefix', '=', a.prefix)
@@ -160,20 +147,20 @@ describe.each(await testedDialects())('the storage budget on the local store on 
     // Within a recording's limit, so the store takes it under byte/, but far over a frame's.
     const bytes = jpegOf(PICTURE_MAX_BYTES + 100_000);
     expect((await put(a, 'byte/odd.jpg', bytes)).status).toBe(200);
-    const res = await t.app.inject({
+    const res = await s.t.app.inject({
       method: 'POST',
-      url: `/api/monitor/capture?auth=${token}`,
+      url: `/api/monitor/capture?auth=${s.token}`,
       payload: {
-        exam_id: examId,
+        exam_id: s.examId,
         kind: 'frame',
         key: `${a.prefix}byte/odd.jpg`,
         sha256: sha(bytes),
-        trigger_time: t.now(),
+        trigger_time: s.t.now(),
         client_id: 'odd-frame',
       },
     });
     expect([res.statusCode, body(res).code]).toEqual([413, 'evidence_too_large']);
-    expect(await t.store.head(`${a.prefix}byte/odd.jpg`)).toBeNull();
+    expect(await s.t.store.head(`${a.prefix}byte/odd.jpg`)).toBeNull();
   });
 });
 

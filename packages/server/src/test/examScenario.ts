@@ -75,18 +75,20 @@ export interface CandidateApp {
 /**
  * Registers in the enclosing `describe` a test app on `dialect` with the demo exam seeded, invited to `phone`
  * (default 13800138000), and that candidate logged in (`login: false`: not), started before all its tests (`each`:
- * before each test) and closed after them. Answers a holder whose fields are filled in
+ * before each test) and closed after them. `realClock`: the app's clock is moved to the real time first (SigV4
+ * signers read the real clock; the store refuses requests signed 15 minutes away from its own). Answers a holder whose fields are filled in
  * by the time a test, or a hook registered after this call, runs.
  */
 export function candidateApp(
   dialect: TestDialect,
-  opts: { each?: boolean; phone?: string; login?: boolean; app?: TestAppOptions } = {},
+  opts: { each?: boolean; phone?: string; login?: boolean; realClock?: boolean; app?: TestAppOptions } = {},
 ): CandidateApp {
   const [before, after] = opts.each ? [beforeEach, afterEach] : [beforeAll, afterAll];
   const phone = opts.phone ?? '13800138000';
   const holder = { token: '' } as CandidateApp;
   before(async () => {
     holder.t = await createTestApp(dialect, opts.app);
+    if (opts.realClock) holder.t.advance(Date.now() - holder.t.now());
     Object.assign(holder, await holder.t.seed(phone));
     holder.token = opts.login === false ? '' : await holder.t.loginCandidate(phone);
   });
