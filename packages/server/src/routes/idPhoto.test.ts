@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { detail, RISK_EVENTS, type IdPhotoData, type ProctorAttemptData } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FACE_IMG_MAX_BYTES, FACE_MATCH_THRESHOLD } from '../services/faceCheck.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
 import { testedDialects } from '../test/db.js';
 import { candidateSts, stsClient } from '../test/sts.js';
-import { invitationOf, startWithoutChecks } from '../test/examScenario.js';
+import { candidateApp, invitationOf, startWithoutChecks } from '../test/examScenario.js';
 import { faceCheck, facePictures } from '../test/faces.js';
 import { HTML_PAGE } from '../test/media.js';
 import { multipart } from '../test/multipart.js';
@@ -16,37 +16,29 @@ const OTHER = '13700137000';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe.each(await testedDialects())('ID photos and the face check on %s', (dialect) => {
-  let t: TestApp;
+  // One app per dialect: each app's face pool loads the models once.
+  const s = candidateApp(dialect, { phone: PHONE, realClock: true, app: { env: { FACE_WORKERS: '1' } } });
   let base: string;
-  let examId: number;
-  let anid: number;
   let attemptId: number;
   let otherAttemptId: number;
-  const tokens = { a: '', other: '' };
+  const tokens = { other: '' };
   const staff = { admin: '', grader: '' };
   const pictures = facePictures();
 
-  // One app per dialect: each app's face pool loads the models once.
   beforeAll(async () => {
-    t = await createTestApp(dialect, { env: { FACE_WORKERS: '1' } });
-    // SigV4 signers read the real clock; the store refuses requests signed 15 minutes away from its own.
-    t.advance(Date.now() - t.now());
-    ({ examId, anid } = await t.seed(PHONE));
-    await t.invite(examId, OTHER);
-    tokens.a = await t.loginCandidate(PHONE);
-    tokens.other = await t.loginCandidate(OTHER);
-    staff.admin = await t.loginStaff('admin');
-    staff.grader = await t.loginStaff('grader');
-    attemptId = await start(tokens.a, anid);
+    await s.t.invite(s.examId, OTHER);
+    tokens.other = await s.t.loginCandidate(OTHER);
+    staff.admin = await s.t.loginStaff('admin');
+    staff.grader = await s.t.loginStaff('grader');
+    attemptId = await start(s.token, s.anid);
     otherAttemptId = await start(tokens.other, await anidOf(OTHER));
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  }, 60_000);
-  afterAll(async () => t.close());
+    base = await s.t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
 
-  const start = (tok: string, invitation: number) => startWithoutChecks(t, tok, examId, invitation);
-  const anidOf = (phone: string) => invitationOf(t, examId, phone);
+  const start = (tok: string, invitation: number) => startWithoutChecks(s.t, tok, s.examId, invitation);
+  const anidOf = (phone: string) => invitationOf(s.t, s.examId, phone);
   const invitationRow = (id: number) =>
-    t.db.handle.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    s.t.db.handle.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
   /** POST /admin/proctor/id-photo as a browser sends it; `auth` is a staff token unless `candidate` is given. */
   const setIdPhoto = (
@@ -55,10 +47,10 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     opts: { staffToken?: string; candidate?: string; type?: string } = {},
   ) => {
     const form = multipart(
-      { exam_id: String(examId), ...fields },
+      { exam_id: String(s.examId), ...fields },
       { name: 'id.jpg', type: opts.type ?? 'image/jpeg', data: picture, field: 'id_photo' },
     );
-    return t.app.inject({
+    return s.t.app.inject({
       method: 'POST',
       url: `/api/admin/proctor/id-photo${opts.candidate ? `?auth=${opts.candidate}` : ''}`,
       ...form,
@@ -68,9 +60,9 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
       },
     });
   };
-  const check = (picture: Buffer, tok = tokens.a) => faceCheck(t, tok, examId, picture);
+  const check = (picture: Buffer, tok = s.token) => faceCheck(s.t, tok, s.examId, picture);
   const records = (attempt = attemptId) =>
-    t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attempt).orderBy('id').execute();
+    s.t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attempt).orderBy('id').execute();
 
   it('refuses an ID photo without exactly one face, with id_photo_no_single_face, and stores nothing', async () => {
     for (const picture of [pictures.flat, pictures.two]) {
@@ -84,8 +76,8 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     expect([html.statusCode, body(html).code]).toEqual([422, 'image_unreadable']);
     const huge = await setIdPhoto(Buffer.concat([pictures.a, Buffer.alloc(FACE_IMG_MAX_BYTES)]), { phone: PHONE });
     expect([huge.statusCode, body(huge).code]).toEqual([413, 'payload_too_large']);
-    expect(await invitationRow(anid)).toMatchObject({ id_photo_key: null, id_photo_sha256: null });
-    expect(await t.store.get(`id-photos/${examId}/${anid}.jpg`)).toBeNull();
+    expect(await invitationRow(s.anid)).toMatchObject({ id_photo_key: null, id_photo_sha256: null });
+    expect(await s.t.store.get(`id-photos/${s.examId}/${s.anid}.jpg`)).toBeNull();
     // with no ID photo, the check has nothing to compare with
     expect((await check(pictures.a)).id_similarity).toBeNull();
   });
@@ -94,10 +86,10 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     const res = await setIdPhoto(pictures.a, { phone: PHONE, area_code: '86' });
     expect(res.statusCode, res.body).toBe(200);
     const stored = body<IdPhotoData>(res).data;
-    expect(stored).toMatchObject({ invitation_id: anid, sha256: sha(pictures.a) });
-    const key = `id-photos/${examId}/${anid}.jpg`;
-    expect(await invitationRow(anid)).toMatchObject({ id_photo_key: key, id_photo_sha256: sha(pictures.a) });
-    expect((await t.store.get(key))?.equals(pictures.a)).toBe(true);
+    expect(stored).toMatchObject({ invitation_id: s.anid, sha256: sha(pictures.a) });
+    const key = `id-photos/${s.examId}/${s.anid}.jpg`;
+    expect(await invitationRow(s.anid)).toMatchObject({ id_photo_key: key, id_photo_sha256: sha(pictures.a) });
+    expect((await s.t.store.get(key))?.equals(pictures.a)).toBe(true);
 
     // The attempt has no first picture: only the ID photo is compared.
     const same = await check(pictures.sameA);
@@ -115,15 +107,15 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     const evidence = added.find((r) => r.kind === 'face')!;
     expect(evidence.image_key).toBe(risk.image_key);
     expect(evidence.sha256).toBe(sha(pictures.b));
-    expect((await t.services.verification.verify(attemptId)).problems).toEqual([]);
+    expect((await s.t.services.verification.verify(attemptId)).problems).toEqual([]);
 
     // The proctor sees the ID photo beside the attempt's pictures.
-    const view = await t.app.inject({
+    const view = await s.t.app.inject({
       url: `/api/admin/proctor/attempt?attempt_id=${attemptId}`,
       headers: { authorization: `Bearer ${staff.admin}` },
     });
     const url = new URL(body<ProctorAttemptData>(view).data.id_photo_url!);
-    const served = await t.app.inject({ url: `${url.pathname}${url.search}`, headers: { host: url.host } });
+    const served = await s.t.app.inject({ url: `${url.pathname}${url.search}`, headers: { host: url.host } });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(pictures.a)).toBe(true);
 
@@ -137,12 +129,12 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     const nowA = await check(pictures.a);
     expect(nowA.passed).toBe(false);
     expect(nowA.id_similarity).toBeLessThan(FACE_MATCH_THRESHOLD);
-    const audit = await t.db.handle.db
+    const audit = await s.t.db.handle.db
       .selectFrom('audit_log')
       .selectAll()
       .where('action', '=', 'proctor.id_photo')
       .execute();
-    expect(audit.map((a) => a.target)).toEqual([`invitation:${anid}`, `invitation:${anid}`]);
+    expect(audit.map((a) => a.target)).toEqual([`invitation:${s.anid}`, `invitation:${s.anid}`]);
   });
 
   it("keeps each candidate to their own invitation's photo: another candidate's checks do not use it", async () => {
@@ -152,7 +144,7 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
   });
 
   it('keeps the call to staff who decide on flags, and refuses unknown targets and ambiguous forms', async () => {
-    const cand = await setIdPhoto(pictures.a, { phone: OTHER }, { candidate: tokens.a });
+    const cand = await setIdPhoto(pictures.a, { phone: OTHER }, { candidate: s.token });
     expect(cand.statusCode).toBe(401);
     const grader = await setIdPhoto(pictures.a, { phone: OTHER }, { staffToken: staff.grader });
     expect([grader.statusCode, body(grader).code]).toEqual([403, 'forbidden']);
@@ -172,9 +164,9 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
   });
 
   it("keeps ID photos out of reach of a candidate's storage credentials", async () => {
-    const c = await candidateSts(t, examId, tokens.a);
+    const c = await candidateSts(s.t, s.examId, s.token);
     const client = stsClient(c);
-    const key = (await invitationRow(anid)).id_photo_key!;
+    const key = (await invitationRow(s.anid)).id_photo_key!;
     expect(key).toMatch(/^id-photos\//);
     const url = `${base}/storage/${c.bucket}/${key}`;
     // The credentials work on their own prefix...
@@ -189,6 +181,6 @@ describe.each(await testedDialects())('ID photos and the face check on %s', (dia
     expect(await read.text()).toContain('<Code>AccessDenied</Code>');
     const overwrite = await client.fetch(url, { method: 'PUT', body: pictures.a });
     expect(overwrite.status).toBe(403);
-    expect((await t.store.get(key))?.equals(pictures.b)).toBe(true);
+    expect((await s.t.store.get(key))?.equals(pictures.b)).toBe(true);
   });
 });
