@@ -6,9 +6,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { describeDetail, detail, RISK_EVENTS, type StsData } from '@examhall/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { facePhoto, flatPhoto, twoFacesPhoto } from '../bench/facePhotos.js';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body } from '../test/app.js';
+import { candidateApp, startWithoutChecks } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
 import { FACE_CHECK_MAX_TRIES, FaceVerificationService } from './faceVerification.js';
 
@@ -16,29 +17,28 @@ const PHONE = '13800138000';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe.each(await testedDialects())('face checks of exam frames on %s', (dialect) => {
-  let t: TestApp;
-  let token: string;
-  let examId: number;
+  // Every frame the browser does not flag is sampled here, so each case is checked.
+  const s = candidateApp(dialect, { phone: PHONE, app: { env: { FACE_WORKERS: '1', FACE_SAMPLE_EVERY: '1' } } });
   let attemptId: number;
   let prefix: string;
   const pictures = { a: facePhoto('a'), flat: flatPhoto(), two: twoFacesPhoto('a', 'd') };
 
-  const get = (url: string) => t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${token}`);
+  const get = (url: string) => s.t.app.inject(`/api${url}${url.includes('?') ? '&' : '?'}auth=${s.token}`);
   const post = (url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url: `/api${url}?auth=${token}`, payload });
+    s.t.app.inject({ method: 'POST', url: `/api${url}?auth=${s.token}`, payload });
   const records = () =>
-    t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attemptId).orderBy('id').execute();
+    s.t.db.handle.db.selectFrom('risk_records').selectAll().where('attempt_id', '=', attemptId).orderBy('id').execute();
 
   /** Uploads a picture and records it as a camera frame; answers its key and record id. */
   const frame = async (picture: Buffer): Promise<{ key: string; id: number }> => {
     const key = `${prefix}frame/${randomUUID()}.jpg`;
-    await t.store.put(key, picture);
+    await s.t.store.put(key, picture);
     const res = await post('/monitor/capture', {
-      exam_id: examId,
+      exam_id: s.examId,
       kind: 'frame',
       key,
       sha256: sha(picture),
-      trigger_time: t.now(),
+      trigger_time: s.t.now(),
       client_id: randomUUID(),
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -46,14 +46,14 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
   };
   /** The browser's risk record (form fields, as the page sends them); answers its id. */
   const flag = async (risk: number, text: string, imageKey?: string): Promise<number> => {
-    const res = await t.app.inject({
+    const res = await s.t.app.inject({
       method: 'POST',
-      url: `/api/monitor/record-risk?auth=${token}`,
+      url: `/api/monitor/record-risk?auth=${s.token}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({
-        exam_id: String(examId),
+        exam_id: String(s.examId),
         risk: String(risk),
-        trigger_time: String(t.now()),
+        trigger_time: String(s.t.now()),
         detail: text,
         client_id: randomUUID(),
         ...(imageKey ? { image_key: imageKey } : {}),
@@ -62,30 +62,22 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
     expect(res.statusCode, res.body).toBe(200);
     return body<{ id: number }>(res).data.id;
   };
-  const checks = () => t.services.faceVerification.ofAttempt(attemptId);
+  const checks = () => s.t.services.faceVerification.ofAttempt(attemptId);
   /** Sweeps until nothing is left to do. */
   const sweepAll = async () => {
     for (let i = 0; i < 20 && (await checks()).some((c) => c.status === 'pending'); i++) {
-      await t.services.faceVerification.sweep();
+      await s.t.services.faceVerification.sweep();
     }
   };
 
   beforeAll(async () => {
-    // Every frame the browser does not flag is sampled here, so each case is checked.
-    t = await createTestApp(dialect, { env: { FACE_WORKERS: '1', FACE_SAMPLE_EVERY: '1' } });
-    const seeded = await t.seed(PHONE);
-    examId = seeded.examId;
-    token = await t.loginCandidate(PHONE);
-    const res = await post('/monitor/start-exam', { exam_id: examId, anid: seeded.anid });
-    expect(res.statusCode, res.body).toBe(200);
-    attemptId = body<{ attempt: { id: number } }>(res).data.attempt.id;
-    prefix = body<StsData>(await get(`/sts/get-token?exam_id=${examId}`)).data.prefix;
+    attemptId = await startWithoutChecks(s.t, s.token, s.examId, s.anid);
+    prefix = body<StsData>(await get(`/sts/get-token?exam_id=${s.examId}`)).data.prefix;
     const first = `${prefix}first/1.jpg`;
-    await t.store.put(first, pictures.a);
-    const res2 = await post('/monitor/first-picture', { exam_id: examId, key: first, sha256: sha(pictures.a) });
+    await s.t.store.put(first, pictures.a);
+    const res2 = await post('/monitor/first-picture', { exam_id: s.examId, key: first, sha256: sha(pictures.a) });
     expect(res2.statusCode, res2.body).toBe(200);
-  }, 60_000);
-  afterAll(async () => t.close());
+  });
 
   it("records the server's verdict on the browser's flags: agreeing on an empty frame, not on a face", async () => {
     const empty = await frame(pictures.flat);
@@ -124,7 +116,7 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
       [face.id, 'done', null],
     ]);
     expect(rows.filter((r) => r.image_key === empty.key && r.kind === 'risk')).toHaveLength(1);
-    expect((await t.services.verification.verify(attemptId)).problems).toEqual([]);
+    expect((await s.t.services.verification.verify(attemptId)).problems).toEqual([]);
   }, 120_000);
 
   it('raises what a sampled frame shows that the browser did not, and nothing for a good frame', async () => {
@@ -153,7 +145,7 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
     await flag(RISK_EVENTS.firstCameraAbnormal.id, detail.trackEnded('camera', 'cam'), `${prefix}frame/x.jpg`);
     await flag(RISK_EVENTS.copyPasteOutside.id, detail.noFace(), `${prefix}frame/x.jpg`);
     const f = await frame(pictures.a);
-    const queued = await t.services.faceVerification.flagged({
+    const queued = await s.t.services.faceVerification.flagged({
       attemptId,
       recordId: f.id,
       risk: RISK_EVENTS.phoneUse.id,
@@ -172,7 +164,7 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
       await flag(RISK_EVENTS.firstCameraAbnormal.id, detail.noFace(), a.key),
       await flag(RISK_EVENTS.firstCameraAbnormal.id, detail.faces(2), b.key),
     ];
-    const done = await Promise.all([t.services.faceVerification.sweep(), t.services.faceVerification.sweep()]);
+    const done = await Promise.all([s.t.services.faceVerification.sweep(), s.t.services.faceVerification.sweep()]);
     await sweepAll();
     expect(done.reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(4);
     const rows = await records();
@@ -190,10 +182,10 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
     const missing = `${prefix}frame/never-uploaded.jpg`;
     const id = await flag(RISK_EVENTS.firstCameraAbnormal.id, detail.noFace(), missing);
     for (let i = 1; i < FACE_CHECK_MAX_TRIES; i++) {
-      await t.services.faceVerification.sweep();
+      await s.t.services.faceVerification.sweep();
       expect((await checks()).find((c) => c.record_id === id)!.status).toBe('pending');
     }
-    await t.services.faceVerification.sweep();
+    await s.t.services.faceVerification.sweep();
     expect((await checks()).find((c) => c.record_id === id)).toMatchObject({
       status: 'failed',
       tries: FACE_CHECK_MAX_TRIES,
@@ -203,12 +195,19 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
   it('samples about one in N of the frames the browser did not flag', async () => {
     let n = 0;
     const sampling = (sampleEvery: number, draw?: (k: number) => number) =>
-      new FaceVerificationService(t.db.handle.db, t.services.attempts, t.services.faceCheck, t.services.risk, t.store, {
-        sampleEvery,
-        clock: t.now,
-        log: { warn: () => undefined } as never,
-        ...(draw ? { draw } : {}),
-      });
+      new FaceVerificationService(
+        s.t.db.handle.db,
+        s.t.services.attempts,
+        s.t.services.faceCheck,
+        s.t.services.risk,
+        s.t.store,
+        {
+          sampleEvery,
+          clock: s.t.now,
+          log: { warn: () => undefined } as never,
+          ...(draw ? { draw } : {}),
+        },
+      );
     const every3 = sampling(3, (k) => n++ % k);
     const base = 1_000_000 + Math.floor(Math.random() * 1000) * 100;
     const picked: boolean[] = [];
@@ -218,6 +217,6 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
     const none = sampling(0);
     expect(await none.frameRecorded({ attemptId, recordId: base + 50, key: `${prefix}frame/t.jpg` })).toBe(false);
     // leave nothing for the other cases' sweeps
-    await t.db.handle.db.deleteFrom('face_checks').where('record_id', '>=', base).execute();
+    await s.t.db.handle.db.deleteFrom('face_checks').where('record_id', '>=', base).execute();
   });
 });
