@@ -256,3 +256,36 @@ export const ListeningKey = z.object({
 });
 /** Key of a listening question. */
 export type ListeningKey = z.infer<typeof ListeningKey>;
+
+/**
+ * What reading and listening share as kinds: a body whose keys are checked per sub-question, in the scored sections,
+ * answered and scored sub by sub (the subs' points scaled to the question's), never a sub-question themselves.
+ */
+export function compoundFacts<K extends string, T extends number, C extends z.ZodObject, Y extends z.ZodObject>(
+  kind: K,
+  subs: SubQuestions<T>,
+  schemas: { content: C; key: Y },
+) {
+  type Body = { content: { subs: SubQuestion<T>[] }; key: { subs: Record<string, SubKey> } };
+  const body = z.object({ kind: z.literal(kind), content: schemas.content, key: schemas.key }).superRefine((b, ctx) => {
+    const { content, key } = b as unknown as Body;
+    subs.checkKeys(ctx, content.subs, key.subs);
+  });
+  return {
+    kind,
+    sections: ['linetest', 'major'] as ('linetest' | 'major')[],
+    content: schemas.content,
+    key: schemas.key,
+    body,
+    answer: 'subs' as const,
+    scoring: 'auto' as const,
+    shuffleOptions: false,
+    code: false,
+    sub: false as const,
+    defaultScore: 10,
+    responses: () => null,
+    score: (b: Body, value: AnswerValue | null, points: number) =>
+      subs.score(b.content.subs, b.key.subs, value, points),
+    answerProblem: (c: Body['content'], value: AnswerValue) => subs.answerProblem(kind, c.subs, value),
+  };
+}

@@ -142,13 +142,11 @@ export const CandidateUpdateBody = phoneRule(
 /** POST /admin/candidates/update body. */
 export type CandidateUpdateBody = z.input<typeof CandidateUpdateBody>;
 
-/** A candidate as the directory shows it. */
-export const CandidateView = z.object({
-  /** Id. */
-  id: z.number().int(),
+/** A candidate's profile fields, as the directory shows them and as an import reads them from a row. */
+const candidateProfile = {
   /** Calling code. */
   area_code: z.string(),
-  /** Mobile number. */
+  /** Mobile number (digits). */
   phone: z.string(),
   /** Name ('' when unknown). */
   name: z.string(),
@@ -158,12 +156,19 @@ export const CandidateView = z.object({
   school: z.string(),
   /** Major. */
   major: z.string(),
-  /** Degree's code, or '' for none. */
+  /** Degree's code, or '' (none, or in an import a text that names no degree: see the row's problems). */
   degree: z.enum(DEGREES).or(z.literal('')),
   /** Graduation year. */
   graduation_year: z.number().int().nullable(),
   /** Custom fields. */
   custom: z.record(z.string(), z.string()),
+};
+
+/** A candidate as the directory shows it. */
+export const CandidateView = z.object({
+  /** Id. */
+  id: z.number().int(),
+  ...candidateProfile,
   /** The teams linked to the candidate that the reader belongs to (an admin: all of them). */
   team_ids: z.array(z.number().int()),
   /** Exams the candidate is invited to, of those the reader can see. */
@@ -274,24 +279,7 @@ export const CandidateImportRow = z.object({
   row: z.number().int(),
   /** Every row merged into it (one when the phone appears once). */
   rows: z.array(z.number().int()),
-  /** Calling code. */
-  area_code: z.string(),
-  /** Phone as read (digits). */
-  phone: z.string(),
-  /** Name. */
-  name: z.string(),
-  /** Email. */
-  email: z.string(),
-  /** School. */
-  school: z.string(),
-  /** Major. */
-  major: z.string(),
-  /** Degree's code, or '' (none, or a text that names no degree: see the row's problems). */
-  degree: z.enum(DEGREES).or(z.literal('')),
-  /** Graduation year. */
-  graduation_year: z.number().int().nullable(),
-  /** Custom fields. */
-  custom: z.record(z.string(), z.string()),
+  ...candidateProfile,
   /** create: a new candidate for the team; update: one the team already has; invalid: not imported. */
   action: z.enum(CANDIDATE_ROW_ACTIONS),
   /** The existing candidate an update writes to. */

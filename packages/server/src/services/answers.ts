@@ -46,6 +46,7 @@ interface Change {
   now: number;
 }
 
+/** One change of an answer as the candidate sends it: the value, an event, or both, with its client id and order. */
 type ChangeBody = {
   answer?: AnswerValue | undefined;
   event?: number | undefined;
@@ -203,17 +204,7 @@ export class AnswerService {
    * client id returns the first receipt; a change older (lower seq) than the stored one is logged but never
    * overwrites it. Two statements in the common case: the conditional upsert and the log entry.
    */
-  async commit(
-    attemptId: number,
-    q: CatalogQuestion,
-    body: {
-      answer?: AnswerValue | undefined;
-      event?: number | undefined;
-      client_id: string;
-      seq: number;
-      changed_at: number;
-    },
-  ): Promise<AnswerReceipt> {
+  async commit(attemptId: number, q: CatalogQuestion, body: ChangeBody): Promise<AnswerReceipt> {
     if (body.answer) {
       const problem = answerProblem(bodyOf(q), body.answer);
       if (problem) throw fail('validation_error', problem);
@@ -313,13 +304,7 @@ export class AnswerService {
     trx: Db,
     attemptId: number,
     q: CatalogQuestion,
-    body: {
-      answer?: AnswerValue | undefined;
-      event?: number | undefined;
-      client_id: string;
-      seq: number;
-      changed_at: number;
-    },
+    body: ChangeBody,
     now: number,
   ): Promise<AnswerReceipt> {
     const repo = new AttemptRepository(trx);

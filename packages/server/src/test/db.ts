@@ -1,6 +1,6 @@
 /** Test databases: every data-layer test runs on SQLite and on PostgreSQL. */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { migrate, openDb, type DbHandle, type DbTarget } from '../db/database.js';
 import { requirePart, TEST_DATABASE_URL } from './parts.js';
@@ -59,4 +59,55 @@ export async function testedDialects(): Promise<TestDialect[]> {
   const out: TestDialect[] = [];
   for (const d of DIALECTS) if (await dialectAvailable(d)) out.push(d);
   return out;
+}
+
+/** A database as an earlier migration left it, written with the columns of that time (migration tests). */
+export interface LegacyDb {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables as they were, not today's schema
+  db: Kysely<any>;
+  /** The rows' time. */
+  now: number;
+  /** Adds a row and answers its id. */
+  insert(table: string, values: Record<string, unknown>): Promise<number>;
+  /** An exam row with the columns every version of the table has. */
+  exam(name: string): Promise<number>;
+  /** Runs the migrations after `upTo`. */
+  migrateRest(): Promise<void>;
+}
+
+/** Runs `test` on a database migrated up to `upTo` (a migration's name), then drops it. */
+export async function withLegacyDb(
+  dialect: TestDialect,
+  upTo: string,
+  test: (legacy: LegacyDb) => Promise<void>,
+): Promise<void> {
+  const opened = await openTestDb(dialect, upTo);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tables as they were, not today's schema
+  const db = opened.handle.db as unknown as Kysely<any>;
+  const now = Date.UTC(2026, 0, 5);
+  const insert = async (table: string, values: Record<string, unknown>) =>
+    (await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow()).id as number;
+  try {
+    await test({
+      db,
+      now,
+      insert,
+      exam: (name) =>
+        insert('exams', {
+          name,
+          description: '',
+          mode: 1,
+          time_minutes: 60,
+          start_at: now,
+          end_at: now + 86_400_000,
+          settings: '{}',
+          created_at: now,
+        }),
+      migrateRest: async () => {
+        await migrate(opened.handle);
+      },
+    });
+  } finally {
+    await opened.drop();
+  }
 }

@@ -1,33 +1,21 @@
 /** Listening (type 10): audio played a limited number of times and sub-questions about it, scored together. */
-import { z } from 'zod';
 import { QuestionType } from '../../enums.js';
 import { letterOptions, type KindExample, type QuestionSpec } from '../common.js';
-import { ListeningKey, listeningContent, type ListeningContent, type SubQuestions } from '../compound.js';
+import {
+  compoundFacts,
+  ListeningKey,
+  listeningContent,
+  type ListeningContent,
+  type SubQuestions,
+} from '../compound.js';
 
 /** The listening kind over the sub-question kinds it is given (kinds/index.ts gives it every kind with `sub`). */
 export function listening<T extends number>(subs: SubQuestions<T>) {
-  const content = listeningContent(subs);
-  const body = z
-    .object({ kind: z.literal('listening'), content, key: ListeningKey })
-    .superRefine((b, ctx) => subs.checkKeys(ctx, b.content.subs, b.key.subs));
   return {
-    kind: 'listening',
+    ...compoundFacts('listening', subs, { content: listeningContent(subs), key: ListeningKey }),
     type: QuestionType.listening,
     label: { 'zh-CN': '听力题', 'en-US': 'Listening' },
-    sections: ['linetest', 'major'],
     displayOrder: 7,
-    content,
-    key: ListeningKey,
-    body,
-    answer: 'subs',
-    scoring: 'auto',
-    shuffleOptions: false,
-    code: false,
-    sub: false,
-    defaultScore: 10,
-    responses: () => null,
-    score: (b, value, points) => subs.score(b.content.subs, b.key.subs, value, points),
-    answerProblem: (c, value) => subs.answerProblem('listening', c.subs, value),
     candidateView: (c) => ({
       stem: c.stem,
       audio: { play_limit: c.audio.play_limit, duration_s: c.audio.duration_s },

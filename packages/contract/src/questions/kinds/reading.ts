@@ -1,33 +1,15 @@
 /** Reading (type 9): a passage and sub-questions, each of a kind that may be one, scored together. */
-import { z } from 'zod';
 import { QuestionType } from '../../enums.js';
 import { letterOptions, type KindExample, type QuestionSpec } from '../common.js';
-import { ReadingKey, readingContent, type ReadingContent, type SubQuestions } from '../compound.js';
+import { compoundFacts, ReadingKey, readingContent, type ReadingContent, type SubQuestions } from '../compound.js';
 
 /** The reading kind over the sub-question kinds it is given (kinds/index.ts gives it every kind with `sub`). */
 export function reading<T extends number>(subs: SubQuestions<T>) {
-  const content = readingContent(subs);
-  const body = z
-    .object({ kind: z.literal('reading'), content, key: ReadingKey })
-    .superRefine((b, ctx) => subs.checkKeys(ctx, b.content.subs, b.key.subs));
   return {
-    kind: 'reading',
+    ...compoundFacts('reading', subs, { content: readingContent(subs), key: ReadingKey }),
     type: QuestionType.reading,
     label: { 'zh-CN': '阅读理解', 'en-US': 'Reading' },
-    sections: ['linetest', 'major'],
     displayOrder: 8,
-    content,
-    key: ReadingKey,
-    body,
-    answer: 'subs',
-    scoring: 'auto',
-    shuffleOptions: false,
-    code: false,
-    sub: false,
-    defaultScore: 10,
-    responses: () => null,
-    score: (b, value, points) => subs.score(b.content.subs, b.key.subs, value, points),
-    answerProblem: (c, value) => subs.answerProblem('reading', c.subs, value),
     candidateView: (c) => ({ stem: c.stem, passage: c.passage, subs: subs.view(c.subs) }),
   } satisfies QuestionSpec<'reading', ReadingContent<T>, ReadingKey>;
 }

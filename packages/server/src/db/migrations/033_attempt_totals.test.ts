@@ -1,28 +1,10 @@
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openTestDb, testedDialects } from '../../test/db.js';
-import { migrate } from '../database.js';
+import { testedDialects, withLegacyDb } from '../../test/db.js';
 
 describe.each(await testedDialects())('migration 033 (kept ranking totals) on %s', (dialect) => {
   it("fills in every earlier attempt's section points, pending answers and ranking keys", async () => {
-    const test = await openTestDb(dialect, '032_sweep_indexes');
-    try {
-      // Rows as they stood before, written with the columns of that time.
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const db = test.handle.db as unknown as Kysely<any>;
-      const now = Date.UTC(2026, 0, 5);
-      const id = async (table: string, values: Record<string, unknown>) =>
-        (await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow()).id as number;
-      const exam = await id('exams', {
-        name: 'Campus exam',
-        description: '',
-        mode: 1,
-        time_minutes: 60,
-        start_at: now,
-        end_at: now + 86_400_000,
-        settings: '{}',
-        created_at: now,
-      });
+    await withLegacyDb(dialect, '032_sweep_indexes', async ({ db, now, insert: id, exam: newExam, migrateRest }) => {
+      const exam = await newExam('Campus exam');
       const section = (kind: string, order_num: number) =>
         id('exam_sections', { exam_id: exam, kind, title: kind, order_num });
       const [linetest, major] = [await section('linetest', 1), await section('major', 2)];
@@ -78,7 +60,7 @@ describe.each(await testedDialects())('migration 033 (kept ranking totals) on %s
       const waiting = await attempt(2, 2.5, [0, 2.5, null], 'manual');
       const bare = await attempt(3, null, []);
 
-      await migrate(test.handle);
+      await migrateRest();
       const rows = await db
         .selectFrom('attempts')
         .select([
@@ -100,8 +82,6 @@ describe.each(await testedDialects())('migration 033 (kept ranking totals) on %s
       expect(kept.get(scored)).toEqual([6.25, 7.5, 8, 10, 0, 1425, 625, 800]);
       expect(kept.get(waiting)).toEqual([2.5, 7.5, 0, 10, 1, 250, 250, 0]);
       expect(kept.get(bare)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    } finally {
-      await test.drop();
-    }
+    });
   });
 });

@@ -5,19 +5,14 @@ import { useI18n } from '../../i18n/index.js';
 import type { BodyDrafts } from '../drafts.js';
 import { problemsOf, type Problem } from '../problems.js';
 import { ProblemLines } from './FieldProblems.js';
-import { StemField } from './StemField.js';
+import { ContentStem } from './StemField.js';
 import type { BodyEditorProps } from './types.js';
 
 /** Fill in blank: the stem with its blanks, and the accepted answers of each blank. */
 export function FillBlankEditor({ value, onChange, problems, ctx, idPrefix }: BodyEditorProps<'fill_blank'>) {
   return (
     <>
-      <StemField
-        value={value.content.stem}
-        onChange={(stem) => onChange({ ...value, content: { ...value.content, stem } })}
-        problems={problems}
-        ctx={ctx}
-      />
+      <ContentStem body={value} onChange={onChange} problems={problems} ctx={ctx} />
       <BlanksKey value={value} onChange={onChange} problems={problems} idPrefix={idPrefix} />
     </>
   );

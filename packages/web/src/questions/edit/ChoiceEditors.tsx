@@ -5,7 +5,7 @@ import type { ChoiceContentDraft } from '../drafts.js';
 import type { OptionKeyFields } from '../options.js';
 import { Field } from './FieldProblems.js';
 import { OptionsEditor, type OptionMode } from './OptionsEditor.js';
-import { StemField } from './StemField.js';
+import { ContentStem } from './StemField.js';
 import type { BodyEditorProps, EditorContext } from './types.js';
 import type { Problem } from '../problems.js';
 
@@ -22,12 +22,7 @@ function ChoiceBody<C extends ChoiceContentDraft, K extends OptionKeyFields>(pro
   const { value, onChange } = props;
   return (
     <>
-      <StemField
-        value={value.content.stem}
-        onChange={(stem) => onChange({ ...value, content: { ...value.content, stem } })}
-        problems={props.problems}
-        ctx={props.ctx}
-      />
+      <ContentStem body={value} onChange={onChange} problems={props.problems} ctx={props.ctx} />
       <OptionsEditor
         state={{ options: value.content.options, key: value.key }}
         onChange={(s) => onChange({ content: { ...value.content, options: s.options }, key: s.key })}

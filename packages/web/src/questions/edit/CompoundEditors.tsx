@@ -2,7 +2,7 @@ import { InputNumber } from 'antd';
 import { useI18n } from '../../i18n/index.js';
 import { AudioField } from './AudioField.js';
 import { Field } from './FieldProblems.js';
-import { StemField } from './StemField.js';
+import { ContentStem, StemField } from './StemField.js';
 import { SubQuestionsEditor } from './SubQuestions.js';
 import type { BodyEditorProps } from './types.js';
 
@@ -11,12 +11,7 @@ export function ReadingEditor({ value, onChange, problems, ctx, idPrefix }: Body
   const { content, key } = value;
   return (
     <>
-      <StemField
-        value={content.stem}
-        onChange={(stem) => onChange({ ...value, content: { ...content, stem } })}
-        problems={problems}
-        ctx={ctx}
-      />
+      <ContentStem body={value} onChange={onChange} problems={problems} ctx={ctx} />
       <StemField
         value={content.passage}
         onChange={(passage) => onChange({ ...value, content: { ...content, passage } })}
@@ -43,12 +38,7 @@ export function ListeningEditor({ value, onChange, problems, ctx, idPrefix }: Bo
   const { content, key } = value;
   return (
     <>
-      <StemField
-        value={content.stem}
-        onChange={(stem) => onChange({ ...value, content: { ...content, stem } })}
-        problems={problems}
-        ctx={ctx}
-      />
+      <ContentStem body={value} onChange={onChange} problems={problems} ctx={ctx} />
       <AudioField
         audio={{ key: key.audio.key, duration_s: content.audio.duration_s }}
         onChange={(audio) =>

@@ -29,3 +29,21 @@ export function StemField({
     </Field>
   );
 }
+
+/** The stem of a body being edited: the body comes back with its content's stem changed and the rest as it was. */
+export function ContentStem<B extends { content: { stem: string } }>(props: {
+  body: B;
+  onChange: (body: B) => void;
+  problems: readonly Problem[];
+  ctx: EditorContext;
+}) {
+  const { body, onChange } = props;
+  return (
+    <StemField
+      value={body.content.stem}
+      onChange={(stem) => onChange({ ...body, content: { ...body.content, stem } })}
+      problems={props.problems}
+      ctx={props.ctx}
+    />
+  );
+}

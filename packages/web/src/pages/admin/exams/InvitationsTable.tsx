@@ -1,6 +1,7 @@
 import { type InvitationListQuery, type InvitationView, type SlotView } from '@examhall/contract';
-import { Button, Empty, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Empty, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
+import { PhoneSearch } from '../shared/PhoneSearch.js';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
@@ -32,7 +33,6 @@ export function InvitationsTable({
 }) {
   const { t } = useI18n();
   const { query, set, table } = useListQuery<ListQuery>({ exam_id: examId });
-  const [phone, setPhone] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
   const [bulk, setBulk] = useState<BulkKind | null>(null);
   const [reopen, setReopen] = useState<number | null>(null);
@@ -113,15 +113,10 @@ export function InvitationsTable({
         {t('console.schedule.invitations')}
       </Typography.Title>
       <Space wrap>
-        <Input.Search
-          allowClear
-          placeholder={t('console.schedule.filterPhone')}
-          aria-label={t('console.schedule.filterPhone')}
-          value={phone}
-          onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
-          onSearch={(v) => set({ phone: v || undefined })}
-          style={{ width: 200 }}
-          data-testid="invitations-phone"
+        <PhoneSearch
+          label={t('console.schedule.filterPhone')}
+          onSearch={(phone) => set({ phone })}
+          testId="invitations-phone"
         />
         <Select
           style={{ width: 180 }}

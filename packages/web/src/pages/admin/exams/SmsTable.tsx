@@ -1,7 +1,8 @@
 import { SMS_STATES, type SmsEntry, type SmsListQuery, type SmsState } from '@examhall/contract';
-import { App, Button, Empty, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Empty, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../../api/client.js';
+import { PhoneSearch } from '../shared/PhoneSearch.js';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { LoadError } from '../shared/PageTitle.js';
@@ -28,7 +29,6 @@ export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boole
   const { t } = useI18n();
   const { message } = App.useApp();
   const { query, set, table } = useListQuery<SmsListQuery>({ exam_id: examId });
-  const [phone, setPhone] = useState('');
   const [selected, setSelected] = useState<SmsEntry[]>([]);
   const list = useSmsList(query);
   const resend = useResend();
@@ -93,16 +93,7 @@ export function SmsTable({ examId, readOnly }: { examId: number; readOnly: boole
         ))}
       </Space>
       <Space wrap>
-        <Input.Search
-          allowClear
-          placeholder={t('console.sms.col.phone')}
-          aria-label={t('console.sms.col.phone')}
-          value={phone}
-          onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
-          onSearch={(v) => set({ phone: v || undefined })}
-          style={{ width: 200 }}
-          data-testid="sms-phone"
-        />
+        <PhoneSearch label={t('console.sms.col.phone')} onSearch={(phone) => set({ phone })} testId="sms-phone" />
         <Select
           style={{ width: 160 }}
           aria-label={t('console.sms.col.state')}
