@@ -73,6 +73,8 @@ export interface LegacyDb {
   exam(name: string): Promise<number>;
   /** Runs the migrations after `upTo`. */
   migrateRest(): Promise<void>;
+  /** The database with today's schema, to read what the migrations made of the rows. */
+  handle: DbHandle;
 }
 
 /** Runs `test` on a database migrated up to `upTo` (a migration's name), then drops it. */
@@ -103,6 +105,7 @@ export async function withLegacyDb(
           settings: '{}',
           created_at: now,
         }),
+      handle: opened.handle,
       migrateRest: async () => {
         await migrate(opened.handle);
       },

@@ -1,21 +1,13 @@
 import { ExamDefinition } from '@examhall/contract';
-import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ExamCatalog } from '../../services/catalog.js';
-import { openTestDb, testedDialects } from '../../test/db.js';
-import { migrate } from '../database.js';
+import { testedDialects, withLegacyDb } from '../../test/db.js';
 
 describe.each(await testedDialects())('migration 011 (exam versions) on %s', (dialect) => {
   it('turns each existing exam into its published version 1, with its sections, questions and attempts', async () => {
-    const test = await openTestDb(dialect, '010_bank');
-    try {
-      // Rows as they stood before versions, written with the columns of that time.
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const db = test.handle.db as unknown as Kysely<any>;
-      const now = Date.UTC(2026, 0, 5);
-      const exam = await db
-        .insertInto('exams')
-        .values({
+    await withLegacyDb(dialect, '010_bank', async ({ db, now, insert, handle, migrateRest }) => {
+      const exam = {
+        id: await insert('exams', {
           name: 'Legacy exam',
           description: '<p>old</p>',
           mode: 1,
@@ -24,19 +16,18 @@ describe.each(await testedDialects())('migration 011 (exam versions) on %s', (di
           end_at: now + 86_400_000,
           settings: JSON.stringify({ is_paste: 1, cutting_times: 2 }),
           created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const section = await db
-        .insertInto('exam_sections')
-        .values({ exam_id: exam.id, kind: 'linetest', title: 'Aptitude', order_num: 1 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const question = await db
-        .insertInto('questions')
-        .values({
+        }),
+      };
+      const section = await insert('exam_sections', {
+        exam_id: exam.id,
+        kind: 'linetest',
+        title: 'Aptitude',
+        order_num: 1,
+      });
+      const question = {
+        id: await insert('questions', {
           exam_id: exam.id,
-          section_id: section.id,
+          section_id: section,
           kind: 'single',
           type: 1,
           order_num: 1,
@@ -49,9 +40,8 @@ describe.each(await testedDialects())('migration 011 (exam versions) on %s', (di
             ],
           }),
           answer_key: JSON.stringify({ option: 'A' }),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+        }),
+      };
       await db
         .insertInto('positions')
         .values({
@@ -63,32 +53,26 @@ describe.each(await testedDialects())('migration 011 (exam versions) on %s', (di
           min_ratio: 0.5,
         })
         .execute();
-      const candidate = await db
-        .insertInto('candidates')
-        .values({ area_code: '86', phone: '13800138000', created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const invitation = await db
-        .insertInto('invitations')
-        .values({ exam_id: exam.id, area_code: '86', phone: '13800138000', extra_minutes: 0, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const attempt = await db
-        .insertInto('attempts')
-        .values({
-          exam_id: exam.id,
-          candidate_id: candidate.id,
-          invitation_id: invitation.id,
-          mode: 1,
-          phase: 2,
-          created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const candidate = await insert('candidates', { area_code: '86', phone: '13800138000', created_at: now });
+      const invitation = await insert('invitations', {
+        exam_id: exam.id,
+        area_code: '86',
+        phone: '13800138000',
+        extra_minutes: 0,
+        created_at: now,
+      });
+      const attempt = await insert('attempts', {
+        exam_id: exam.id,
+        candidate_id: candidate,
+        invitation_id: invitation,
+        mode: 1,
+        phase: 2,
+        created_at: now,
+      });
 
-      await migrate(test.handle);
+      await migrateRest();
 
-      const typed = test.handle.db;
+      const typed = handle.db;
       const row = await typed.selectFrom('exams').selectAll().where('id', '=', exam.id).executeTakeFirstOrThrow();
       const version = await typed.selectFrom('exam_versions').selectAll().executeTakeFirstOrThrow();
       expect(row).toMatchObject({ status: 'published', published_version_id: version.id, revision: 0 });
@@ -125,9 +109,7 @@ describe.each(await testedDialects())('migration 011 (exam versions) on %s', (di
       const frozen = await new ExamCatalog(typed, () => now).version(version.id);
       expect([...frozen!.byId.keys()]).toEqual([question.id]);
       expect(frozen!.sections).toMatchObject([{ kind: 'linetest', draw_count: null, question_ids: [question.id] }]);
-      expect(attempt.id).toBeGreaterThan(0);
-    } finally {
-      await test.drop();
-    }
+      expect(attempt).toBeGreaterThan(0);
+    });
   });
 });
