@@ -606,13 +606,14 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
   }
 
   /** Runs `act` now and then until `until` (ms on the performance clock), with the given delays. */
-  function every(until: number, firstMs: number, nextMs: () => number, act: () => Promise<void>): Promise<void> {
+  /** Runs `act` until `until`, each time after a wait drawn by `waitMs` (the first one too). */
+  function every(until: number, waitMs: () => number, act: () => Promise<void>): Promise<void> {
     return new Promise((resolve) => {
       const tick = (delay: number) => {
         if (performance.now() + delay >= until) return void setTimeout(resolve, Math.max(0, until - performance.now()));
-        setTimeout(() => void act().then(() => tick(nextMs())), delay);
+        setTimeout(() => void act().then(() => tick(waitMs())), delay);
       };
-      tick(firstMs);
+      tick(waitMs());
     });
   }
 
@@ -622,14 +623,12 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
     await Promise.all([
       every(
         until,
-        expMs(opts.answerEveryS),
         () => expMs(opts.answerEveryS),
         () => saveAnswer(c),
       ),
       // The page aligns its clock and takes a frame as the exam starts, then on its intervals.
       every(
         until,
-        jitterMs(opts.syncEveryS),
         () => jitterMs(opts.syncEveryS),
         async () => {
           await measured('GET /monitor/time-table', 'GET', '/monitor/time-table', c);
@@ -638,14 +637,12 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       frame(c).then(() =>
         every(
           until,
-          jitterMs(opts.frameEveryS),
           () => jitterMs(opts.frameEveryS),
           () => frame(c),
         ),
       ),
       every(
         until,
-        expMs(opts.riskEveryS),
         () => expMs(opts.riskEveryS),
         () => risk(c),
       ),

@@ -4,11 +4,35 @@ import { AudioField } from './AudioField.js';
 import { Field } from './FieldProblems.js';
 import { ContentStem, StemField } from './StemField.js';
 import { SubQuestionsEditor } from './SubQuestions.js';
-import type { BodyEditorProps } from './types.js';
+import type { SubDraft, SubKeyDraft } from '../drafts.js';
+import type { Problem } from '../problems.js';
+import type { BodyEditorProps, EditorContext } from './types.js';
+
+/** The sub-questions of a reading or listening body, with their keys. */
+function BodySubs<B extends { content: { subs: SubDraft[] }; key: { subs: Record<string, SubKeyDraft> } }>(props: {
+  body: B;
+  onChange: (body: B) => void;
+  problems: readonly Problem[];
+  ctx: EditorContext;
+  idPrefix: string;
+}) {
+  const { content, key } = props.body;
+  return (
+    <SubQuestionsEditor
+      state={{ subs: content.subs, keys: key.subs }}
+      onChange={(s) =>
+        props.onChange({ ...props.body, content: { ...content, subs: s.subs }, key: { ...key, subs: s.keys } })
+      }
+      problems={props.problems}
+      ctx={props.ctx}
+      idPrefix={props.idPrefix}
+    />
+  );
+}
 
 /** Reading: instructions, the passage, and the sub-questions. */
 export function ReadingEditor({ value, onChange, problems, ctx, idPrefix }: BodyEditorProps<'reading'>) {
-  const { content, key } = value;
+  const { content } = value;
   return (
     <>
       <ContentStem body={value} onChange={onChange} problems={problems} ctx={ctx} />
@@ -21,13 +45,7 @@ export function ReadingEditor({ value, onChange, problems, ctx, idPrefix }: Body
         label="qedit.passage"
         testId="passage-editor"
       />
-      <SubQuestionsEditor
-        state={{ subs: content.subs, keys: key.subs }}
-        onChange={(s) => onChange({ content: { ...content, subs: s.subs }, key: { ...key, subs: s.keys } })}
-        problems={problems}
-        ctx={ctx}
-        idPrefix={idPrefix}
-      />
+      <BodySubs body={value} onChange={onChange} problems={problems} ctx={ctx} idPrefix={idPrefix} />
     </>
   );
 }
@@ -68,13 +86,7 @@ export function ListeningEditor({ value, onChange, problems, ctx, idPrefix }: Bo
           data-testid="play-limit"
         />
       </Field>
-      <SubQuestionsEditor
-        state={{ subs: content.subs, keys: key.subs }}
-        onChange={(s) => onChange({ content: { ...content, subs: s.subs }, key: { ...key, subs: s.keys } })}
-        problems={problems}
-        ctx={ctx}
-        idPrefix={idPrefix}
-      />
+      <BodySubs body={value} onChange={onChange} problems={problems} ctx={ctx} idPrefix={idPrefix} />
     </>
   );
 }
