@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { QUESTION_TYPES } from '../../enums.js';
-import { StemField, wrongAnswerKind, type QuestionSpec } from '../common.js';
+import { StemField, wrongAnswerKind, type AnyQuestionSpec, type QuestionSpec } from '../common.js';
 import { subQuestions } from '../compound.js';
 import {
   candidateView,
@@ -103,7 +103,8 @@ describe('question kinds, one file each', () => {
 
     // A reading question built over the temporary list takes the new kind as a sub-question, checks its key with
     // the kind's own schema, scores it with the kind's own rule and shows candidates the kind's own view.
-    const reading = index.byKind.get('reading')!;
+    // The entry as code over all kinds sees it (content and key as the kind's own schemas read them).
+    const reading: AnyQuestionSpec = index.byKind.get('reading')!;
     const question = {
       kind: 'reading',
       content: { stem: '<p>Read</p>', passage: '<p>p</p>', subs: [{ id: 1, type: 12, score: 4, stem: '<p>6×7</p>' }] },
