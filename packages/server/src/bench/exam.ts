@@ -10,7 +10,8 @@
  * the page is fetched, its scripts and styles are not), --out (folder of the JSON and chart), --staff-load (the mix
  * twice on one server started as `npm start` starts it: alone, then beside an admin's imports, similarity,
  * analysis, ranking and export; p99 per call of both halves and their ratio, staff actions' times:
- * staffLoadBench.ts), --processes N (with --staff-load, the server's PROCESSES; default one per core).
+ * staffLoadBench.ts), --processes N (with --staff-load, the server's PROCESSES; default one per core),
+ * --alone-after (with --staff-load, a third half alone after the loaded one).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -39,6 +40,7 @@ const OPTIONS = {
   'noop-per-s': { type: 'string', default: '20' },
   'no-assets': { type: 'boolean', default: false },
   'staff-load': { type: 'boolean', default: false },
+  'alone-after': { type: 'boolean', default: false },
   processes: { type: 'string' },
   out: {
     type: 'string',
@@ -110,6 +112,10 @@ if (values.processes !== undefined && !values['staff-load']) {
   console.error('--processes goes with --staff-load');
   process.exit(2);
 }
+if (values['alone-after'] && !values['staff-load']) {
+  console.error('--alone-after goes with --staff-load');
+  process.exit(2);
+}
 
 // Every candidate's event stream is an open file in the load process and the server: raise the soft limit (the
 // server inherits it) by running again under `ulimit -n`, or refuse a run the hard limit cannot hold.
@@ -164,6 +170,7 @@ if (values['staff-load']) {
     {
       ...mixOptions,
       ...(values.processes !== undefined ? { processes: Math.floor(num('processes', 1)) } : {}),
+      aloneAfter: values['alone-after'],
     },
     (line) => console.log(line),
   );

@@ -19,6 +19,11 @@ import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type S
 export interface StaffLoadBenchOptions extends Omit<ExamBenchOptions, 'apiProcesses'> {
   /** The server's PROCESSES; absent, one per core as `npm start` runs it. */
   processes?: number;
+  /**
+   * A third half, alone again after the loaded one: the loaded half then has an alone half on either side, on a
+   * database smaller and larger than its own (the halves cannot swap: the similarity run needs the first's code).
+   */
+  aloneAfter?: boolean;
 }
 
 /** The goals of issue 26 (README, Performance). */
@@ -43,6 +48,8 @@ export interface StaffLoadSummary {
   processes: number;
   calls: StaffCallFigures[];
   staff: StaffAction[];
+  /** With aloneAfter: answer saves' p99 in the third half (alone, after the loaded one) and the loaded half's to it. */
+  alone_after: { save_p99_ms: number; ratio: number | null } | null;
   /** Answer saves under staff load of SLOW_MS or more, by the staff action running when each was sent. */
   slow_saves_by_action: Record<string, number>;
   /** Any candidate call under staff load over the any-call goal, by call and then by the staff action running when sent. */
@@ -69,6 +76,7 @@ export async function runStaffLoadBench(
   const half = (k: number) => Array.from({ length: o.candidates }, (_, i) => `137${k}${String(i).padStart(7, '0')}`);
   const alonePhones = half(0);
   const loadedPhones = half(1);
+  const afterPhones = o.aloneAfter ? half(2) : [];
   const servers = await startExamServers(
     {
       ...o,
@@ -81,7 +89,7 @@ export async function runStaffLoadBench(
         ADMIN_PASSWORD: STAFF_ADMIN.password,
       },
     },
-    [...alonePhones, ...loadedPhones],
+    [...alonePhones, ...loadedPhones, ...afterPhones],
   );
   try {
     const api = servers.apis[0]!;
@@ -133,6 +141,8 @@ export async function runStaffLoadBench(
     cpu1 = treeCpu(pid);
     const cpuLoaded = cpu0 === null || cpu1 === null ? null : round1((cpu1 - cpu0) / 1e6);
     const staff = await staffRun;
+    const loadedEnded = Date.now();
+    const after = o.aloneAfter ? await mixOf(afterPhones, Date.now() + o.loginSpreadS * 1000 + 2000, 0) : null;
     wal?.stop();
 
     const figures = compare(alone, loaded);
@@ -180,7 +190,7 @@ export async function runStaffLoadBench(
     if (wal)
       print(
         `the WAL (largest, and frames not yet checkpointed) by 10 s: alone ${walTimeline(wal.samples, aloneStarted, loadedStarted)}; ` +
-          `under staff load ${walTimeline(wal.samples, loadedStarted, Date.now())}`,
+          `under staff load ${walTimeline(wal.samples, loadedStarted, loadedEnded)}`,
       );
     print(`calls over ${GOALS.anyCallP99Ms} ms under staff load, by the staff action running when they were sent:`);
     for (const [call, counts] of Object.entries(overGoal)) print(`  ${call.padEnd(34)}${listed(counts)}`);
@@ -188,6 +198,12 @@ export async function runStaffLoadBench(
       `server CPU (supervisor, API processes, worker): ${cpuAlone ?? 'n/a'} s alone over ${round1(alone.seconds)} s, ` +
         `${cpuLoaded ?? 'n/a'} s under staff load over ${round1(loaded.seconds)} s`,
     );
+    const afterSave = after ? saveAfter(after, save) : null;
+    if (afterSave)
+      print(
+        `answer saves in a third half, alone after the loaded one: p99 ${afterSave.save_p99_ms} ms; the loaded half's ` +
+          `p99 to it ${afterSave.ratio?.toFixed(2) ?? '-'} (to the first alone half ${save?.ratio?.toFixed(2) ?? '-'})`,
+      );
     const yes = (v: boolean) => (v ? 'met' : 'NOT met');
     print(
       `goals: answer saves p99 under ${GOALS.saveP99Ms} ms in both halves ${yes(goals.save_p99_under_100_ms)} ` +
@@ -203,6 +219,7 @@ export async function runStaffLoadBench(
       processes,
       calls: figures,
       staff: staff.actions,
+      alone_after: afterSave,
       slow_saves_by_action: slow,
       over_goal_by_action: overGoal,
       staff_s: round1(staff.seconds),
@@ -218,6 +235,15 @@ export async function runStaffLoadBench(
   } finally {
     await servers.close();
   }
+}
+
+/** Answer saves' p99 in the alone half after the loaded one, and the loaded half's p99 against it. */
+function saveAfter(
+  after: MixResult,
+  save: StaffCallFigures | undefined,
+): { save_p99_ms: number; ratio: number | null } {
+  const p99 = round1(after.stats.calls.get(SAVE)?.percentile(0.99) ?? 0);
+  return { save_p99_ms: p99, ratio: save && p99 > 0 ? Math.round((save.p99_loaded_ms / p99) * 100) / 100 : null };
 }
 
 /** A half's slow answer saves counted by the 10 s of the half they were sent in, as `from-to s: n` for each. */
