@@ -93,11 +93,11 @@ export function subQuestions<S extends AnyQuestionSpec>(kinds: readonly S[]): Su
     const { id: _id, score: _score, type: _type, ...content } = sub;
     return content;
   };
-  // The kind's view of a sub: the content its own schema reads (unknown fields dropped), or null.
-  const read = (sub: SubFields | SubQuestion) => {
+  // A parsed sub with its kind: the list below keeps only what the kind's content schema read, so the content is
+  // the kind's own and is not parsed again when a sub is scored, checked or shown.
+  const read = (sub: SubQuestion) => {
     const kind = byType.get(sub.type);
-    const parsed = kind?.content.safeParse(contentOf(sub));
-    return kind && parsed?.success ? { kind, content: parsed.data as object } : null;
+    return kind ? { kind, content: contentOf(sub) } : null;
   };
   const list = z
     .array(SubQuestion)
@@ -116,7 +116,10 @@ export function subQuestions<S extends AnyQuestionSpec>(kinds: readonly S[]): Su
     })
     // Each sub keeps its own fields and what its kind's content schema reads (unknown fields dropped).
     .transform((subs) =>
-      subs.map((s) => ({ id: s.id, score: s.score, type: s.type, ...(read(s)?.content ?? {}) })),
+      subs.map((s) => {
+        const parsed = byType.get(s.type)?.content.safeParse(contentOf(s));
+        return { id: s.id, score: s.score, type: s.type, ...(parsed?.success ? (parsed.data as object) : {}) };
+      }),
     ) as unknown as z.ZodType<SubQuestion<SubTypeOf<S>>[], SubQuestion<SubTypeOf<S>>[]>;
   return {
     types,
