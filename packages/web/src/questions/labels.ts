@@ -1,10 +1,17 @@
 /** A question kind's name in the page's language: the contract's kind entry says it, once, in both languages. */
-import { KINDS, QUESTION_REGISTRY, type QuestionKind } from '@examhall/contract';
+import { KINDS, type KindIndex, type QuestionKind } from '@examhall/contract';
 import type { Language } from '../i18n/format.js';
+
+/** A kind's name in a language, from its entry in the contract's kinds given (a test passes its own). */
+export function kindLabelIn(index: Pick<KindIndex, 'byKind'>, kind: string, lang: Language): string {
+  const spec = index.byKind.get(kind);
+  if (!spec) throw new Error(`no contract kind is named ${kind}`);
+  return spec.label[lang];
+}
 
 /** A kind's name in a language. */
 export function kindLabel(kind: QuestionKind, lang: Language): string {
-  return QUESTION_REGISTRY[kind].label[lang];
+  return kindLabelIn(KINDS, kind, lang);
 }
 
 /** A question type id's name in a language (what candidates see above a question), or the id for an unknown one. */

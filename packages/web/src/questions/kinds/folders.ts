@@ -5,7 +5,6 @@
  * one more, and checks them against the contract's kinds (folderProblems).
  */
 import type { KindIndex } from '@examhall/contract';
-import type { Language } from '../../i18n/format.js';
 
 /** What one of a kind's files exports: an entry naming its kind. */
 export interface FolderEntry {
@@ -55,11 +54,4 @@ export function folderProblems(index: Pick<KindIndex, 'kinds' | 'byKind'>, files
   }
   for (const kind of index.kinds) if (!found.has(kind)) problems.push(`${kind}: no ${file}.ts in kinds/${kind}/`);
   return problems;
-}
-
-/** A kind's name in a language, from its entry in the contract's kinds given (labels.ts: the product's). */
-export function kindLabelIn(index: Pick<KindIndex, 'byKind'>, kind: string, lang: Language): string {
-  const spec = index.byKind.get(kind);
-  if (!spec) throw new Error(`no contract kind is named ${kind}`);
-  return spec.label[lang];
 }

@@ -16,7 +16,8 @@ import { validateDraft } from '../problems.js';
 import { RENDER_FOLDERS, RENDER_KINDS, renderKinds, WEB_QUESTION_REGISTRY } from '../registry.js';
 import { draftKinds } from './drafting.js';
 import type { KindEdit } from './editEntry.js';
-import { folderProblems, kindLabelIn } from './folders.js';
+import { kindLabelIn } from '../labels.js';
+import { folderProblems } from './folders.js';
 
 /** The console's side of each folder as a whole: its editor and its draft rules. */
 const EDIT_MODULES = import.meta.glob<Record<string, unknown>>('./*/edit.ts', { eager: true });
