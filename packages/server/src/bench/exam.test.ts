@@ -22,6 +22,7 @@ describe('npm run bench:exam, its options', () => {
     expect(out).toMatch(/^usage: npm run bench:exam -- \[options\]/);
     expect(out).toContain('--candidates VALUE (default 200)');
     expect(out).toContain('--no-assets\n');
+    expect(out).toContain('--no-warm-up\n');
   });
 
   it('refuses a mistyped option or a value that is not a number with the reason and exit code 2, before any run', () => {

@@ -11,7 +11,8 @@
  * twice on one server started as `npm start` starts it: alone, then beside an admin's imports, similarity,
  * analysis, ranking and export; p99 per call of both halves and their ratio, staff actions' times:
  * staffLoadBench.ts), --processes N (with --staff-load, the server's PROCESSES; default one per core),
- * --alone-after (with --staff-load, a third half alone after the loaded one).
+ * --alone-after (with --staff-load, a third half alone after the loaded one), --no-warm-up (with --staff-load: no
+ * unmeasured half first; the alone half then runs on the fresh server).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -41,6 +42,7 @@ const OPTIONS = {
   'no-assets': { type: 'boolean', default: false },
   'staff-load': { type: 'boolean', default: false },
   'alone-after': { type: 'boolean', default: false },
+  'warm-up': { type: 'boolean', default: true },
   processes: { type: 'string' },
   out: {
     type: 'string',
@@ -52,6 +54,8 @@ const OPTIONS = {
 /** The options, one a line, with their defaults: what --help and a mistyped option print. */
 function usage(): string {
   const lines = Object.entries(OPTIONS).map(([name, o]) => {
+    // A switch that is on unless turned off is listed as its negation.
+    if (o.type === 'boolean' && o.default === true) return `  --no-${name}`;
     const d = 'default' in o && o.default !== false ? ` (default ${String(o.default)})` : '';
     return `  --${name}${o.type === 'string' ? ' VALUE' : ''}${d}`;
   });
@@ -60,7 +64,7 @@ function usage(): string {
 
 function parse() {
   try {
-    return parseArgs({ options: OPTIONS }).values;
+    return parseArgs({ options: OPTIONS, allowNegative: true }).values;
   } catch (err) {
     console.error(`${err instanceof Error ? err.message : String(err)}\n${usage()}`);
     process.exit(2);
@@ -114,6 +118,10 @@ if (values.processes !== undefined && !values['staff-load']) {
 }
 if (values['alone-after'] && !values['staff-load']) {
   console.error('--alone-after goes with --staff-load');
+  process.exit(2);
+}
+if (process.argv.includes('--no-warm-up') && !values['staff-load']) {
+  console.error('--no-warm-up goes with --staff-load');
   process.exit(2);
 }
 
@@ -171,6 +179,7 @@ if (values['staff-load']) {
       ...mixOptions,
       ...(values.processes !== undefined ? { processes: Math.floor(num('processes', 1)) } : {}),
       aloneAfter: values['alone-after'],
+      warmUp: values['warm-up'],
     },
     (line) => console.log(line),
   );

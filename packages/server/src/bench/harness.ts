@@ -145,6 +145,18 @@ export function cpuMicros(pid: number): number | null {
  * null where there is no /proc.
  */
 export function treeCpu(pid: number): number | null {
+  const byRole = roleCpu(pid);
+  return byRole === null ? null : byRole.supervisor + byRole.api + byRole.worker;
+}
+
+/**
+ * CPU time of a server process and its direct children by role, µs: the supervisor itself, its API processes and its
+ * worker (each child's role read from its environment, EXAMHALL_ROLE); one process alone counts as `api`. Null where
+ * there is no /proc.
+ */
+export function roleCpu(pid: number): { supervisor: number; api: number; worker: number } | null {
+  const own = cpuMicros(pid);
+  if (own === null) return null;
   let children: number[] = [];
   try {
     children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
@@ -154,10 +166,19 @@ export function treeCpu(pid: number): number | null {
   } catch {
     // pgrep answers 1 when there is no child: one process
   }
-  let total = cpuMicros(pid);
-  if (total === null) return null;
-  for (const child of children) total += cpuMicros(child) ?? 0;
-  return total;
+  if (children.length === 0) return { supervisor: 0, api: own, worker: 0 };
+  const out = { supervisor: own, api: 0, worker: 0 };
+  for (const child of children) {
+    let role = 'api';
+    try {
+      const env = fs.readFileSync(`/proc/${child}/environ`, 'utf8').split('\0');
+      role = env.find((e) => e.startsWith('EXAMHALL_ROLE='))?.slice('EXAMHALL_ROLE='.length) ?? 'api';
+    } catch {
+      // gone meanwhile: counted with the API processes
+    }
+    out[role === 'worker' ? 'worker' : 'api'] += cpuMicros(child) ?? 0;
+  }
+  return out;
 }
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on every Linux platform Node runs on). */

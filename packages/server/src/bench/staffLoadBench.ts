@@ -1,7 +1,7 @@
 /**
  * bench:exam --staff-load: the candidates' mix twice on one server started as `npm start` starts it (the supervisor,
  * one API process per core and the worker), first alone, then with the staff's heavy work beside it
- * (staffLoad.ts), each half with candidates of its own. Prints per candidate call the p99 alone, under staff load
+ * (staffLoad.ts), each half with candidates of its own; by default after an unmeasured warm-up half. Prints per candidate call the p99 alone, under staff load
  * and their ratio, each staff action's time or error, and the goals met or not; ends with one JSON line.
  */
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startExamServers } from './examBench.js';
 import type { ExamBenchOptions } from './examSummary.js';
 import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
-import { treeCpu } from './harness.js';
+import { roleCpu } from './harness.js';
 import { round1, SLOW_MS, type SlowCall } from './latency.js';
 import { watchWal, walTimeline } from './walWatch.js';
 import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
@@ -24,6 +24,12 @@ export interface StaffLoadBenchOptions extends Omit<ExamBenchOptions, 'apiProces
    * database smaller and larger than its own (the halves cannot swap: the similarity run needs the first's code).
    */
   aloneAfter?: boolean;
+  /**
+   * A half first, unmeasured, that saves the code the similarity run compares: both measured halves then run on a
+   * server past its first wave (its database, caches and WAL in the state an exam day keeps them in) and save the
+   * same answers. Without it the alone half runs on the fresh server and saves the code.
+   */
+  warmUp?: boolean;
 }
 
 /** The goals of issue 26 (README, Performance). */
@@ -57,7 +63,12 @@ export interface StaffLoadSummary {
   /** The staff script's wall seconds, and the loaded half's. */
   staff_s: number;
   halves_s: { alone: number; loaded: number };
-  server_cpu_s: { alone: number | null; loaded: number | null };
+  server_cpu_s: {
+    alone: number | null;
+    loaded: number | null;
+    /** Each half's by role; the third half's with aloneAfter. */
+    by_role: { alone: HalfCpu | null; loaded: HalfCpu | null; after: HalfCpu | null };
+  };
   goals: { save_p99_under_100_ms: boolean; save_ratio_at_most_1_5: boolean; no_call_p99_over_500_ms: boolean };
   file: string;
 }
@@ -77,6 +88,7 @@ export async function runStaffLoadBench(
   const alonePhones = half(0);
   const loadedPhones = half(1);
   const afterPhones = o.aloneAfter ? half(2) : [];
+  const warmPhones = o.warmUp ? half(3) : [];
   const servers = await startExamServers(
     {
       ...o,
@@ -89,7 +101,7 @@ export async function runStaffLoadBench(
         ADMIN_PASSWORD: STAFF_ADMIN.password,
       },
     },
-    [...alonePhones, ...loadedPhones, ...afterPhones],
+    [...warmPhones, ...alonePhones, ...loadedPhones, ...afterPhones],
   );
   try {
     const api = servers.apis[0]!;
@@ -118,31 +130,41 @@ export async function runStaffLoadBench(
     print(
       `staff load: ${o.candidates} candidates a half, ${processes} API process(es) and the worker (${servers.what}), ` +
         `logins over ${o.loginSpreadS} s, start within ${o.startSpreadS} s, exam ${o.examS} s; ` +
-        `the first ${codeAnswers} of the first half save code to the programming Q&A question`,
+        `the first ${codeAnswers} of the ${o.warmUp ? 'unmeasured warm-up half' : 'first half'} save code to the ` +
+        'programming Q&A question',
     );
+    // After the first half the window is open already: later halves' candidates check in and press start as late
+    // arrivals do.
+    const lateOpening = () => Date.now() + o.loginSpreadS * 1000 + 2000;
+    if (o.warmUp) {
+      const warm = await mixOf(warmPhones, servers.opensAt, codeAnswers);
+      print(`warm-up half done in ${round1(warm.seconds)} s (not measured)`);
+    }
     const wal = servers.sqliteFile ? watchWal(servers.sqliteFile) : null;
     const aloneStarted = Date.now();
-    let cpu0 = treeCpu(pid);
-    const alone = await mixOf(alonePhones, servers.opensAt, codeAnswers);
-    let cpu1 = treeCpu(pid);
-    const cpuAlone = cpu0 === null || cpu1 === null ? null : round1((cpu1 - cpu0) / 1e6);
-    print(`first half (alone) done in ${round1(alone.seconds)} s`);
+    const cpu = [roleCpu(pid)];
+    const alone = await mixOf(alonePhones, o.warmUp ? lateOpening() : servers.opensAt, o.warmUp ? 0 : codeAnswers);
+    cpu.push(roleCpu(pid));
+    print(`first measured half (alone) done in ${round1(alone.seconds)} s`);
 
-    // The window is open already: the second half's candidates check in and press start as late arrivals do.
     const loadedStarted = Date.now();
-    cpu0 = treeCpu(pid);
-    const opensAt = Date.now() + o.loginSpreadS * 1000 + 2000;
+    const opensAt = lateOpening();
     const staffStarted = performance.now();
     const staffRun = runStaffLoad(api.base, servers.examId).then((actions) => ({
       actions,
       seconds: (performance.now() - staffStarted) / 1000,
     }));
     const loaded = await mixOf(loadedPhones, opensAt, 0);
-    cpu1 = treeCpu(pid);
-    const cpuLoaded = cpu0 === null || cpu1 === null ? null : round1((cpu1 - cpu0) / 1e6);
+    cpu.push(roleCpu(pid));
     const staff = await staffRun;
     const loadedEnded = Date.now();
-    const after = o.aloneAfter ? await mixOf(afterPhones, Date.now() + o.loginSpreadS * 1000 + 2000, 0) : null;
+    cpu.push(roleCpu(pid));
+    const after = o.aloneAfter ? await mixOf(afterPhones, lateOpening(), 0) : null;
+    cpu.push(roleCpu(pid));
+    const halfCpu = (k: number) => cpuBetween(cpu[k], cpu[k + 1]);
+    const cpuAlone = halfCpu(0);
+    const cpuLoaded = halfCpu(1);
+    const cpuAfter = after ? halfCpu(3) : null;
     wal?.stop();
 
     const figures = compare(alone, loaded);
@@ -195,8 +217,9 @@ export async function runStaffLoadBench(
     print(`calls over ${GOALS.anyCallP99Ms} ms under staff load, by the staff action running when they were sent:`);
     for (const [call, counts] of Object.entries(overGoal)) print(`  ${call.padEnd(34)}${listed(counts)}`);
     print(
-      `server CPU (supervisor, API processes, worker): ${cpuAlone ?? 'n/a'} s alone over ${round1(alone.seconds)} s, ` +
-        `${cpuLoaded ?? 'n/a'} s under staff load over ${round1(loaded.seconds)} s`,
+      `server CPU (supervisor, API processes, worker): ${cpuText(cpuAlone, alone)} alone; ` +
+        `${cpuText(cpuLoaded, loaded)} under staff load` +
+        (after ? `; ${cpuText(cpuAfter, after)} alone after it` : ''),
     );
     const afterSave = after ? saveAfter(after, save) : null;
     if (afterSave)
@@ -224,7 +247,11 @@ export async function runStaffLoadBench(
       over_goal_by_action: overGoal,
       staff_s: round1(staff.seconds),
       halves_s: { alone: round1(alone.seconds), loaded: round1(loaded.seconds) },
-      server_cpu_s: { alone: cpuAlone, loaded: cpuLoaded },
+      server_cpu_s: {
+        alone: cpuAlone?.total ?? null,
+        loaded: cpuLoaded?.total ?? null,
+        by_role: { alone: cpuAlone, loaded: cpuLoaded, after: cpuAfter },
+      },
       goals,
       file,
     };
@@ -235,6 +262,37 @@ export async function runStaffLoadBench(
   } finally {
     await servers.close();
   }
+}
+
+/** A half's server CPU, seconds, by role. */
+export interface HalfCpu {
+  total: number;
+  supervisor: number;
+  api: number;
+  worker: number;
+}
+
+type RoleCpu = ReturnType<typeof roleCpu>;
+
+/** The CPU used between two readings, by role (null where /proc has none). */
+function cpuBetween(a: RoleCpu | undefined, b: RoleCpu | undefined): HalfCpu | null {
+  if (!a || !b) return null;
+  const s = (k: 'supervisor' | 'api' | 'worker') => round1((b[k] - a[k]) / 1e6);
+  return {
+    total: round1(s('supervisor') + s('api') + s('worker')),
+    supervisor: s('supervisor'),
+    api: s('api'),
+    worker: s('worker'),
+  };
+}
+
+/** A half's CPU as printed: the total over the half's seconds, by role, and the API processes' per candidate call. */
+function cpuText(c: HalfCpu | null, half: MixResult): string {
+  if (!c) return 'n/a';
+  let calls = 0;
+  for (const [call, s] of half.stats.calls) if (call !== NOOP) calls += s.count;
+  const perCall = calls > 0 ? ` (${((c.api * 1000) / calls).toFixed(3)} ms of API CPU per call, ${calls} calls)` : '';
+  return `${c.total} s over ${round1(half.seconds)} s: API ${c.api} s${perCall}, worker ${c.worker} s, supervisor ${c.supervisor} s`;
 }
 
 /** Answer saves' p99 in the alone half after the loaded one, and the loaded half's p99 against it. */
