@@ -6,6 +6,7 @@ export * from './constants.js';
 export * from './details.js';
 export * from './dimensions.js';
 export * from './enums.js';
+export * from './enumTexts.js';
 export * from './errors.js';
 export * from './languages.js';
 export * from './questions/index.js';

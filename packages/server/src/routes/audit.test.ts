@@ -5,7 +5,7 @@
  * and expectations come from AUDIT_FIXTURES (test/auditFixtures.ts). Then the console's list: filters,
  * sorting and paging.
  */
-import { api, type AuditListData, type CallDef } from '@examhall/contract';
+import { api, type AuditAction, type AuditListData, type CallDef } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import type { AuditObject } from '../services/audit.js';
 import { body } from '../test/app.js';
@@ -87,7 +87,7 @@ describe.each(await testedDialects())('the audit log on %s', (dialect) => {
     // Entries at known times: three by the admin on one team, two by the author on another object.
     const base = w.t.now() + 3_600_000;
     w.t.advance(3_600_000);
-    const record = async (who: typeof admin, action: string, object: AuditObject, times: number) => {
+    const record = async (who: typeof admin, action: AuditAction, object: AuditObject, times: number) => {
       for (let i = 0; i < times; i++) {
         w.t.advance(1_000);
         await w.t.services.audit.record(who, action, object, { n: i }, { n: i + 1 });

@@ -6,6 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  GRADING_STATE_TEXTS,
+  OUTCOME_TEXTS,
+  SECTION_SCORE_TEXTS,
   AnswerEvent,
   api,
   type AnswerValue,
@@ -465,7 +468,12 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     ]);
     const li = rows[2]!;
     expect(li[1]).toBe(c.li.attemptId);
-    expect(li.slice(7, 11)).toEqual([76, 5, 4, 'undecided']);
+    // Section columns, outcomes and grading states in the words the console's pages show (the contract's texts).
+    expect(header.slice(8, 10)).toEqual([SECTION_SCORE_TEXTS.linetest['en-US'], SECTION_SCORE_TEXTS.major['en-US']]);
+    expect(li.slice(7, 11)).toEqual([76, 5, 4, OUTCOME_TEXTS.undecided['en-US']]);
+    expect(li[13]).toBe(GRADING_STATE_TEXTS.pending['en-US']);
+    // The job list names the export by its file, in no language, not in English words.
+    expect(job.title).toBe(`exam-${s.examId}-results.xlsx`);
     // The question columns follow the version's order: the linetest's single choice first.
     const singleColumn =
       15 +

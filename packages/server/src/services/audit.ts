@@ -1,4 +1,11 @@
-import { api, type AuditEntry, type AuditListData, type AuditSnapshot } from '@examhall/contract';
+import {
+  api,
+  type AuditAction,
+  type AuditEntry,
+  type AuditObjectKind,
+  type AuditListData,
+  type AuditSnapshot,
+} from '@examhall/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { AuditRepository, type AuditRow } from '../repositories/audit.js';
@@ -9,7 +16,7 @@ export type AuditListInput = z.output<typeof api.auditList.query>;
 
 /** The object an audit entry is about: its kind ('staff', 'exam', 'attempt', ...) and id. */
 export interface AuditObject {
-  kind: string;
+  kind: AuditObjectKind;
   id: number | null;
 }
 
@@ -81,7 +88,7 @@ export class AuditService {
    */
   async record(
     actor: StaffActor | null,
-    action: string,
+    action: AuditAction,
     object: AuditObject,
     before: object | null,
     after: object | null,

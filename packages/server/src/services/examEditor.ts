@@ -1,4 +1,5 @@
 import {
+  type AuditAction,
   ExamDefinition,
   api,
   type CallDef,
@@ -193,7 +194,7 @@ export class ExamEditorService {
     teamId: number | null,
     draft: ExamDefinition,
     now: number,
-    action: string,
+    action: AuditAction,
     after: Record<string, unknown>,
   ): Promise<{ exam_id: number }> {
     return this.db.transaction().execute(async (trx) => {

@@ -5,7 +5,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { api, type JobStartedData, type ParsedBody, type ResultExportResult } from '@examhall/contract';
+import {
+  api,
+  enumText,
+  formatServerTime,
+  GRADING_STATE_TEXTS,
+  OUTCOME_TEXTS,
+  outcomeOf,
+  SECTION_SCORE_TEXTS,
+  type JobStartedData,
+  type ParsedBody,
+  type ResultExportResult,
+  type TextLanguage,
+} from '@examhall/contract';
 import { openTableWriter } from '@examhall/importers';
 import type { Db } from '../db/database.js';
 import { fail } from '../errors.js';
@@ -48,17 +60,11 @@ const WORDS = {
     major: '专业',
     score: '总分',
     max: '满分',
-    linetest: '行测得分',
-    majorSection: '专业得分',
     passed: '是否通过',
-    yes: '通过',
-    no: '未通过',
-    undecided: '待定',
+    yes: '是',
     risk: '风险记录数',
     flagged: '已确认违规',
     grading: '阅卷状态',
-    complete: '已完成',
-    pending: '待阅卷',
     finished: '交卷时间',
     question: (i: number, max: number) => `第${i}题（${max}分）`,
     sheet: '成绩',
@@ -72,27 +78,23 @@ const WORDS = {
     major: 'Major',
     score: 'Score',
     max: 'Maximum',
-    linetest: 'Aptitude score',
-    majorSection: 'Professional score',
     passed: 'Passed',
     yes: 'yes',
-    no: 'no',
-    undecided: 'undecided',
     risk: 'Risk records',
     flagged: 'Confirmed flag',
     grading: 'Grading',
-    complete: 'complete',
-    pending: 'pending',
     finished: 'Finished at',
     question: (i: number, max: number) => `Q${i} (${max})`,
     sheet: 'Results',
   },
 } as const;
 
-/** The server's time of day (UTC+8) as the export writes it. */
-function serverTime(ms: number | null): string {
-  if (ms === null) return '';
-  return new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+/** The language of the texts an export's language code names. */
+const TEXT_LANGUAGE: Record<ResultExportPayload['lang'], TextLanguage> = { zh: 'zh-CN', en: 'en-US' };
+
+/** The file an export writes, also the job's title (data, in no language). */
+function exportFileName(examId: number, format: string): string {
+  return `exam-${examId}-results.${format}`;
 }
 
 /** The object key of an export job's file. */
@@ -128,7 +130,7 @@ export class ResultsExportService {
     const { exam_id, format, lang, ...rest } = body;
     const filter = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Record<string, Json>;
     const payload: ResultExportPayload = {
-      title: `Results of exam ${exam_id} (${format})`,
+      title: exportFileName(exam_id, format),
       exam_id,
       format,
       lang,
@@ -174,6 +176,7 @@ export class ResultsExportService {
       }
     }
     const w = WORDS[p.lang];
+    const lang = TEXT_LANGUAGE[p.lang];
     const header = [
       w.rank,
       w.attempt,
@@ -183,8 +186,8 @@ export class ResultsExportService {
       w.major,
       w.score,
       w.max,
-      w.linetest,
-      w.majorSection,
+      enumText(SECTION_SCORE_TEXTS, 'linetest', lang),
+      enumText(SECTION_SCORE_TEXTS, 'major', lang),
       w.passed,
       w.risk,
       w.flagged,
@@ -192,7 +195,7 @@ export class ResultsExportService {
       w.finished,
       ...columns.map((c, i) => w.question(i + 1, c.max)),
     ];
-    const fileName = `exam-${p.exam_id}-results.${p.format}`;
+    const fileName = exportFileName(p.exam_id, p.format);
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'examhall-export-'));
     const file = path.join(dir, fileName);
     try {
@@ -219,11 +222,11 @@ export class ResultsExportService {
               row.max_score,
               row.sections.find((s) => s.section === 'linetest')?.score ?? null,
               row.sections.find((s) => s.section === 'major')?.score ?? null,
-              row.passed === null ? w.undecided : row.passed ? w.yes : w.no,
+              enumText(OUTCOME_TEXTS, outcomeOf(row.passed), lang),
               row.risk_count,
               row.flagged ? w.yes : '',
-              row.grading === 'pending' ? w.pending : w.complete,
-              serverTime(row.finished_at),
+              enumText(GRADING_STATE_TEXTS, row.grading, lang),
+              row.finished_at === null ? '' : formatServerTime(row.finished_at),
               ...columns.map((c) => {
                 const v = points.get(`${r.attempt_id}:${c.id}`);
                 return v === undefined || v === null ? null : v;

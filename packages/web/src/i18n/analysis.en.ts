@@ -16,7 +16,6 @@ export const analysisEn: Record<keyof typeof analysisZh, string> = {
   'analysis.recomputing':
     'Scores have changed since these figures were computed. Newer figures are being computed and will replace these here.',
   'analysis.computeFailed': 'The item analysis did not finish: {reason}. Reload this page to compute it again.',
-  'console.jobs.kind.item_analysis': 'Item analysis',
   'console.jobs.phase.compute': 'computing',
   'analysis.empty.notPublished':
     'This exam is not published yet, so there is nothing to analyse. Once it is published and candidates submit, the figures appear here.',
@@ -26,8 +25,6 @@ export const analysisEn: Record<keyof typeof analysisZh, string> = {
   'analysis.filter.flagged': 'Flagged only (negative discrimination)',
   'analysis.filter.section': 'Section',
   'analysis.filter.section.all': 'Every section',
-  'analysis.section.linetest': 'Written test',
-  'analysis.section.major': 'Major',
   'analysis.flaggedCount': '{n} questions discriminate negatively and need a review',
   'analysis.exam.attempts': 'Attempts',
   'analysis.exam.mean': 'Mean total',

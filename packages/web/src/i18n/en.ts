@@ -167,10 +167,6 @@ export const en: Dictionary = {
   'admin.area.jobs': 'Imports and other long work you or your team started, with their progress as it happens.',
   'admin.area.integrations':
     'Final scores pushed to your recruiting system by signed webhooks, and the API tokens it reads results with.',
-  'admin.role.admin': 'Admin',
-  'admin.role.author': 'Author',
-  'admin.role.proctor': 'Proctor',
-  'admin.role.grader': 'Grader',
   'admin.forbidden': 'Your role may not view this page.',
   'staff.title': 'Staff accounts',
   'staff.col.name': 'Name',

@@ -74,9 +74,6 @@ export const gradingEn: Record<keyof typeof gradingZh, string> = {
   'console.grading.pickGrader': 'Choose a grader',
   'console.grading.noGraderAccounts': 'No grader accounts yet: an admin adds them under Staff with the grader role',
   'console.grading.sections': 'Sections (none: the whole exam)',
-  'console.grading.section.linetest': 'Aptitude',
-  'console.grading.section.major': 'Professional',
   'console.grading.wholeExam': 'The whole exam',
   'console.grading.assigned': 'Assigned',
-  'console.jobs.kind.rescore': 'Re-scoring',
 };

@@ -69,9 +69,6 @@ export const gradingZh = {
   'console.grading.pickGrader': '选择阅卷人',
   'console.grading.noGraderAccounts': '还没有阅卷人账号：请管理员在“人员”中添加角色为阅卷人的账号',
   'console.grading.sections': '负责的部分（不选为整场）',
-  'console.grading.section.linetest': '行测',
-  'console.grading.section.major': '专业',
   'console.grading.wholeExam': '整场考试',
   'console.grading.assigned': '已分配',
-  'console.jobs.kind.rescore': '重新算分',
 };

@@ -1,4 +1,4 @@
-import { BANK_LIMITS, type BankBulkResult } from '@examhall/contract';
+import { BANK_LIMITS, type AuditAction, type BankBulkResult } from '@examhall/contract';
 import type { BankQuestionRecord } from '../../repositories/bank.js';
 import type { AccessService, StaffActor } from '../access.js';
 import { type BankTxDeps, inTransaction, questionObject, unique } from './common.js';
@@ -19,7 +19,7 @@ export class BankBulkService {
    */
   private async bulk(
     actor: StaffActor,
-    action: string,
+    action: AuditAction,
     ids: readonly number[],
     change: (
       r: BankQuestionRecord,

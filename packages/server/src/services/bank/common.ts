@@ -56,8 +56,8 @@ export async function ownTeam(actor: StaffActor, requested: number | null | unde
 }
 
 /** The object of a question's or folder's audit entries. */
-export const questionObject = (id: number) => ({ kind: 'question', id });
-export const folderObject = (id: number) => ({ kind: 'folder', id });
+export const questionObject = (id: number) => ({ kind: 'question' as const, id });
+export const folderObject = (id: number) => ({ kind: 'folder' as const, id });
 
 /** Each item once, in first-seen order. */
 export const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { BANK_LIMITS, type BankAudioData, type BankCasesData, type BankImageData } from '@examhall/contract';
+import {
+  BANK_LIMITS,
+  type AuditAction,
+  type BankAudioData,
+  type BankCasesData,
+  type BankImageData,
+} from '@examhall/contract';
 import { fail } from '../../errors.js';
 import { FileRepository } from '../../repositories/files.js';
 import { audioSeconds, contentTypeOf } from '../../storage/media.js';
@@ -37,7 +43,14 @@ export class BankUploadService {
   }
 
   /** Stores bytes under a content-addressed key (once) and records who uploaded them, audited. */
-  private async storeUpload(actor: StaffActor, action: string, key: string, file: Upload, mime: string, extra = {}) {
+  private async storeUpload(
+    actor: StaffActor,
+    action: AuditAction,
+    key: string,
+    file: Upload,
+    mime: string,
+    extra = {},
+  ) {
     if (!(await this.deps.store.head(key))) await this.deps.store.put(key, file.data);
     const sha256 = createHash('sha256').update(file.data).digest('hex');
     await inTransaction(this.deps, async ({ trx, audit }) => {

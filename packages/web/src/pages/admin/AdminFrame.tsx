@@ -1,3 +1,4 @@
+import { enumText, ROLE_TEXTS } from '@examhall/contract';
 import { HomeOutlined, LogoutOutlined, SafetyOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, Modal, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -12,7 +13,7 @@ import { CONSOLE_AREAS } from './consoleAreas.js';
 
 /** The console frame: sidebar of areas the role may see, the account in the header, logout. */
 export default function AdminFrame() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const me = useStaffMe();
   const logout = useStaffLogout();
   const { pathname } = useLocation();
@@ -81,7 +82,7 @@ export default function AdminFrame() {
             <span data-testid="staff-identity">
               <Typography.Text>{staff.name}</Typography.Text>{' '}
               <Tag color="blue" data-testid="staff-role">
-                {t(`admin.role.${staff.role}`)}
+                {enumText(ROLE_TEXTS, staff.role, lang)}
               </Tag>
             </span>
             <LanguageSwitch />

@@ -1,4 +1,10 @@
-import { ITEM_ANALYSIS_SORTS, type ItemAnalysisData, type ItemAnalysisQuery } from '@examhall/contract';
+import {
+  ITEM_ANALYSIS_SORTS,
+  type ItemAnalysisData,
+  type ItemAnalysisQuery,
+  enumOptions,
+  SECTION_TEXTS,
+} from '@examhall/contract';
 import { Alert, Card, Checkbox, Empty, Select, Space, Typography } from 'antd';
 import { Link, useParams } from 'react-router';
 import { ApiError, errorText } from '../../../api/client.js';
@@ -23,7 +29,7 @@ function Filters(props: {
   section: (typeof SECTIONS)[number] | undefined;
   set: (patch: Record<string, ParamValue>) => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   return (
     <Space wrap style={{ marginBottom: 12 }}>
       {props.data.versions.length > 1 && (
@@ -46,7 +52,7 @@ function Filters(props: {
         aria-label={t('analysis.filter.section')}
         options={[
           { value: '', label: t('analysis.filter.section.all') },
-          ...SECTIONS.map((s) => ({ value: s, label: t(`analysis.section.${s}`) })),
+          ...enumOptions(SECTION_TEXTS, SECTIONS, lang),
         ]}
       />
       <Checkbox

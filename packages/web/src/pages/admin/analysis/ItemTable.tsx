@@ -3,6 +3,8 @@ import {
   type ItemAnalysisData,
   type ItemAnalysisItem,
   type ItemAnalysisSort,
+  enumText,
+  SECTION_TEXTS,
 } from '@examhall/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Empty, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
@@ -18,7 +20,7 @@ const FLAGGED_ROW = '#fff1e6';
 
 /** One page of questions with every figure, sorted and paged on the server; flagged rows highlighted. */
 export function ItemTable(props: { list: UseQueryResult<ItemAnalysisData>; state: PagingState<ItemAnalysisSort> }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const sorted = (key: ItemAnalysisSort) => ({ key, sorter: true });
   const figureColumn = (key: 'facility' | 'sd' | 'item_rest' | 'upper_lower', title: string, definition: string) => ({
     title: <FigureTitle title={title} definition={definition} />,
@@ -40,7 +42,7 @@ export function ItemTable(props: { list: UseQueryResult<ItemAnalysisData>; state
             {q.title || t('analysis.none')}
           </Typography.Text>
           <Space size={4} wrap>
-            <Tag>{t(`analysis.section.${q.section}`)}</Tag>
+            <Tag>{enumText(SECTION_TEXTS, q.section, lang)}</Tag>
             <Tag>{t('analysis.points', { n: q.max })}</Tag>
             {q.flagged && (
               <Tooltip title={t('analysis.flag.hint')}>

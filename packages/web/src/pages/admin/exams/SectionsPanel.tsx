@@ -7,6 +7,8 @@ import {
   type ExamSectionDef,
   type QuestionKind,
   type Section,
+  enumOptions,
+  SECTION_TEXTS,
 } from '@examhall/contract';
 import { Alert, App, Button, Card, Empty, Input, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -75,7 +77,7 @@ export function SectionsPanel({ editor, readOnly }: PanelProps) {
 }
 
 function AddSection({ onAdd }: { onAdd: (s: ExamSectionDef) => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [kind, setKind] = useState<Section>('major');
   return (
     <Card size="small">
@@ -86,7 +88,7 @@ function AddSection({ onAdd }: { onAdd: (s: ExamSectionDef) => void }) {
           onChange={setKind}
           aria-label={t('console.exams.sectionKind')}
           style={{ width: 160 }}
-          options={SECTIONS.map((k) => ({ value: k, label: t(`console.exams.section.${k}`) }))}
+          options={enumOptions(SECTION_TEXTS, SECTIONS, lang)}
           data-testid="section-new-kind"
         />
         <Button
@@ -118,7 +120,7 @@ function SectionCard(props: {
   onMove: (to: number) => void;
   onRemove: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { message, modal } = App.useApp();
   const { section: s, index: i, readOnly } = props;
   const [picking, setPicking] = useState(false);
@@ -196,7 +198,7 @@ function SectionCard(props: {
           aria-label={t('console.exams.sectionKind')}
           style={{ width: 160 }}
           onChange={(kind) => props.onChange({ ...s, kind })}
-          options={SECTIONS.map((k) => ({ value: k, label: t(`console.exams.section.${k}`) }))}
+          options={enumOptions(SECTION_TEXTS, SECTIONS, lang)}
         />
       </Space>
       {draw ? (

@@ -1,4 +1,12 @@
-import { api, EXAM_STAFF_ROLES, type ExamStaffRole, type ExamStaffView } from '@examhall/contract';
+import {
+  api,
+  EXAM_STAFF_ROLES,
+  type ExamStaffRole,
+  type ExamStaffView,
+  enumOptions,
+  enumText,
+  ROLE_TEXTS,
+} from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Empty, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
@@ -10,7 +18,7 @@ import { examStaffKey } from './queries.js';
 
 /** The proctors and graders assigned to the exam, and assigning more. */
 export function StaffPanel({ examId, readOnly }: { examId: number; readOnly: boolean }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: examStaffKey(examId),
@@ -44,7 +52,7 @@ export function StaffPanel({ examId, readOnly }: { examId: number; readOnly: boo
         </>
       ),
     },
-    { title: t('staff.col.role'), dataIndex: 'role', render: (r: ExamStaffRole) => t(`admin.role.${r}`) },
+    { title: t('staff.col.role'), dataIndex: 'role', render: (r: ExamStaffRole) => enumText(ROLE_TEXTS, r, lang) },
     { title: t('console.exams.assignedAt'), dataIndex: 'created_at', render: (ms: number) => serverTime(ms) },
   ];
   if (!readOnly) {
@@ -81,7 +89,7 @@ export function StaffPanel({ examId, readOnly }: { examId: number; readOnly: boo
             }}
             aria-label={t('staff.col.role')}
             style={{ width: 120 }}
-            options={EXAM_STAFF_ROLES.map((r) => ({ value: r, label: t(`admin.role.${r}`) }))}
+            options={enumOptions(ROLE_TEXTS, EXAM_STAFF_ROLES, lang)}
           />
           <Select<number>
             value={who}
@@ -90,7 +98,7 @@ export function StaffPanel({ examId, readOnly }: { examId: number; readOnly: boo
             placeholder={t('console.exams.pickStaff')}
             aria-label={t('console.exams.pickStaff')}
             style={{ width: 220 }}
-            notFoundContent={t('console.exams.noAssignable', { role: t(`admin.role.${role}`) })}
+            notFoundContent={t('console.exams.noAssignable', { role: enumText(ROLE_TEXTS, role, lang) })}
             options={candidates.map((m) => ({ value: m.staff_id, label: m.name, disabled: m.disabled }))}
             data-testid="exam-staff-pick"
           />

@@ -1,4 +1,4 @@
-import { api, GRADED_SECTIONS, type GradingSetupData } from '@examhall/contract';
+import { api, GRADED_SECTIONS, type GradingSetupData, enumOptions, enumText, SECTION_TEXTS } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Col, Form, InputNumber, Row, Select, Switch, Table, Tag } from 'antd';
 import { errorText, request } from '../../../api/client.js';
@@ -26,10 +26,10 @@ function useSave<T>(save: (v: T) => Promise<unknown>) {
 
 /** How the exam is graded (blind, double marking, margin) and who grades which sections. */
 export function SetupPanel({ examId, setup }: { examId: number; setup: GradingSetupData }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const settings = useSave((v: Settings) => request(api.gradingSettings, { body: { exam_id: examId, ...v } }));
   const assign = useSave((v: Assign) => request(api.gradingAssign, { body: { exam_id: examId, ...v } }));
-  const sectionOptions = GRADED_SECTIONS.map((s) => ({ value: s, label: t(`console.grading.section.${s}`) }));
+  const sectionOptions = enumOptions(SECTION_TEXTS, GRADED_SECTIONS, lang);
   // The graders the caller may assign: the exam's team's (every one for an admin), enabled ones first.
   const staff = useQuery({
     queryKey: examStaffKey(examId),
@@ -86,7 +86,7 @@ export function SetupPanel({ examId, setup }: { examId: number; setup: GradingSe
                   g.sections.length === 0 ? (
                     <Tag>{t('console.grading.wholeExam')}</Tag>
                   ) : (
-                    g.sections.map((s) => <Tag key={s}>{t(`console.grading.section.${s}`)}</Tag>)
+                    g.sections.map((s) => <Tag key={s}>{enumText(SECTION_TEXTS, s, lang)}</Tag>)
                   ),
               },
             ]}

@@ -1,11 +1,21 @@
-import { api, JOB_KINDS, JOB_SORTS, JOB_STATES, type JobListQuery, type JobView } from '@examhall/contract';
+import {
+  api,
+  JOB_KINDS,
+  JOB_SORTS,
+  JOB_STATES,
+  type JobListQuery,
+  type JobView,
+  enumText,
+  JOB_KIND_TEXTS,
+  JOB_STATE_TEXTS,
+} from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { jobEnded } from '../../../api/jobs.js';
 import { queryKey } from '../../../api/queryKeys.js';
-import { useI18n, type MessageKey } from '../../../i18n/index.js';
+import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
@@ -30,7 +40,7 @@ const STATE_COLORS: Record<JobView['state'], string> = {
 
 /** Jobs (imports and other long work) with their live progress: one's own and one's team's, filtered and paged on the server. */
 export default function JobsPage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   useDocumentTitle(t('admin.menu.jobs'));
   const me = useStaffMe();
   const allowed = can(me.data, 'job.read');
@@ -59,7 +69,7 @@ export default function JobsPage() {
             aria-label={t('console.jobs.kind')}
             value={kind}
             onChange={(v?: string) => setFilters({ kind: v })}
-            options={JOB_KINDS.map((k) => ({ value: k, label: t(`console.jobs.kind.${k}` as MessageKey) }))}
+            options={JOB_KINDS.map((k) => ({ value: k, label: enumText(JOB_KIND_TEXTS, k, lang) }))}
             data-testid="jobs-kind"
           />
           <Select
@@ -69,7 +79,7 @@ export default function JobsPage() {
             aria-label={t('console.jobs.state')}
             value={state}
             onChange={(v?: string) => setFilters({ state: v })}
-            options={JOB_STATES.map((s) => ({ value: s, label: t(`console.jobs.state.${s}` as MessageKey) }))}
+            options={JOB_STATES.map((s) => ({ value: s, label: enumText(JOB_STATE_TEXTS, s, lang) }))}
             data-testid="jobs-state"
           />
         </Space>
@@ -91,7 +101,7 @@ export default function JobsPage() {
 }
 
 function useColumns(): TableColumnsType<JobView> {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   return useMemo(
     () => [
       {
@@ -109,7 +119,7 @@ function useColumns(): TableColumnsType<JobView> {
         sorter: true,
         render: (_: unknown, j: JobView) => (
           <Space orientation="vertical" size={0}>
-            <span>{t(`console.jobs.kind.${j.kind}` as MessageKey)}</span>
+            <span>{enumText(JOB_KIND_TEXTS, j.kind, lang)}</span>
             <Typography.Text type="secondary">{j.title}</Typography.Text>
           </Space>
         ),
@@ -120,7 +130,7 @@ function useColumns(): TableColumnsType<JobView> {
         dataIndex: 'state',
         sorter: true,
         render: (_: unknown, j: JobView) => (
-          <Tag color={STATE_COLORS[j.state]}>{t(`console.jobs.state.${j.state}` as MessageKey)}</Tag>
+          <Tag color={STATE_COLORS[j.state]}>{enumText(JOB_STATE_TEXTS, j.state, lang)}</Tag>
         ),
       },
       {
@@ -135,7 +145,7 @@ function useColumns(): TableColumnsType<JobView> {
         render: (_: unknown, j: JobView) => (jobEnded(j) ? null : <CancelButton job={j} />),
       },
     ],
-    [t],
+    [t, lang],
   );
 }
 

@@ -1,3 +1,4 @@
+import { enumText, SECTION_TEXTS } from '@examhall/contract';
 import { Button, Flex, Form, Input, InputNumber, Segmented, Select } from 'antd';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
@@ -7,7 +8,7 @@ type Patch = Partial<RankingState>;
 
 /** The ranking's section switch and filters; ranges are checked as they are typed. */
 export function RankingFilters({ query, onChange }: { query: RankingState; onChange: (patch: Patch) => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   // The text boxes search on Enter, so what is typed lives in them: a reset mounts them again, empty.
   const [resets, setResets] = useState(0);
   const scoreBackwards = rangeBackwards(query.score_min, query.score_max);
@@ -21,8 +22,8 @@ export function RankingFilters({ query, onChange }: { query: RankingState; onCha
         onChange={(v) => onChange({ section: v === 'all' ? undefined : (v as 'linetest' | 'major') })}
         options={[
           { value: 'all', label: t('console.results.section.all') },
-          { value: 'linetest', label: t('console.results.section.linetest') },
-          { value: 'major', label: t('console.results.section.major') },
+          { value: 'linetest', label: enumText(SECTION_TEXTS, 'linetest', lang) },
+          { value: 'major', label: enumText(SECTION_TEXTS, 'major', lang) },
         ]}
       />
       <Form layout="inline" component="div">

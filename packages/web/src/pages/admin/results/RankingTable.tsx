@@ -1,4 +1,12 @@
-import { RANKING_SORTS, type RankingData, type RankingRow } from '@examhall/contract';
+import {
+  RANKING_SORTS,
+  type RankingData,
+  type RankingRow,
+  enumText,
+  OUTCOME_TEXTS,
+  SECTION_TEXTS,
+  GRADING_STATE_TEXTS,
+} from '@examhall/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Empty, Tag, Typography, type TableColumnsType } from 'antd';
 import type { HTMLAttributes } from 'react';
@@ -19,14 +27,14 @@ export function RankingTable({
   filtered: boolean;
   onOpen: (attemptId: number) => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const passTag = (p: boolean | null) =>
     p === null ? (
-      <Tag>{t('console.results.pass.undecided')}</Tag>
+      <Tag>{enumText(OUTCOME_TEXTS, 'undecided', lang)}</Tag>
     ) : p ? (
-      <Tag color="green">{t('console.results.pass.yes')}</Tag>
+      <Tag color="green">{enumText(OUTCOME_TEXTS, 'passed', lang)}</Tag>
     ) : (
-      <Tag color="red">{t('console.results.pass.no')}</Tag>
+      <Tag color="red">{enumText(OUTCOME_TEXTS, 'failed', lang)}</Tag>
     );
   const columns: TableColumnsType<RankingRow> = [
     { title: t('console.results.rank'), key: 'rank', dataIndex: 'rank', sorter: true },
@@ -58,7 +66,7 @@ export function RankingTable({
       ),
     },
     ...(['linetest', 'major'] as const).map((section) => ({
-      title: t(`console.results.section.${section}`),
+      title: enumText(SECTION_TEXTS, section, lang),
       key: section,
       render: (_: unknown, r: RankingRow) => {
         const s = r.sections.find((x) => x.section === section);
@@ -81,9 +89,9 @@ export function RankingTable({
       key: 'grading',
       render: (_, r) =>
         r.grading === 'pending' ? (
-          <Tag color="orange">{t('console.results.grading.pending')}</Tag>
+          <Tag color="orange">{enumText(GRADING_STATE_TEXTS, 'pending', lang)}</Tag>
         ) : (
-          <Tag color="blue">{t('console.results.grading.complete')}</Tag>
+          <Tag color="blue">{enumText(GRADING_STATE_TEXTS, 'complete', lang)}</Tag>
         ),
     },
     {

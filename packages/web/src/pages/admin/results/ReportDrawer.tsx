@@ -1,4 +1,12 @@
-import { api, dimensionName, type ResultReportData } from '@examhall/contract';
+import {
+  api,
+  dimensionName,
+  type ResultReportData,
+  enumText,
+  OUTCOME_TEXTS,
+  outcomeOf,
+  SECTION_TEXTS,
+} from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Drawer, Empty, Skeleton, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { Suspense, useCallback } from 'react';
@@ -47,13 +55,8 @@ export function ReportDrawer({ attemptId, onClose }: { attemptId: number | null;
 
 /** Who, the score, the rank and the pass. */
 function ReportSummary({ r }: { r: ResultReportData }) {
-  const { t } = useI18n();
-  const pass =
-    r.passed === null
-      ? t('console.results.pass.undecided')
-      : r.passed
-        ? t('console.results.pass.yes')
-        : t('console.results.pass.no');
+  const { t, lang } = useI18n();
+  const pass = enumText(OUTCOME_TEXTS, outcomeOf(r.passed), lang);
   return (
     <Descriptions
       column={2}
@@ -76,7 +79,7 @@ function ReportSummary({ r }: { r: ResultReportData }) {
           key: 'sections',
           label: t('console.results.score'),
           children: r.sections
-            .map((s) => `${t(`console.results.section.${s.section}`)} ${s.score} / ${s.max}`)
+            .map((s) => `${enumText(SECTION_TEXTS, s.section, lang)} ${s.score} / ${s.max}`)
             .join(' · '),
         },
       ]}

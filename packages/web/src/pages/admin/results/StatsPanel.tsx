@@ -1,4 +1,4 @@
-import { api } from '@examhall/contract';
+import { api, enumText, SECTION_TEXTS } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
 import { Suspense } from 'react';
@@ -10,7 +10,7 @@ import { ScoreChart, SectionChart, TimeChart } from './lazyCharts.js';
 
 /** The exam's figures: mean, median, top and pass counts, with the score distribution, section and time charts. */
 export function StatsPanel({ examId }: { examId: number }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const stats = useQuery({
     queryKey: queryKey(api.resultsStats, { exam_id: examId }),
     queryFn: ({ signal }) => request(api.resultsStats, { query: { exam_id: examId }, signal }),
@@ -21,8 +21,8 @@ export function StatsPanel({ examId }: { examId: number }) {
   if (s.attempts === 0) return null;
   const loading = <Skeleton active title={false} paragraph={{ rows: 5 }} />;
   const names = {
-    linetest: t('console.results.section.linetest'),
-    major: t('console.results.section.major'),
+    linetest: enumText(SECTION_TEXTS, 'linetest', lang),
+    major: enumText(SECTION_TEXTS, 'major', lang),
   };
   return (
     <Row gutter={[16, 16]}>

@@ -5,6 +5,8 @@ import {
   STAFF_PASSWORD_MIN,
   STAFF_ROLES,
   type StaffRole,
+  enumOptions,
+  ROLE_TEXTS,
 } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, Select } from 'antd';
@@ -29,7 +31,7 @@ interface CreateForm {
 
 /** Creates a staff account with its role and team. */
 export function CreateStaffForm() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<CreateForm>();
@@ -82,10 +84,7 @@ export function CreateStaffForm() {
           <Input inputMode="tel" autoComplete="off" data-testid="staff-create-phone" />
         </Form.Item>
         <Form.Item name="role" label={t('staff.create.role')} extra={role ? t(`console.staff.roleHint.${role}`) : null}>
-          <Select
-            options={STAFF_ROLES.map((r) => ({ value: r, label: t(`admin.role.${r}`) }))}
-            data-testid="staff-create-role"
-          />
+          <Select options={enumOptions(ROLE_TEXTS, STAFF_ROLES, lang)} data-testid="staff-create-role" />
         </Form.Item>
         <Form.Item name="team_id" label={t('console.staff.col.team')}>
           <TeamSelect testId="staff-create-team" />

@@ -1,4 +1,11 @@
-import { STAFF_ROLES, UpdateStaffBody, type StaffRole, type StaffView } from '@examhall/contract';
+import {
+  STAFF_ROLES,
+  UpdateStaffBody,
+  type StaffRole,
+  type StaffView,
+  enumOptions,
+  ROLE_TEXTS,
+} from '@examhall/contract';
 import { Alert, App, Button, Drawer, Form, Input, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../../api/client.js';
@@ -27,7 +34,7 @@ export function staffChanges(before: StaffView, values: StaffForm): UpdateStaffB
 
 /** Edits one account's name, role and team. */
 export function EditStaffDrawer({ staff, onClose }: { staff: StaffView | null; onClose: () => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { message } = App.useApp();
   const me = useStaffMe();
   const [form] = Form.useForm<StaffForm>();
@@ -92,7 +99,7 @@ export function EditStaffDrawer({ staff, onClose }: { staff: StaffView | null; o
         <Form.Item name="role" label={t('staff.create.role')} extra={role ? t(`console.staff.roleHint.${role}`) : null}>
           <Select
             disabled={staff?.id === me.data?.id}
-            options={STAFF_ROLES.map((r) => ({ value: r, label: t(`admin.role.${r}`) }))}
+            options={enumOptions(ROLE_TEXTS, STAFF_ROLES, lang)}
             data-testid="staff-edit-role"
           />
         </Form.Item>

@@ -1,4 +1,4 @@
-import { STAFF_ROLES, type StaffRole, type StaffView } from '@examhall/contract';
+import { STAFF_ROLES, type StaffRole, type StaffView, enumOptions, ROLE_TEXTS, enumText } from '@examhall/contract';
 import { App, Button, Card, Empty, Input, Popconfirm, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../api/client.js';
@@ -32,7 +32,7 @@ export function matchesStaff(s: StaffView, f: StaffFilter): boolean {
 
 /** The staff accounts with filters, and for those who manage staff: edit, reset password or second factor, disable. */
 export function StaffTable() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const me = useStaffMe();
   const list = useStaffList();
   const teams = useTeams();
@@ -49,7 +49,7 @@ export function StaffTable() {
     {
       title: t('staff.col.role'),
       dataIndex: 'role',
-      render: (role: StaffRole) => t(`admin.role.${role}`),
+      render: (role: StaffRole) => enumText(ROLE_TEXTS, role, lang),
       sorter: (a, b) => STAFF_ROLES.indexOf(a.role) - STAFF_ROLES.indexOf(b.role),
     },
     {
@@ -108,7 +108,7 @@ export function StaffTable() {
           style={{ width: 140 }}
           value={filter.role}
           onChange={(role) => setFilter((f) => ({ ...f, role }))}
-          options={STAFF_ROLES.map((r) => ({ value: r, label: t(`admin.role.${r}`) }))}
+          options={enumOptions(ROLE_TEXTS, STAFF_ROLES, lang)}
         />
         <Select<number | 'none'>
           allowClear
