@@ -142,9 +142,10 @@ export async function runStaffLoadBench(
     }
     const wal = servers.sqliteFile ? watchWal(servers.sqliteFile) : null;
     const aloneStarted = Date.now();
-    const cpu = [roleCpu(pid)];
+    const reading = (): CpuReading => ({ server: roleCpu(pid), load: process.cpuUsage() });
+    const cpu = [reading()];
     const alone = await mixOf(alonePhones, o.warmUp ? lateOpening() : servers.opensAt, o.warmUp ? 0 : codeAnswers);
-    cpu.push(roleCpu(pid));
+    cpu.push(reading());
     print(`first measured half (alone) done in ${round1(alone.seconds)} s`);
 
     const loadedStarted = Date.now();
@@ -155,12 +156,12 @@ export async function runStaffLoadBench(
       seconds: (performance.now() - staffStarted) / 1000,
     }));
     const loaded = await mixOf(loadedPhones, opensAt, 0);
-    cpu.push(roleCpu(pid));
+    cpu.push(reading());
     const staff = await staffRun;
     const loadedEnded = Date.now();
-    cpu.push(roleCpu(pid));
+    cpu.push(reading());
     const after = o.aloneAfter ? await mixOf(afterPhones, lateOpening(), 0) : null;
-    cpu.push(roleCpu(pid));
+    cpu.push(reading());
     const halfCpu = (k: number) => cpuBetween(cpu[k], cpu[k + 1]);
     const cpuAlone = halfCpu(0);
     const cpuLoaded = halfCpu(1);
@@ -270,19 +271,27 @@ export interface HalfCpu {
   supervisor: number;
   api: number;
   worker: number;
+  /** The load generator's (this process, sharing the machine's cores with the server). */
+  load: number;
 }
 
-type RoleCpu = ReturnType<typeof roleCpu>;
+/** The server's CPU by role and the load generator's (this process's) at one moment. */
+interface CpuReading {
+  server: ReturnType<typeof roleCpu>;
+  load: NodeJS.CpuUsage;
+}
 
 /** The CPU used between two readings, by role (null where /proc has none). */
-function cpuBetween(a: RoleCpu | undefined, b: RoleCpu | undefined): HalfCpu | null {
-  if (!a || !b) return null;
-  const s = (k: 'supervisor' | 'api' | 'worker') => round1((b[k] - a[k]) / 1e6);
+function cpuBetween(a: CpuReading | undefined, b: CpuReading | undefined): HalfCpu | null {
+  if (!a?.server || !b?.server) return null;
+  const [from, to] = [a.server, b.server];
+  const s = (k: 'supervisor' | 'api' | 'worker') => round1((to[k] - from[k]) / 1e6);
   return {
     total: round1(s('supervisor') + s('api') + s('worker')),
     supervisor: s('supervisor'),
     api: s('api'),
     worker: s('worker'),
+    load: round1((b.load.user + b.load.system - a.load.user - a.load.system) / 1e6),
   };
 }
 
@@ -292,7 +301,7 @@ function cpuText(c: HalfCpu | null, half: MixResult): string {
   let calls = 0;
   for (const [call, s] of half.stats.calls) if (call !== NOOP) calls += s.count;
   const perCall = calls > 0 ? ` (${((c.api * 1000) / calls).toFixed(3)} ms of API CPU per call, ${calls} calls)` : '';
-  return `${c.total} s over ${round1(half.seconds)} s: API ${c.api} s${perCall}, worker ${c.worker} s, supervisor ${c.supervisor} s`;
+  return `${c.total} s over ${round1(half.seconds)} s: API ${c.api} s${perCall}, worker ${c.worker} s, supervisor ${c.supervisor} s; the load generator ${c.load} s`;
 }
 
 /** Answer saves' p99 in the alone half after the loaded one, and the loaded half's p99 against it. */
