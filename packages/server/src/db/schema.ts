@@ -638,7 +638,7 @@ export interface FaceCheckTable {
   image_key: string;
   /** The browser's finding (its detail kind), null for a sampled frame. */
   browser_finding: string | null;
-  /** 'pending', 'done' or 'failed'. */
+  /** 'pending', 'done', 'failed', or 'skipped' (a sample still pending once it said nothing timely any more). */
   status: string;
   tries: Generated<number>;
   /** Held by a checker until then (epoch ms). */

@@ -11,7 +11,14 @@ import { facePhoto, flatPhoto, twoFacesPhoto } from '../bench/facePhotos.js';
 import { body } from '../test/app.js';
 import { candidateApp, startWithoutChecks } from '../test/examScenario.js';
 import { testedDialects } from '../test/db.js';
-import { FACE_CHECK_MAX_TRIES, FaceVerificationService } from './faceVerification.js';
+import { FaceCheckRepository } from '../repositories/faceChecks.js';
+import {
+  FACE_CHECK_BATCH,
+  FACE_CHECK_MAX_TRIES,
+  FACE_SAMPLE_STALE_MS,
+  FACE_SWEEP_BUDGET_MS,
+  FaceVerificationService,
+} from './faceVerification.js';
 
 const PHONE = '13800138000';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -191,6 +198,73 @@ describe.each(await testedDialects())('face checks of exam frames on %s', (diale
       tries: FACE_CHECK_MAX_TRIES,
     });
   });
+
+  it("takes the browsers' flags before the sampled frames queued earlier", async () => {
+    const sampled = [await frame(pictures.a), await frame(pictures.a), await frame(pictures.a)];
+    const flagged = await flag(RISK_EVENTS.firstCameraAbnormal.id, detail.noFace(), sampled[0]!.key);
+    const repo = new FaceCheckRepository(s.t.db.handle.db);
+    const now = s.t.now();
+    const first = await repo.claim(now, 1, now + 60_000);
+    expect(first.map((c) => [c.source, c.record_id])).toEqual([['flagged', flagged]]);
+    const next = await repo.claim(now, 2, now + 60_000);
+    expect(next.map((c) => [c.source, c.record_id])).toEqual([
+      ['sampled', sampled[0]!.id],
+      ['sampled', sampled[1]!.id],
+    ]);
+    for (const c of [...first, ...next]) await repo.release(c.id);
+    await sweepAll();
+  }, 120_000);
+
+  it('skips a sampled frame left unchecked past its use, never a flag of the same age', async () => {
+    const sampled = await frame(pictures.two);
+    const flagged = await flag(RISK_EVENTS.firstCameraAbnormal.id, detail.noFace(), sampled.key);
+    await s.t.db.handle.db
+      .updateTable('face_checks')
+      .set({ created_at: s.t.now() - FACE_SAMPLE_STALE_MS - 1 })
+      .where('record_id', 'in', [sampled.id, flagged])
+      .execute();
+    await sweepAll();
+    const byRecord = new Map((await checks()).map((c) => [c.record_id, c]));
+    expect(byRecord.get(sampled.id)).toMatchObject({ source: 'sampled', status: 'skipped', faces: null });
+    expect(byRecord.get(flagged)).toMatchObject({ source: 'flagged', status: 'done', faces: 2 });
+    // the skipped sample raised nothing; the flag got its verdict
+    const rows = await records();
+    expect(
+      rows.filter((r) => r.kind === 'risk' && r.image_key === sampled.key && r.detail === detail.faces(2)),
+    ).toEqual([]);
+  }, 120_000);
+
+  it('works through more than one batch in one sweep while checks wait', async () => {
+    const frames: { key: string; id: number }[] = [];
+    for (let i = 0; i < FACE_CHECK_BATCH + 3; i++) frames.push(await frame(pictures.a));
+    const finished = await s.t.services.faceVerification.sweep();
+    expect(finished).toBeGreaterThanOrEqual(frames.length);
+    const byRecord = new Map((await checks()).map((c) => [c.record_id, c]));
+    for (const f of frames) expect(byRecord.get(f.id)?.status, `frame ${f.id}`).toBe('done');
+  }, 180_000);
+
+  it("stops taking batches once the sweep's budget is spent, leaving the rest to the next run", async () => {
+    const frames: { key: string; id: number }[] = [];
+    for (let i = 0; i < FACE_CHECK_BATCH + 2; i++) frames.push(await frame(pictures.a));
+    // A clock that has moved past the budget by the time the first batch is done.
+    let reads = 0;
+    const slow = new FaceVerificationService(
+      s.t.db.handle.db,
+      s.t.services.attempts,
+      s.t.services.faceCheck,
+      s.t.services.risk,
+      s.t.store,
+      {
+        sampleEvery: 1,
+        clock: () => s.t.now() + (reads++ > 1 ? FACE_SWEEP_BUDGET_MS : 0),
+        log: { warn: () => undefined } as never,
+      },
+    );
+    expect(await slow.sweep()).toBe(FACE_CHECK_BATCH);
+    const pending = (await checks()).filter((c) => frames.some((f) => f.id === c.record_id) && c.status === 'pending');
+    expect(pending).toHaveLength(2);
+    await sweepAll();
+  }, 180_000);
 
   it('samples about one in N of the frames the browser did not flag', async () => {
     let n = 0;
