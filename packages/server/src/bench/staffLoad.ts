@@ -82,7 +82,21 @@ export function codeAnswerOf(i: number): string {
 }
 
 /** Runs the staff's script once against `base`; answers each action's time or error, in order. */
-export async function runStaffLoad(base: string, examId: number): Promise<StaffAction[]> {
+/** The files the admin uploads, made before the script runs (not beside the candidates' timed calls). */
+export interface StaffFiles {
+  gift: Uint8Array;
+  sheet: Uint8Array;
+}
+
+/**
+ * Makes the staff's files: a 20,000-question GIFT text and a 10,000-row workbook take the bench's process seconds
+ * of CPU, during which its event loop would time every candidate's call late.
+ */
+export async function staffFiles(): Promise<StaffFiles> {
+  return { gift: new TextEncoder().encode(giftText(STAFF_QUESTIONS)), sheet: await workbook(STAFF_CANDIDATE_ROWS) };
+}
+
+export async function runStaffLoad(base: string, examId: number, files: StaffFiles): Promise<StaffAction[]> {
   const done: StaffAction[] = [];
   /** Times one action; on an error notes it and answers null, so the script goes on. */
   async function act<T>(action: string, work: () => Promise<T>): Promise<T | null> {
@@ -106,8 +120,7 @@ export async function runStaffLoad(base: string, examId: number): Promise<StaffA
   const get = <T>(url: string) => call<T>(base, 'GET', url, undefined, auth);
 
   // Questions: the file is written here, before the clock of its actions starts.
-  const gift = new TextEncoder().encode(giftText(STAFF_QUESTIONS));
-  const giftFile = { name: 'bench.gift', bytes: gift };
+  const giftFile = { name: 'bench.gift', bytes: files.gift };
   const folder = await act('bank folder', () =>
     call<BankFolderNode>(base, 'POST', '/admin/bank/folders', { name: 'Bench GIFT import' }, auth),
   );
@@ -138,7 +151,7 @@ export async function runStaffLoad(base: string, examId: number): Promise<StaffA
       });
   }
 
-  const sheet = { name: 'candidates.xlsx', bytes: await workbook(STAFF_CANDIDATE_ROWS) };
+  const sheet = { name: 'candidates.xlsx', bytes: files.sheet };
   const sheetPreview = await act(`candidate preview (${STAFF_CANDIDATE_ROWS} rows xlsx)`, async () => {
     const p = await uploadOverHttp<CandidateImportPreviewData>(
       base,

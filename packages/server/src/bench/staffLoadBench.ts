@@ -5,6 +5,7 @@
  * and their ratio, each staff action's time or error, and the goals met or not; ends with one JSON line.
  */
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { startExamServers } from './examBench.js';
@@ -13,7 +14,14 @@ import { NOOP, QUEUED, runExamMix, type MixResult } from './examMix.js';
 import { roleCpu } from './harness.js';
 import { round1, SLOW_MS, type SlowCall } from './latency.js';
 import { watchWal, walTimeline } from './walWatch.js';
-import { codeAnswerOf, runStaffLoad, SIMILARITY_SUBMISSIONS, STAFF_ADMIN, type StaffAction } from './staffLoad.js';
+import {
+  codeAnswerOf,
+  runStaffLoad,
+  staffFiles,
+  SIMILARITY_SUBMISSIONS,
+  STAFF_ADMIN,
+  type StaffAction,
+} from './staffLoad.js';
 
 /** What a staff-load run is asked for: the exam bench's options, on one machine's embedded store. */
 export interface StaffLoadBenchOptions extends Omit<ExamBenchOptions, 'apiProcesses'> {
@@ -63,6 +71,8 @@ export interface StaffLoadSummary {
   /** The staff script's wall seconds, and the loaded half's. */
   staff_s: number;
   halves_s: { alone: number; loaded: number };
+  /** The load generator's event-loop delay in each half (ms): latency it adds to every figure of that half. */
+  load_loop_delay_ms: { alone: Half['loopDelay']; loaded: Half['loopDelay']; after: Half['loopDelay'] | null };
   server_cpu_s: {
     alone: number | null;
     loaded: number | null;
@@ -114,17 +124,26 @@ export async function runStaffLoadBench(
       }
       return '000000';
     };
-    const mixOf = (phones: string[], opensAt: number, codeAnswers: number) =>
-      runExamMix({
-        ...o,
-        bases: [api.base],
-        examId: servers.examId,
-        phones,
-        codeOf,
-        opensAt,
-        codeAnswers,
-        codeAnswerOf,
-      });
+    /** One half, with the load generator's own event-loop delay over it (a late timer or reply is timed late). */
+    const mixOf = async (phones: string[], opensAt: number, codeAnswers: number): Promise<Half> => {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      try {
+        const mix = await runExamMix({
+          ...o,
+          bases: [api.base],
+          examId: servers.examId,
+          phones,
+          codeOf,
+          opensAt,
+          codeAnswers,
+          codeAnswerOf,
+        });
+        return { ...mix, loopDelay: { p99_ms: round1(delay.percentile(99) / 1e6), max_ms: round1(delay.max / 1e6) } };
+      } finally {
+        delay.disable();
+      }
+    };
     const codeAnswers = Math.min(o.candidates, SIMILARITY_SUBMISSIONS);
 
     print(
@@ -140,6 +159,7 @@ export async function runStaffLoadBench(
       const warm = await mixOf(warmPhones, servers.opensAt, codeAnswers);
       print(`warm-up half done in ${round1(warm.seconds)} s (not measured)`);
     }
+    const files = await staffFiles();
     const wal = servers.sqliteFile ? watchWal(servers.sqliteFile) : null;
     const aloneStarted = Date.now();
     const reading = (): CpuReading => ({ server: roleCpu(pid), load: process.cpuUsage() });
@@ -151,7 +171,7 @@ export async function runStaffLoadBench(
     const loadedStarted = Date.now();
     const opensAt = lateOpening();
     const staffStarted = performance.now();
-    const staffRun = runStaffLoad(api.base, servers.examId).then((actions) => ({
+    const staffRun = runStaffLoad(api.base, servers.examId, files).then((actions) => ({
       actions,
       seconds: (performance.now() - staffStarted) / 1000,
     }));
@@ -248,6 +268,7 @@ export async function runStaffLoadBench(
       over_goal_by_action: overGoal,
       staff_s: round1(staff.seconds),
       halves_s: { alone: round1(alone.seconds), loaded: round1(loaded.seconds) },
+      load_loop_delay_ms: { alone: alone.loopDelay, loaded: loaded.loopDelay, after: after?.loopDelay ?? null },
       server_cpu_s: {
         alone: cpuAlone?.total ?? null,
         loaded: cpuLoaded?.total ?? null,
@@ -264,6 +285,9 @@ export async function runStaffLoadBench(
     await servers.close();
   }
 }
+
+/** A half's result, with the load generator's event-loop delay over it (ms). */
+type Half = MixResult & { loopDelay: { p99_ms: number; max_ms: number } };
 
 /** A half's server CPU, seconds, by role. */
 export interface HalfCpu {
@@ -296,12 +320,12 @@ function cpuBetween(a: CpuReading | undefined, b: CpuReading | undefined): HalfC
 }
 
 /** A half's CPU as printed: the total over the half's seconds, by role, and the API processes' per candidate call. */
-function cpuText(c: HalfCpu | null, half: MixResult): string {
+function cpuText(c: HalfCpu | null, half: Half): string {
   if (!c) return 'n/a';
   let calls = 0;
   for (const [call, s] of half.stats.calls) if (call !== NOOP) calls += s.count;
   const perCall = calls > 0 ? ` (${((c.api * 1000) / calls).toFixed(3)} ms of API CPU per call, ${calls} calls)` : '';
-  return `${c.total} s over ${round1(half.seconds)} s: API ${c.api} s${perCall}, worker ${c.worker} s, supervisor ${c.supervisor} s; the load generator ${c.load} s`;
+  return `${c.total} s over ${round1(half.seconds)} s: API ${c.api} s${perCall}, worker ${c.worker} s, supervisor ${c.supervisor} s; the load generator ${c.load} s, its event loop late by ${half.loopDelay.p99_ms} ms at the p99 (at most ${half.loopDelay.max_ms} ms)`;
 }
 
 /** Answer saves' p99 in the alone half after the loaded one, and the loaded half's p99 against it. */
