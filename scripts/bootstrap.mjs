@@ -81,12 +81,16 @@ function ensurePackages() {
   }
   const probe = spawnSync(
     process.execPath,
-    ['-e', "const D=require('better-sqlite3'); new D(':memory:').close(); require('argon2');"],
+    [
+      '-e',
+      "const D=require('better-sqlite3'); new D(':memory:').close(); require('argon2');" +
+        "const P=require('tree-sitter'); new P().setLanguage(require('tree-sitter-java'));",
+    ],
     { cwd: path.join(root, 'packages', 'server'), stdio: 'pipe' },
   );
   if (probe.status !== 0) {
-    step('building native addons (better-sqlite3, argon2) from source');
-    run(npm, ['rebuild', 'better-sqlite3', 'argon2']);
+    step('building native addons (better-sqlite3, argon2, tree-sitter) from source');
+    run(npm, ['rebuild', 'better-sqlite3', 'argon2', 'tree-sitter']);
   }
 }
 

@@ -9,21 +9,10 @@
  * dilute it. `share_a` and `share_b` are the same count over each side's own fingerprints.
  */
 import { K, type Fingerprinted } from './fingerprint.js';
+import type { SimilarPair } from './rarity.js';
 
 /** A pair of submissions at or above this score is flagged for a person to look at, and joins groups. */
 export const SIMILARITY_THRESHOLD = 0.7;
-
-/** Two submissions (indexes into the compared list, `a < b`) and how much they share. */
-export interface SimilarPair {
-  a: number;
-  b: number;
-  /** Fingerprints both hold. */
-  matched: number;
-  /** `matched / min(|A|, |B|)`, 0..1. */
-  score: number;
-  share_a: number;
-  share_b: number;
-}
 
 /**
  * Every pair sharing at least one fingerprint, best first (ties by `a`, then `b`). Counts come from an

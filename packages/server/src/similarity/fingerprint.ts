@@ -5,6 +5,7 @@
  * `K + WINDOW - 1` tokens outside the starter code share at least one fingerprint.
  */
 import type { LanguageId } from '@examhall/contract';
+import { hasGrammar, parse, type Parsed } from './syntax.js';
 import { tokenize, type Token } from './tokenize.js';
 
 /** Tokens per k-gram. */
@@ -30,14 +31,17 @@ function tokenHash(text: string): number {
   return h >>> 0;
 }
 
+/** Tokens per k-gram of the structure features of a language read by the hand-written lexer. */
+export const FEATURE_K = 5;
+
 /** The hash of every k-gram, as safe integers (two 32-bit polynomial hashes joined into 53 bits). */
-export function kgramHashes(tokens: readonly Token[]): number[] {
+export function kgramHashes(tokens: readonly Token[], k = K): number[] {
   const ids = tokens.map((t) => tokenHash(t.text));
   const out: number[] = [];
-  for (let p = 0; p + K <= ids.length; p++) {
+  for (let p = 0; p + k <= ids.length; p++) {
     let h1 = 0;
     let h2 = 0x12345;
-    for (let q = p; q < p + K; q++) {
+    for (let q = p; q < p + k; q++) {
       h1 = (Math.imul(h1, 0x01000193) + ids[q]!) | 0;
       h2 = (Math.imul(h2 ^ ids[q]!, 0x5bd1e995) + 0x9e3779b9) | 0;
     }
@@ -63,14 +67,45 @@ export function winnow(hashes: readonly number[]): number[] {
   return chosen;
 }
 
+/**
+ * A submission read: by its language's parser where there is one (syntax.ts), otherwise by the hand-written lexer,
+ * whose structure features are then the k-grams of `FEATURE_K` tokens.
+ */
+export function read(source: string, language: LanguageId, literals = true): Parsed {
+  if (hasGrammar(language)) return parse(source, language, literals);
+  const tokens = tokenize(source, language);
+  const features = new Map<number, number>();
+  for (const h of kgramHashes(tokens, FEATURE_K)) features.set(h, (features.get(h) ?? 0) + 1);
+  return { tokens, features };
+}
+
+/** What the starter code holds: nobody's own work, so it counts for nothing in a submission. */
+export interface Starter {
+  /** Every k-gram hash of its tokens. */
+  kgrams: Set<number>;
+  /** Its structure features. */
+  features: Set<number>;
+}
+
+/** The starter code read as the submissions are. */
+export function starterOf(starter: string | undefined, language: LanguageId): Starter {
+  if (!starter) return { kgrams: new Set(), features: new Set() };
+  const parsed = read(starter, language);
+  return { kgrams: new Set(kgramHashes(parsed.tokens)), features: new Set(parsed.features.keys()) };
+}
+
 /** Every k-gram hash of the starter code: what a submission shares with it is nobody's own work. */
 export function starterHashes(starter: string | undefined, language: LanguageId): Set<number> {
-  return new Set(starter ? kgramHashes(tokenize(starter, language)) : []);
+  return starterOf(starter, language).kgrams;
 }
 
 /** The fingerprints of one submission. */
 export function fingerprint(source: string, language: LanguageId, starter: ReadonlySet<number>): Fingerprinted {
-  const tokens = tokenize(source, language);
+  return fingerprintTokens(read(source, language).tokens, starter);
+}
+
+/** The fingerprints of a token stream. */
+export function fingerprintTokens(tokens: Token[], starter: ReadonlySet<number>): Fingerprinted {
   const all = kgramHashes(tokens);
   const covered = new Uint8Array(tokens.length);
   if (starter.size > 0) {

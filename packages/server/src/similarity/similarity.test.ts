@@ -222,7 +222,7 @@ describe('fragments', () => {
       {
         a: { start_line: 3, start_col: 1, end_line: 10, end_col: 1 },
         b: { start_line: 12, start_col: 1, end_line: 21, end_col: 1 },
-        tokens: 41,
+        tokens: 37,
       },
     ]);
   });

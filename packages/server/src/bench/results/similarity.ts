@@ -59,7 +59,7 @@ function vary(base: string, rate: number, next: () => number): string {
   return out.map((l) => (next() < 0.2 ? l.replace(/ {4}/g, '\t').replace(/\) \{/, ')\n{') : l)).join('\n');
 }
 
-function submissions(count: number): string[] {
+export function submissions(count: number): string[] {
   const bases = BASES.map((f) => fs.readFileSync(path.join(FIXTURES, f), 'utf8'));
   // Deterministic: every run measures the same submissions.
   const next = random(20_261_124);
