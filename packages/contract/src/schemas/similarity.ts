@@ -173,7 +173,10 @@ export const SimilarityPairDetail = z.object({
   code_a: z.string(),
   /** b's code as it stands now. */
   code_b: z.string(),
-  /** Stretches alike in both, in a's order (the starter code never counts). */
+  /**
+   * Stretches alike in both (the starter code never counts), rarest first among the question's submissions as the
+   * last run counted them (ties longest first); in a's order when the run counted none.
+   */
   fragments: z.array(z.object({ a: SourceRange, b: SourceRange, tokens: z.number().int() })),
 });
 /** GET /admin/grading/similarity/pair data. */

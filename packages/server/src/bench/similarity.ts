@@ -82,7 +82,7 @@ const rare =
     const bags = new Map<string, Bag>();
     const bag = (s: string) => {
       let b = bags.get(s);
-      if (!b) bags.set(s, (b = read(s, 'java', literals).features));
+      if (!b) bags.set(s, (b = read(s, 'java', literals)));
       return b;
     };
     const independent = task.others.filter((o) => o.level === 'independent').map((o) => o.source);

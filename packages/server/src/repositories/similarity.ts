@@ -239,7 +239,15 @@ export class SimilarityRepository {
   /** Records a computation's run in `trx` (its groups and counts), replacing the question's last one. */
   async storeRun(
     trx: Db,
-    run: { questionId: number; examId: number; jobId: number; submissions: number; groups: string; at: number },
+    run: {
+      questionId: number;
+      examId: number;
+      jobId: number;
+      submissions: number;
+      groups: string;
+      rarity: string;
+      at: number;
+    },
   ): Promise<void> {
     const row = {
       question_id: run.questionId,
@@ -247,6 +255,7 @@ export class SimilarityRepository {
       job_id: run.jobId,
       submissions: run.submissions,
       groups: run.groups,
+      rarity: run.rarity,
       computed_at: run.at,
     };
     await trx
@@ -257,6 +266,7 @@ export class SimilarityRepository {
           job_id: row.job_id,
           submissions: row.submissions,
           groups: row.groups,
+          rarity: row.rarity,
           computed_at: row.computed_at,
         }),
       )

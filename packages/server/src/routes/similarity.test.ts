@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testedDialects } from '../test/db.js';
 import { adminApp, enterAsNew } from '../test/examScenario.js';
 import { waitForJob } from '../test/jobs.js';
+import { fingerprint, fragments } from '../similarity/index.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'similarity', 'fixtures', 'python');
 const sample = (file: string) => fs.readFileSync(path.join(FIXTURES, file), 'utf8');
@@ -145,6 +146,18 @@ describe.each(await testedDialects())('code similarity on %s', (dialect) => {
       expect(f.b.end_line).toBeLessThanOrEqual(linesB);
       expect(f.tokens).toBeGreaterThanOrEqual(10);
     }
+    // The run kept how many submissions hold each shared fingerprint; the view lists the fragments by it.
+    const run = await s.t.db.handle.db
+      .selectFrom('similarity_runs')
+      .selectAll()
+      .where('question_id', '=', questionId)
+      .executeTakeFirstOrThrow();
+    const rarity = (JSON.parse(run.rarity) as Record<string, { n: number; holders: [number, number][] }>).python!;
+    expect(rarity.n).toBe(run.submissions);
+    expect(rarity.holders.length).toBeGreaterThan(0);
+    for (const [, count] of rarity.holders) expect(count).toBeGreaterThanOrEqual(2);
+    const [fa, fb] = [detail.code_a, detail.code_b].map((code) => fingerprint(code, 'python', new Set()));
+    expect(detail.fragments).toEqual(fragments(fa!, fb!, new Map(rarity.holders)));
   });
 
   it('records a decision, filters by it, keeps it when computed again, and finds a group of three', async () => {

@@ -56,6 +56,9 @@ export interface SimilarityResult {
   groups: number;
 }
 
+/** A stored run's rarity per language: submissions compared, and how many hold each shared fingerprint. */
+type StoredRarity = Partial<Record<string, { n: number; holders: [number, number][] }>>;
+
 /** A stored run's group: attempt ids, the strong pairs among them and the best score. */
 interface StoredGroup {
   attempt_ids: number[];
@@ -193,12 +196,16 @@ export class SimilarityService {
     await ctx.progress(1, 2, 'compare');
     const found: NewPair[] = [];
     const stored: StoredGroup[] = [];
+    const rarity: StoredRarity = {};
     for (const [language, subs] of byLanguage) {
-      const { pairs } = compareSources(
+      const compared = compareSources(
         subs.map((s) => s.code),
         language,
         starter[language],
+        SIMILARITY_STORED_SCORE,
       );
+      const { pairs } = compared;
+      rarity[language] = { n: subs.length, holders: [...compared.rarity] };
       for (const pair of pairs) {
         if (pair.score < SIMILARITY_STORED_SCORE) break;
         found.push({
@@ -238,7 +245,14 @@ export class SimilarityService {
     await inTurns(gone, (ids) => this.repo.dropOpen(ids), STALE_BATCH);
     await ctx.checkpoint(
       result,
-      (trx) => this.repo.storeRun(trx, { ...run, jobId: ctx.jobId, submissions, groups: JSON.stringify(stored) }),
+      (trx) =>
+        this.repo.storeRun(trx, {
+          ...run,
+          jobId: ctx.jobId,
+          submissions,
+          groups: JSON.stringify(stored),
+          rarity: JSON.stringify(rarity),
+        }),
       { done: 2, total: 2 },
     );
     return result;
@@ -287,7 +301,10 @@ export class SimilarityService {
     return row;
   }
 
-  /** One pair side by side: both candidates' code as stored now, and the fragments alike in both. */
+  /**
+   * One pair side by side: both candidates' code as stored now, and the fragments alike in both, rarest first among
+   * the question's submissions as the last run counted them.
+   */
   async pair(actor: StaffActor, q: ParsedQuery<typeof api.similarityPair>): Promise<SimilarityPairDetail> {
     await this.access.requireFor(actor, api.similarityPair, q.exam_id);
     const hide = await this.access.identityHidden(actor, q.exam_id);
@@ -299,7 +316,10 @@ export class SimilarityService {
     let found: SimilarityPairDetail['fragments'] = [];
     if (a && b && language && a.language === language && b.language === language) {
       const skip = starterHashes(contentOf(family.latest).starter[language], language);
-      found = fragments(fingerprint(a.code, language, skip), fingerprint(b.code, language, skip));
+      const run = await this.repo.run(family.id);
+      const holders = new Map(run ? ((JSON.parse(run.rarity) as StoredRarity)[language]?.holders ?? []) : []);
+      const [fa, fb] = [fingerprint(a.code, language, skip), fingerprint(b.code, language, skip)];
+      found = fragments(fa, fb, holders.size > 0 ? holders : undefined);
     }
     return { pair: pairView(row, hide), code_a: a?.code ?? '', code_b: b?.code ?? '', fragments: found };
   }

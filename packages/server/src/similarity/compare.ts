@@ -129,13 +129,16 @@ export const FRAGMENT_SEEDS = 200_000;
 export const FRAGMENT_STEPS = 5_000_000;
 
 /**
- * The matched fragments of a pair, in the order they stand in `a`. Each shared fingerprint is a seed; a seed
+ * The matched fragments of a pair, rarest first when `holders` tells how many of the question's submissions hold
+ * each fingerprint (a fragment is as rare as the rarest fingerprint it holds on a's side; a fingerprint not listed
+ * counts as held by this pair alone; ties longest first), otherwise in the order they stand in `a`. Each shared
+ * fingerprint is a seed; a seed
  * whose k-grams are really equal grows both ways while the normalized tokens stay equal and outside the
  * starter code. Longest stretches are taken first; of a later stretch only the parts not taken on either side
  * are kept (each at least K tokens), so every token of either side belongs to at most one fragment. The work is
  * bounded whatever the code (FRAGMENT_SEEDS, FRAGMENT_STEPS): past it, the stretches grown so far are shown.
  */
-export function fragments(a: Fingerprinted, b: Fingerprinted): Fragment[] {
+export function fragments(a: Fingerprinted, b: Fingerprinted, holders?: ReadonlyMap<number, number>): Fragment[] {
   const ta = a.tokens;
   const tb = b.tokens;
   const same = (i: number, j: number) =>
@@ -197,7 +200,29 @@ export function fragments(a: Fingerprinted, b: Fingerprinted): Fragment[] {
     end_line: tokens[to]!.endLine,
     end_col: tokens[to]!.endCol,
   });
-  return taken
-    .sort((x, y) => x.a0 - y.a0)
-    .map((f) => ({ a: range(ta, f.a0, f.a1), b: range(tb, f.b0, f.b1), tokens: f.a1 - f.a0 + 1 }));
+  taken.sort((x, y) => x.a0 - y.a0);
+  if (holders) {
+    // Each fragment's rarest fingerprint on a's side: the fewest submissions holding one that starts inside it.
+    const owner = new Int32Array(ta.length).fill(-1);
+    taken.forEach((f, i) => owner.fill(i, f.a0, f.a1 + 1));
+    const rarest = new Array<number>(taken.length).fill(Infinity);
+    for (const [h, starts] of a.positions) {
+      if (!b.hashes.has(h)) continue;
+      const count = holders.get(h) ?? 2;
+      for (const p of starts) {
+        const i = owner[p]!;
+        if (i >= 0 && count < rarest[i]!) rarest[i] = count;
+      }
+    }
+    const order = taken.map((_, i) => i);
+    order.sort((x, y) => {
+      const [fx, fy] = [taken[x]!, taken[y]!];
+      return rarest[x]! - rarest[y]! || fy.a1 - fy.a0 - (fx.a1 - fx.a0) || fx.a0 - fy.a0;
+    });
+    return order.map((i) => {
+      const f = taken[i]!;
+      return { a: range(ta, f.a0, f.a1), b: range(tb, f.b0, f.b1), tokens: f.a1 - f.a0 + 1 };
+    });
+  }
+  return taken.map((f) => ({ a: range(ta, f.a0, f.a1), b: range(tb, f.b0, f.b1), tokens: f.a1 - f.a0 + 1 }));
 }

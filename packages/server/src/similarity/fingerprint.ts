@@ -5,7 +5,7 @@
  * `K + WINDOW - 1` tokens outside the starter code share at least one fingerprint.
  */
 import type { LanguageId } from '@examhall/contract';
-import { hasGrammar, parse, type Parsed } from './syntax.js';
+import { hasGrammar, parse, type Features } from './syntax.js';
 import { tokenize, type Token } from './tokenize.js';
 
 /** Tokens per k-gram. */
@@ -68,15 +68,15 @@ export function winnow(hashes: readonly number[]): number[] {
 }
 
 /**
- * A submission read: by its language's parser where there is one (syntax.ts), otherwise by the hand-written lexer,
- * whose structure features are then the k-grams of `FEATURE_K` tokens.
+ * A submission's structure features: by its language's parser where there is one (syntax.ts), otherwise (or when
+ * the parse runs past its budget) the k-grams of `FEATURE_K` tokens of the hand-written lexer.
  */
-export function read(source: string, language: LanguageId, literals = true): Parsed {
-  if (hasGrammar(language)) return parse(source, language, literals);
-  const tokens = tokenize(source, language);
+export function read(source: string, language: LanguageId, literals = true): Features {
+  const parsed = hasGrammar(language) ? parse(source, language, literals) : null;
+  if (parsed) return parsed;
   const features = new Map<number, number>();
-  for (const h of kgramHashes(tokens, FEATURE_K)) features.set(h, (features.get(h) ?? 0) + 1);
-  return { tokens, features };
+  for (const h of kgramHashes(tokenize(source, language), FEATURE_K)) features.set(h, (features.get(h) ?? 0) + 1);
+  return features;
 }
 
 /** What the starter code holds: nobody's own work, so it counts for nothing in a submission. */
@@ -90,8 +90,10 @@ export interface Starter {
 /** The starter code read as the submissions are. */
 export function starterOf(starter: string | undefined, language: LanguageId): Starter {
   if (!starter) return { kgrams: new Set(), features: new Set() };
-  const parsed = read(starter, language);
-  return { kgrams: new Set(kgramHashes(parsed.tokens)), features: new Set(parsed.features.keys()) };
+  return {
+    kgrams: new Set(kgramHashes(tokenize(starter, language))),
+    features: new Set(read(starter, language).keys()),
+  };
 }
 
 /** Every k-gram hash of the starter code: what a submission shares with it is nobody's own work. */
@@ -101,7 +103,7 @@ export function starterHashes(starter: string | undefined, language: LanguageId)
 
 /** The fingerprints of one submission. */
 export function fingerprint(source: string, language: LanguageId, starter: ReadonlySet<number>): Fingerprinted {
-  return fingerprintTokens(read(source, language).tokens, starter);
+  return fingerprintTokens(tokenize(source, language), starter);
 }
 
 /** The fingerprints of a token stream. */

@@ -2,13 +2,14 @@
  * Code similarity across the final code of one programming question. Each submission is read by its language's
  * parser where there is one (syntax.ts: tree-sitter for C, C++, Java and Python), otherwise by the hand-written
  * lexer (tokenize.ts); pairs are scored on structure features weighted by rarity among the question's
- * submissions, the starter code's removed (rarity.ts); the winnowed fingerprints of the tokens
+ * submissions, the starter code's removed (rarity.ts); the winnowed fingerprints of the lexer's tokens
  * (fingerprint.ts) find the matched fragments of a pair (compare.ts). The result is a flag for a person to confirm
  * or dismiss, never a verdict.
  */
 import type { LanguageId } from '@examhall/contract';
 
 import { fingerprintTokens, read, starterOf, type Fingerprinted } from './fingerprint.js';
+import { tokenize } from './tokenize.js';
 import { rankWeighted, type Bag, type SimilarPair } from './rarity.js';
 
 export { fragments, groups, rankPairs, SIMILARITY_THRESHOLD } from './compare.js';
@@ -25,7 +26,7 @@ export {
   type Starter,
 } from './fingerprint.js';
 export { documentFrequencies, rankWeighted, rarity, type Bag, type SimilarPair } from './rarity.js';
-export { hasGrammar, parse, type Parsed } from './syntax.js';
+export { hasGrammar, parse, PARSE_BUDGET_MS, type Features } from './syntax.js';
 export { isSimilarityLanguage, tokenize, type Token } from './tokenize.js';
 
 /** The submissions of one question fingerprinted, and their pairs ranked (those sharing any feature). */
@@ -50,10 +51,10 @@ export function compareSources(
   const fingerprints: Fingerprinted[] = [];
   const bags: Bag[] = [];
   for (const source of sources) {
-    const parsed = read(source, language);
-    fingerprints.push(fingerprintTokens(parsed.tokens, skip.kgrams));
-    for (const f of skip.features) parsed.features.delete(f);
-    bags.push(parsed.features);
+    fingerprints.push(fingerprintTokens(tokenize(source, language), skip.kgrams));
+    const features = read(source, language);
+    for (const f of skip.features) features.delete(f);
+    bags.push(features);
   }
   const rarity = new Map<number, number>();
   for (const f of fingerprints) for (const h of f.hashes) rarity.set(h, (rarity.get(h) ?? 0) + 1);

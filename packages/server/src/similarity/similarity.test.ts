@@ -222,7 +222,7 @@ describe('fragments', () => {
       {
         a: { start_line: 3, start_col: 1, end_line: 10, end_col: 1 },
         b: { start_line: 12, start_col: 1, end_line: 21, end_col: 1 },
-        tokens: 37,
+        tokens: 41,
       },
     ]);
   });
@@ -264,5 +264,37 @@ describe('ranking by the inverted index', () => {
       fingerprint(read('python', f), 'python', skip),
     );
     expect(rankPairs(docs, 0.5).map((p) => [p.a, p.b])).toEqual([[0, 1]]);
+  });
+});
+
+describe('fragments rarest first', () => {
+  // What every candidate writes (reading the grid) comes first in the code; what only this pair wrote, after it.
+  const common = [
+    'int read_grid(int rows, int cols, char grid[64][64]) {',
+    '    for (int r = 0; r < rows; r++) { for (int c = 0; c < cols; c++) { scanf(" %c", &grid[r][c]); } }',
+    '    return rows * cols;',
+    '}',
+  ].join('\n');
+  const rare = [
+    'int flood(char grid[64][64], int r, int c, int rows, int cols) {',
+    "    if (r < 0 || c < 0 || r >= rows || c >= cols || grid[r][c] != '#') return 0;",
+    "    grid[r][c] = '.';",
+    '    return 1 + flood(grid, r + 1, c, rows, cols) + flood(grid, r - 1, c, rows, cols)',
+    '             + flood(grid, r, c + 1, rows, cols) + flood(grid, r, c - 1, rows, cols);',
+    '}',
+  ].join('\n');
+  const own = (n: number) =>
+    `${common}\n\nint main(void) {\n    char g[64][64];\n    int cells = read_grid(${n}, ${n}, g);\n    printf("%d\\n", cells * ${n});\n    while (cells > ${n}) cells /= 2;\n    return cells;\n}\n`;
+  const copy = `${common}\n\n${rare}\n`;
+
+  it('lists the fragment fewer submissions hold first, and in the code order without the counts', () => {
+    const other = `${common}\n\nstatic const char *names[] = { "north", "south" };\n\n${rare}\n`;
+    const { fingerprints, rarity } = compareSources([copy, other, own(3), own(5), own(7)], 'c');
+    const inOrder = fragments(fingerprints[0]!, fingerprints[1]!);
+    const rarest = fragments(fingerprints[0]!, fingerprints[1]!, rarity);
+    expect(inOrder).toHaveLength(2);
+    expect(inOrder[0]!.a.start_line).toBe(1);
+    expect(rarest.map((f) => f.a.start_line)).toEqual([6, 1]);
+    expect(new Set(rarest)).toEqual(new Set(inOrder));
   });
 });

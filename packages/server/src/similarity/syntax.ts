@@ -1,25 +1,26 @@
 /**
- * Source code read by a real parser (tree-sitter, the grammars of the tree-sitter organisation as npm packages
- * with prebuilt Node-API addons) for the judge languages that have one here: C, C++, Java and Python. One walk of
- * the parse tree gives two things:
+ * Source code read by a real parser (tree-sitter, with the grammars the tree-sitter organisation publishes on npm)
+ * for the judge languages that have one here: C, C++, Java and Python. One walk of the parse tree gives its
+ * structure features: a hash of every subtree of at least `MIN_LEAVES` leaves (names `V`, numbers `N`, strings and
+ * characters `S`, primitive types `T`, keywords and operators as written; comments and Python's docstrings
+ * dropped), computed in a canonical form so that what a disguise changes does not change it:
  *
- * - the normalized token stream (the leaves: names `V`, numbers `N`, strings and characters `S`, primitive types
- *   `T`, every keyword and operator as written; comments and Python's docstrings dropped), each token with where it
- *   stands, for the winnowed fingerprints and the matched fragments (fingerprint.ts, compare.ts);
- * - the structure features: a hash of every subtree of at least `MIN_LEAVES` leaves, computed in a canonical form
- *   so that what a disguise changes does not change it: names and literals abstracted, the members of a class and
- *   the statements of a block in a canonical order (a block's hash does not depend on how its statements are
- *   ordered), parentheses and braces around one statement seen through, the operands of a commutative operator in
- *   a canonical order, `a > b` read as `b < a`. Submissions are compared on these features weighted by rarity
- *   (rarity.ts).
+ * - names and literals abstracted;
+ * - the members of a class and the statements of a block in a canonical order (a block's hash does not depend on
+ *   the order of its statements), a declaration apart from its first value (`int x = 1;` as `int x; x = 1;`);
+ * - parentheses and braces around one statement seen through, every loop with a condition as a `while` loop (a
+ *   `for` loop's initializer before it, its update at the end of its body), `x++`, `x += 1` and `x = x + 1` alike,
+ *   the operands of a commutative operator in a canonical order, `a > b` read as `b < a`;
+ * - a call to a short function of the file, standing as a statement, also read as the function's body in place.
  *
- * Grammars load on first use, so a process that never compares code never loads them. The walk is iterative (no
- * recursion), so a deeply nested file cannot exhaust the stack.
+ * Submissions are compared on these features weighted by rarity (rarity.ts). The matched fragments a grader sees
+ * are found on the hand-written lexer's tokens (tokenize.ts, fingerprint.ts), which the API process reads in linear
+ * time whatever the code; the parser runs in the worker's job. Grammars load on first use. The walk is iterative
+ * (no recursion), so a deeply nested file cannot exhaust the stack.
  */
 import { createRequire } from 'node:module';
 import type { LanguageId } from '@examhall/contract';
 import type TreeSitter from 'tree-sitter';
-import type { Token } from './tokenize.js';
 
 /** The npm package of each language's grammar. */
 const GRAMMARS: Partial<Record<LanguageId, string>> = {
@@ -60,11 +61,15 @@ function readerFor(language: LanguageId): Reader {
   return reader;
 }
 
-/** A parsed submission: its tokens and its structure features (feature hash → occurrences). */
-export interface Parsed {
-  tokens: Token[];
-  features: Map<number, number>;
-}
+/** A submission's structure features: feature hash → occurrences. */
+export type Features = Map<number, number>;
+
+/**
+ * The most time one file's parse may take. Code the grammar cannot make sense of can send the parser's error
+ * recovery into seconds (96 KB of `x = 1` lines read as C++ takes 14 s); past this the parse stops and the file is
+ * read by the hand-written lexer instead. Real submissions parse in about a millisecond.
+ */
+export const PARSE_BUDGET_MS = 300;
 
 const COMMENTS = new Set(['comment', 'line_comment', 'block_comment']);
 const STRINGS = new Set([
@@ -271,19 +276,29 @@ function literalFeature(kind: string, text: string): number {
 }
 
 /**
- * Parses `source` and walks its tree once: the normalized tokens and the structure features. Besides the
- * structure, each string and number literal's value is a feature (`literals`, on unless turned off to measure what
- * the structure alone tells): a value every candidate writes weighs nothing, one two candidates share weighs much.
+ * Parses `source` and walks its tree once: its structure features, or null when the parse ran past
+ * `PARSE_BUDGET_MS`. Besides the structure, each string and number literal's value is a feature (`literals`, on
+ * unless turned off to measure what the structure alone tells): a value every candidate writes weighs nothing, one
+ * two candidates share weighs much.
  */
-export function parse(source: string, language: LanguageId, literals = true): Parsed {
+export function parse(source: string, language: LanguageId, literals = true): Features | null {
   const reader = readerFor(language);
-  const tree = reader.parser.parse(source, undefined, { bufferSize: Math.max(32 * 1024, source.length * 2 + 16) });
-  const tokens: Token[] = [];
+  const deadline = performance.now() + PARSE_BUDGET_MS;
+  let tree: TreeSitter.Tree | undefined;
+  try {
+    tree = reader.parser.parse(source, undefined, {
+      bufferSize: Math.max(32 * 1024, source.length * 2 + 16),
+      progressCallback: () => performance.now() > deadline,
+    });
+  } finally {
+    // A parse stopped midway leaves the parser ready for the next one only once reset.
+    if (!tree) reader.parser.reset();
+  }
+  if (!tree) return null;
   const features = new Map<number, number>();
   const add = (key: number) => features.set(key, (features.get(key) ?? 0) + 1);
   const functions = new Map<string, Hash[]>();
   const callers: Hash[][] = [];
-  const lines = lineStarts(source);
   const cursor = tree.walk();
   // Each property read crosses into the addon: types and fields are read by id, their names cached per language.
   const typeOf = () => {
@@ -298,10 +313,7 @@ export function parse(source: string, language: LanguageId, literals = true): Pa
   };
   // One frame per open node: its type and its children's hashes so far.
   const frames: { type: string; kids: Hash[] }[] = [{ type: '', kids: [] }];
-  const leaf = (text: string, from: number, to: number, name?: string) => {
-    const [line, col] = where(lines, from);
-    const [endLine, endCol] = where(lines, Math.max(from, to - 1));
-    tokens.push({ text, line, col, endLine, endCol });
+  const leaf = (text: string, name?: string) => {
     const h = labelHash(text);
     const kid = { h1: h, h2: Math.imul(h, 0x2545f491) >>> 0, leaves: 1, op: text, field: fieldOf(), name };
     frames[frames.length - 1]!.kids.push(kid);
@@ -319,24 +331,24 @@ export function parse(source: string, language: LanguageId, literals = true): Pa
       const to = cursor.endIndex;
       if (STRINGS.has(type) || NUMBERS.has(type)) {
         const kind = STRINGS.has(type) ? 'S' : 'N';
-        leaf(kind, from, to);
+        leaf(kind);
         if (literals) add(literalFeature(kind, source.slice(from, to)));
-      } else if (TYPES.has(type)) leaf('T', from, to);
-      else leaf('V', from, to, source.slice(from, to));
+      } else if (TYPES.has(type)) leaf('T');
+      else leaf('V', source.slice(from, to));
     } else if (cursor.gotoFirstChild()) {
       frames.push({ type, kids: [] });
       descend = true;
     } else {
       const from = cursor.startIndex;
       const to = cursor.endIndex;
-      if (type !== '' && from < to) leaf(cursor.nodeIsNamed ? source.slice(from, to) : type, from, to);
+      if (type !== '' && from < to) leaf(cursor.nodeIsNamed ? source.slice(from, to) : type);
     }
     if (descend) continue;
     // Up until a sibling: each node left is closed, its hash given to its parent.
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) {
         inlineCalls(functions, callers, add);
-        return { tokens, features };
+        return features;
       }
       const frame = frames.pop()!;
       const { own, before, carried } = nodeHash(frame.type, frame.kids);
@@ -352,25 +364,6 @@ export function parse(source: string, language: LanguageId, literals = true): Pa
       parent.push({ ...own, field: fieldOf() });
     }
   }
-}
-
-/** Where each line starts (offsets into the source). */
-function lineStarts(source: string): number[] {
-  const starts = [0];
-  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-/** The 1-based line and column of an offset. */
-function where(starts: readonly number[], offset: number): [number, number] {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return [lo + 1, offset - starts[lo]! + 1];
 }
 
 /**

@@ -38,7 +38,7 @@ export const similarityEn: Record<keyof typeof similarityZh, string> = {
   'sim.flag': 'Look at this',
   'sim.drawer.title': '{a} and {b}',
   'sim.drawer.summary':
-    'Similarity {score}: {fragments} matching fragments (highlighted; one colour per pair of fragments); starter code does not count.',
+    'Similarity {score}: {fragments} matching fragments (highlighted; one colour per pair of fragments; the fewer candidates wrote a fragment, the higher it is listed); starter code does not count.',
   'sim.drawer.noCode': '(no code)',
   'sim.fragment': 'Fragment {n}: lines {a1}–{a2} ↔ lines {b1}–{b2}',
   'sim.decide': 'Decision',

@@ -33,7 +33,8 @@ export const similarityZh = {
   'sim.status.dismissed': '已排除',
   'sim.flag': '需查看',
   'sim.drawer.title': '{a} 与 {b}',
-  'sim.drawer.summary': '相似度 {score}：{fragments} 段相同代码（高亮，同色为对应片段），起始代码不计入。',
+  'sim.drawer.summary':
+    '相似度 {score}：{fragments} 段相同代码（高亮，同色为对应片段；越少考生写出的片段排得越前），起始代码不计入。',
   'sim.drawer.noCode': '（没有代码）',
   'sim.fragment': '片段 {n}：第 {a1}–{a2} 行 ↔ 第 {b1}–{b2} 行',
   'sim.decide': '结论',
