@@ -101,6 +101,13 @@ const TYPES = new Set([
   'boolean_type',
   'sized_type_specifier',
 ]);
+/** What a leaf's type reads as (names are every type ending in `identifier`). */
+const KIND = new Map<string, 'comment' | 'S' | 'N' | 'T'>([
+  ...[...COMMENTS].map((t) => [t, 'comment'] as const),
+  ...[...STRINGS].map((t) => [t, 'S'] as const),
+  ...[...NUMBERS].map((t) => [t, 'N'] as const),
+  ...[...TYPES].map((t) => [t, 'T'] as const),
+]);
 /** Containers whose children's order carries no meaning a copier must keep: their hash sorts the children. */
 const UNORDERED = new Set([
   'program',
@@ -320,28 +327,26 @@ export function parse(source: string, language: LanguageId, literals = true): Fe
   };
   for (;;) {
     const type = typeOf();
+    const kind = KIND.get(type) ?? (type.endsWith('identifier') ? 'V' : undefined);
     let descend = false;
-    const isLeafKind = STRINGS.has(type) || NUMBERS.has(type) || TYPES.has(type) || type.endsWith('identifier');
-    if (COMMENTS.has(type)) {
+    if (kind === 'comment') {
       // dropped
     } else if (language === 'python' && type === 'expression_statement' && isLoneString(cursor.currentNode)) {
       // a docstring: dropped like a comment
-    } else if (isLeafKind) {
-      const from = cursor.startIndex;
-      const to = cursor.endIndex;
-      if (STRINGS.has(type) || NUMBERS.has(type)) {
-        const kind = STRINGS.has(type) ? 'S' : 'N';
-        leaf(kind);
-        if (literals) add(literalFeature(kind, source.slice(from, to)));
-      } else if (TYPES.has(type)) leaf('T');
-      else leaf('V', source.slice(from, to));
+    } else if (kind === 'S' || kind === 'N') {
+      leaf(kind);
+      if (literals) add(literalFeature(kind, source.slice(cursor.startIndex, cursor.endIndex)));
+    } else if (kind === 'T') leaf('T');
+    else if (kind === 'V') {
+      // A name's text is read only where a call or a function is named.
+      const named = WITH_FIELDS.has(frames[frames.length - 1]!.type);
+      leaf('V', named ? source.slice(cursor.startIndex, cursor.endIndex) : undefined);
     } else if (cursor.gotoFirstChild()) {
       frames.push({ type, kids: [] });
       descend = true;
-    } else {
-      const from = cursor.startIndex;
-      const to = cursor.endIndex;
-      if (type !== '' && from < to) leaf(cursor.nodeIsNamed ? source.slice(from, to) : type);
+    } else if (type !== '') {
+      // Any other leaf by its type: an operator or keyword is its text, `true`, `this` or `null_literal` alike.
+      leaf(type);
     }
     if (descend) continue;
     // Up until a sibling: each node left is closed, its hash given to its parent.
