@@ -33,7 +33,7 @@ import { attemptTotals } from './migrations/033_attempt_totals.js';
 import { itemAnalyses } from './migrations/034_item_analyses.js';
 import { bankImportRows } from './migrations/035_bank_import_rows.js';
 import { faceCheckOrder } from './migrations/037_face_check_order.js';
-import { similarityRarity } from './migrations/037_similarity_rarity.js';
+import { similarityRarity } from './migrations/038_similarity_rarity.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -131,7 +131,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '034_item_analyses': itemAnalyses(),
     '035_bank_import_rows': bankImportRows(),
     '037_face_check_order': faceCheckOrder(),
-    '037_similarity_rarity': similarityRarity(),
+    '038_similarity_rarity': similarityRarity(),
   };
 }
 

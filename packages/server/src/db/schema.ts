@@ -777,7 +777,7 @@ export interface SimilarityRunTable {
   submissions: number;
   /** JSON array of groups of three or more: `[{attempt_ids, pairs, max_score}]`. */
   groups: string;
-  /** JSON per language: submissions compared and how many hold each shared fingerprint (migration 037). */
+  /** JSON per language: submissions compared and how many hold each shared fingerprint (migration 038). */
   rarity: Generated<string>;
   computed_at: number;
 }
