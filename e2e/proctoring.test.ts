@@ -123,7 +123,7 @@ describe.runIf(browserAvailable())('proctoring journey', () => {
       // Storage refusing uploads: the exam page says 'upload failed' until a frame gets through again.
       await page.route('**/storage/**', (route) => route.fulfill({ status: 500, body: 'down' }));
       await page.getByTestId('capture-upload-failed').waitFor({ timeout: (CAPTURE_INTERVAL_S + 10) * 1000 });
-      expect(await page.getByTestId('capture-upload-failed').textContent()).toContain('upload failed');
+      expect(await page.getByTestId('capture-upload-failed').textContent()).toContain('监控画面上传失败');
       await page.unroute('**/storage/**');
       await page
         .getByTestId('capture-upload-failed')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DETAIL_KEYS, describeDetail, detail, type DetailKey } from './details.js';
+import { DETAIL_KEYS, describeDetail, detail, isCapturedOffline, type DetailKey } from './details.js';
 import { DIMENSIONS, dimensionName, knownDimension } from './dimensions.js';
 
 /** One written example per builder, with the parameters the reader must give back. */
@@ -16,7 +16,10 @@ const EXAMPLES: { [K in DetailKey]: [string, unknown] } = {
   browserOffline: [detail.browserOffline(), {}],
   pageOpenedOffline: [detail.pageOpenedOffline(), {}],
   slowResponse: [detail.slowResponse(5100.4), { ms: 5100 }],
-  failedSends: [detail.failedSends(3, 'Failed to fetch'), { n: 3, error: 'Failed to fetch' }],
+  failedSends: [
+    detail.failedSends(3, 'request timed out', 'timeout'),
+    { n: 3, error: 'request timed out', code: 'timeout' },
+  ],
   pageHidden: [detail.pageHidden(), {}],
   windowBlur: [detail.windowBlur(), {}],
   pageClosed: [detail.pageClosed(12.4), { s: 12 }],
@@ -31,6 +34,7 @@ const EXAMPLES: { [K in DetailKey]: [string, unknown] } = {
   stepSkipped: [detail.stepSkipped(-2), { step: -2 }],
   riskPicture: [detail.riskPicture(17), { record: 17 }],
   recording: [detail.recording(5000), { ms: 5000 }],
+  capturedOffline: [detail.capturedOffline(), {}],
 };
 
 describe('detail vocabulary', () => {
@@ -50,6 +54,21 @@ describe('detail vocabulary', () => {
     // A known kind with parameters that do not fit is not guessed at.
     expect(describeDetail('{"d":"faces","n":"two"}')).toBeNull();
     expect(describeDetail('{"d":"check","step":3,"result":"passed","device":null}')).toBeNull();
+  });
+
+  it('reads the bare mark of a picture taken offline, written before the vocabulary, as its kind', () => {
+    expect(describeDetail('offline')).toEqual({ key: 'capturedOffline', params: {} });
+    expect(isCapturedOffline('offline')).toBe(true);
+    expect(isCapturedOffline(detail.capturedOffline())).toBe(true);
+    expect(isCapturedOffline('')).toBe(false);
+    expect(isCapturedOffline(detail.browserOffline())).toBe(false);
+  });
+
+  it('keeps a failed send without a code readable', () => {
+    expect(describeDetail(detail.failedSends(3, 'Failed to fetch'))).toEqual({
+      key: 'failedSends',
+      params: { n: 3, error: 'Failed to fetch' },
+    });
   });
 
   it('reads check records written before the vocabulary', () => {

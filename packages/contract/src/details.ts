@@ -47,8 +47,11 @@ const DETAIL_PARAMS = {
   pageOpenedOffline: z.object({}),
   /** An answer took this long to be acknowledged. */
   slowResponse: z.object({ ms: Count }),
-  /** Sends failed this many times in a row; the last error's message. */
-  failedSends: z.object({ n: Count, error: z.string() }),
+  /**
+   * Sends failed this many times in a row; the last error's message and, when it had one, its stable code (a
+   * catalogue code or the client's own, such as `timeout`), which readers word in their language.
+   */
+  failedSends: z.object({ n: Count, error: z.string(), code: z.string().optional() }),
   /** The exam page was hidden. */
   pageHidden: z.object({}),
   /** The window lost focus to something outside the page. */
@@ -85,6 +88,8 @@ const DETAIL_PARAMS = {
   riskPicture: z.object({ record: Count }),
   /** A microphone recording of this length. */
   recording: z.object({ ms: Count }),
+  /** A picture taken while the browser was offline, uploaded once it was back. */
+  capturedOffline: z.object({}),
 } as const;
 
 /** A kind of detail. */
@@ -124,7 +129,8 @@ export const detail = {
   browserOffline: () => buildDetail('browserOffline', {}),
   pageOpenedOffline: () => buildDetail('pageOpenedOffline', {}),
   slowResponse: (ms: number) => buildDetail('slowResponse', { ms: Math.round(ms) }),
-  failedSends: (n: number, error: string) => buildDetail('failedSends', { n, error: error.slice(0, 300) }),
+  failedSends: (n: number, error: string, code?: string) =>
+    buildDetail('failedSends', { n, error: error.slice(0, 300), ...(code ? { code: code.slice(0, 64) } : {}) }),
   pageHidden: () => buildDetail('pageHidden', {}),
   windowBlur: () => buildDetail('windowBlur', {}),
   pageClosed: (seconds: number) => buildDetail('pageClosed', { s: Math.round(seconds) }),
@@ -149,10 +155,19 @@ export const detail = {
   stepSkipped: (step: -5 | -4 | -3 | -2 | -1) => buildDetail('stepSkipped', { step }),
   riskPicture: (recordId: number) => buildDetail('riskPicture', { record: recordId }),
   recording: (ms: number) => buildDetail('recording', { ms: Math.round(ms) }),
+  capturedOffline: () => buildDetail('capturedOffline', {}),
 } satisfies Record<DetailKey, (...args: never[]) => string>;
 
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+/** The mark of a picture taken offline written before the vocabulary had `capturedOffline`. */
+const LEGACY_OFFLINE = 'offline';
+
+/** True when a stored detail marks a picture taken offline, in either form. */
+export function isCapturedOffline(text: string): boolean {
+  return describeDetail(text)?.key === 'capturedOffline';
 }
 
 /** The check records written before the vocabulary: `{"step":-5,"result":"passed","device":…}` without a kind. */
@@ -163,6 +178,8 @@ const LegacyCheck = z.object({ step: Step, result: z.string(), device: z.string(
  * hand): the caller then shows the text as it is.
  */
 export function describeDetail(text: string): DescribedDetail | null {
+  // Pictures taken offline were marked with the bare word before the vocabulary named them.
+  if (text === LEGACY_OFFLINE) return { key: 'capturedOffline', params: {} };
   if (!text.startsWith('{')) return null;
   let json: unknown;
   try {

@@ -100,10 +100,25 @@ export const CepingFinishBody = z.object({
 /** POST /ceping/exam-finish body. */
 export type CepingFinishBody = z.input<typeof CepingFinishBody>;
 
+/** One dimension of the evaluation profile: its score out of its most, and how many of its items were answered. */
+export const EvaluationDimension = z.object({
+  dimension: z.string(),
+  /** The answered items' points. */
+  score: z.number(),
+  /** The most its items can add up to. */
+  max: z.number(),
+  /** Its items the candidate answered (0: the dimension has no score, which is not the lowest score). */
+  answered: z.number().int().nonnegative(),
+  /** Its items in all. */
+  items: z.number().int().nonnegative(),
+});
+/** One dimension of the evaluation profile. */
+export type EvaluationDimension = z.infer<typeof EvaluationDimension>;
+
 /** POST /ceping/exam-finish data: the dimension scores. */
 export const CepingFinishData = z.object({
   /** One score per dimension. */
-  dimensions: z.array(z.object({ dimension: z.string(), score: z.number(), max: z.number() })),
+  dimensions: z.array(EvaluationDimension),
 });
 /** POST /ceping/exam-finish data. */
 export type CepingFinishData = z.infer<typeof CepingFinishData>;

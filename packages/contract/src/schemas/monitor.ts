@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RISK_EVENT_IDS } from '../enums.js';
 import { ClientId, EpochMs, Id, IdParam } from './common.js';
+import { EvaluationDimension } from './ceping.js';
 import { ExamModeField, ExamPhaseField, ShowScoreField } from './exam.js';
 
 /** GET /monitor/time-table data: the server's clock. */
@@ -92,6 +93,8 @@ export const ExamResult = z.object({
   pending_manual: z.number().int(),
   /** True for a practice run, which never counts. */
   practice: z.boolean(),
+  /** The evaluation profile, one entry per dimension (as /ceping/exam-finish answers it); null without an evaluation section. */
+  evaluation: z.array(EvaluationDimension).nullable(),
 });
 /** The outcome of a finished attempt. */
 export type ExamResult = z.infer<typeof ExamResult>;

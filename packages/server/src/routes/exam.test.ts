@@ -514,6 +514,13 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
         seq: 1,
         changed_at: s.t.now(),
       });
+    // Nothing answered yet: each dimension says so, rather than scoring its lowest.
+    expect(
+      body<{ dimensions: unknown[] }>(await post('/ceping/exam-finish', { exam_id: s.examId })).data.dimensions,
+    ).toEqual([
+      { dimension: 'teamwork', score: 0, max: 5, answered: 0, items: 1 },
+      { dimension: 'resilience', score: 0, max: 5, answered: 0, items: 1 },
+    ]);
     expect(body<{ version: number }>(await answer(first!.id, 'A')).data.version).toBe(1);
     expect(body<{ version: number }>(await answer(second!.id, 'C')).data.version).toBe(1);
     expect((await answer(second!.id, 'Z')).statusCode).toBe(422);
@@ -525,8 +532,8 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
     const dims = body<{ dimensions: unknown[] }>(await post('/ceping/exam-finish', { exam_id: s.examId })).data
       .dimensions;
     expect(dims).toEqual([
-      { dimension: 'teamwork', score: 5, max: 5 },
-      { dimension: 'resilience', score: 3, max: 5 },
+      { dimension: 'teamwork', score: 5, max: 5, answered: 1, items: 1 },
+      { dimension: 'resilience', score: 3, max: 5, answered: 1, items: 1 },
     ]);
     // Evaluation items are not answered through /answer/answer, but their answer events are recorded there.
     const refused = await save(first!.id, { kind: 'choice', option: 'A' }, 2);
@@ -549,6 +556,10 @@ describe.each(await testedDialects())('the candidate exam on %s', (dialect) => {
       body<{ answer: string | null }>(await get(`/ceping/exam-show-new?exam_id=${s.examId}&subject_id=${second!.id}`))
         .data.answer,
     ).toBe('C');
+    // The profile comes with the result, at the submit and whenever the result is read again.
+    const submitted = body<{ evaluation: unknown }>(await post('/monitor/finish-exam', { exam_id: s.examId })).data;
+    expect(submitted.evaluation).toEqual(dims);
+    expect(body<{ evaluation: unknown }>(await get(`/exam/result?exam_id=${s.examId}`)).data.evaluation).toEqual(dims);
   });
 
   it('records network risk events in a hash chain that verifies, and submits when screen switches run out', async () => {

@@ -5,6 +5,7 @@ import type { Candidate } from '../repositories/candidates.js';
 import { GradingRepository } from '../repositories/grading.js';
 import type { AttemptService } from './attempts.js';
 import type { ExamBundle } from './catalog.js';
+import type { EvaluationSectionService } from './evaluationSection.js';
 import { visibleOutcome } from './outcome.js';
 import { gradedByPerson } from './scoring.js';
 
@@ -12,6 +13,8 @@ import { gradedByPerson } from './scoring.js';
 export interface AttemptResultDeps {
   /** The candidate's attempt, finishing it, what it ran on and what it answered. */
   attempts: Pick<AttemptService, 'started' | 'finish' | 'finished' | 'bundleOf' | 'answeredIds' | 'view'>;
+  /** The evaluation profile, shown with the result whenever it is opened. */
+  evaluation: Pick<EvaluationSectionService, 'profileOf'>;
 }
 
 /** The candidate handing in their attempt, and their result as far as the exam shows it. */
@@ -58,6 +61,7 @@ export class AttemptResultService {
       total: everyQuestion.length,
       pending_manual: pendingManual,
       practice: attempt.mode === ExamMode.simulate,
+      evaluation: await this.deps.evaluation.profileOf(attempt.id, bundle),
     };
   }
 }

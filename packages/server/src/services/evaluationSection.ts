@@ -4,8 +4,10 @@ import {
   evaluationMax,
   scoreQuestion,
   type AnswerReceipt,
+  type CepingFinishData,
   type CepingLineOrderData,
   type CepingShowData,
+  type EvaluationDimension,
   type OrderListData,
 } from '@examhall/contract';
 import type { Db } from '../db/database.js';
@@ -94,21 +96,39 @@ export class EvaluationSectionService {
   }
 
   /** Scores each dimension of the evaluation from the answers so far. */
-  async finish(c: Candidate, examId: number) {
+  async finish(c: Candidate, examId: number): Promise<CepingFinishData> {
     await this.deps.attempts.head(examId);
     const attempt = await this.deps.attempts.current(c, examId);
     if (!attempt || attempt.phase === ExamPhase.monitor) throw fail('exam_not_started');
     const bundle = await this.deps.attempts.bundleOf(attempt);
-    const answers = new Map((await this.repo.answers(attempt.id)).map((a) => [a.question_id, a.value]));
-    const dims = new Map<string, { score: number; max: number }>();
+    return { dimensions: await this.profile(attempt.id, bundle) };
+  }
+
+  /**
+   * The evaluation profile of an attempt: per dimension, the answered items' points out of the most its items can
+   * add up to, and how many of them were answered; null when the exam has no evaluation section.
+   */
+  async profileOf(attemptId: number, bundle: ExamBundle): Promise<EvaluationDimension[] | null> {
+    return bundle.evaluation.length === 0 ? null : this.profile(attemptId, bundle);
+  }
+
+  private async profile(attemptId: number, bundle: ExamBundle): Promise<EvaluationDimension[]> {
+    const answers = new Map((await this.repo.answers(attemptId)).map((a) => [a.question_id, a.value]));
+    const dims = new Map<string, EvaluationDimension>();
     for (const q of bundle.evaluation) {
       // An item whose stored row no longer parses has no dimension to add to; the others still count.
       if (q.body?.kind !== 'evaluation') continue;
-      const d = dims.get(q.body.content.dimension) ?? { score: 0, max: 0 };
+      const dimension = q.body.content.dimension;
+      const d = dims.get(dimension) ?? { dimension, score: 0, max: 0, answered: 0, items: 0 };
+      const answer = storedAnswer(answers.get(q.id));
+      d.items += 1;
       d.max += evaluationMax(q.body.key);
-      d.score += scoreQuestion(q.body, storedAnswer(answers.get(q.id)), q.score) ?? 0;
-      dims.set(q.body.content.dimension, d);
+      if (answer) {
+        d.answered += 1;
+        d.score += scoreQuestion(q.body, answer, q.score) ?? 0;
+      }
+      dims.set(dimension, d);
     }
-    return { dimensions: [...dims].map(([dimension, d]) => ({ dimension, score: d.score, max: d.max })) };
+    return [...dims.values()];
   }
 }

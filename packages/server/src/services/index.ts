@@ -284,6 +284,7 @@ export function createServices(deps: ServiceDeps): Services {
     faceVerification
       .frameRecorded(f)
       .catch((err: unknown) => deps.log.warn({ err }, 'face check of a frame not queued'));
+  const answered = answerServices(db, { attempts, store, clock, lanes: deps.groupCommitLanes, metrics });
   return {
     clock,
     store,
@@ -332,8 +333,8 @@ export function createServices(deps: ServiceDeps): Services {
     examPreview: new ExamPreviewService(db, { access, audit, bank: publishBank, catalog, tokens, invitations, clock }),
     attempts,
     attemptEntry: new AttemptEntryService(db, { attempts, admission, notifier: deps.notifier, clock }),
-    attemptResults: new AttemptResultService(db, { attempts }),
-    ...answerServices(db, { attempts, store, clock, lanes: deps.groupCommitLanes, metrics }),
+    ...answered,
+    attemptResults: new AttemptResultService(db, { attempts, evaluation: answered.evaluationSection }),
     risk,
     evidence,
     phone,

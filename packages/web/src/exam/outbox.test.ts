@@ -267,6 +267,38 @@ describe('Outbox', () => {
     expect(server.received.some((e) => e.subject_id === 1)).toBe(true);
   });
 
+  it('keeps the error code of the failed sends in the unstable network record', async () => {
+    const timedOut = Object.assign(new Error('request timed out'), { code: 'timeout' });
+    const server = fakeServer();
+    const send = server.send;
+    let left = 3;
+    server.send = (e) => (left-- > 0 ? Promise.reject(timedOut) : send(e));
+    const { box, timers } = await setup({ server });
+    await box.enqueue({ channel: 'answer', subject_id: 1, answer: choice('A') });
+    for (let i = 0; i < 4; i++) {
+      await settle();
+      timers.fire();
+    }
+    await settle();
+    const risks = server.received.filter((e) => e.channel === 'risk');
+    expect(risks.map((r) => r.detail)).toEqual([detail.failedSends(3, 'request timed out', 'timeout')]);
+  });
+
+  it('tells a lost session apart from an unstable network, records nothing for it, and forgets it once sent', async () => {
+    const { box, server, timers } = await setup();
+    server.failNext('signedOut', 'signedOut', 'signedOut', 'signedOut');
+    await box.enqueue({ channel: 'answer', subject_id: 1, answer: choice('A') });
+    for (let i = 0; i < 4; i++) {
+      await settle();
+      expect(box.getSnapshot()).toMatchObject({ signedOut: true, failures: i + 1 });
+      timers.fire();
+    }
+    await settle();
+    expect(box.getSnapshot()).toMatchObject({ signedOut: false, failures: 0 });
+    expect(server.received.filter((e) => e.channel === 'risk')).toEqual([]);
+    expect(server.received.some((e) => e.subject_id === 1)).toBe(true);
+  });
+
   it('stops once the attempt is over and keeps what was not acknowledged', async () => {
     const { box, server, store } = await setup();
     server.failNext('finished');

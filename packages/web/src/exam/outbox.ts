@@ -21,8 +21,11 @@ export interface Receipt {
   seq: number;
 }
 
-/** How a failed send is handled: retried later, the attempt is over, or the server refuses this entry for good. */
-export type FailureKind = 'retry' | 'finished' | 'rejected';
+/**
+ * How a failed send is handled: retried later, retried once the candidate has logged in again (the session is gone:
+ * not the network's fault), the attempt is over, or the server refuses this entry for good.
+ */
+export type FailureKind = 'retry' | 'signedOut' | 'finished' | 'rejected';
 
 /** What the outbox needs from its surroundings. */
 export interface OutboxDeps {
@@ -59,6 +62,8 @@ export interface OutboxSnapshot {
   online: boolean;
   /** Consecutive failed sends; 0 after any success. */
   failures: number;
+  /** True while the last failure was a session that is gone (the changes wait for a new login); false after any success. */
+  signedOut: boolean;
   /** True once a write was refused because the attempt is over. */
   finished: boolean;
   /** Changes waiting per question key (`channel:subject_id`), counting answers only, not events. */
@@ -104,6 +109,12 @@ export function saveStateOf(snapshot: OutboxSnapshot, key: string): SaveState {
   return snapshot.online && snapshot.failures === 0 && !snapshot.finished ? 'saving' : 'unsaved';
 }
 
+/** The stable code a failure carries (the API client's errors have one), for the record of an unstable network. */
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** A change the page hands to the outbox. */
 export type Change =
   | { channel: 'answer'; subject_id: number; answer?: AnswerValue; event?: AnswerEvent }
@@ -135,6 +146,7 @@ export class Outbox {
   private failures = 0;
   private finished = false;
   private unstableRecorded = false;
+  private signedOut = false;
   private inFlight: string | null = null;
   private running = false;
   private again = false;
@@ -429,6 +441,7 @@ export class Outbox {
       else this.unstableRecorded = false;
       await this.acknowledge(entry, receipt);
       if (this.failures !== 0) this.failures = 0;
+      this.signedOut = false;
       this.emit();
       return true;
     } catch (error) {
@@ -447,8 +460,11 @@ export class Outbox {
         return true;
       }
       this.failures += 1;
-      if (this.online && this.failures >= UNSTABLE_AFTER_FAILURES) {
-        this.markUnstable(detail.failedSends(this.failures, error instanceof Error ? error.message : String(error)));
+      // A lost session is not an unstable network: the page says so apart, and nothing is recorded against it.
+      this.signedOut = kind === 'signedOut';
+      if (this.online && !this.signedOut && this.failures >= UNSTABLE_AFTER_FAILURES) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.markUnstable(detail.failedSends(this.failures, message, codeOf(error)));
       }
       this.emit();
       this.retryTimer = this.setTimer(() => {
@@ -492,6 +508,7 @@ export class Outbox {
     return {
       online: this.online,
       failures: this.failures,
+      signedOut: this.signedOut,
       finished: this.finished,
       pending,
       rejected: new Map(this.rejected),

@@ -39,5 +39,3 @@ export function pathForPhase(examId: number, anid: number, phase: AttemptView['p
 
 /** Where the result page finds the result of a submit made a moment ago. */
 export const resultKey = (examId: number) => ['exam-result', examId] as const;
-/** Where the result page finds the evaluation's dimension scores from the submit. */
-export const dimensionsKey = (examId: number) => ['ceping-dimensions', examId] as const;

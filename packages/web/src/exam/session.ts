@@ -1,14 +1,16 @@
 /** Wires the framework-free outbox to the API client and the browser. */
 import { type RecordRiskData, subjectCalls, cepingCalls, monitorCalls } from '@examhall/contract';
-import { isApiError, request } from '../api/client.js';
+import { isApiError, isSessionGone, request } from '../api/client.js';
 import { serverNow } from './clock.js';
 import { Outbox, type FailureKind, type OutboxEntry, type Receipt } from './outbox.js';
 import { openIndexedDbStore } from './outboxStore.js';
 import { currentCandidate } from '../session/owner.js';
 import { browserJournal } from './stagedJournal.js';
 
-/** Sorts a failed send: the attempt is over, the server refuses this change for good, or try again. */
+/** Sorts a failed send: the attempt is over, the server refuses this change for good, the session is gone, or try again. */
 export function classifyFailure(e: unknown): FailureKind {
+  // A lost session first: its error is an API error too, and not the network's fault.
+  if (isSessionGone(e)) return 'signedOut';
   if (!isApiError(e)) return 'retry';
   if (e.code === 'exam_finished') return 'finished';
   // No answer, a server fault, a rate limit or a lost session: the change is fine, the moment is not.

@@ -7,6 +7,7 @@ import { openExamOutbox } from './session.js';
 const EMPTY_SNAPSHOT: OutboxSnapshot = {
   online: true,
   failures: 0,
+  signedOut: false,
   finished: false,
   pending: new Map(),
   rejected: new Map(),

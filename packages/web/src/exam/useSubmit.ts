@@ -9,7 +9,7 @@ import { stopStreams } from '../proctor/streams.js';
 import type { CardItem } from './card.js';
 import { remember } from './offlineCache.js';
 import type { Outbox } from './outbox.js';
-import { dimensionsKey, pathForPhase, resultKey } from './queries.js';
+import { pathForPhase, resultKey } from './queries.js';
 
 /** How long a submit waits for unsent changes: less when the time is up and the server ends the attempt anyway. */
 const DRAIN_MS = { auto: 8_000, asked: 15_000 };
@@ -55,8 +55,8 @@ export function useSubmit(p: {
         }
         if (hasEvaluation) {
           await unlessFinished(async () => {
-            const dims = await request(cepingCalls.cepingFinish, { body: { exam_id: examId } });
-            queryClient.setQueryData(dimensionsKey(examId), dims);
+            // The profile comes back with the result, whenever the result page is opened.
+            await request(cepingCalls.cepingFinish, { body: { exam_id: examId } });
           });
         }
         await unlessFinished(async () => {

@@ -21,7 +21,7 @@ const written = [
   detail.browserOffline(),
   detail.pageOpenedOffline(),
   detail.slowResponse(5100),
-  detail.failedSends(3, 'Failed to fetch'),
+  detail.failedSends(3, 'request timed out', 'timeout'),
   detail.pageHidden(),
   detail.windowBlur(),
   detail.pageClosed(12),
@@ -36,6 +36,7 @@ const written = [
   detail.stepSkipped(-2),
   detail.riskPicture(17),
   detail.recording(5000),
+  detail.capturedOffline(),
 ];
 
 describe('detail words', () => {
@@ -56,6 +57,20 @@ describe('detail words', () => {
     expect(detailText(tOf('zh-CN'), detail.check(-5, 'passed', null))).toBe('摄像头检测：通过');
     expect(detailText(tOf('en-US'), detail.slowResponse(5100))).toBe('Saving an answer was slow (5.1 s)');
     expect(detailText(tOf('zh-CN'), '{"step":-4,"result":"skipped","device":null}')).toBe('麦克风检测：已跳过');
+  });
+
+  it('words a failed send by its error code, never the English message, and a picture taken offline', () => {
+    const timedOut = detail.failedSends(3, 'request timed out', 'timeout');
+    expect(detailText(tOf('zh-CN'), timedOut)).toBe('连续 3 次保存失败（响应超时，请重试）');
+    expect(detailText(tOf('en-US'), timedOut)).not.toContain('{');
+    const refused = detail.failedSends(4, 'server error', 'internal_error');
+    expect(detailText(tOf('zh-CN'), refused)).not.toContain('server error');
+    // Written before codes were kept: the message is all there is.
+    expect(detailText(tOf('zh-CN'), detail.failedSends(3, 'Failed to fetch'))).toBe(
+      '连续 3 次保存失败（Failed to fetch）',
+    );
+    expect(detailText(tOf('zh-CN'), 'offline')).toBe('断网时拍摄，恢复连接后上传');
+    expect(detailText(tOf('en-US'), detail.capturedOffline())).toBe('Taken while offline, uploaded once back online');
   });
 
   it('shows details written before the vocabulary as they were written', () => {

@@ -1,5 +1,6 @@
-import { describeDetail, monitorStepKey, type DescribedDetail } from '@examhall/contract';
-import type { MessageParams } from './format.js';
+import { describeDetail, ERROR_CODES, monitorStepKey, type DescribedDetail } from '@examhall/contract';
+import type { ClientErrorCode } from '../api/clientErrorCode.js';
+import { errorKey, type MessageParams } from './format.js';
 import type { MessageKey } from './zh.js';
 
 type T = (key: MessageKey, params?: MessageParams) => string;
@@ -13,6 +14,20 @@ function stepName(t: T, step: number): string {
 
 function resultName(t: T, result: string): string {
   return result === 'passed' || result === 'skipped' || result === 'failed' ? t(`detail.result.${result}`) : result;
+}
+
+const CLIENT_CODES: readonly string[] = [
+  'timeout',
+  'network_error',
+  'invalid_response',
+  'http_error',
+] satisfies ClientErrorCode[];
+
+/** The error of a failed send in the reader's language when its code is known; its message as written otherwise. */
+function sendError(t: T, error: string, code: string | undefined): string {
+  const known =
+    code !== undefined && ((ERROR_CODES as readonly string[]).includes(code) || CLIENT_CODES.includes(code));
+  return known ? t(errorKey(code as ClientErrorCode)) : error;
 }
 
 function words(t: T, d: DescribedDetail): string {
@@ -51,12 +66,14 @@ function words(t: T, d: DescribedDetail): string {
       return t('detail.check', { step: stepName(t, d.params.step), result: resultName(t, d.params.result) });
     case 'stepSkipped':
       return t('detail.stepSkipped', { step: stepName(t, d.params.step) });
+    case 'failedSends':
+      return t('detail.failedSends', { n: d.params.n, error: sendError(t, d.params.error, d.params.code) });
     case 'noFace':
     case 'faces':
     case 'phoneSeen':
     case 'browserOffline':
     case 'pageOpenedOffline':
-    case 'failedSends':
+    case 'capturedOffline':
     case 'pageHidden':
     case 'windowBlur':
     case 'pageClosed':

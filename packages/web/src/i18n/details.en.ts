@@ -36,6 +36,7 @@ export const detailsEn: Record<keyof typeof detailsZh, string> = {
   'detail.stepSkipped': '{step} check skipped',
   'detail.riskPicture': 'Picture taken at risk record #{record}',
   'detail.recording': 'Recording of {s} s',
+  'detail.capturedOffline': 'Taken while offline, uploaded once back online',
   'detail.track.camera': 'camera',
   'detail.track.microphone': 'microphone',
   'detail.track.screen': 'screen sharing',

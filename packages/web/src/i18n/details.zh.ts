@@ -35,6 +35,7 @@ export const detailsZh = {
   'detail.stepSkipped': '跳过了{step}检测',
   'detail.riskPicture': '风险记录 #{record} 发生时拍摄的照片',
   'detail.recording': '录音 {s} 秒',
+  'detail.capturedOffline': '断网时拍摄，恢复连接后上传',
   'detail.track.camera': '摄像头',
   'detail.track.microphone': '麦克风',
   'detail.track.screen': '屏幕共享',

@@ -46,6 +46,9 @@ export const en: Dictionary = {
   'login.submit': 'Log in',
   'login.hint': 'Use the phone number your exam invitation was sent to.',
   'login.staffLink': 'Recruiter login',
+  'login.examSessionEnded': 'Your session has ended; the exam is still running',
+  'login.examAnswersSafe':
+    'Your answers are safe: those sent are on the server, and changes not yet sent are kept in this browser. Log in again to go back to the exam; they are sent then.',
 
   'exams.pageTitle': 'My exams',
   'exams.title': 'My exams',
@@ -285,6 +288,8 @@ export const en: Dictionary = {
     'The person in the picture does not match your ID photo. Face the camera yourself and take it again.',
   'proctor.stateFailed': 'Could not read the progress of the checks: {msg}',
   'proctor.allDone': 'All checks are done. You can start the exam.',
+  'proctor.doneWithSkips': 'The checks are over: {passed} passed and {skipped} skipped. You can start the exam.',
+  'proctor.skipsRecorded': 'The skipped checks are recorded and shown to the proctor.',
   'proctor.continue': 'Continue',
   'proctor.skip': 'Skip this check',
   'proctor.skipHint': 'This exam allows skipping this check, but a skip is recorded and shown to the proctor.',
@@ -342,7 +347,7 @@ export const en: Dictionary = {
   'proctor.reconnect.camera': 'Turn on the camera',
   'proctor.reconnect.microphone': 'Turn on the microphone',
   'proctor.reconnect.screen': 'Share the entire screen',
-  'proctor.uploadFailed': 'upload failed: a camera picture could not be uploaded; the next one is tried as usual.',
+  'proctor.uploadFailed': 'A camera picture could not be uploaded; the next one is tried as usual.',
   'proctor.offlineWaiting':
     '{n} pictures and recordings not yet sent are kept in this browser and will be uploaded when the connection returns.',
   'phone.pageTitle': 'Phone second view',
@@ -412,6 +417,8 @@ export const en: Dictionary = {
   'exam.offline':
     'You are offline. Keep answering: every change is kept in this browser and sent when the connection returns.',
   'exam.unstable': 'The connection is unstable; {n} changes are waiting to be sent. They are kept in this browser.',
+  'exam.signedOutWaiting':
+    'Your session has ended: {n} changes wait to be sent. They are kept in this browser and are sent once you log in again.',
   'exam.pending': '{n} changes waiting to be sent',
   'exam.allSaved': 'All changes saved',
   'exam.rejected': 'The server refused a change to question {n}: {msg}',
@@ -515,6 +522,8 @@ export const en: Dictionary = {
   'result.pendingManual': '{n} answers wait for a grader; the final score may change.',
   'result.practice': 'Practice run: this result never counts.',
   'result.dimensions': 'Evaluation profile',
+  'result.dimensionUnanswered': 'Not answered',
+  'result.dimensionPartly': '({answered} of {items} items answered)',
   'result.positions': 'Recommended positions',
   'result.noPositions': 'No positions to recommend yet.',
   'result.match': 'Match {n}%',

@@ -139,7 +139,7 @@ export const questionsEn: Record<keyof typeof questionsZh, string> = {
   'qedit.removeCriterion': 'Remove',
   'qedit.languages': 'Languages',
   'qedit.starter': 'Starter code',
-  'qedit.starterHint': "The code in the candidate's editor at first; empty uses the language's default template.",
+  'qedit.starterHint': "The code in the candidate's editor at first; empty leaves the editor empty.",
   'qedit.starterOf': '{lang} starter code',
   'qedit.useTemplate': 'Use the default template',
   'qedit.clearCode': 'Clear',

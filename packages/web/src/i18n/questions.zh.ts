@@ -133,7 +133,7 @@ export const questionsZh = {
   'qedit.removeCriterion': '删除',
   'qedit.languages': '可用语言',
   'qedit.starter': '初始代码',
-  'qedit.starterHint': '考生打开题目时编辑器中的代码；留空则使用该语言的默认模板。',
+  'qedit.starterHint': '考生打开题目时编辑器中的代码；留空则编辑器为空。',
   'qedit.starterOf': '{lang} 初始代码',
   'qedit.useTemplate': '填入默认模板',
   'qedit.clearCode': '清空',

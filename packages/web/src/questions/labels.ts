@@ -1,5 +1,5 @@
 /** A question kind's name in the page's language: the contract's kind entry says it, once, in both languages. */
-import { KINDS, type KindIndex, type QuestionKind } from '@examhall/contract';
+import { KINDS, type KindIndex, type QuestionKind, type Section } from '@examhall/contract';
 import type { Language } from '../i18n/format.js';
 
 /** A kind's name in a language, from its entry in the contract's kinds given (a test passes its own). */
@@ -18,4 +18,13 @@ export function kindLabel(kind: QuestionKind, lang: Language): string {
 export function typeLabel(type: number, lang: Language): string {
   const kind = KINDS.kindOfType(type);
   return kind ? kindLabel(kind, lang) : String(type);
+}
+
+/**
+ * The name of a stored question in a language, from its type and section: a type two kinds share (gradient choice
+ * and evaluation items) is named by the kind its section holds; an unknown one by its id.
+ */
+export function storedTypeLabel(type: number, section: Section, lang: Language): string {
+  const kind = KINDS.kindOfStored(type, section);
+  return kind ? kindLabel(kind, lang) : typeLabel(type, lang);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { secondsLeft } from '../shell/useCountdown.js';
-import { safeRedirect } from './redirect.js';
+import { isExamPath, safeRedirect } from './redirect.js';
 
 describe('safeRedirect', () => {
   it('keeps paths inside the app', () => {
@@ -11,6 +11,15 @@ describe('safeRedirect', () => {
     for (const bad of [null, '', 'https://evil.test/', '//evil.test/x', '/\\evil.test', 'exams']) {
       expect(safeRedirect(bad, '/exams')).toBe('/exams');
     }
+  });
+});
+
+describe('isExamPath', () => {
+  it('knows the pages of an exam from the others', () => {
+    for (const exam of ['/exam/3/7', '/exam/3/7/answer', '/exam/3/7/monitor?x=1', '/exam/12/40/result'])
+      expect(isExamPath(exam)).toBe(true);
+    for (const other of ['/exams', '/exam/3', '/exam/a/7/answer', '/profile', '/exam/37'])
+      expect(isExamPath(other)).toBe(false);
   });
 });
 

@@ -36,6 +36,13 @@ export const programmingExamples = (): KindExample<ProgrammingContent, Programmi
     content: {
       stem: '<p>输入两个整数 a 和 b，输出 a+b。 / Read two integers a and b and print a+b.</p>',
       languages: ['c', 'cpp', 'java', 'python', 'javascript', 'go', 'rust'],
+      // The input read for the candidate, the sum left to them (the other languages start empty).
+      starter: {
+        c: '#include <stdio.h>\n\nint main(void) {\n    long long a, b;\n    scanf("%lld %lld", &a, &b);\n    /* 在此输出结果 / print the answer here */\n    return 0;\n}\n',
+        cpp: '#include <iostream>\nusing namespace std;\n\nint main() {\n    long long a, b;\n    cin >> a >> b;\n    // 在此输出结果 / print the answer here\n    return 0;\n}\n',
+        java: 'import java.util.Scanner;\n\npublic class Main {\n    public static void main(String[] args) {\n        Scanner in = new Scanner(System.in);\n        long a = in.nextLong(), b = in.nextLong();\n        // 在此输出结果 / print the answer here\n    }\n}\n',
+        python: 'a, b = map(int, input().split())\n# 在此输出结果 / print the answer here\n',
+      },
       samples: [{ input: '1 2\n', output: '3\n' }],
       time_limit_ms: 1000,
       memory_limit_mb: 256,

@@ -31,6 +31,14 @@ export const programmingQaExamples = (): KindExample<ProgrammingQaContent, Progr
     content: {
       stem: '<p>写一个函数，判断字符串是否为回文。 / Write a function that tells whether a string is a palindrome.</p>',
       languages: ['cpp', 'java', 'python', 'javascript', 'go'],
+      // The function to write, its body left to the candidate.
+      starter: {
+        cpp: '#include <string>\nusing namespace std;\n\nbool isPalindrome(const string& s) {\n    // 在此实现 / write it here\n    return false;\n}\n',
+        java: 'public class Main {\n    static boolean isPalindrome(String s) {\n        // 在此实现 / write it here\n        return false;\n    }\n}\n',
+        python: 'def is_palindrome(s: str) -> bool:\n    # 在此实现 / write it here\n    return False\n',
+        javascript: 'function isPalindrome(s) {\n  // 在此实现 / write it here\n  return false;\n}\n',
+        go: 'package main\n\nfunc isPalindrome(s string) bool {\n\t// 在此实现 / write it here\n\treturn false\n}\n',
+      },
     },
     key: {
       rubric: 'Correct two-pointer or reverse comparison; handles empty string.',

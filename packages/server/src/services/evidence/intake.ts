@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { api } from '@examhall/contract';
 import {
   detail,
+  isCapturedOffline,
   riskCategoryOf,
   type EvidenceData,
   type EvidenceKind,
@@ -34,7 +35,6 @@ import {
   endedAt,
   FUTURE_SKEW_MS,
   LATE_EVIDENCE_MS,
-  OFFLINE_DETAIL,
   phoneStatus,
   STS_TTL_SECONDS,
   uploadQuota,
@@ -204,7 +204,7 @@ export class EvidenceIntakeService {
       sha256: body.sha256,
       triggerTime: body.trigger_time,
       clientId: body.client_id,
-      detail: body.offline ? OFFLINE_DETAIL : '',
+      detail: body.offline ? detail.capturedOffline() : '',
     });
     if (saved.fresh && body.kind === 'signature') {
       await this.repo.setMonitorData(attempt.id, { signature_key: body.key });
@@ -261,7 +261,7 @@ export class EvidenceIntakeService {
         .map((r) => ({ id: r.id, key: r.image_key ?? '', trigger_time: Number(r.trigger_time), isSuccess: true })),
       pertinents: rows.filter((r) => r.kind === 'pertinent').map((r) => ({ id: r.id, time: Number(r.trigger_time) })),
       bytes: rows.filter((r) => r.kind === 'byte').map((r) => ({ id: r.id, time: Number(r.trigger_time) })),
-      offlineImages: rows.filter((r) => r.detail === OFFLINE_DETAIL).length,
+      offlineImages: rows.filter((r) => isCapturedOffline(r.detail)).length,
       checks: [...checks].map(([step, result]) => ({ step, result })),
       capture_interval: bundle.settings.capture_interval,
       phone_seen_at: phoneSeen,

@@ -14,8 +14,6 @@ export const LATE_EVIDENCE_MS = 15 * 60_000;
 export const PHONE_FRESH_MS = 10_000;
 /** How far in the future a client's trigger time may be (clock drift). */
 export const FUTURE_SKEW_MS = 60_000;
-/** Detail of a capture taken offline (counted into offlineImages). */
-export const OFFLINE_DETAIL = 'offline';
 /** Kinds that may still arrive after the end when taken before it. */
 export const LATE_KINDS: ReadonlySet<EvidenceKind> = new Set(['frame', 'screen', 'phone', 'pertinent', 'byte']);
 

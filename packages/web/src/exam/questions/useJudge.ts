@@ -8,8 +8,11 @@ export interface JudgePanelProps {
   subject: Pick<Subject, 'id' | 'type' | 'samples'>;
   language: LanguageId;
   code: string;
-  /** Puts the code answer into the outbox and waits until it is sent (or the wait runs out). */
-  save: () => Promise<void>;
+  /**
+   * Sends what the outbox holds and waits until it is sent (or the wait runs out); for a submit (`submit` true) the
+   * code shown becomes the answer first, even an untouched starter, while a run leaves the answer as it is.
+   */
+  save: (submit: boolean) => Promise<void>;
   /** The server said the attempt is over. */
   onExamFinished: () => void;
 }
@@ -62,7 +65,7 @@ export function useJudge({ examId, subject, language, code, save, onExamFinished
           mode: how === 'submit' ? 'submit' : 'run',
           ...(how === 'custom' ? { input } : {}),
         },
-        save,
+        () => save(how === 'submit'),
       )
       .then((r) => {
         if (r.error?.code === 'exam_finished') onExamFinished();

@@ -1,6 +1,6 @@
 import { ExamMode, ExamPhase, monitorCalls } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Skeleton, Steps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Skeleton, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { errorText, isApiError, request } from '../../api/client.js';
@@ -25,7 +25,7 @@ import {
 } from '../../proctor/steps/index.js';
 import { checkProgress } from '../../proctor/steps/progress.js';
 import { getStreams, isLive, useStreams, type ProctorStreams } from '../../proctor/streams.js';
-import { MonitorStepList } from './MonitorStepList.js';
+import { ChecksDoneNotice, MonitorStepBar, MonitorStepList } from './MonitorStepList.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
 import { StartAttempt } from './StartAttempt.js';
 import { StartWaitNotice } from './StartWaitNotice.js';
@@ -185,13 +185,7 @@ export default function MonitorPage() {
             {t('monitor.steps')}
           </Typography.Title>
           <MonitorStepList steps={steps} statuses={progress?.statuses ?? null} />
-          <Steps
-            size="small"
-            current={allDone ? steps.length : Math.max(0, currentIndex)}
-            items={steps.map((s) => ({ title: t(`monitor.step.${s.key}`) }))}
-            style={{ margin: '16px 0' }}
-            aria-hidden
-          />
+          <MonitorStepBar steps={steps} statuses={progress?.statuses ?? null} />
           {!state.data && !state.isError && <Skeleton active />}
           {current && (
             <section aria-labelledby="current-step-title" data-testid="current-step" data-step={current.key}>
@@ -213,7 +207,7 @@ export default function MonitorPage() {
           )}
           {allDone && (
             <section data-testid="checks-done">
-              <Alert type="success" showIcon role="status" title={t('proctor.allDone')} />
+              <ChecksDoneNotice statuses={progress.statuses} />
               <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
                 {t('monitor.startHint')}
               </Typography.Paragraph>

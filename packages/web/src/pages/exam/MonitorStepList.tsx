@@ -1,4 +1,5 @@
-import { Tag } from 'antd';
+import { MinusCircleOutlined } from '@ant-design/icons';
+import { Alert, Steps, Tag } from 'antd';
 import type { ExamStep } from '../../exam/steps.js';
 import { useI18n } from '../../i18n/index.js';
 import type { StepStatus } from '../../proctor/steps/progress.js';
@@ -32,5 +33,54 @@ export function MonitorStepList({ steps, statuses }: { steps: ExamStep[]; status
         );
       })}
     </ol>
+  );
+}
+
+/**
+ * The checks as a progress bar: a passed step gets antd's check mark, a skipped one a mark of its own (never the
+ * passed one's) and the word 已跳过 beside its name.
+ */
+export function MonitorStepBar({ steps, statuses }: { steps: ExamStep[]; statuses: StepStatus[] | null }) {
+  const { t } = useI18n();
+  const current = statuses ? statuses.indexOf('current') : 0;
+  return (
+    <Steps
+      size="small"
+      current={current === -1 ? steps.length : Math.max(0, current)}
+      items={steps.map((s, i) =>
+        statuses?.[i] === 'skipped'
+          ? {
+              title: t(`monitor.step.${s.key}`),
+              subTitle: t('proctor.stepSkipped'),
+              status: 'finish',
+              icon: <MinusCircleOutlined style={{ color: '#ad4e00' }} aria-hidden />,
+              className: 'steps-item-skipped',
+            }
+          : { title: t(`monitor.step.${s.key}`) },
+      )}
+      style={{ margin: '16px 0' }}
+      aria-hidden
+      data-testid="monitor-step-bar"
+    />
+  );
+}
+
+/** The notice once every check is settled: all passed, or how many passed and how many were skipped. */
+export function ChecksDoneNotice({ statuses }: { statuses: StepStatus[] }) {
+  const { t } = useI18n();
+  const skipped = statuses.filter((s) => s === 'skipped').length;
+  const passed = statuses.filter((s) => s === 'passed').length;
+  return skipped === 0 ? (
+    <Alert type="success" showIcon role="status" title={t('proctor.allDone')} data-testid="checks-done-notice" />
+  ) : (
+    <Alert
+      type="warning"
+      showIcon
+      role="status"
+      title={t('proctor.doneWithSkips', { passed, skipped })}
+      description={t('proctor.skipsRecorded')}
+      data-testid="checks-done-notice"
+      data-skipped={skipped}
+    />
   );
 }

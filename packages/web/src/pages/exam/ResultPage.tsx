@@ -1,4 +1,4 @@
-import { dimensionName, type CepingFinishData, type ExamResult, examCalls } from '@examhall/contract';
+import { dimensionName, type EvaluationDimension, type ExamResult, examCalls } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Form, Input, Radio, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
 import { useRef } from 'react';
@@ -6,7 +6,7 @@ import { Link, Navigate, useLocation } from 'react-router';
 import { errorText, request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { shownOutcome } from '../../exam/outcome.js';
-import { dimensionsKey, resultKey, useExamParams } from '../../exam/queries.js';
+import { resultKey, useExamParams } from '../../exam/queries.js';
 import { useI18n } from '../../i18n/index.js';
 import { serverTime } from '../../shell/serverTime.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
@@ -26,11 +26,6 @@ export default function ResultPage() {
   const result = useQuery<ExamResult>({
     queryKey: resultKey(examId),
     queryFn: ({ signal }) => request(examCalls.examResult, { query: { exam_id: examId }, signal }),
-  });
-  const dimensions = useQuery<CepingFinishData>({
-    queryKey: dimensionsKey(examId),
-    queryFn: () => Promise.reject(new Error('not scored in this visit')),
-    enabled: false,
   });
 
   if (currentAuth() === null) {
@@ -139,7 +134,7 @@ export default function ResultPage() {
               data-testid="result-pending"
             />
           )}
-          {dimensions.data && <Dimensions list={dimensions.data.dimensions} />}
+          {r.evaluation && <Dimensions list={r.evaluation} />}
         </Card>
       )}
 
@@ -154,8 +149,11 @@ export default function ResultPage() {
   );
 }
 
-/** The evaluation's dimensions, each by its name in the page's language when it is a well-known one. */
-function Dimensions({ list }: { list: CepingFinishData['dimensions'] }) {
+/**
+ * The evaluation profile: each dimension by its name in the page's language when it is a well-known one, with its
+ * score out of its most; a dimension none of whose items was answered says so instead of showing a score.
+ */
+function Dimensions({ list }: { list: EvaluationDimension[] }) {
   const { t, lang } = useI18n();
   if (list.length === 0) return null;
   const named = lang === 'zh-CN' ? 'zh' : 'en';
@@ -166,8 +164,21 @@ function Dimensions({ list }: { list: CepingFinishData['dimensions'] }) {
       </Typography.Title>
       <ul className="dimension-list" data-testid="result-dimensions">
         {list.map((d) => (
-          <li key={d.dimension} data-testid="result-dimension" data-dimension={d.dimension}>
-            <Tag>{dimensionName(d.dimension, named)}</Tag> {d.score} / {d.max}
+          <li key={d.dimension} data-testid="result-dimension" data-dimension={d.dimension} data-answered={d.answered}>
+            <Tag>{dimensionName(d.dimension, named)}</Tag>{' '}
+            {d.answered === 0 ? (
+              <Typography.Text type="secondary">{t('result.dimensionUnanswered')}</Typography.Text>
+            ) : (
+              <>
+                {d.score} / {d.max}
+                {d.answered < d.items && (
+                  <Typography.Text type="secondary">
+                    {' '}
+                    {t('result.dimensionPartly', { answered: d.answered, items: d.items })}
+                  </Typography.Text>
+                )}
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -1,4 +1,4 @@
-import { LANGUAGE_TEMPLATES, LANGUAGES, type LanguageId } from '@examhall/contract';
+import { LANGUAGES, type LanguageId } from '@examhall/contract';
 import { Select, Space, Spin, Tag, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useI18n } from '../../i18n/index.js';
@@ -13,8 +13,8 @@ export function CodeAnswer({ subject, value, onChange, ctx }: Props) {
   const { t } = useI18n();
   const offered = (subject.languages?.length ? subject.languages : LANGUAGES.map((l) => l.id)) as LanguageId[];
   const language: LanguageId = value?.kind === 'code' ? value.language : offered[0]!;
-  // The question's own starter code, else the language's template.
-  const starter = (id: LanguageId) => subject.starter?.[id] || LANGUAGE_TEMPLATES[id];
+  // The author's starter code for the language, else an empty editor.
+  const starter = (id: LanguageId) => subject.starter?.[id] ?? '';
   const code = value?.kind === 'code' ? value.code : starter(language);
   const name = (id: LanguageId) => LANGUAGES.find((l) => l.id === id)?.name ?? id;
 
@@ -23,9 +23,9 @@ export function CodeAnswer({ subject, value, onChange, ctx }: Props) {
     subject,
     language,
     code,
-    save: async () => {
-      // Judged code is the answer: an untouched starter is stored too, so the saved answer matches the run.
-      if (value?.kind !== 'code') onChange({ kind: 'code', language, code });
+    save: async (submit: boolean) => {
+      // A submit hands the code in, so an untouched starter becomes the answer too; a run of it answers nothing.
+      if (submit && value?.kind !== 'code') onChange({ kind: 'code', language, code });
       await ctx.saveNow();
     },
     onExamFinished: ctx.examFinished,

@@ -27,9 +27,12 @@ export function ExamBanners(p: {
       {!snapshot.online ? (
         <Alert type="warning" title={t('exam.offline')} data-testid="net-banner" />
       ) : (
-        snapshot.failures > 0 && (
+        snapshot.failures > 0 &&
+        (snapshot.signedOut ? (
+          <Alert type="warning" title={t('exam.signedOutWaiting', { n: pending })} data-testid="net-banner" />
+        ) : (
           <Alert type="warning" title={t('exam.unstable', { n: pending })} data-testid="net-banner" />
-        )
+        ))
       )}
       <SwitchNotice left={risks.state.switchNotice} onClose={risks.dismissSwitchNotice} />
       <FullscreenPrompt

@@ -17,7 +17,7 @@ import { Skeleton } from '../../../ui/Skeleton.js';
 import { Tag } from '../../../ui/Tag.js';
 import { Paragraph, Title } from '../../../ui/Typography.js';
 import { PreviewKeys } from '../PreviewKeys.js';
-import { typeLabel } from '../../../questions/labels.js';
+import { storedTypeLabel } from '../../../questions/labels.js';
 
 /** One question with its answer input; the server's answer is adopted once it has loaded. */
 export function QuestionPanel(props: {
@@ -64,6 +64,7 @@ export function QuestionPanel(props: {
     <QuestionHeading
       number={props.number}
       type={type}
+      section={item.section}
       points={points}
       marked={props.marked}
       onToggleMark={props.onToggleMark}
@@ -73,7 +74,7 @@ export function QuestionPanel(props: {
   if (q.data.kind === 'ceping') {
     const s = q.data.data.subject;
     return (
-      <Article type="ceping" id={s.id} heading={heading(11)} examId={props.examId}>
+      <Article type="ceping" id={s.id} heading={heading(item.type)} examId={props.examId}>
         <Paragraph type="secondary">{t('exam.evaluation.note')}</Paragraph>
         <div className={props.allowCopy ? '' : 'no-copy'}>
           <Html html={s.stem} className="question-text" />
@@ -126,6 +127,7 @@ function Article(p: { type: number | 'ceping'; id: number; heading: ReactNode; e
 function QuestionHeading(p: {
   number: number;
   type: number;
+  section: CardItem['section'];
   points: number | undefined;
   marked: boolean;
   onToggleMark: () => void;
@@ -136,7 +138,7 @@ function QuestionHeading(p: {
       <Title level={2} style={{ fontSize: 18, margin: 0 }} id="question-heading" tabIndex={-1}>
         {t('exam.question', { n: p.number })}
       </Title>
-      <Tag>{typeLabel(p.type, lang)}</Tag>
+      <Tag data-testid="question-kind">{storedTypeLabel(p.type, p.section, lang)}</Tag>
       {p.points !== undefined && <Tag color="blue">{t('exam.points', { n: p.points })}</Tag>}
       <Button
         size="small"
