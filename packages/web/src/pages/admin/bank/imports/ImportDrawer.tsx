@@ -1,9 +1,10 @@
-import { UploadOutlined } from '@ant-design/icons';
+import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportPreviewData, JobView } from '@examhall/contract';
 import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';
+import { FolderNameModal } from '../FolderNameModal.js';
 import { folderOptions, folderPath } from '../folderTree.js';
 import { useFolders, useTags } from '../queries.js';
 import { useFormats, useImport, usePreview } from '../importQueries.js';
@@ -37,6 +38,7 @@ export function ImportDrawer(props: {
   const [format, setFormat] = useState<string | null>(null);
   const [chosenTags, setChosenTags] = useState<string[]>([]);
   const [onlyValid, setOnlyValid] = useState(false);
+  const [naming, setNaming] = useState(false);
   const list = useMemo(() => folders.data?.list ?? [], [folders.data]);
   const treeData = useMemo(() => folderOptions(list, (f) => f.id), [list]);
   const shown: ImportPreviewData | undefined = preview.data;
@@ -99,19 +101,35 @@ export function ImportDrawer(props: {
     >
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <Form layout="vertical">
-          <Form.Item label={t('console.import.folder')} required>
-            <TreeSelect
-              value={folderId ?? undefined}
-              onChange={(v: number) => {
-                setFolderId(v);
-                read({ folderId: v });
-              }}
-              treeData={treeData}
-              treeDefaultExpandAll
-              placeholder={t('console.import.chooseFolder')}
-              aria-label={t('console.import.folder')}
-              data-testid="import-folder"
-            />
+          <Form.Item
+            label={t('console.import.folder')}
+            required
+            extra={
+              list.length === 0 && folders.isSuccess ? t('console.import.noFolders') : t('console.import.folderHint')
+            }
+          >
+            <Space.Compact style={{ width: '100%' }}>
+              <TreeSelect
+                value={folderId ?? undefined}
+                onChange={(v: number) => {
+                  setFolderId(v);
+                  read({ folderId: v });
+                }}
+                treeData={treeData}
+                treeDefaultExpandAll
+                placeholder={t('console.import.chooseFolder')}
+                notFoundContent={t('console.import.noFolders')}
+                aria-label={t('console.import.folder')}
+                data-testid="import-folder"
+              />
+              <Button
+                icon={<FolderAddOutlined aria-hidden />}
+                onClick={() => setNaming(true)}
+                data-testid="import-new-folder"
+              >
+                {t('console.bank.newFolder')}
+              </Button>
+            </Space.Compact>
           </Form.Item>
           <Form.Item label={t('console.import.file')} extra={t('console.import.fileHint')}>
             <Space wrap>
@@ -200,6 +218,16 @@ export function ImportDrawer(props: {
           </>
         )}
       </Space>
+      <FolderNameModal
+        open={naming}
+        mode="create"
+        parent={null}
+        onClose={() => setNaming(false)}
+        onCreated={(id) => {
+          setFolderId(id);
+          read({ folderId: id });
+        }}
+      />
     </Drawer>
   );
 }
