@@ -4,10 +4,11 @@
  * a small exam and the screens that follow what was just done.
  */
 import type { EditorExamDetail } from '@examhall/contract';
+import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
-import { candidateToken, enterByApi } from './support/candidate.js';
+import { api, candidateToken, enterByApi } from './support/candidate.js';
 import { clickForCall, staffCall, staffLogin, type StaffAccount } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN } from './support/server.js';
@@ -184,6 +185,128 @@ describe.runIf(browserAvailable())('a new author in the console', () => {
       .poll(() => page.getByTestId('bank-table').locator('tbody tr.ant-table-row').count(), { timeout: 15_000 })
       .toBe(2);
     expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    await context.close();
+  });
+  it('item 3: the results of a small exam show only what it has, fit their drawer, and agree on its full marks', async () => {
+    const { context, page, consoleErrors } = await authorPage('/admin/exams');
+    // Five fixed questions of 10 points and a draw of 3 of 5 for 2 points each: an 8-question paper worth 56, all
+    // professional, with no pass mark.
+    const single = (stem: string, tags: string[] = []) =>
+      staffCall<{ id: number }>(page, '/admin/bank/questions', {
+        question: {
+          kind: 'single',
+          content: { stem: `<p>${stem}</p>`, options: ['A', 'B'].map((id) => ({ id, content: `选项 ${id}` })) },
+          key: { option: 'A' },
+        },
+        tags,
+        default_score: 10,
+      });
+    const fixed: number[] = [];
+    for (let k = 1; k <= 5; k++) fixed.push((await single(`固定题 ${k}`)).id);
+    for (let k = 1; k <= 5; k++) await single(`抽题池 ${k}`, ['results-pool']);
+    const { exam_id: examId } = await staffCall<{ exam_id: number }>(page, '/admin/exam/create', {
+      name: '小规模笔试',
+    });
+    const fresh = await staffGet<EditorExamDetail>(page, '/admin/exam/detail', { exam_id: examId });
+    const saved = await staffCall<{ revision: number }>(page, '/admin/exam/save-draft', {
+      exam_id: examId,
+      revision: fresh.revision,
+      draft: {
+        ...fresh.draft,
+        sections: [
+          { kind: 'major', title: '', items: fixed.map((id) => ({ question_id: id, points: 10 })) },
+          {
+            kind: 'major',
+            title: '',
+            draw: { count: 3, points: 2, folder_ids: [], tags: ['results-pool'], difficulty: [] },
+          },
+        ],
+      },
+    });
+    await staffCall(page, '/admin/exam/publish', { exam_id: examId, revision: saved.revision });
+    const phone = '13500135031';
+    const invited = await staffCall<{ list: { anid: number }[] }>(page, '/admin/exam/invite', {
+      exam_id: examId,
+      phones: [{ phone, area_code: '86' }],
+      send_sms: false,
+    });
+    const auth = await candidateToken(j.server, phone);
+    const { attempt } = await enterByApi(j.server, auth, examId, invited.list[0]!.anid);
+    const finished = await api<{ max_score: number }>(j.server, auth, 'POST', '/monitor/finish-exam', {
+      exam_id: examId,
+    });
+    expect(finished.max_score).toBe(56);
+
+    await page.goto(`/admin/results/${examId}`);
+    await page.getByTestId(`results-row-${attempt.id}`).waitFor();
+    // No pass mark: no column of it, and the figures say so instead of counting everyone undecided.
+    await expect
+      .poll(() => page.getByTestId('results-pass-counts').textContent(), { timeout: 15_000 })
+      .toContain('未设置及格线');
+    const heads = await page.getByTestId('results-table').locator('thead th').allTextContents();
+    expect(heads).not.toContain('是否通过');
+    // Professional questions only: no aptitude column, and no section switch for one section.
+    expect(heads).toContain('专业');
+    expect(heads).not.toContain('行测');
+    expect(await page.getByTestId('results-section').count()).toBe(0);
+    // The time chart has the paper's 8 questions, not the draw's whole pool.
+    const timeLabels = page.getByTestId('time-chart').locator('svg text');
+    await expect.poll(() => timeLabels.allTextContents(), { timeout: 30_000 }).toContain('Q8');
+    expect(await timeLabels.allTextContents()).not.toContain('Q9');
+
+    // One click exports: the file has the paper's 8 question columns, no empty ones, no aptitude or pass column.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('export-xlsx').click(),
+    ]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await download.path())!);
+    const header = (workbook.worksheets[0]!.getRow(1).values as unknown[]).slice(1).map(String);
+    expect(header.filter((h) => /^第\d+题/.test(h))).toHaveLength(8);
+    expect(header).not.toContain('行测得分');
+    expect(header).not.toContain('是否通过');
+
+    // The candidate's report: its question table fits the drawer, the points in view.
+    await page.getByTestId(`results-open-${attempt.id}`).click();
+    const table = page.getByTestId('report-questions');
+    await table.locator('tbody tr.ant-table-row').first().waitFor();
+    // Once the drawer has slid in: the table's right edge within the drawer and the window, nothing scrolled aside.
+    const drawer = page.locator('.ant-drawer-content-wrapper');
+    await expect
+      .poll(async () => Math.round((await drawer.boundingBox())!.x + (await drawer.boundingBox())!.width))
+      .toBe(1440);
+    const fit = await page.locator('.ant-drawer-body').evaluate((body) => {
+      const inner = body.querySelector('[data-testid="report-questions"] table')!;
+      return {
+        body: body.getBoundingClientRect().right,
+        table: inner.getBoundingClientRect().right,
+        overflow: body.scrollWidth - body.clientWidth,
+      };
+    });
+    expect(fit.table).toBeLessThanOrEqual(fit.body);
+    expect(fit.overflow).toBe(0);
+    await page.screenshot({ path: 'e2e/screenshots/results-report-zh-1440.png' });
+    expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  it("item 3: the editor's full marks are what candidates are scored out of (evaluation items add none)", async () => {
+    const { context, page } = await newPage(j.browser, j.server.baseUrl);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await staffLogin(page, ADMIN, '/admin/exams');
+    // The demo exam (seeded first): the three sections, evaluation items among them.
+    const exams = await staffGet<{ list: { id: number }[] }>(page, '/admin/exam/list', { sort: 'id', order: 'asc' });
+    const demoId = exams.list[0]!.id;
+    const preview = await staffCall<{ token: string; anid: number }>(page, '/admin/exam/preview', { exam_id: demoId });
+    await enterByApi(j.server, preview.token, demoId, preview.anid);
+    const scored = await api<{ max_score: number }>(j.server, preview.token, 'POST', '/monitor/finish-exam', {
+      exam_id: demoId,
+    });
+    await page.goto(`/admin/exams/${demoId}`);
+    const totals = page.getByTestId('exam-totals');
+    await totals.waitFor();
+    expect(Number(await totals.getAttribute('data-points'))).toBe(scored.max_score);
+    expect(await totals.textContent()).toContain(`满分 ${scored.max_score}`);
     await context.close();
   });
 });
