@@ -309,4 +309,85 @@ describe.runIf(browserAvailable())('a new author in the console', () => {
     expect(await totals.textContent()).toContain(`满分 ${scored.max_score}`);
     await context.close();
   });
+  it('item 5: the screens follow what was just done: texts after inviting, the proctor tile and a dismissed flag', async () => {
+    const { context, page, consoleErrors } = await authorPage('/admin/exams');
+    const question = await staffCall<{ id: number }>(page, '/admin/bank/questions', {
+      question: {
+        kind: 'single',
+        content: {
+          stem: '<p>2 + 2 = ?</p>',
+          options: ['A', 'B'].map((id) => ({ id, content: id === 'A' ? '4' : '5' })),
+        },
+        key: { option: 'A' },
+      },
+      default_score: 5,
+    });
+    const { exam_id: examId } = await staffCall<{ exam_id: number }>(page, '/admin/exam/create', { name: '监考笔试' });
+    const fresh = await staffGet<EditorExamDetail>(page, '/admin/exam/detail', { exam_id: examId });
+    const saved = await staffCall<{ revision: number }>(page, '/admin/exam/save-draft', {
+      exam_id: examId,
+      revision: fresh.revision,
+      draft: {
+        ...fresh.draft,
+        sections: [{ kind: 'major', title: '', items: [{ question_id: question.id, points: 5 }] }],
+      },
+    });
+    await staffCall(page, '/admin/exam/publish', { exam_id: examId, revision: saved.revision });
+
+    // The invitations tab: its help points at the bulk ways below it, and a phone invited shows in the texts at once.
+    await page.goto(`/admin/exams/${examId}?tab=invite`);
+    const invite = page.getByTestId('exam-invite');
+    await invite.waitFor();
+    const help = await invite.textContent();
+    expect(help).not.toContain('将在考生页面提供');
+    expect(help).toContain('批量邀请');
+    const phone = '13500135041';
+    await page.getByTestId('invite-phones').fill(phone);
+    await page.getByTestId('invite-submit').click();
+    await page.getByTestId('invite-result').waitFor();
+    await page.getByTestId('sms-table').locator('.ant-table-row', { hasText: phone }).waitFor({ timeout: 10_000 });
+
+    // The candidate enters, skipping the optional camera and microphone: two flags for the proctor.
+    const auth = await candidateToken(j.server, phone);
+    const anid = (
+      await staffCall<{ list: { anid: number }[] }>(page, '/admin/exam/invite', {
+        exam_id: examId,
+        phones: [{ phone, area_code: '86' }],
+        send_sms: false,
+      })
+    ).list[0]!.anid;
+    const { attempt } = await enterByApi(j.server, auth, examId, anid);
+
+    expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    await context.close();
+
+    // The exam has no phone check: its tile (an admin proctors) says nothing of a phone, and the grid has no phone
+    // filter.
+    const proctor = await newPage(j.browser, j.server.baseUrl);
+    await proctor.page.setViewportSize({ width: 1440, height: 900 });
+    await staffLogin(proctor.page, ADMIN, `/admin/proctoring/${examId}`);
+    await proctorChecks(proctor.page, proctor.consoleErrors, attempt.id);
+    await proctor.context.close();
+  });
+
+  /** The proctor's grid and drawer of `attemptId`, on a page at the exam's grid. */
+  async function proctorChecks(page: Page, consoleErrors: string[], attemptId: number) {
+    const tile = page.getByTestId(`proctor-tile-${attemptId}`);
+    await tile.waitFor();
+    expect(await tile.textContent()).not.toContain('手机');
+    expect(await page.getByTestId('grid-filter-phone_lost').count()).toBe(0);
+
+    // Dismissing a flag updates the drawer without an error.
+    await tile.click();
+    const dismiss = page.getByTestId('proctor-attempt').locator('[data-testid^="decide-dismiss-"]').first();
+    await dismiss.waitFor();
+    await dismiss.click();
+    await page.locator('.ant-message').getByText('已保存判定').waitFor();
+    await expect
+      .poll(() => page.getByTestId('proctor-attempt').locator('[data-testid^="decide-dismiss-"]').count())
+      .toBeGreaterThan(0);
+    await page.waitForTimeout(1_000);
+    expect(consoleErrors.filter((e) => /invalid_response|unexpected response/.test(e))).toEqual([]);
+    await page.screenshot({ path: 'e2e/screenshots/proctor-attempt-zh-1440.png' });
+  }
 });

@@ -462,7 +462,7 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.exams.inviteAreaHint': 'Numbers without “+code” use this one.',
   'console.exams.invitePhones': 'Phones',
   'console.exams.invitePhonesHint':
-    'One per line or separated by commas; others as “+852 61234567”. Bulk imports come with the candidates page.',
+    'One per line or separated by commas; others as “+852 61234567”. For many candidates, use “{bulk}” or “{list}” below.',
   'console.exams.invalidPhones': 'Not valid phone numbers: {list}',
   'console.exams.inviteExtra': 'Extra time',
   'console.exams.inviteSubmit': 'Invite {n} phones',

@@ -444,7 +444,7 @@ export const consoleZh = {
   'console.exams.inviteAreaHint': '没有写“+区号”的号码使用此区号。',
   'console.exams.invitePhones': '手机号',
   'console.exams.invitePhonesHint':
-    '每行一个，或用逗号分隔；其他地区的号码写作“+852 61234567”。批量导入将在考生页面提供。',
+    '每行一个，或用逗号分隔；其他地区的号码写作“+852 61234567”。人数较多时，用下方的“{bulk}”或“{list}”。',
   'console.exams.invalidPhones': '这些号码无效：{list}',
   'console.exams.inviteExtra': '额外作答时间',
   'console.exams.inviteSubmit': '邀请 {n} 个号码',
