@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';
 import { FolderNameModal } from '../FolderNameModal.js';
-import { folderOptions, folderPath } from '../folderTree.js';
+import { folderOptions, folderPath, type FolderOption } from '../folderTree.js';
 import { useFolders, useTags } from '../queries.js';
 import { useFormats, useImport, usePreview } from '../importQueries.js';
 import { JobProgress } from '../../jobs/JobProgress.js';
@@ -38,7 +38,6 @@ export function ImportDrawer(props: {
   const [format, setFormat] = useState<string | null>(null);
   const [chosenTags, setChosenTags] = useState<string[]>([]);
   const [onlyValid, setOnlyValid] = useState(false);
-  const [naming, setNaming] = useState(false);
   const list = useMemo(() => folders.data?.list ?? [], [folders.data]);
   const treeData = useMemo(() => folderOptions(list, (f) => f.id), [list]);
   const shown: ImportPreviewData | undefined = preview.data;
@@ -101,36 +100,15 @@ export function ImportDrawer(props: {
     >
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <Form layout="vertical">
-          <Form.Item
-            label={t('console.import.folder')}
-            required
-            extra={
-              list.length === 0 && folders.isSuccess ? t('console.import.noFolders') : t('console.import.folderHint')
-            }
-          >
-            <Space.Compact style={{ width: '100%' }}>
-              <TreeSelect
-                value={folderId ?? undefined}
-                onChange={(v: number) => {
-                  setFolderId(v);
-                  read({ folderId: v });
-                }}
-                treeData={treeData}
-                treeDefaultExpandAll
-                placeholder={t('console.import.chooseFolder')}
-                notFoundContent={t('console.import.noFolders')}
-                aria-label={t('console.import.folder')}
-                data-testid="import-folder"
-              />
-              <Button
-                icon={<FolderAddOutlined aria-hidden />}
-                onClick={() => setNaming(true)}
-                data-testid="import-new-folder"
-              >
-                {t('console.bank.newFolder')}
-              </Button>
-            </Space.Compact>
-          </Form.Item>
+          <FolderField
+            treeData={treeData}
+            empty={list.length === 0 && folders.isSuccess}
+            folderId={folderId}
+            onChange={(v) => {
+              setFolderId(v);
+              read({ folderId: v });
+            }}
+          />
           <Form.Item label={t('console.import.file')} extra={t('console.import.fileHint')}>
             <Space wrap>
               <Upload
@@ -218,16 +196,54 @@ export function ImportDrawer(props: {
           </>
         )}
       </Space>
+    </Drawer>
+  );
+}
+
+/**
+ * The folder the questions go into, with a folder made in place (then chosen); with no folders yet it says so and
+ * why (imports go into a folder: the file's categories become its sub-folders).
+ */
+function FolderField(props: {
+  treeData: FolderOption<number>[];
+  empty: boolean;
+  folderId: number | null;
+  onChange: (folderId: number) => void;
+}) {
+  const { t } = useI18n();
+  const [naming, setNaming] = useState(false);
+  return (
+    <Form.Item
+      label={t('console.import.folder')}
+      required
+      extra={props.empty ? t('console.import.noFolders') : t('console.import.folderHint')}
+    >
+      <Space.Compact style={{ width: '100%' }}>
+        <TreeSelect
+          value={props.folderId ?? undefined}
+          onChange={props.onChange}
+          treeData={props.treeData}
+          treeDefaultExpandAll
+          placeholder={t('console.import.chooseFolder')}
+          notFoundContent={t('console.import.noFolders')}
+          aria-label={t('console.import.folder')}
+          data-testid="import-folder"
+        />
+        <Button
+          icon={<FolderAddOutlined aria-hidden />}
+          onClick={() => setNaming(true)}
+          data-testid="import-new-folder"
+        >
+          {t('console.bank.newFolder')}
+        </Button>
+      </Space.Compact>
       <FolderNameModal
         open={naming}
         mode="create"
         parent={null}
         onClose={() => setNaming(false)}
-        onCreated={(id) => {
-          setFolderId(id);
-          read({ folderId: id });
-        }}
+        onCreated={props.onChange}
       />
-    </Drawer>
+    </Form.Item>
   );
 }
