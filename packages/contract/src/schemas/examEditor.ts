@@ -84,6 +84,29 @@ export function isDrawSection(s: ExamSectionDef): s is DrawSection {
   return 'draw' in s;
 }
 
+/** The questions one candidate gets from a section: a draw's count (not its pool), a fixed section's items. */
+export function sectionQuestionCount(s: ExamSectionDef): number {
+  return isDrawSection(s) ? s.draw.count : s.items.length;
+}
+
+/**
+ * The points a section is worth to one candidate (to hundredths): a draw's count times its points (the pool is
+ * larger), a fixed section's items. The evaluation section's items are not scored into points: 0.
+ */
+export function sectionFullMarks(s: ExamSectionDef): number {
+  if (s.kind === 'evaluation') return 0;
+  const total = isDrawSection(s) ? s.draw.count * s.draw.points : s.items.reduce((sum, i) => sum + i.points, 0);
+  return Math.round(total * 100) / 100;
+}
+
+/**
+ * An exam's full marks, the one count of them: what each candidate's paper is worth, as scoring adds it up (every
+ * question a candidate gets but the evaluation items).
+ */
+export function examFullMarks(sections: readonly ExamSectionDef[]): number {
+  return Math.round(sections.reduce((n, s) => n + sectionFullMarks(s), 0) * 100) / 100;
+}
+
 /** When a candidate passes: never judged, at a number of points, or at a share of the maximum. */
 export const PassingRule = z.discriminatedUnion('kind', [
   z.object({

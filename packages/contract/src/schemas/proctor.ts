@@ -381,6 +381,8 @@ export const ProctorGridData = z.object({
   }) satisfies z.ZodType<Record<GridFilter, number>>,
   /** Flags still waiting for a decision, newest first (at most 50): the feed before anything new arrives. */
   pending: z.array(ProctorFeedItem),
+  /** True when the exam keeps the phone (second view) check: without it no tile has a phone to show. */
+  phone_check: z.boolean(),
   /**
    * True while the local store's disk is down to the reserve kept for answers, with no room left for the largest
    * picture or recording: uploads are refused (503 storage_full) and candidates' pages keep them until there is.

@@ -274,6 +274,8 @@ export const ResultStatsData = z.object({
   max_score: z.number(),
   /** Passed, failed and undecided by the pass rule (all undecided without one). */
   pass: z.object({ passed: z.number().int(), failed: z.number().int(), undecided: z.number().int() }),
+  /** True when a version the finished attempts took has a pass rule (without one, nobody passes or fails). */
+  pass_rule: z.boolean(),
   /** The score distribution: equal bins from 0 to max_score; the last includes its upper bound. */
   distribution: z.array(z.object({ from: z.number(), to: z.number(), count: z.number().int() })),
   /** Per section: mean points and what it is worth. */

@@ -5,12 +5,15 @@ import {
   type EditorExamDetail,
   type EditorExamListData,
   type ExamDefinitionInput,
+  type ExamDetail,
   type ExamVersionsData,
   type PreviewData,
   type PreviewKeysData,
   type ProctorExamsData,
   type ProctorGridData,
   type QuestionBodyInput,
+  requiredSteps,
+  stepSkippable,
 } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { drawForAttempt, drawWithoutReplacement } from '../services/draw.js';
@@ -145,6 +148,17 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     const fresh = await detail(examId);
     expect(fresh).toMatchObject({ status: 'draft', revision: 0, published_version_id: null, draft_changed: true });
     expect(fresh.versions).toEqual([]);
+    // A new exam a first-time author can run: open from this minute for a week, the camera and microphone optional,
+    // the screen and the phone off.
+    expect(fresh.draft.start_at).toBe(Math.floor(s.t.now() / 60_000) * 60_000);
+    expect(fresh.draft.end_at - fresh.draft.start_at).toBe(7 * 86_400_000);
+    expect(
+      requiredSteps(fresh.draft.settings).map((st) => [st.key, stepSkippable(fresh.draft.settings, st.key)]),
+    ).toEqual([
+      ['camera', true],
+      ['microphone', true],
+      ['signature', false],
+    ]);
     const d = draft('Editor basics', [
       { kind: 'linetest', title: 'Aptitude', items: [{ question_id: q1, points: 5 }] },
     ]);
@@ -420,6 +434,7 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
       draft('Preview', [{ kind: 'linetest', title: '', items: [{ question_id: q, points: 3 }] }], {
         start_at: s.t.now() + 7 * 86_400_000,
         end_at: s.t.now() + 8 * 86_400_000,
+        settings: { is_skip_camera: 0 },
       }),
     );
     const p = await ok<PreviewData>(api.examEditorPreview, { exam_id: examId });
@@ -436,7 +451,19 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     const info = body<{ info: number; userInfo: { name: string | null } }>(await c.get('/user/get-info')).data;
     expect(info.info).toBe(1);
     expect(info.userInfo.name).toContain('预览');
-    await c.start(2);
+    // Every check the draft requires may be skipped in its preview, the face check included.
+    const shown = body<ExamDetail>(await c.get(`/exam/show?id=${examId}&anid=${p.anid}`)).data;
+    expect(requiredSteps(shown).map((st) => [st.key, stepSkippable(shown, st.key)])).toEqual([
+      ['camera', true],
+      ['microphone', true],
+      ['screenSharing', true],
+      ['mobileDevice', true],
+      ['signature', false],
+    ]);
+    const entered = await enterExam(s.t, p.token, examId, p.anid, {
+      skip: ['camera', 'microphone', 'screenSharing', 'mobileDevice'],
+    });
+    expect(entered.statusCode, entered.body).toBe(200);
     const [only] = await c.order();
     expect(await c.stem(only!.id)).toBe('<p>preview me</p>');
     expect((await c.answer(only!.id, 'A')).statusCode).toBe(200);

@@ -3,7 +3,7 @@ import {
   QuestionType,
   type CandidateEvent,
   type IntegrityRecord,
-  type ProctorAttemptData,
+  ProctorAttemptData,
   type ProctorEvent,
   type ProctorGridData,
   type ProctorTile,
@@ -182,6 +182,15 @@ describe.each(await testedDialects())('the proctor console on %s', (dialect) => 
       decision_note: 'INTERNAL seen a second person on camera',
       candidate_note: 'Please keep the room quiet and private.',
     });
+    // After a dismissal too, the attempt's timeline is what the console's schema reads.
+    const other = body<{ id: number }>(await recordRisk(4)).data.id;
+    expect((await staffPost('/admin/proctor/decide', { record_id: other, decision: 'dismissed' })).statusCode).toBe(
+      200,
+    );
+    const read = ProctorAttemptData.safeParse(
+      body<unknown>(await staffGet(`/admin/proctor/attempt?attempt_id=${attempt.id}`)).data,
+    );
+    expect(read.error?.issues ?? []).toEqual([]);
 
     await post('/monitor/finish-exam', { exam_id: examId });
     const res = await t.app.inject(`/api/monitor/integrity-log?exam_id=${examId}&auth=${token}`);

@@ -51,6 +51,11 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
 
   /** Sets the published version's pass rule (the editor would publish a new version; these attempts keep this one). */
   async function passAt(points: number): Promise<void> {
+    await passingRule({ kind: 'points', min_points: points });
+  }
+
+  /** Sets the published version's pass rule. */
+  async function passingRule(passing: object): Promise<void> {
     const exam = await s.t.db.handle.db
       .selectFrom('exams')
       .select('published_version_id')
@@ -62,7 +67,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
       .select('definition')
       .where('id', '=', versionId)
       .executeTakeFirstOrThrow();
-    const definition = { ...(JSON.parse(row.definition) as object), passing: { kind: 'points', min_points: points } };
+    const definition = { ...(JSON.parse(row.definition) as object), passing };
     await s.t.db.handle.db
       .updateTable('exam_versions')
       .set({ definition: JSON.stringify(definition) })
@@ -391,6 +396,7 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
       top: 10,
       max_score: 76,
       pass: { passed: 2, failed: 1, undecided: 1 },
+      pass_rule: true,
       distribution: [
         { from: 0, to: 19, count: 4 },
         { from: 19, to: 38, count: 0 },
@@ -413,6 +419,12 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
     });
     expect(stats.questions).toHaveLength(11);
     expect(stats.questions.find((x) => x.question_id === ids.get('programming'))).toMatchObject({ mean_ms: 0 });
+    // Without a pass rule nobody passes or fails, and the figures say there is none.
+    await passingRule({ kind: 'none' });
+    expect(await ok<ResultStatsData>(api.resultsStats, { exam_id: s.examId })).toMatchObject({
+      pass: { passed: 0, failed: 0, undecided: 4 },
+      pass_rule: false,
+    });
 
     const dims = await ok<DimensionReportData>(api.resultsDimensions, { exam_id: s.examId });
     expect(dims.attempts).toBe(4);
@@ -510,6 +522,14 @@ describe.each(await testedDialects())('results on %s', (dialect) => {
       '10',
     ]);
     expect(lines[2]!.split(',')[10]).toBe('待定');
+
+    // Without a pass rule there is no column of whether each passed.
+    await passingRule({ kind: 'none' });
+    const unruled = await exported({ format: 'csv', lang: 'zh' });
+    const head = (await download(unruled.job.id)).body.replace('\ufeff', '').split('\r\n')[0]!.split(',');
+    expect(head).not.toContain('是否通过');
+    expect(head.slice(8, 11)).toEqual(['行测得分', '专业得分', '风险记录数']);
+    expect(head).toHaveLength(14 + 11);
   });
 
   it('keeps results from graders outside the exam and hides names from graders while blind grading runs', async () => {

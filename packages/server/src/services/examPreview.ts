@@ -18,7 +18,14 @@ import { ExamEditorRepository } from '../repositories/examEditor.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import type { ExamCatalog, VersionBundle } from './catalog.js';
-import { collectSections, draftOf, examInReach, freezeVersion, type PublishBank } from './examVersions.js';
+import {
+  collectSections,
+  draftOf,
+  examInReach,
+  freezeVersion,
+  previewSettings,
+  type PublishBank,
+} from './examVersions.js';
 import { bodyOf } from './storedQuestion.js';
 import type { InvitationService } from './invitations.js';
 import type { TokenService } from './tokens.js';
@@ -71,8 +78,13 @@ export class ExamPreviewService {
     const now = this.deps.clock();
     const draft = draftOf(exam, now);
     const sections = await collectSections(this.deps.bank, exam, draft, false);
-    // Open from now for the preview's lifetime, whatever the draft's window.
-    const definition: ExamDefinition = { ...draft, start_at: now - 60_000, end_at: now + PREVIEW_WINDOW_MS };
+    // Open from now for the preview's lifetime, whatever the draft's window; every check it keeps may be skipped.
+    const definition: ExamDefinition = {
+      ...draft,
+      start_at: now - 60_000,
+      end_at: now + PREVIEW_WINDOW_MS,
+      settings: previewSettings(draft.settings),
+    };
     const phone = `staff-${actor.id}`;
     const { versionId, anid, candidateId } = await this.db
       .transaction()

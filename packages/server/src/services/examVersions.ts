@@ -115,18 +115,38 @@ export async function publishFrozen(db: Db, input: Omit<FreezeInput, 'preview'>)
   return version;
 }
 
-/** The definition a new exam starts with: tomorrow for a week, an hour long, every check on. */
+/**
+ * The definition a new exam starts with, one a first-time author can run at once: open from now (to the minute)
+ * for a week, an hour long, the camera and microphone checks optional and the screen and phone checks off until
+ * the author chooses them (the pledge is always signed).
+ */
 export function defaultDefinition(name: string, now: number): ExamDefinition {
-  const start = Math.ceil((now + 86_400_000) / 3_600_000) * 3_600_000;
+  const start = Math.floor(now / 60_000) * 60_000;
   return ExamDefinition.parse({
     name,
     mode: ExamMode.exam,
     time_minutes: 60,
     start_at: start,
     end_at: start + 7 * 86_400_000,
-    settings: {},
+    settings: NEW_EXAM_CHECKS,
     sections: [],
   });
+}
+
+/** The device checks of a new exam: camera and microphone optional, screen sharing and the phone off. */
+export const NEW_EXAM_CHECKS = {
+  is_skip_camera: 1,
+  is_skip_microphone: 1,
+  is_close_screen: 1,
+  is_close_phone: 1,
+} as const;
+
+/**
+ * The settings a preview runs on: the draft's, with every check it keeps skippable, so the author can look at each
+ * check and go on to the exam without passing it.
+ */
+export function previewSettings(settings: ExamDefinition['settings']): ExamDefinition['settings'] {
+  return { ...settings, is_skip_camera: 1, is_skip_microphone: 1, is_skip_screen: 1, is_skip_phone: 1 };
 }
 
 /** The exams row fields the candidate side reads, from a definition. */

@@ -1,6 +1,7 @@
 import {
   ExamPhase,
   api,
+  requiredSteps,
   type CandidateIntegrityRecord,
   type FlagDecision,
   type IntegrityLogData,
@@ -192,6 +193,7 @@ export class ProctorService {
     const pending = await this.repo.pendingFlags(q.exam_id, PENDING_FEED_SIZE);
     return {
       exam_name: bundle.exam.name,
+      phone_check: requiredSteps(bundle.settings).some((step) => step.key === 'mobileDevice'),
       tiles: await Promise.all(page.rows.map((r) => this.tile(r))),
       total: page.total,
       counts: page.counts,

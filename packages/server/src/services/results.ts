@@ -65,6 +65,22 @@ export class ResultsService {
     return cache.get(versionId)?.definition?.passing ?? { kind: 'none' as const };
   }
 
+  /** True when a version the attempts `rows` took has a pass rule: without one, nobody passes or fails. */
+  async hasPassRule(rows: readonly RankedRow[], versions: Map<number, VersionBundle | null>): Promise<boolean> {
+    for (const vid of new Set(rows.map((r) => r.version_id))) {
+      if ((await this.ruleOf(vid, versions)).kind !== 'none') return true;
+    }
+    return false;
+  }
+
+  /** The scored sections the attempts `rows` have (a section worth no points to any of them is not one). */
+  static sectionsOf(rows: readonly RankedRow[]): ('linetest' | 'major')[] {
+    const out: ('linetest' | 'major')[] = [];
+    if (rows.some((r) => r.linetest_max > 0)) out.push('linetest');
+    if (rows.some((r) => r.major_max > 0)) out.push('major');
+    return out;
+  }
+
   /** A ranked row as the console shows it (and an export writes it). */
   async toRow(r: RankedRow, hide: boolean, versions: Map<number, VersionBundle | null>): Promise<RankingRow> {
     const sections: SectionScore[] = [];
@@ -270,6 +286,7 @@ export class ResultsService {
       top: scores.length === 0 ? null : scores[scores.length - 1]!,
       max_score: roundPoints(maxScore),
       pass,
+      pass_rule: await this.hasPassRule(rows, versions),
       distribution,
       sections,
       questions: await this.questionFigures(q.exam_id, versions, rows),
@@ -308,6 +325,8 @@ export class ResultsService {
       if (!version) continue;
       let n = 0;
       for (const q of ResultsService.scoredQuestions(version)) {
+        // A draw's pool question no finished attempt was given is no question of the paper.
+        if (!means.has(q.id)) continue;
         n += 1;
         const spent = (times.get(q.id) ?? []).sort((a, b) => a - b);
         const m = means.get(q.id);

@@ -104,7 +104,7 @@ function exportKey(jobId: number, format: string): string {
 
 /** What exports need: the ranking's rows as the console shows them, and where jobs and files go. */
 export interface ResultsExportDeps {
-  ranking: Pick<ResultsService, 'toRow' | 'blindFor'>;
+  ranking: Pick<ResultsService, 'toRow' | 'blindFor' | 'hasPassRule'>;
   access: AccessService;
   audit: AuditService;
   catalog: ExamCatalog;
@@ -162,7 +162,9 @@ export class ResultsExportService {
     });
     await ctx.progress(0, rows.length, 'rows');
     const versions = new Map<number, VersionBundle | null>();
-    // One column per scored question of the versions taken, in the versions' order.
+    // One column per scored question of the versions taken that a finished attempt was given (a draw's pool
+    // question nobody drew has none), in the versions' order.
+    const given = await this.repo.questionMeans(p.exam_id);
     const columns: { id: number; max: number }[] = [];
     const seen = new Set<number>();
     for (const vid of [...new Set(rows.map((r) => r.version_id).filter((v) => v !== null))].sort((a, b) => a - b)) {
@@ -170,13 +172,16 @@ export class ResultsExportService {
       const version = versions.get(vid);
       if (!version) continue;
       for (const q of ResultsService.scoredQuestions(version)) {
-        if (seen.has(q.id)) continue;
+        if (seen.has(q.id) || !given.has(q.id)) continue;
         seen.add(q.id);
         columns.push({ id: q.id, max: q.score });
       }
     }
     const w = WORDS[p.lang];
     const lang = TEXT_LANGUAGE[p.lang];
+    // A column of each scored section the attempts have, and whether each passed only under a pass rule.
+    const sections = ResultsService.sectionsOf(rows);
+    const passRule = await this.deps.ranking.hasPassRule(rows, versions);
     const header = [
       w.rank,
       w.attempt,
@@ -186,9 +191,8 @@ export class ResultsExportService {
       w.major,
       w.score,
       w.max,
-      enumText(SECTION_SCORE_TEXTS, 'linetest', lang),
-      enumText(SECTION_SCORE_TEXTS, 'major', lang),
-      w.passed,
+      ...sections.map((section) => enumText(SECTION_SCORE_TEXTS, section, lang)),
+      ...(passRule ? [w.passed] : []),
       w.risk,
       w.flagged,
       w.grading,
@@ -220,9 +224,8 @@ export class ResultsExportService {
               row.candidate.major,
               row.score,
               row.max_score,
-              row.sections.find((s) => s.section === 'linetest')?.score ?? null,
-              row.sections.find((s) => s.section === 'major')?.score ?? null,
-              enumText(OUTCOME_TEXTS, outcomeOf(row.passed), lang),
+              ...sections.map((section) => row.sections.find((s) => s.section === section)?.score ?? null),
+              ...(passRule ? [enumText(OUTCOME_TEXTS, outcomeOf(row.passed), lang)] : []),
               row.risk_count,
               row.flagged ? w.yes : '',
               enumText(GRADING_STATE_TEXTS, row.grading, lang),

@@ -298,7 +298,7 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.exams.publishedN': 'Version {n} published',
   'console.exams.preview': 'Preview as a candidate',
   'console.exams.previewHint':
-    "Opens the real candidate pages in a new tab on an attempt that counts nowhere, with a switch that shows the keys. This browser's candidate session becomes the preview's.",
+    "Opens the real candidate pages in a new tab on an attempt that counts nowhere, with a switch that shows the keys; every device check may be skipped. This browser's candidate session becomes the preview's.",
   'console.exams.problemsInTab': '{n} problems on this tab',
   'console.exams.conflictTitle': 'Someone else saved this exam',
   'console.exams.conflictBody':
@@ -462,7 +462,7 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.exams.inviteAreaHint': 'Numbers without “+code” use this one.',
   'console.exams.invitePhones': 'Phones',
   'console.exams.invitePhonesHint':
-    'One per line or separated by commas; others as “+852 61234567”. Bulk imports come with the candidates page.',
+    'One per line or separated by commas; others as “+852 61234567”. For many candidates, use “{bulk}” or “{list}” below.',
   'console.exams.invalidPhones': 'Not valid phone numbers: {list}',
   'console.exams.inviteExtra': 'Extra time',
   'console.exams.inviteSubmit': 'Invite {n} phones',
@@ -534,6 +534,10 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.import.title': 'Import questions from a file',
   'console.import.folder': 'Into folder',
   'console.import.chooseFolder': 'Choose the folder the questions go into',
+  'console.import.folderHint':
+    "The file's categories become sub-folders of this folder; you can also make a new folder here.",
+  'console.import.noFolders':
+    'No folders yet. Imported questions go into a folder ("No folder" is for questions written one at a time): make one with "New folder".',
   'console.import.file': 'File',
   'console.import.fileHint':
     'Excel (download the template), CSV, GIFT, Moodle XML or a QTI package, up to 20 MB and 20,000 questions; the counts, the problems and the first 50 questions are shown before anything is stored.',

@@ -286,7 +286,7 @@ export const consoleZh = {
   'console.exams.publishedN': '已发布第 {n} 版',
   'console.exams.preview': '以考生身份预览',
   'console.exams.previewHint':
-    '在新标签页中打开真实的考生页面，作答不计入任何统计；页面上可以显示答案。本浏览器的考生登录会切换为预览账号。',
+    '在新标签页中打开真实的考生页面，作答不计入任何统计；页面上可以显示答案，每项设备检测都可以跳过。本浏览器的考生登录会切换为预览账号。',
   'console.exams.problemsInTab': '此页有 {n} 处问题',
   'console.exams.conflictTitle': '其他人已经保存了这场笔试',
   'console.exams.conflictBody':
@@ -444,7 +444,7 @@ export const consoleZh = {
   'console.exams.inviteAreaHint': '没有写“+区号”的号码使用此区号。',
   'console.exams.invitePhones': '手机号',
   'console.exams.invitePhonesHint':
-    '每行一个，或用逗号分隔；其他地区的号码写作“+852 61234567”。批量导入将在考生页面提供。',
+    '每行一个，或用逗号分隔；其他地区的号码写作“+852 61234567”。人数较多时，用下方的“{bulk}”或“{list}”。',
   'console.exams.invalidPhones': '这些号码无效：{list}',
   'console.exams.inviteExtra': '额外作答时间',
   'console.exams.inviteSubmit': '邀请 {n} 个号码',
@@ -512,6 +512,9 @@ export const consoleZh = {
   'console.import.title': '从文件导入题目',
   'console.import.folder': '导入到文件夹',
   'console.import.chooseFolder': '请选择题目导入的文件夹',
+  'console.import.folderHint': '文件中的分类会成为此文件夹的子文件夹；也可以在此新建一个文件夹。',
+  'console.import.noFolders':
+    '还没有文件夹。导入的题目要放进一个文件夹（“未归档”只用于逐题新建），请点“新建文件夹”先建一个。',
   'console.import.file': '文件',
   'console.import.fileHint':
     '支持 Excel（可下载模板）、CSV、GIFT、Moodle XML 或 QTI 题目包，最大 20 MB、最多 20,000 道题；保存之前会先展示题目数量、问题和前 50 道题。',

@@ -45,6 +45,7 @@ export const resultsEn: Record<keyof typeof resultsZh, string> = {
   'console.results.stats.mean': 'Mean',
   'console.results.stats.median': 'Median',
   'console.results.stats.top': 'Top',
+  'console.results.stats.noPassRule': 'No pass mark set: nobody is judged passed or not',
   'console.results.stats.pass': 'Passed {passed} / not passed {failed} / undecided {undecided}',
   'console.results.export.xlsx': 'Export Excel',
   'console.results.export.csv': 'Export CSV',

@@ -42,6 +42,7 @@ export const resultsZh = {
   'console.results.stats.mean': '平均分',
   'console.results.stats.median': '中位数',
   'console.results.stats.top': '最高分',
+  'console.results.stats.noPassRule': '未设置及格线：不判定是否通过',
   'console.results.stats.pass': '通过 {passed} / 未通过 {failed} / 待定 {undecided}',
   'console.results.export.xlsx': '导出 Excel',
   'console.results.export.csv': '导出 CSV',

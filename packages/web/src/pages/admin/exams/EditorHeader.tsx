@@ -69,7 +69,7 @@ export function EditorHeader({
               {t('console.exams.savedAt', { time: serverTime(detail.updated_at) })}
             </Typography.Text>
           )}
-          <Typography.Text type="secondary">
+          <Typography.Text type="secondary" data-testid="exam-totals" data-points={totals.points}>
             · {t('console.exams.totals', { n: totals.questions, points: totals.points })}
           </Typography.Text>
           {current && can(me.data, 'grade.read') && (

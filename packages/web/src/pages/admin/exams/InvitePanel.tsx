@@ -7,6 +7,7 @@ import { useI18n } from '../../../i18n/index.js';
 import { errorWithDetail } from '../shared/errorDetail.js';
 import { firstProblem } from '../shared/zodRule.js';
 import { parsePhones } from './draft.js';
+import { useRefreshInvitations } from './invitationQueries.js';
 import { useInvalidateExams } from './queries.js';
 import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
 
@@ -14,6 +15,7 @@ import { AreaCodeSelect } from '../shared/AreaCodeSelect.js';
 export function InvitePanel({ examId, readOnly }: { examId: number; readOnly: boolean }) {
   const { t } = useI18n();
   const invalidate = useInvalidateExams();
+  const refresh = useRefreshInvitations();
   const [text, setText] = useState('');
   const [area, setArea] = useState(DEFAULT_AREA_CODE);
   const [extra, setExtra] = useState(0);
@@ -34,6 +36,8 @@ export function InvitePanel({ examId, readOnly }: { examId: number; readOnly: bo
       setResult(data);
       setText('');
       invalidate();
+      // The new invitations and their texts show in the lists below at once.
+      refresh();
     },
   });
   const failure = invite.isError ? errorWithDetail(invite.error) : null;
@@ -46,7 +50,10 @@ export function InvitePanel({ examId, readOnly }: { examId: number; readOnly: bo
         <Form.Item
           label={t('console.exams.invitePhones')}
           htmlFor="invite-phones"
-          extra={t('console.exams.invitePhonesHint')}
+          extra={t('console.exams.invitePhonesHint', {
+            bulk: t('console.invitations.bulk'),
+            list: t('console.invitations.fromList'),
+          })}
           validateStatus={problem ? 'error' : undefined}
           help={problem ?? undefined}
         >

@@ -9,21 +9,14 @@ import {
   type Section,
   enumOptions,
   SECTION_TEXTS,
+  sectionFullMarks,
+  sectionQuestionCount,
 } from '@examhall/contract';
 import { Alert, App, Button, Card, Empty, Input, Select, Space, Statistic, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { QuestionPicker } from '../bank/QuestionPicker.js';
-import {
-  addItems,
-  examTotals,
-  fixedQuestionIds,
-  moveItem,
-  newSection,
-  problemAt,
-  sectionCount,
-  sectionPoints,
-} from './draft.js';
+import { addItems, examTotals, fixedQuestionIds, moveItem, newSection, problemAt } from './draft.js';
 import { DrawRuleEditor } from './DrawRuleEditor.js';
 import type { PanelProps } from './fields.js';
 import { FixedItems } from './FixedItems.js';
@@ -127,7 +120,7 @@ function SectionCard(props: {
   const draw = isDrawSection(s);
   const path = `sections.${i}`;
   const remove = () => {
-    if (sectionCount(s) === 0) return props.onRemove();
+    if (sectionQuestionCount(s) === 0) return props.onRemove();
     modal.confirm({
       title: t('console.exams.removeSectionTitle', { n: i + 1 }),
       content: t('console.exams.removeSectionBody'),
@@ -148,7 +141,7 @@ function SectionCard(props: {
             {draw ? t('console.exams.drawSection') : t('console.exams.fixedSection')}
           </Tag>
           <Typography.Text type="secondary">
-            {t('console.exams.sectionSummary', { n: sectionCount(s), points: sectionPoints(s) })}
+            {t('console.exams.sectionSummary', { n: sectionQuestionCount(s), points: sectionFullMarks(s) })}
           </Typography.Text>
         </Space>
       }

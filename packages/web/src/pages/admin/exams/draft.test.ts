@@ -1,4 +1,4 @@
-import type { ExamDefinition, ExamSectionDef } from '@examhall/contract';
+import { sectionFullMarks, type ExamDefinition, type ExamSectionDef } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import {
   addItems,
@@ -15,7 +15,6 @@ import {
   poolQueries,
   POOL_QUERIES_MAX,
   problemAt,
-  sectionPoints,
   withCheckState,
 } from './draft.js';
 
@@ -71,10 +70,13 @@ describe('the exam draft', () => {
     expect(countUnder(problems, ['name', 'time_minutes'])).toBe(0);
   });
 
-  it('adds up points and questions per candidate', () => {
-    expect(sectionPoints(FIXED)).toBe(7.5);
-    expect(sectionPoints(DRAW)).toBe(20);
+  it('adds up points and questions per candidate: a draw by its count, not its pool; evaluation items for no points', () => {
+    expect(sectionFullMarks(FIXED)).toBe(7.5);
+    expect(sectionFullMarks(DRAW)).toBe(20);
     expect(examTotals([FIXED, DRAW])).toEqual({ questions: 7, points: 27.5 });
+    // The evaluation items are questions a candidate gets, but scoring adds no points of theirs (the 86 against 76).
+    const evaluation: ExamSectionDef = { ...FIXED, kind: 'evaluation' };
+    expect(examTotals([FIXED, DRAW, evaluation])).toEqual({ questions: 9, points: 27.5 });
     expect(examTotals([])).toEqual({ questions: 0, points: 0 });
   });
 

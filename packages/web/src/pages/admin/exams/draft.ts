@@ -4,8 +4,10 @@
  * Framework-free so it is tested on its own.
  */
 import {
+  examFullMarks,
   ExamDefinition,
   isDrawSection,
+  sectionQuestionCount,
   type DrawRule,
   type ExamSectionDef,
   type LiveChangeBody,
@@ -52,22 +54,11 @@ export function newSection(kind: Section, mode: 'fixed' | 'draw', points = 5): E
   return { kind, title: '', draw: { count: 5, points, folder_ids: [], tags: [], difficulty: [] } };
 }
 
-/** The questions one candidate gets from a section. */
-export function sectionCount(s: ExamSectionDef): number {
-  return isDrawSection(s) ? s.draw.count : s.items.length;
-}
-
-/** The points a section is worth. */
-export function sectionPoints(s: ExamSectionDef): number {
-  const total = isDrawSection(s) ? s.draw.count * s.draw.points : s.items.reduce((sum, i) => sum + i.points, 0);
-  return Math.round(total * 100) / 100;
-}
-
-/** What the exam gives each candidate: how many questions, for how many points in all. */
+/** What the exam gives each candidate: how many questions, for how many points in all (its full marks). */
 export function examTotals(sections: readonly ExamSectionDef[]): { questions: number; points: number } {
   return {
-    questions: sections.reduce((n, s) => n + sectionCount(s), 0),
-    points: Math.round(sections.reduce((n, s) => n + sectionPoints(s), 0) * 100) / 100,
+    questions: sections.reduce((n, s) => n + sectionQuestionCount(s), 0),
+    points: examFullMarks(sections),
   };
 }
 

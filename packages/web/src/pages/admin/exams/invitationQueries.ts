@@ -16,7 +16,7 @@ import { followJob } from '../../../api/jobs.js';
 import { useServerList } from '../shared/serverList.js';
 
 /** Refetches what an invitation or a text changes: the invitation list and the texts. */
-function useRefresh() {
+export function useRefreshInvitations() {
   const queryClient = useQueryClient();
   return () => {
     void queryClient.invalidateQueries({ queryKey: queryKey(api.scheduleInvitations) });
@@ -29,7 +29,7 @@ function useRefresh() {
  * job's result once it is done.
  */
 export function useBulkInvite(onProgress: (job: JobView) => void) {
-  const refresh = useRefresh();
+  const refresh = useRefreshInvitations();
   return useMutation({
     mutationFn: async (body: BulkInviteBody): Promise<BulkInviteResult> => {
       const { job_id } = await request(api.invitationsBulk, { body });
@@ -41,7 +41,7 @@ export function useBulkInvite(onProgress: (job: JobView) => void) {
 
 /** Texts invitations' links again. */
 export function useResend() {
-  const refresh = useRefresh();
+  const refresh = useRefreshInvitations();
   return useMutation({
     mutationFn: (body: ResendBody) => request(api.invitationsResend, { body }),
     onSuccess: refresh,
@@ -50,7 +50,7 @@ export function useResend() {
 
 /** Revokes invitations not yet started. */
 export function useRevoke() {
-  const refresh = useRefresh();
+  const refresh = useRefreshInvitations();
   return useMutation({
     mutationFn: (body: RevokeBody) => request(api.invitationsRevoke, { body }),
     onSuccess: refresh,

@@ -4,8 +4,21 @@ import { Badge, Space, Tag, Typography } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
 import { remaining } from './liveGrid.js';
 
-/** One candidate: picture, name, phase and time left, risk count, online state and phone. Opens the attempt. */
-export function GridTile({ tile, now, onOpen }: { tile: ProctorTile; now: number; onOpen: () => void }) {
+/**
+ * One candidate: picture, name, phase and time left, risk count, online state and, when the exam has the phone check,
+ * the phone. Opens the attempt.
+ */
+export function GridTile({
+  tile,
+  now,
+  phoneCheck,
+  onOpen,
+}: {
+  tile: ProctorTile;
+  now: number;
+  phoneCheck: boolean;
+  onOpen: () => void;
+}) {
   const { t } = useI18n();
   const phase =
     tile.phase === ExamPhase.exam && tile.end_time !== null
@@ -60,10 +73,12 @@ export function GridTile({ tile, now, onOpen }: { tile: ProctorTile; now: number
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {tile.online ? t('console.proctor.online') : t('console.proctor.offline')}
           </Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            <MobileOutlined aria-hidden />{' '}
-            {tile.mobileDeviceStatus === 1 ? t('console.proctor.phoneOn') : t('console.proctor.phoneOff')}
-          </Typography.Text>
+          {phoneCheck && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="tile-phone">
+              <MobileOutlined aria-hidden />{' '}
+              {tile.mobileDeviceStatus === 1 ? t('console.proctor.phoneOn') : t('console.proctor.phoneOff')}
+            </Typography.Text>
+          )}
           {tile.open_flags > 0 && (
             <Typography.Text type="danger" style={{ fontSize: 12 }}>
               {t('console.proctor.openFlagsN', { n: tile.open_flags })}

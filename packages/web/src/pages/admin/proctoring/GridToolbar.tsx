@@ -2,12 +2,13 @@ import { GRID_FILTERS, GRID_SORTS, type GridFilter, type GridSort, type ProctorG
 import { Segmented, Select, Space, Typography } from 'antd';
 import { useI18n } from '../../../i18n/index.js';
 
-/** The grid's filter (with how many candidates each matches) and order. */
+/** The grid's filter (with how many candidates each matches; phone lost only when the exam has the phone check) and order. */
 export function GridToolbar(props: {
   filter: GridFilter;
   sort: GridSort;
   counts: ProctorGridData['counts'] | null;
   total: number;
+  phoneCheck: boolean;
   onFilter: (f: GridFilter) => void;
   onSort: (s: GridSort) => void;
 }) {
@@ -18,7 +19,7 @@ export function GridToolbar(props: {
         aria-label={t('proctor.grid.filter')}
         value={props.filter}
         onChange={props.onFilter}
-        options={GRID_FILTERS.map((f) => ({
+        options={GRID_FILTERS.filter((f) => f !== 'phone_lost' || props.phoneCheck).map((f) => ({
           value: f,
           label: (
             <span data-testid={`grid-filter-${f}`}>{t(`proctor.grid.filter.${f}`, { n: props.counts?.[f] ?? 0 })}</span>

@@ -79,6 +79,7 @@ function Grid({ examId }: { examId: number }) {
         sort={sort}
         counts={live.counts}
         total={live.total}
+        phoneCheck={live.phoneCheck}
         onFilter={(f) => {
           setFilter(f);
           setPage(1);
@@ -94,7 +95,13 @@ function Grid({ examId }: { examId: number }) {
         style={{ display: 'grid', gap: 16, gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))' }}
       >
         {live.tiles.map((tile) => (
-          <GridTile key={tile.attempt_id} tile={tile} now={now} onOpen={() => setOpen(tile.attempt_id)} />
+          <GridTile
+            key={tile.attempt_id}
+            tile={tile}
+            now={now}
+            phoneCheck={live.phoneCheck}
+            onOpen={() => setOpen(tile.attempt_id)}
+          />
         ))}
       </div>
       {live.tiles.length === 0 && !live.error && (

@@ -58,6 +58,8 @@ export interface LiveGrid {
   risks: LiveRisk[];
   /** True while the store refuses pictures and recordings for want of disk (as of the last load of the page). */
   storageFull: boolean;
+  /** True when the exam keeps the phone check (tiles show the phone, the grid filters on it). */
+  phoneCheck: boolean;
 }
 
 /** Newest first without repeats: a flag from the first load and its live event are one line. */
@@ -191,6 +193,7 @@ export function useLiveGrid(examId: number, view: GridView): LiveGrid {
     error,
     risks: mergeRisks(live, grid?.pending ?? []),
     storageFull: grid?.storage_full ?? false,
+    phoneCheck: grid?.phone_check ?? false,
   };
 }
 

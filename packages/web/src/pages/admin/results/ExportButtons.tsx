@@ -1,7 +1,7 @@
 import { api, type ResultExportResult } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { App, Button, Flex, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorText, fetchFile, request, saveFile } from '../../../api/client.js';
 import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
@@ -11,7 +11,10 @@ import { exportFilter, type RankingState } from './rankingQuery.js';
 /** How often a running export is asked for its progress. */
 const POLL_MS = 700;
 
-/** Export buttons: each starts a results_export job, shows its progress, then offers the file. */
+/**
+ * Export buttons: each starts a results_export job and shows its progress; the file downloads once the job is done
+ * (one click), and stays offered to download again.
+ */
 export function ExportButtons({ query, lang }: { query: RankingState; lang: 'zh' | 'en' }) {
   const { t } = useI18n();
   const { message } = App.useApp();
@@ -35,6 +38,14 @@ export function ExportButtons({ query, lang }: { query: RankingState; lang: 'zh'
   });
   const j = job.data;
   const result = j?.state === 'done' ? (j.result as ResultExportResult) : null;
+  // Each export's file is saved once, when its job is done.
+  const saved = useRef<number | null>(null);
+  const { mutate: save } = download;
+  useEffect(() => {
+    if (result === null || jobId === null || saved.current === jobId) return;
+    saved.current = jobId;
+    save();
+  }, [result, jobId, save]);
   const running = start.isPending || (j !== undefined && !['done', 'failed', 'cancelled'].includes(j.state));
   return (
     <Flex gap={8} align="center" wrap>

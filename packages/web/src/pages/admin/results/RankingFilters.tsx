@@ -3,11 +3,23 @@ import { Button, Flex, Form, Input, InputNumber, Segmented, Select } from 'antd'
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { rangeBackwards, type RankingState } from './rankingQuery.js';
+import type { GradedSection } from './statsQuery.js';
 
 type Patch = Partial<RankingState>;
 
-/** The ranking's section switch and filters; ranges are checked as they are typed. */
-export function RankingFilters({ query, onChange }: { query: RankingState; onChange: (patch: Patch) => void }) {
+/**
+ * The ranking's section switch (of the scored sections the exam has, when it has more than one) and filters; ranges
+ * are checked as they are typed.
+ */
+export function RankingFilters({
+  query,
+  sections,
+  onChange,
+}: {
+  query: RankingState;
+  sections: readonly GradedSection[];
+  onChange: (patch: Patch) => void;
+}) {
   const { t, lang } = useI18n();
   // The text boxes search on Enter, so what is typed lives in them: a reset mounts them again, empty.
   const [resets, setResets] = useState(0);
@@ -16,16 +28,17 @@ export function RankingFilters({ query, onChange }: { query: RankingState; onCha
   const num = (v: number | string | null) => (v === null || v === '' ? undefined : Number(v));
   return (
     <Flex vertical gap={12}>
-      <Segmented
-        data-testid="results-section"
-        value={query.section ?? 'all'}
-        onChange={(v) => onChange({ section: v === 'all' ? undefined : (v as 'linetest' | 'major') })}
-        options={[
-          { value: 'all', label: t('console.results.section.all') },
-          { value: 'linetest', label: enumText(SECTION_TEXTS, 'linetest', lang) },
-          { value: 'major', label: enumText(SECTION_TEXTS, 'major', lang) },
-        ]}
-      />
+      {sections.length > 1 && (
+        <Segmented
+          data-testid="results-section"
+          value={query.section ?? 'all'}
+          onChange={(v) => onChange({ section: v === 'all' ? undefined : (v as GradedSection) })}
+          options={[
+            { value: 'all', label: t('console.results.section.all') },
+            ...sections.map((section) => ({ value: section, label: enumText(SECTION_TEXTS, section, lang) })),
+          ]}
+        />
+      )}
       <Form layout="inline" component="div">
         <Form.Item>
           <Input.Search

@@ -14,15 +14,21 @@ import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import type { PagingState } from '../shared/listParams.js';
 import { ServerTable } from '../shared/ServerTable.js';
+import type { RankingShape } from './statsQuery.js';
 
-/** The ranking, sorted, filtered and paged on the server; a row opens the candidate's report. */
+/**
+ * The ranking, sorted, filtered and paged on the server; a row opens the candidate's report. A column per scored
+ * section the exam has, and whether each passed only when the exam has a pass rule.
+ */
 export function RankingTable({
   list,
   state,
   filtered,
+  shape,
   onOpen,
 }: {
   list: UseQueryResult<RankingData>;
+  shape: RankingShape;
   state: PagingState<(typeof RANKING_SORTS)[number]>;
   filtered: boolean;
   onOpen: (attemptId: number) => void;
@@ -65,7 +71,7 @@ export function RankingTable({
         </span>
       ),
     },
-    ...(['linetest', 'major'] as const).map((section) => ({
+    ...shape.sections.map((section) => ({
       title: enumText(SECTION_TEXTS, section, lang),
       key: section,
       render: (_: unknown, r: RankingRow) => {
@@ -73,7 +79,15 @@ export function RankingTable({
         return s ? `${s.score} / ${s.max}` : '-';
       },
     })),
-    { title: t('console.results.passed'), key: 'passed', render: (_, r) => passTag(r.passed) },
+    ...(shape.passRule
+      ? [
+          {
+            title: t('console.results.passed'),
+            key: 'passed',
+            render: (_: unknown, r: RankingRow) => passTag(r.passed),
+          },
+        ]
+      : []),
     {
       title: t('console.results.risk'),
       key: 'risk_count',

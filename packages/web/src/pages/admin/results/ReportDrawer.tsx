@@ -20,8 +20,19 @@ import { DimensionChart } from './lazyCharts.js';
 
 type Question = ResultReportData['questions'][number];
 
-/** One attempt's report in a drawer: the summary, each question, the dimensions chart and the integrity summary. */
-export function ReportDrawer({ attemptId, onClose }: { attemptId: number | null; onClose: () => void }) {
+/**
+ * One attempt's report in a drawer: the summary (whether they passed only when the exam has a pass rule), each
+ * question, the dimensions chart and the integrity summary.
+ */
+export function ReportDrawer({
+  attemptId,
+  passRule,
+  onClose,
+}: {
+  attemptId: number | null;
+  passRule: boolean;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const report = useQuery({
     queryKey: queryKey(api.resultsReport, { attempt_id: attemptId! }),
@@ -43,7 +54,7 @@ export function ReportDrawer({ attemptId, onClose }: { attemptId: number | null;
         <Skeleton active />
       ) : (
         <Typography>
-          <ReportSummary r={r} />
+          <ReportSummary r={r} passRule={passRule} />
           <QuestionTable questions={r.questions} />
           <Dimensions r={r} />
           <Integrity r={r} />
@@ -54,7 +65,7 @@ export function ReportDrawer({ attemptId, onClose }: { attemptId: number | null;
 }
 
 /** Who, the score, the rank and the pass. */
-function ReportSummary({ r }: { r: ResultReportData }) {
+function ReportSummary({ r, passRule }: { r: ResultReportData; passRule: boolean }) {
   const { t, lang } = useI18n();
   const pass = enumText(OUTCOME_TEXTS, outcomeOf(r.passed), lang);
   return (
@@ -74,7 +85,7 @@ function ReportSummary({ r }: { r: ResultReportData }) {
           label: t('console.results.rank'),
           children: t('console.results.report.rank', { rank: r.rank, n: r.ranked }),
         },
-        { key: 'pass', label: t('console.results.passed'), children: pass },
+        ...(passRule ? [{ key: 'pass', label: t('console.results.passed'), children: pass }] : []),
         {
           key: 'sections',
           label: t('console.results.score'),
@@ -87,11 +98,15 @@ function ReportSummary({ r }: { r: ResultReportData }) {
   );
 }
 
-/** Each question: answer, points and who scored it, time, judge result. */
+/**
+ * Each question: answer, points and who scored it, time, judge result (when the paper has code). The table keeps to
+ * the drawer's width: the figures have fixed widths, the stem and the answer share the rest, cut with an ellipsis.
+ */
 function QuestionTable({ questions }: { questions: Question[] }) {
   const { t } = useI18n();
+  const judged = questions.some((q) => q.judge);
   const columns: TableColumnsType<Question> = [
-    { title: '#', dataIndex: 'order_num', width: 48 },
+    { title: '#', dataIndex: 'order_num', width: 44 },
     { title: t('console.results.report.question'), dataIndex: 'stem', ellipsis: true },
     {
       title: t('console.results.report.answer'),
@@ -105,21 +120,34 @@ function QuestionTable({ questions }: { questions: Question[] }) {
     {
       title: t('console.results.report.points'),
       key: 'points',
+      width: 88,
       render: (_, q) =>
         q.points === null ? <Tag color="orange">{t('console.results.report.waiting')}</Tag> : `${q.points} / ${q.max}`,
     },
     {
       title: t('console.results.report.source'),
       key: 'source',
+      width: 84,
       render: (_, q) => t(`console.results.report.source.${q.source}`),
     },
-    { title: t('console.results.report.time'), key: 'time', render: (_, q) => `${Math.round(q.time_ms / 1000)} s` },
     {
-      title: t('console.results.report.judge'),
-      key: 'judge',
-      render: (_, q) =>
-        q.judge ? `${q.judge.verdict ?? '…'} ${q.judge.passed ?? 0}/${q.judge.total} (${q.judge.language})` : '',
+      title: t('console.results.report.time'),
+      key: 'time',
+      width: 72,
+      render: (_, q) => `${Math.round(q.time_ms / 1000)} s`,
     },
+    ...(judged
+      ? [
+          {
+            title: t('console.results.report.judge'),
+            key: 'judge',
+            width: 120,
+            ellipsis: true,
+            render: (_: unknown, q: Question) =>
+              q.judge ? `${q.judge.verdict ?? '…'} ${q.judge.passed ?? 0}/${q.judge.total} (${q.judge.language})` : '',
+          },
+        ]
+      : []),
   ];
   return (
     <Table<Question>
@@ -128,7 +156,8 @@ function QuestionTable({ questions }: { questions: Question[] }) {
       columns={columns}
       dataSource={questions}
       pagination={false}
-      scroll={{ x: true }}
+      tableLayout="fixed"
+      data-testid="report-questions"
       style={{ margin: '16px 0' }}
     />
   );

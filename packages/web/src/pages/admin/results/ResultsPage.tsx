@@ -13,6 +13,7 @@ import { RankingTable } from './RankingTable.js';
 import { rangeBackwards, type RankingState } from './rankingQuery.js';
 import { ReportDrawer } from './ReportDrawer.js';
 import { StatsPanel } from './StatsPanel.js';
+import { useResultStats, type RankingShape } from './statsQuery.js';
 
 /** One exam's results: the figures and charts, the ranking with its filters and exports, a candidate's report. */
 export default function ResultsPage() {
@@ -28,6 +29,11 @@ export default function ResultsPage() {
   const ranking = useServerList(api.resultsRanking, query, {
     enabled: allowed && valid && Number.isInteger(examId) && examId > 0,
   });
+  const stats = useResultStats(allowed ? examId : 0);
+  const shape: RankingShape = {
+    sections: stats.data?.sections.map((s) => s.section) ?? [],
+    passRule: stats.data?.pass_rule ?? false,
+  };
   if (me.data && !allowed) return <Forbidden />;
   const filtered = [
     query.school,
@@ -61,11 +67,11 @@ export default function ResultsPage() {
       >
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           {ranking.data?.blind && <Alert type="info" showIcon title={t('console.results.blind')} />}
-          <RankingFilters query={query} onChange={set} />
-          <RankingTable list={ranking} state={table} filtered={filtered} onOpen={setOpen} />
+          <RankingFilters query={query} sections={shape.sections} onChange={set} />
+          <RankingTable list={ranking} state={table} filtered={filtered} shape={shape} onOpen={setOpen} />
         </Space>
       </Card>
-      <ReportDrawer attemptId={open} onClose={() => setOpen(null)} />
+      <ReportDrawer attemptId={open} passRule={shape.passRule} onClose={() => setOpen(null)} />
     </Space>
   );
 }

@@ -1,20 +1,15 @@
-import { api, enumText, SECTION_TEXTS } from '@examhall/contract';
-import { useQuery } from '@tanstack/react-query';
+import { enumText, SECTION_TEXTS } from '@examhall/contract';
 import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd';
 import { Suspense } from 'react';
-import { request } from '../../../api/client.js';
-import { queryKey } from '../../../api/queryKeys.js';
 import { useI18n } from '../../../i18n/index.js';
 import { LoadError } from '../shared/PageTitle.js';
 import { ScoreChart, SectionChart, TimeChart } from './lazyCharts.js';
+import { useResultStats } from './statsQuery.js';
 
 /** The exam's figures: mean, median, top and pass counts, with the score distribution, section and time charts. */
 export function StatsPanel({ examId }: { examId: number }) {
   const { t, lang } = useI18n();
-  const stats = useQuery({
-    queryKey: queryKey(api.resultsStats, { exam_id: examId }),
-    queryFn: ({ signal }) => request(api.resultsStats, { query: { exam_id: examId }, signal }),
-  });
+  const stats = useResultStats(examId);
   const s = stats.data;
   if (stats.error) return <LoadError error={stats.error} />;
   if (!s) return <Skeleton active />;
@@ -38,7 +33,9 @@ export function StatsPanel({ examId }: { examId: number }) {
             <Statistic title={t('console.results.stats.top')} value={s.top ?? 0} suffix={`/ ${s.max_score}`} />
           </Col>
           <Col xs={12} md={6}>
-            <Typography.Text type="secondary">{t('console.results.stats.pass', s.pass)}</Typography.Text>
+            <Typography.Text type="secondary" data-testid="results-pass-counts">
+              {s.pass_rule ? t('console.results.stats.pass', s.pass) : t('console.results.stats.noPassRule')}
+            </Typography.Text>
           </Col>
         </Row>
       </Col>

@@ -1,10 +1,11 @@
-import { UploadOutlined } from '@ant-design/icons';
+import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportPreviewData, JobView } from '@examhall/contract';
 import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Typography, Upload } from 'antd';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';
-import { folderOptions, folderPath } from '../folderTree.js';
+import { FolderNameModal } from '../FolderNameModal.js';
+import { folderOptions, folderPath, type FolderOption } from '../folderTree.js';
 import { useFolders, useTags } from '../queries.js';
 import { useFormats, useImport, usePreview } from '../importQueries.js';
 import { JobProgress } from '../../jobs/JobProgress.js';
@@ -99,20 +100,15 @@ export function ImportDrawer(props: {
     >
       <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <Form layout="vertical">
-          <Form.Item label={t('console.import.folder')} required>
-            <TreeSelect
-              value={folderId ?? undefined}
-              onChange={(v: number) => {
-                setFolderId(v);
-                read({ folderId: v });
-              }}
-              treeData={treeData}
-              treeDefaultExpandAll
-              placeholder={t('console.import.chooseFolder')}
-              aria-label={t('console.import.folder')}
-              data-testid="import-folder"
-            />
-          </Form.Item>
+          <FolderField
+            treeData={treeData}
+            empty={list.length === 0 && folders.isSuccess}
+            folderId={folderId}
+            onChange={(v) => {
+              setFolderId(v);
+              read({ folderId: v });
+            }}
+          />
           <Form.Item label={t('console.import.file')} extra={t('console.import.fileHint')}>
             <Space wrap>
               <Upload
@@ -201,5 +197,53 @@ export function ImportDrawer(props: {
         )}
       </Space>
     </Drawer>
+  );
+}
+
+/**
+ * The folder the questions go into, with a folder made in place (then chosen); with no folders yet it says so and
+ * why (imports go into a folder: the file's categories become its sub-folders).
+ */
+function FolderField(props: {
+  treeData: FolderOption<number>[];
+  empty: boolean;
+  folderId: number | null;
+  onChange: (folderId: number) => void;
+}) {
+  const { t } = useI18n();
+  const [naming, setNaming] = useState(false);
+  return (
+    <Form.Item
+      label={t('console.import.folder')}
+      required
+      extra={props.empty ? t('console.import.noFolders') : t('console.import.folderHint')}
+    >
+      <Space.Compact style={{ width: '100%' }}>
+        <TreeSelect
+          value={props.folderId ?? undefined}
+          onChange={props.onChange}
+          treeData={props.treeData}
+          treeDefaultExpandAll
+          placeholder={t('console.import.chooseFolder')}
+          notFoundContent={t('console.import.noFolders')}
+          aria-label={t('console.import.folder')}
+          data-testid="import-folder"
+        />
+        <Button
+          icon={<FolderAddOutlined aria-hidden />}
+          onClick={() => setNaming(true)}
+          data-testid="import-new-folder"
+        >
+          {t('console.bank.newFolder')}
+        </Button>
+      </Space.Compact>
+      <FolderNameModal
+        open={naming}
+        mode="create"
+        parent={null}
+        onClose={() => setNaming(false)}
+        onCreated={props.onChange}
+      />
+    </Form.Item>
   );
 }

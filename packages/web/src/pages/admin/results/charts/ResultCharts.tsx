@@ -45,8 +45,9 @@ export function SectionChart({
   const option = useMemo(
     () => ({
       tooltip: { trigger: 'axis' },
-      legend: {},
-      grid: { left: 40, right: 16, top: 32, bottom: 32 },
+      // The legend below the axis, and the grid holding its labels: they never overlap.
+      legend: { bottom: 0 },
+      grid: { left: 8, right: 16, top: 16, bottom: 32, containLabel: true },
       xAxis: { type: 'category', data: stats.sections.map((s) => names[s.section] ?? s.section) },
       yAxis: { type: 'value' },
       series: [
