@@ -92,6 +92,8 @@ export const ExamResult = z.object({
   pending_manual: z.number().int(),
   /** True for a practice run, which never counts. */
   practice: z.boolean(),
+  /** True when the exam lets the candidate read the questions' explanations now (GET /exam/explanations). */
+  explanations: z.boolean(),
 });
 /** The outcome of a finished attempt. */
 export type ExamResult = z.infer<typeof ExamResult>;

@@ -33,6 +33,7 @@ import { attemptTotals } from './migrations/033_attempt_totals.js';
 import { itemAnalyses } from './migrations/034_item_analyses.js';
 import { bankImportRows } from './migrations/035_bank_import_rows.js';
 import { faceCheckOrder } from './migrations/037_face_check_order.js';
+import { explanations } from './migrations/038_explanations.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -130,6 +131,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '034_item_analyses': itemAnalyses(),
     '035_bank_import_rows': bankImportRows(),
     '037_face_check_order': faceCheckOrder(),
+    '038_explanations': explanations(),
   };
 }
 
