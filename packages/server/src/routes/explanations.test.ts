@@ -4,6 +4,7 @@ import {
   type BankQuestionView,
   type ExamResult,
   type ExplanationsData,
+  type PreviewData,
   type QuestionBodyInput,
 } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ describe.each(await testedDialects())('explanations after submitting on %s', (di
   const s = adminApp(dialect, { seed: false });
   const { ok } = s;
   let phoneNo = 0;
-  const { published, invited } = editorExams(
+  const { examWith, published, invited } = editorExams(
     () => s.t,
     () => s.admin,
   );
@@ -135,5 +136,28 @@ describe.each(await testedDialects())('explanations after submitting on %s', (di
     const off = await candidate(await exam('Practice off', { mode: 0, show_explanations: false }), 'B');
     expect((await off.finish()).explanations).toBe(false);
     expect((await off.explanations()).statusCode).toBe(403);
+  });
+
+  it("a staff member's preview shows them after submitting, whatever the exam's setting", async () => {
+    const q = (
+      await ok<BankQuestionView>(api.bankQuestionCreate, {
+        question: SINGLE,
+        explanation: EXPLANATION,
+        default_score: 5,
+      })
+    ).id;
+    const { examId } = await examWith(
+      openDraft(s.t.now(), 'Preview', [{ kind: 'linetest', title: '', items: [{ question_id: q, points: 5 }] }], {
+        mode: 1,
+      }),
+    );
+    const p = await ok<PreviewData>(api.examEditorPreview, { exam_id: examId });
+    const { get, post } = candidateCalls(s.t, p.token);
+    expect((await enterExam(s.t, p.token, examId, p.anid)).statusCode).toBe(200);
+    expect((await get(`/exam/explanations?exam_id=${examId}`)).statusCode).toBe(409);
+    expect(body<ExamResult>(await post('/monitor/finish-exam', { exam_id: examId })).data.explanations).toBe(true);
+    const res = await get(`/exam/explanations?exam_id=${examId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(body<ExplanationsData>(res).data.list.map((e) => [e.chosen, e.explanation])).toEqual([[[], EXPLANATION]]);
   });
 });

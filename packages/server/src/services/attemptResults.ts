@@ -78,8 +78,12 @@ export class AttemptResultService {
     return { list };
   }
 
-  /** Whether the candidates of an attempt's exam read the explanations after submitting. */
+  /**
+   * Whether the candidates of an attempt's exam read the explanations after submitting; a staff member's preview
+   * always does, so that the author sees what candidates will.
+   */
   private shown(bundle: ExamBundle): boolean {
+    if (bundle.version.preview) return true;
     return bundle.version.definition ? explanationsShown(bundle.version.definition) : false;
   }
 
