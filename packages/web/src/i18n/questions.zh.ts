@@ -214,7 +214,7 @@ export const questionsZh = {
   'qedit.explanationTitle': '解析',
   'qedit.explanationHint': '考生交卷后，在考试允许时查看（练习考试默认显示）。',
   'qedit.explanation': '解析',
-  'qedit.feedbackFor': '{option}的反馈',
+  'qedit.feedbackFor': '{option} 的反馈',
   'qedit.feedbackOption': '选项 {id}',
   'qedit.feedbackSubOption': '第 {n} 小题选项 {id}',
   'qedit.meta': '题目属性',
