@@ -54,7 +54,7 @@ describe.runIf(browserAvailable())('explanations: written in the bank, previewed
   it('an author writes an explanation and an option’s feedback in the bank, and they are kept', async () => {
     const { context, page } = await newPage(j.browser, j.server.baseUrl);
     contexts.push(context);
-    await staffLogin(page, ADMIN, '/admin/bank');
+    await staffLogin(page, ADMIN, '/admin/questions');
     await page.getByTestId('bank-new').click();
     const editor = page.getByTestId('question-editor');
     await editor.waitFor();
@@ -62,6 +62,8 @@ describe.runIf(browserAvailable())('explanations: written in the bank, previewed
     for (const [id, text] of [
       ['A', '12'],
       ['B', '16'],
+      ['C', '14'],
+      ['D', '18'],
     ] as const)
       await editor.getByTestId(`option-text-${id}`).fill(text);
     await editor.getByTestId('option-right-B').check();
@@ -78,6 +80,7 @@ describe.runIf(browserAvailable())('explanations: written in the bank, previewed
     await expect.poll(() => reopened.getByRole('textbox', { name: '解析' }).textContent()).toBe(EXPLANATION);
     await expect.poll(() => reopened.getByRole('textbox', { name: '选项 A 的反馈' }).textContent()).toBe(FEEDBACK_A);
     expect(await reopened.getByRole('textbox', { name: '选项 B 的反馈' }).textContent()).toBe('');
+    await reopened.getByTestId('explanation-fields').screenshot({ path: '/tmp/explain-editor-zh.png' });
 
     // A practice exam of the question, published, with the candidate invited.
     const now = Date.now();

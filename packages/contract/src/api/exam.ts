@@ -62,15 +62,6 @@ export const examCalls = {
     data: M.ExamResult,
     auth: 'candidate',
   }),
-  examExplanations: call({
-    method: 'GET',
-    path: '/exam/explanations',
-    summary: "The explanations of the submitted attempt's questions, where the exam shows them",
-    query: E.ExplanationsQuery,
-    body: undefined,
-    data: E.ExplanationsData,
-    auth: 'candidate',
-  }),
   myInfo: call({
     method: 'GET',
     path: '/user/my-info',

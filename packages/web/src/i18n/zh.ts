@@ -6,6 +6,7 @@ import type { gradingZh } from './grading.zh.js';
 import type { resultsZh } from './results.zh.js';
 import type { integrationsZh } from './integrations.zh.js';
 import type { analysisZh } from './analysis.zh.js';
+import type { explanationsZh } from './explanations.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import type { questionsZh } from './questions.zh.js';
@@ -500,14 +501,6 @@ export const zh = {
   'result.pendingManual': '{n} 道题等待人工评阅，最终得分可能变化。',
   'result.practice': '模拟练习：本次结果不计入成绩。',
   'result.dimensions': '测评结果',
-  'result.explanations': '试题解析',
-  'result.noExplanations': '本场考试的题目没有解析。',
-  'result.explainedQuestion': '第 {n} 题 · {type}',
-  'result.optionsOf': '第 {n} 题的选项',
-  'result.yourChoice': '你的选择',
-  'result.feedbackLabel': '反馈',
-  'result.subFeedback': '第 {n} 小题选项 {id}',
-  'result.explanation': '解析',
   'result.positions': '推荐职位',
   'result.noPositions': '暂无推荐职位。',
   'result.match': '匹配度 {n}%',
@@ -765,6 +758,7 @@ export type MessageKey =
   | keyof typeof gradingZh
   | keyof typeof resultsZh
   | keyof typeof integrationsZh
-  | keyof typeof analysisZh;
+  | keyof typeof analysisZh
+  | keyof typeof explanationsZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

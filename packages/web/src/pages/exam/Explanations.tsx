@@ -1,8 +1,9 @@
-import { examCalls, type ExplainedQuestion } from '@examhall/contract';
+import { reviewCalls, type ExplainedQuestion } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Skeleton, Tag, Typography } from 'antd';
 import { errorText, request } from '../../api/client.js';
 import { Html } from '../../exam/questions/Html.js';
+import '../../i18n/explanations.js';
 import { useI18n } from '../../i18n/index.js';
 import { typeLabel } from '../../questions/labels.js';
 
@@ -15,7 +16,7 @@ export function Explanations({ examId }: { examId: number }) {
   const { t } = useI18n();
   const explained = useQuery({
     queryKey: ['exam-explanations', examId],
-    queryFn: ({ signal }) => request(examCalls.examExplanations, { query: { exam_id: examId }, signal }),
+    queryFn: ({ signal }) => request(reviewCalls.examExplanations, { query: { exam_id: examId }, signal }),
   });
   return (
     <Card style={{ marginTop: 16 }} data-testid="explanations">
