@@ -14,7 +14,6 @@ import {
   type ImportedQuestion,
   type ImportPreviewData,
   type ImportProblem,
-  type QuestionBody,
 } from '@examhall/contract';
 import {
   FORMATS,
