@@ -45,6 +45,7 @@ export const ERRORS = {
   attempt_not_reopenable: { status: 409, msg: 'this attempt cannot be reopened' },
   exam_not_started: { status: 409, msg: 'the exam has not started yet; finish the device checks first' },
   exam_not_finished: { status: 409, msg: 'the exam has not been submitted yet' },
+  explanations_hidden: { status: 403, msg: 'this exam does not show its explanations' },
   play_limit_reached: { status: 409, msg: 'the audio has been played as often as allowed' },
   payload_too_large: { status: 413, msg: 'payload too large' },
   request_timeout: { status: 408, msg: 'the request took too long to arrive' },

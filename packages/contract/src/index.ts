@@ -22,6 +22,7 @@ export * from './schemas/exam.js';
 export * from './schemas/ids.js';
 export * from './schemas/examEditor.js';
 export * from './schemas/imports.js';
+export * from './schemas/review.js';
 export * from './schemas/invitations.js';
 export * from './schemas/jobs.js';
 export * from './schemas/monitor.js';

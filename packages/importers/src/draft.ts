@@ -1,4 +1,4 @@
-import { BANK_LIMITS, BankFolderName, BankTag, problemsOf, QuestionBody } from '@examhall/contract';
+import { BANK_LIMITS, BankFolderName, BankTag, feedbackTargets, problemsOf, QuestionBody } from '@examhall/contract';
 import { problem } from './problems.js';
 import type { Draft, Problem, Where } from './types.js';
 
@@ -13,6 +13,8 @@ export interface RawDraft {
   difficulty?: number;
   points?: number;
   explanation?: string;
+  /** Feedback per option (HTML) by option id ('A', or '2.A' for a sub-question's). */
+  feedback?: Record<string, string>;
   where: Where;
 }
 
@@ -63,6 +65,13 @@ export function finishDraft(raw: RawDraft, problems: Problem[]): Draft | null {
   if (title !== undefined) draft.title = title;
   const explanation = clean(raw.explanation);
   if (explanation !== undefined) draft.explanation = explanation;
+  // Feedback is kept for the options the question has (a reader names them as it builds the options).
+  const targets = new Set(feedbackTargets(parsed.data.content));
+  const feedback = Object.entries(raw.feedback ?? {}).flatMap(([id, text]) => {
+    const t = clean(text);
+    return t !== undefined && targets.has(id) ? [[id, t] as const] : [];
+  });
+  if (feedback.length > 0) draft.feedback = Object.fromEntries(feedback);
   if (raw.difficulty !== undefined && Number.isInteger(raw.difficulty) && raw.difficulty >= 1 && raw.difficulty <= 5)
     draft.difficulty = raw.difficulty;
   if (raw.points !== undefined && Number.isFinite(raw.points) && raw.points >= 0 && raw.points <= 1000)

@@ -65,18 +65,34 @@ export function trueFalseQuestion(stem: string, truth: boolean): RawDraft['quest
 /** Rounds to five decimals (Moodle's fractions have seven digits). */
 export const round5 = (n: number): number => Math.round(n * 100_000) / 100_000;
 
-/** The general feedback with each answer's own feedback added after it (the model has one explanation). */
+/**
+ * The general feedback with each answer's own feedback added after it, for kinds whose answers are not options (a
+ * blank's accepted answers): their feedback cannot stay beside an option, so the explanation keeps it, labelled.
+ */
 export function foldFeedback(
   general: string | undefined,
-  answers: { label: string; feedback?: string }[],
-  where: Where,
-  problems: Problem[],
+  answers: { label: string; feedback?: string | undefined }[],
 ): string | undefined {
   const own = answers.filter((a) => a.feedback && a.feedback.trim() !== '');
   if (own.length === 0) return general;
-  problems.push(problem(where, 'feedback_folded', 'info'));
   const list = own.map((a) => `<li>${a.label}: ${a.feedback!.trim()}</li>`).join('');
   return `${general ?? ''}<ul>${list}</ul>`;
+}
+
+/** Feedback per option from each answer's own, in the options' order ('A', 'B', ...), blank ones left out. */
+export function optionFeedback(feedback: (string | undefined)[], prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  feedback.forEach((f, i) => {
+    if (f !== undefined && f.trim() !== '') out[`${prefix}${optionId(i)}`] = f.trim();
+  });
+  return out;
+}
+
+/** Feedback per option of a gapped question's choices: its own options' when one choice made it, its subs' otherwise. */
+export function gapFeedback(question: RawDraft['question'], gaps: Gap[]): Record<string, string> {
+  const choices = (g: Gap) => (g.type === 'choice' ? g.answers.map((a) => a.feedback) : []);
+  if (question.kind !== 'reading') return gaps.length === 1 && gaps[0] ? optionFeedback(choices(gaps[0])) : {};
+  return Object.assign({}, ...gaps.map((g, i) => optionFeedback(choices(g), `${i + 1}.`))) as Record<string, string>;
 }
 
 /** A gap in a text: a choice among options, or a blank with its accepted answers. */

@@ -91,10 +91,6 @@ export const PROBLEM_TEXTS = {
     en: () => 'negative weights became 0 points',
     zh: () => '负分权重按 0 分处理',
   },
-  feedback_folded: {
-    en: () => 'per-answer feedback was added to the explanation',
-    zh: () => '各选项的反馈已并入解析',
-  },
   cloze_converted: {
     en: (p) => `an embedded-answers (cloze) question became a ${p.kind} question with ${p.count} part(s)`,
     zh: (p) => `完形（嵌入答案）题已转为${p.kind_zh}，共 ${p.count} 处`,

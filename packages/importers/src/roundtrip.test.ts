@@ -1,4 +1,4 @@
-import { LANGUAGE_IDS, type QuestionBody } from '@examhall/contract';
+import { feedbackTargets, LANGUAGE_IDS, type QuestionBody } from '@examhall/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportQuestions, importFile, TRUE_FALSE_OPTIONS, type Draft, type Format } from './index.js';
@@ -149,16 +149,29 @@ const programmingBodies = (defaultChecker: boolean): fc.Arbitrary<QuestionBody> 
 
 const drafts = (question: fc.Arbitrary<QuestionBody>) =>
   fc.array(
-    fc.record({
-      question,
-      title: text(),
-      folder: fc.array(word, { maxLength: 3 }),
-      tags: fc.uniqueArray(word, { maxLength: 3 }),
-      difficulty: fc.integer({ min: 1, max: 5 }),
-      knowledge_points: fc.uniqueArray(word, { maxLength: 2 }),
-      points: fc.integer({ min: 0, max: 100 }),
-      explanation: fc.option(para, { nil: undefined }),
-    }),
+    fc
+      .record({
+        question,
+        title: text(),
+        folder: fc.array(word, { maxLength: 3 }),
+        tags: fc.uniqueArray(word, { maxLength: 3 }),
+        difficulty: fc.integer({ min: 1, max: 5 }),
+        knowledge_points: fc.uniqueArray(word, { maxLength: 2 }),
+        points: fc.integer({ min: 0, max: 100 }),
+        explanation: fc.option(para, { nil: undefined }),
+      })
+      .chain((d) =>
+        // Feedback for some of the options the question has.
+        fc
+          .subarray(feedbackTargets(d.question.content))
+          .chain((ids) =>
+            fc
+              .array(html, { minLength: ids.length, maxLength: ids.length })
+              .map((texts) =>
+                ids.length > 0 ? { ...d, feedback: Object.fromEntries(ids.map((id, i) => [id, texts[i]!])) } : d,
+              ),
+          ),
+      ),
     { minLength: 1, maxLength: 6 },
   );
 
@@ -198,11 +211,26 @@ function carried(d: Omit<Draft, 'where'>, format: Format): Record<string, unknow
   const question = normalQuestion(d.question, format);
   switch (format) {
     case 'gift':
-      return { question, title: d.title, folder: d.folder, tags: d.tags, explanation: d.explanation };
+      return {
+        question,
+        title: d.title,
+        folder: d.folder,
+        tags: d.tags,
+        explanation: d.explanation,
+        feedback: d.feedback,
+      };
     case 'moodle_xml':
-      return { question, title: d.title, folder: d.folder, tags: d.tags, explanation: d.explanation, points: d.points };
+      return {
+        question,
+        title: d.title,
+        folder: d.folder,
+        tags: d.tags,
+        explanation: d.explanation,
+        feedback: d.feedback,
+        points: d.points,
+      };
     case 'qti':
-      return { question, title: d.title };
+      return { question, title: d.title, explanation: d.explanation, feedback: d.feedback };
     case 'xlsx':
     case 'csv':
     case 'problem_zip':

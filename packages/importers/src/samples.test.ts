@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { importFile, type ImportResult } from './index.js';
+import { exportQuestions, importFile, type ImportResult } from './index.js';
 
 // Third-party samples live outside the repository (../shared/import-samples beside the repo root).
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -168,5 +168,45 @@ describe.skipIf(!present)('third-party samples (../shared/import-samples)', () =
       ['invalid_question', 'items/text-entry.xml', 'error'],
     ]);
     expect(r.problems[0]!.message).toContain('choose at least one right option');
+  });
+
+  it('explanations and feedback per option: kept, with no problem about them, and exported again', async () => {
+    const gift = await load('questions.gift.txt');
+    const choice = gift.questions[1]!;
+    expect(choice.feedback).toEqual({ A: 'right; good!', B: "wrong, it's yellow", C: "wrong, it's yellow" });
+    // {FALSE#wrong fb#right fb ####general fb}: the wrong option is true (A), the right one false (B).
+    const tf = gift.questions[4]!;
+    expect(tf.feedback).toEqual({ A: '42 is the Ultimate Answer.', B: 'You gave the right answer.' });
+    expect(tf.explanation).toContain("Hitchiker's Guide");
+    // A short answer's accepted answers are not options: their feedback is kept in the explanation.
+    expect(gift.questions[3]!.explanation).toContain('<li>Cat: What is it with Moodlers and cats?</li>');
+    const examples = await load('examples.txt');
+    expect(examples.questions.filter((q) => q.feedback).length).toBe(6);
+    const cloze = await load('multianswer.xml');
+    expect(cloze.questions[0]!.feedback).toMatchObject({ '1.A': 'OK', '1.B': 'Wrong', '4.B': 'OK' });
+    expect(cloze.questions[0]!.explanation).toContain('import-file:');
+    const all = [gift, examples, cloze, await load('questions_in_category.gift.txt')];
+    const about = /explanation|feedback/i;
+    for (const r of all) expect(r.problems.filter((p) => about.test(p.code) || about.test(p.message))).toEqual([]);
+    // Written again in the formats that carry them, they come back the same (those a format leaves out aside).
+    const kept = (qs: { explanation?: string; feedback?: Record<string, string> }[]) =>
+      qs.map((q) => [q.explanation, q.feedback]);
+    for (const [format, drafts] of [
+      ['gift', gift.questions],
+      ['moodle_xml', examples.questions],
+      ['qti', examples.questions],
+      ['csv', examples.questions],
+    ] as const) {
+      const out = await exportQuestions(format, drafts);
+      const noted = (code: string) => new Set(out.problems.filter((p) => p.code === code).map((p) => p.where.element));
+      const [left, plain] = [noted('not_exported'), noted('markup_dropped')];
+      const back = await importFile({ name: `again.${out.extension}`, bytes: out.bytes, format });
+      const written = drafts.flatMap((d, i) => (left.has(`question[${i + 1}]`) ? [] : [{ d, i }]));
+      expect(back.questions).toHaveLength(written.length);
+      // QTI writes markup that is not well-formed XHTML as plain text (with a note): those are not compared.
+      const same = written.flatMap(({ d, i }, n) => (plain.has(`question[${i + 1}]`) ? [] : [[d, back.questions[n]!]]));
+      expect(same.length).toBeGreaterThan(0);
+      expect(kept(same.map(([, b]) => b!))).toEqual(kept(same.map(([d]) => d!)));
+    }
   });
 });

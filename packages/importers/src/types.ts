@@ -64,8 +64,10 @@ export interface Draft {
   knowledge_points: string[];
   /** Points the question is worth, when the format says. */
   points?: number;
-  /** General feedback / explanation shown after the exam (HTML). */
+  /** General feedback / explanation (解析) shown after submitting (HTML). */
   explanation?: string;
+  /** Feedback per option (HTML), by option id ('A'), or a sub-question's as '2.A' (see the contract's feedbackTargets). */
+  feedback?: Record<string, string>;
   /** Where the question stands in the file. */
   where: Where;
 }

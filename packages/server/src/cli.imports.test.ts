@@ -7,11 +7,12 @@ import { openRuntime } from './runtime.js';
 import { cliEnvironment } from './test/cliEnv.js';
 import { testedDialects } from './test/db.js';
 
+/** Clean, explanations and feedback per option included: they are kept, and are no problem. */
 const CLEAN = `$CATEGORY: Net
 
-::Q1:: Which status means not found? {=404 ~200 ~500}
+::Q1:: Which status means not found? {=404#Not Found. ~200#That is OK. ~500 ####<p>4xx codes are the client's errors.</p>}
 
-::Q2:: HTTP is stateless. {T}
+::Q2:: HTTP is stateless. {T####Each request stands alone.}
 `;
 /** The second question's answer block is never closed (line 3). */
 const BROKEN = `::Q1:: Which status means not found? {=404 ~200 ~500}
@@ -47,7 +48,7 @@ describe.each(await testedDialects())('examhall import-questions on %s', (dialec
       const db = runtime.handle.db;
       const questions = await db
         .selectFrom('bank_questions')
-        .select(['kind', 'team_id', 'folder_id'])
+        .select(['kind', 'team_id', 'folder_id', 'explanation'])
         .orderBy('id')
         .execute();
       const folders = await db
@@ -81,7 +82,12 @@ describe.each(await testedDialects())('examhall import-questions on %s', (dialec
     expect(report.questions[0]).toMatchObject({
       content: { options: [{ id: 'A' }, { id: 'B' }, { id: 'C' }] },
       key: { option: 'A' },
+      explanation: {
+        text: "<p>4xx codes are the client's errors.</p>",
+        options: { A: 'Not Found.', B: 'That is OK.' },
+      },
     });
+    expect(report.questions[1]).toMatchObject({ explanation: { text: 'Each request stands alone.', options: {} } });
 
     const broken = await cli(['import-questions', write('broken.gift', BROKEN), '--dry-run', '--json'], env);
     expect(broken.code).toBe(1);
@@ -131,9 +137,14 @@ describe.each(await testedDialects())('examhall import-questions on %s', (dialec
     expect(byName.get('2025')).toMatchObject({ parent_id: byName.get('Bank')!.id, team_id: team });
     // The file's own category is a folder below the target.
     expect(byName.get('Net')).toMatchObject({ parent_id: byName.get('2025')!.id, team_id: team });
-    expect(questions).toEqual([
+    expect(questions.map(({ explanation: _e, ...q }) => q)).toEqual([
       { kind: 'single', team_id: team, folder_id: byName.get('Net')!.id },
       { kind: 'true_false', team_id: team, folder_id: byName.get('Net')!.id },
+    ]);
+    // Each question keeps its explanation and its options' feedback.
+    expect(questions.map((q) => JSON.parse(q.explanation ?? 'null') as unknown)).toEqual([
+      { text: "<p>4xx codes are the client's errors.</p>", options: { A: 'Not Found.', B: 'That is OK.' } },
+      { text: 'Each request stands alone.', options: {} },
     ]);
 
     // Again into the same path: the folders are found, not made twice.

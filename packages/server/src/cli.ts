@@ -226,6 +226,7 @@ async function importQuestions(
       points: q.default_score,
       content: q.question.content,
       key: q.question.key,
+      explanation: q.explanation,
       valid: q.valid,
     })),
     problems: read.problems.map((p) => ({

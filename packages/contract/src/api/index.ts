@@ -16,6 +16,7 @@ import { monitorCalls } from './monitor.js';
 import { proctorCalls } from './proctor.js';
 import { gradingCalls } from './grading.js';
 import { resultCalls } from './results.js';
+import { reviewCalls } from './review.js';
 import { scheduleCalls } from './schedule.js';
 import { similarityCalls } from './similarity.js';
 import { staffCalls } from './staff.js';
@@ -38,6 +39,7 @@ export {
   monitorCalls,
   proctorCalls,
   resultCalls,
+  reviewCalls,
   similarityCalls,
   staffCalls,
   subjectCalls,
@@ -49,6 +51,7 @@ export {
 export const api = {
   ...userCalls,
   ...examCalls,
+  ...reviewCalls,
   ...monitorCalls,
   ...subjectCalls,
   ...cepingCalls,

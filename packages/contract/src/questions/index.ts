@@ -39,6 +39,7 @@ export {
 } from './common.js';
 export * from './compound.js';
 export * from './evaluation.js';
+export * from './explanation.js';
 export * from './text.js';
 export {
   compoundKinds,

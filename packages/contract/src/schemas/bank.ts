@@ -1,6 +1,6 @@
 /** The question bank: folders, questions with their metadata, tags, uploads and reference-solution checks. */
 import { z } from 'zod';
-import { CODE_LIMITS, QuestionBody, QuestionKindField } from '../questions/index.js';
+import { CODE_LIMITS, QuestionBody, QuestionExplanation, QuestionKindField } from '../questions/index.js';
 import { Verdict } from './answer.js';
 import { EpochMs, Id, PageQuery, IdParam } from './common.js';
 
@@ -317,6 +317,8 @@ export type BankVerification = z.infer<typeof BankVerification>;
 export const BankQuestionView = BankQuestionItem.omit({ stem: true, verification: true, problem: true }).extend({
   /** The typed question: kind, content and key. */
   question: QuestionBody,
+  /** Its explanation and feedback per option, or null when it has none. */
+  explanation: QuestionExplanation.nullable(),
   /** The last reference-solution check, or null. */
   verification: BankVerification.nullable(),
 });
@@ -337,6 +339,8 @@ const questionFields = {
   folder_id: Id.nullable().optional(),
   /** The typed question: kind, content and key, checked against the kind's schema. */
   question: QuestionBody,
+  /** Its explanation (解析) and feedback per option (each naming an option of the question); null for none. */
+  explanation: QuestionExplanation.nullable().default(null),
   /** Difficulty 1 to 5. */
   difficulty: BankDifficulty.default(3),
   /** Knowledge points (each once). */

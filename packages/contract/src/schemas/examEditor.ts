@@ -1,7 +1,7 @@
 /** The exam editor: an exam's editable draft (its definition), published versions, live changes, preview. */
 import { z } from 'zod';
 import { isValidPhone } from '../areaCodes.js';
-import { SECTIONS } from '../enums.js';
+import { ExamMode, SECTIONS } from '../enums.js';
 import { EpochMs, Id, PageQuery, IdParam } from './common.js';
 import { ExamModeField, ExamSettings, ShowScoreField } from './exam.js';
 import { AreaCodeField, PhoneField } from './user.js';
@@ -166,6 +166,11 @@ export const ExamSettingsDef = ExamSettings.extend({
 /** Every per-exam setting. */
 export type ExamSettingsDef = z.infer<typeof ExamSettingsDef>;
 
+/** Whether an exam's candidates read the explanations after submitting: its setting, or by default practice only. */
+export function explanationsShown(d: { mode: number; show_explanations?: boolean | null | undefined }): boolean {
+  return d.show_explanations ?? d.mode === ExamMode.simulate;
+}
+
 /**
  * An exam as its author defines it: the draft they edit, and what a published version freezes. Questions
  * are bank questions by id (fixed sections) or drawn by rule (draw sections); publishing copies them.
@@ -196,6 +201,11 @@ export const ExamDefinition = z
     passing: PassingRule.default({ kind: 'none' }),
     /** What candidates see of their outcome. */
     show_score: ShowScoreField.default('score'),
+    /**
+     * Whether candidates read the questions' explanations and feedback after submitting; null: as the mode has it
+     * (practice exams yes, the others no; see explanationsShown).
+     */
+    show_explanations: z.boolean().nullable().default(null),
     /** Whether each invitation needs an ID photo before the exam. */
     id_photo_required: z.boolean().default(false),
     /** Each candidate gets the questions in an order of their own (within the order of types). */

@@ -1,6 +1,6 @@
 /** Question imports and exports: a file's preview, its import into a folder, and downloads of questions. */
 import { z } from 'zod';
-import { QuestionBody, QuestionKindField } from '../questions/index.js';
+import { QuestionBody, QuestionExplanation, QuestionKindField } from '../questions/index.js';
 import { BANK_LIMITS, BankTag } from './bank.js';
 import { FormFlag, IdParam } from './common.js';
 import { Subject } from './subject.js';
@@ -119,8 +119,8 @@ export const ImportedQuestion = z.object({
   knowledge_points: z.array(z.string()),
   /** Points it gets when added to an exam. */
   default_score: z.number(),
-  /** Explanation shown after the exam, when the file has one (HTML). */
-  explanation: z.string().nullable(),
+  /** Its explanation and feedback per option, when the file has them. */
+  explanation: QuestionExplanation.nullable(),
   /** What a candidate will see (embedded pictures inlined so the preview shows them). */
   subject: Subject,
   /** False when an error is located at it: `only_valid` leaves it out. */

@@ -95,6 +95,8 @@ export const ExamResult = z.object({
   practice: z.boolean(),
   /** The evaluation profile, one entry per dimension (as /ceping/exam-finish answers it); null without an evaluation section. */
   evaluation: z.array(EvaluationDimension).nullable(),
+  /** True when the exam lets the candidate read the questions' explanations now (GET /exam/explanations). */
+  explanations: z.boolean(),
 });
 /** The outcome of a finished attempt. */
 export type ExamResult = z.infer<typeof ExamResult>;

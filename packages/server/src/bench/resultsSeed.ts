@@ -106,7 +106,14 @@ export async function seedResultsExam(
           },
           [],
         );
-        questions.push({ bank_question_id: id, kind: body.kind, content: body.content, key: body.key, score: q.score });
+        questions.push({
+          bank_question_id: id,
+          kind: body.kind,
+          content: body.content,
+          key: body.key,
+          explanation: null,
+          score: q.score,
+        });
       }
       if (questions.length > 0) sections.push({ kind, title: '', draw_count: null, questions });
     }

@@ -34,6 +34,7 @@ import { itemAnalyses } from './migrations/034_item_analyses.js';
 import { bankImportRows } from './migrations/035_bank_import_rows.js';
 import { faceCheckOrder } from './migrations/037_face_check_order.js';
 import { similarityRarity } from './migrations/038_similarity_rarity.js';
+import { explanations } from './migrations/039_explanations.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -132,6 +133,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '035_bank_import_rows': bankImportRows(),
     '037_face_check_order': faceCheckOrder(),
     '038_similarity_rarity': similarityRarity(),
+    '039_explanations': explanations(),
   };
 }
 

@@ -179,6 +179,8 @@ export interface QuestionTable {
   bank_question_id: Generated<number | null>;
   /** The version this copy is frozen in. */
   version_id: Generated<number | null>;
+  /** JSON of its explanation and feedback per option (QuestionExplanation), frozen with it; null: none. */
+  explanation: Generated<string | null>;
 }
 
 /** Invitations of a phone number to an exam; the id is the `anid`. */
@@ -540,6 +542,8 @@ export interface BankQuestionTable {
   revision: Generated<number>;
   /** JSON of the last reference-solution check of a programming question, or null. */
   verification: string | null;
+  /** JSON of its explanation (解析) and feedback per option (QuestionExplanation), or null for none. */
+  explanation: Generated<string | null>;
 }
 
 /** A question of an import waiting until the whole file is in (repositories/bankImports.ts): its bank columns. */
@@ -555,6 +559,7 @@ export type BankImportRowTable = Pick<
   | 'default_score'
   | 'editor_id'
   | 'updated_at'
+  | 'explanation'
 > & {
   /** The import's key: 'job:<id>', or a random one for the command line's. */
   batch: string;

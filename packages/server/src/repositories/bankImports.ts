@@ -5,7 +5,7 @@ import type { BankImportRowTable } from '../db/schema.js';
 /** A question staged for an import: its columns, tags and sub-folder path, without the import's own. */
 export type StagedQuestion = Omit<Insertable<BankImportRowTable>, 'batch' | 'seq' | 'folder_id'>;
 
-/** Rows one insert statement writes: 16 columns each, within SQLite's 32,766 parameters. */
+/** Rows one insert statement writes: 17 columns each, within SQLite's 32,766 parameters. */
 const INSERT_ROWS = 500;
 
 /** The columns a staged row gives a bank question as it is. */
@@ -21,6 +21,7 @@ const COPIED = [
   'default_score',
   'editor_id',
   'updated_at',
+  'explanation',
 ] as const;
 
 /**

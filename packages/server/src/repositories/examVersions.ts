@@ -55,6 +55,18 @@ export class ExamVersionRepository {
       .execute();
   }
 
+  /** The stored explanations (JSON) of frozen questions that have one, by question id. */
+  async explanationsOf(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('questions')
+      .select(['id', 'explanation'])
+      .where('id', 'in', [...ids])
+      .where('explanation', 'is not', null)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.explanation!]));
+  }
+
   /** The version a question is frozen in, or null when there is no such question. */
   async versionOfQuestion(questionId: number): Promise<number | null> {
     const row = await this.db

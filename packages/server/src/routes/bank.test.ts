@@ -259,6 +259,63 @@ describe.each(await testedDialects())('the question bank on %s', (dialect) => {
     expect(cleaned.question.content).toEqual({ stem: '<p>Hi <img src="/api/media/images/a.png" /></p>' });
   });
 
+  it('keeps an explanation and feedback per option (sanitized), refuses feedback for no option, and audits it', async () => {
+    const plain = await create(BODIES.single!, {}, author);
+    expect(plain.explanation).toBeNull();
+    const explanation = {
+      text: '<p onclick="x()">2, 4, 8, 16: each doubles.<script>x()</script></p>',
+      options: { A: '12 adds 4 once, but 8 to 12 is not doubling.', B: '' },
+    };
+    const made = await call<BankQuestionView>(api.bankQuestionCreate, author, {
+      question: BODIES.single,
+      explanation,
+      default_score: 5,
+    });
+    expect(made.http, made.msg).toBe(200);
+    // Script and handlers are removed; a blank feedback is no feedback.
+    const kept = { text: '<p>2, 4, 8, 16: each doubles.</p>', options: { A: explanation.options.A } };
+    expect(made.data.explanation).toEqual(kept);
+    const read = await call<BankQuestionView>(api.bankQuestion, author, { question_id: made.data.id });
+    expect(read.data.explanation).toEqual(kept);
+    // A reading question's sub-question options are named with the sub's id.
+    const reading = BODIES.reading!;
+    const sub = await call<BankQuestionView>(api.bankQuestionCreate, author, {
+      question: reading,
+      explanation: { text: '', options: { '1.A': 'Read the first line again.' } },
+      default_score: 5,
+    });
+    expect(sub.http, sub.msg).toBe(200);
+    expect(sub.data.explanation).toEqual({ text: '', options: { '1.A': 'Read the first line again.' } });
+    const noOption = await call(api.bankQuestionUpdate, author, {
+      question_id: made.data.id,
+      revision: 1,
+      question: BODIES.single,
+      explanation: { text: '', options: { C: 'there is no C' } },
+      default_score: 5,
+    });
+    expect(noOption.http).toBe(422);
+    expect(noOption.code).toBe('validation_error');
+    expect(noOption.msg).toMatch(/^explanation\.options\.C: there is no option C/);
+    const cleared = await call<BankQuestionView>(api.bankQuestionUpdate, author, {
+      question_id: made.data.id,
+      revision: 1,
+      question: BODIES.single,
+      explanation: { text: '<p> </p>', options: {} },
+      default_score: 5,
+    });
+    expect(cleared.http, cleared.msg).toBe(200);
+    expect(cleared.data.explanation).toBeNull();
+    const audit = await s.t.db.handle.db
+      .selectFrom('audit_log')
+      .select(['before', 'after'])
+      .where('object_kind', '=', 'question')
+      .where('object_id', '=', made.data.id)
+      .where('action', '=', 'bank.question.update')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.before!)).toMatchObject({ explanation: kept });
+    expect(JSON.parse(audit.after!)).toMatchObject({ explanation: null });
+  });
+
   it('refuses a stale revision with 409 and keeps the newer save', async () => {
     const q = await qa('<p>revision</p>');
     const save = (revision: number, stem: string) =>

@@ -108,7 +108,14 @@ export async function seedDemo(
           },
           ['demo'],
         );
-        questions.push({ bank_question_id: id, kind: body.kind, content: body.content, key: body.key, score });
+        questions.push({
+          bank_question_id: id,
+          kind: body.kind,
+          content: body.content,
+          key: body.key,
+          explanation: null,
+          score,
+        });
       }
       sections.push({ kind, title: DEMO_SECTION_TITLES[kind], draw_count: null, questions });
     }

@@ -34,6 +34,8 @@ export interface FrozenQuestion {
   kind: QuestionKind;
   content: unknown;
   key: unknown;
+  /** Its explanation and feedback per option (JSON as the bank stores it), or null. */
+  explanation: string | null;
   score: number;
 }
 
@@ -91,6 +93,7 @@ export async function freezeVersion(db: Db, input: FreezeInput): Promise<Version
         score: q.score,
         content: JSON.stringify(q.content),
         answer_key: JSON.stringify(q.key),
+        explanation: q.explanation,
       })),
     );
   }
@@ -241,7 +244,14 @@ export async function collectSections(
     if (!r || r.teamId !== exam.team_id) throw fail('not_found', `no such question ${id}`);
     const misplaced = sectionProblem(r.kind, section);
     if (misplaced) throw fail('exam_invalid', `sections.${i}: question ${id}: ${misplaced}`);
-    return { bank_question_id: id, kind: r.kind, content: r.body.content, key: r.body.key, score: points };
+    return {
+      bank_question_id: id,
+      kind: r.kind,
+      content: r.body.content,
+      key: r.body.key,
+      explanation: r.explanation,
+      score: points,
+    };
   };
   const sections = d.sections.map((s, i): FrozenSection => {
     if (isDrawSection(s)) {

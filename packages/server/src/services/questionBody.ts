@@ -4,7 +4,13 @@
  * worker threads (parsing/) run the same code.
  */
 import { createHash } from 'node:crypto';
-import { parseQuestion, type QuestionBody } from '@examhall/contract';
+import {
+  explanationProblem,
+  parseQuestion,
+  QuestionExplanation,
+  trimmedExplanation,
+  type QuestionBody,
+} from '@examhall/contract';
 import { sniffImage } from '../storage/sniff.js';
 import { htmlToText, sanitizeQuestionHtml } from './richText.js';
 
@@ -45,6 +51,44 @@ export function checkQuestionBody(
 ): { body: QuestionBody; problem: null } | { body: null; problem: string } {
   const parsed = parseQuestion(question.kind, mapRichText(question.content, sanitizeQuestionHtml), question.key);
   return parsed.ok ? { body: parsed.body, problem: null } : { body: null, problem: parsed.problems[0] ?? 'invalid' };
+}
+
+/**
+ * A question's explanation as the bank stores it: its rich text sanitized, blank parts left out (null when nothing
+ * is left), every feedback naming an option of the body; or the path of its first problem.
+ */
+export function checkExplanation(
+  body: QuestionBody,
+  explanation: QuestionExplanation | null | undefined,
+): { explanation: QuestionExplanation | null; problem: null } | { explanation: null; problem: string } {
+  if (!explanation) return { explanation: null, problem: null };
+  // Sanitized; markup that shows nothing (an editor's empty paragraph) is no text.
+  const visible = (html: string) => {
+    const safe = sanitizeQuestionHtml(html);
+    return htmlToText(safe).trim() === '' && !/<img\b/i.test(safe) ? '' : safe;
+  };
+  const clean = {
+    text: visible(explanation.text),
+    options: Object.fromEntries(Object.entries(explanation.options).map(([id, t]) => [id, visible(t)])),
+  };
+  const parsed = QuestionExplanation.safeParse(clean);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { explanation: null, problem: `explanation.${issue.path.join('.')}: ${issue.message}` };
+  }
+  const problem = explanationProblem(body.content, parsed.data);
+  return problem ? { explanation: null, problem } : { explanation: trimmedExplanation(parsed.data), problem: null };
+}
+
+/** A stored explanation (JSON), or null when there is none or it no longer reads. */
+export function storedExplanation(json: string | null | undefined): QuestionExplanation | null {
+  if (!json) return null;
+  try {
+    const parsed = QuestionExplanation.safeParse(JSON.parse(json));
+    return parsed.success ? trimmedExplanation(parsed.data) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Where a stored picture is: its object key, the URL it is served at, its type. */

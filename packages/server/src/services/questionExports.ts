@@ -1,4 +1,4 @@
-import { parseQuestion, type ImportFormatInfo } from '@examhall/contract';
+import { parseQuestion, type ImportFormatInfo, type QuestionExplanation } from '@examhall/contract';
 import { exportQuestions, FORMATS, questionTemplate, type Draft, type Format } from '@examhall/importers';
 import type { Db } from '../db/database.js';
 import type { Download } from '../files.js';
@@ -8,6 +8,7 @@ import { ExamVersionRepository } from '../repositories/examVersions.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
 import type { BankExportItem, BankTransferService } from './bank/transfer.js';
+import { storedExplanation } from './questionBody.js';
 import { formatOf } from './questionFile.js';
 
 /**
@@ -124,7 +125,15 @@ export class QuestionExportService {
         parsed = { ok: false, problems: ['content or key: not valid JSON'] };
       }
       if (!parsed.ok) throw fail('question_invalid', `question ${r.id}: ${parsed.problems[0] ?? 'invalid'}`);
-      return { question: parsed.body, folder: [], tags: [], knowledge_points: [], points: r.score, where: {} };
+      return {
+        question: parsed.body,
+        ...draftExplanation(storedExplanation(r.explanation)),
+        folder: [],
+        tags: [],
+        knowledge_points: [],
+        points: r.score,
+        where: {},
+      };
     });
     const file = await this.download(f, drafts, `exam-${examId}`);
     await this.deps.audit.record(actor, 'exam.export', { kind: 'exam', id: examId }, null, {
@@ -151,10 +160,20 @@ export class QuestionExportService {
   }
 }
 
+/** An explanation as a draft carries it: the text, and the feedback per option (each only when there is some). */
+function draftExplanation(e: QuestionExplanation | null): Pick<Draft, 'explanation' | 'feedback'> {
+  if (!e) return {};
+  return {
+    ...(e.text.trim() !== '' ? { explanation: e.text } : {}),
+    ...(Object.keys(e.options).length > 0 ? { feedback: e.options } : {}),
+  };
+}
+
 /** A bank question as a draft the package writes. */
 function toDraft(item: BankExportItem): Draft {
   return {
     question: item.body,
+    ...draftExplanation(item.explanation),
     folder: item.folder,
     tags: item.tags,
     difficulty: item.difficulty,

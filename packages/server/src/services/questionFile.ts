@@ -14,7 +14,6 @@ import {
   type ImportedQuestion,
   type ImportPreviewData,
   type ImportProblem,
-  type QuestionBody,
 } from '@examhall/contract';
 import {
   FORMATS,
@@ -28,7 +27,7 @@ import {
 import { z } from 'zod';
 import { fail } from '../errors.js';
 import type { BankImportItem } from './bank/transfer.js';
-import { checkQuestionBody, imageTargetOf, stemText } from './questionBody.js';
+import { checkExplanation, checkQuestionBody, imageTargetOf, stemText } from './questionBody.js';
 
 /** Points of an imported question when its file gives none. */
 const DEFAULT_POINTS = 5;
@@ -150,10 +149,14 @@ export async function readQuestionFile(input: QuestionFileInput): Promise<ReadFi
   const drafts = result.questions;
   const questions: ImportedQuestion[] = [];
   drafts.forEach((d, i) => {
-    const linked = JSON.parse(
-      JSON.stringify(d.question).replace(FILE_LINK, (whole, id: string) => urls.get(id) ?? whole),
-    ) as QuestionBody;
+    const link = <T>(value: T): T =>
+      JSON.parse(JSON.stringify(value).replace(FILE_LINK, (whole, id: string) => urls.get(id) ?? whole)) as T;
+    const linked = link(d.question);
     const bodyCheck = checkQuestionBody(linked);
+    const explained = checkExplanation(
+      bodyCheck.body ?? linked,
+      link({ text: d.explanation ?? '', options: d.feedback ?? {} }),
+    );
     const metaProblem = metadataProblem(d);
     let valid = !errorsAt.some((w) => samePlace(w, d.where));
     if (bodyCheck.problem !== null) {
@@ -165,6 +168,18 @@ export async function readQuestionFile(input: QuestionFileInput): Promise<ReadFi
           'error',
           `the bank cannot store this question (${bodyCheck.problem})`,
           `题库无法保存这道题（${bodyCheck.problem}）`,
+        ),
+      );
+    }
+    if (explained.problem !== null) {
+      valid = false;
+      problems.push(
+        serverProblem(
+          d.where,
+          'bank_refused',
+          'error',
+          `the bank cannot store this question (${explained.problem})`,
+          `题库无法保存这道题（${explained.problem}）`,
         ),
       );
     }
@@ -189,7 +204,7 @@ export async function readQuestionFile(input: QuestionFileInput): Promise<ReadFi
       difficulty: d.difficulty ?? DEFAULT_DIFFICULTY,
       knowledge_points: d.knowledge_points,
       default_score: points,
-      explanation: d.explanation ?? null,
+      explanation: explained.explanation,
       subject: {
         ...candidateView(body),
         id: i + 1,
@@ -202,17 +217,6 @@ export async function readQuestionFile(input: QuestionFileInput): Promise<ReadFi
       duplicates: [],
     });
   });
-  if (drafts.some((d) => d.explanation)) {
-    problems.push(
-      serverProblem(
-        {},
-        'explanation_not_stored',
-        'info',
-        'the bank keeps no explanation: the explanations of this file are not imported',
-        '题库不保存解析：该文件中的解析不会导入',
-      ),
-    );
-  }
   return {
     format: result.format,
     sha256: createHash('sha256').update(input.bytes).digest('hex'),
@@ -280,6 +284,7 @@ export function plannedImport(read: ReadFile, choice: ImportChoice): BankImportI
       folder: q.folder,
       input: {
         question: q.question,
+        explanation: q.explanation,
         difficulty: q.difficulty,
         knowledge_points: q.knowledge_points,
         tags,

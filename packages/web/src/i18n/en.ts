@@ -699,6 +699,7 @@ export const en: Dictionary = {
   'error.admission_queue': 'Many candidates are starting at once: you are in the queue and your turn comes shortly',
   'error.exam_not_started': 'The exam has not started yet; finish the device checks first',
   'error.exam_not_finished': 'The exam has not been submitted yet',
+  'error.explanations_hidden': 'This exam does not show its explanations',
   'error.play_limit_reached': 'The audio has been played as often as allowed',
   'error.payload_too_large': 'Too large',
   'error.request_timeout': 'The request took too long; please retry',

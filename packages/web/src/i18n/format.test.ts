@@ -3,6 +3,8 @@ import { ERROR_CODES } from '@examhall/contract';
 import { consoleEn } from './console.en.js';
 import { consoleZh } from './console.zh.js';
 import { en } from './en.js';
+import { explanationsEn } from './explanations.en.js';
+import { explanationsZh } from './explanations.zh.js';
 import { errorKey, isLanguageLoaded, loadLanguage, toLanguage, translate } from './format.js';
 import { zh } from './zh.js';
 
@@ -10,6 +12,11 @@ describe('dictionaries', () => {
   const pairs = [
     { name: 'base', zh: zh as Record<string, string>, en: en as Record<string, string> },
     { name: 'console', zh: consoleZh as Record<string, string>, en: consoleEn as Record<string, string> },
+    {
+      name: 'explanations',
+      zh: explanationsZh as Record<string, string>,
+      en: explanationsEn as Record<string, string>,
+    },
   ];
 
   it.each(pairs)('$name: have the same keys and no empty strings', (pair) => {

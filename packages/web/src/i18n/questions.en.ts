@@ -220,6 +220,13 @@ export const questionsEn: Record<keyof typeof questionsZh, string> = {
   'qedit.audioPreview': 'Preview',
   'qedit.playLimit': 'Play limit',
   'qedit.kind': 'Type',
+  'qedit.explanationTitle': 'Explanation',
+  'qedit.explanationHint':
+    'Candidates read it after submitting, where their exam shows explanations (practice exams do by default).',
+  'qedit.explanation': 'Explanation',
+  'qedit.feedbackFor': 'Feedback on {option}',
+  'qedit.feedbackOption': 'option {id}',
+  'qedit.feedbackSubOption': 'sub-question {n}, option {id}',
   'qedit.meta': 'Properties',
   'qedit.difficulty': 'Difficulty',
   'qedit.difficulty.1': '1 · Easy',

@@ -6,6 +6,7 @@ import type { gradingZh } from './grading.zh.js';
 import type { resultsZh } from './results.zh.js';
 import type { integrationsZh } from './integrations.zh.js';
 import type { analysisZh } from './analysis.zh.js';
+import type { explanationsZh } from './explanations.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import type { questionsZh } from './questions.zh.js';
@@ -677,6 +678,7 @@ export const zh = {
   'error.admission_queue': '很多考生正在同时进入考试，您正在排队，马上就轮到您',
   'error.exam_not_started': '考试尚未开始，请先完成设备检测',
   'error.exam_not_finished': '考试尚未交卷',
+  'error.explanations_hidden': '本场考试不提供试题解析',
   'error.play_limit_reached': '音频播放次数已用完',
   'error.payload_too_large': '内容过大',
   'error.request_timeout': '请求超时，请重试',
@@ -764,6 +766,7 @@ export type MessageKey =
   | keyof typeof gradingZh
   | keyof typeof resultsZh
   | keyof typeof integrationsZh
-  | keyof typeof analysisZh;
+  | keyof typeof analysisZh
+  | keyof typeof explanationsZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

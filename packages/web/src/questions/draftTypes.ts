@@ -140,6 +140,8 @@ export type KindBody = BodyOfKind<QuestionKind>;
 
 /** The bank's fields around the body. */
 export interface DraftMeta {
+  /** The explanation (HTML; '' for none) and the feedback per option ('A', or '2.A' for a sub-question's). */
+  explanation: { text: string; options: Record<string, string> };
   /** 1 (easy) to 5 (hard). */
   difficulty: number;
   tags: string[];
@@ -148,7 +150,7 @@ export interface DraftMeta {
   default_score: number | null;
 }
 
-/** What QuestionEditor edits: `{kind, content, key, difficulty, tags, knowledge_points, default_score}`. */
+/** What QuestionEditor edits: `{kind, content, key, explanation, difficulty, tags, knowledge_points, default_score}`. */
 export type QuestionDraft = KindBody & DraftMeta;
 
 /** A draft body of any kind, as the kinds' rules see it. */

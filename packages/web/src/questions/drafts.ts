@@ -67,6 +67,7 @@ export function emptySub(id: number, kind: SubKind): { sub: SubDraft; key: SubKe
 export function emptyDraft(kind: QuestionKind): QuestionDraft {
   return {
     ...({ kind, ...emptyBody(kind) } as KindBody),
+    explanation: { text: '', options: {} },
     difficulty: 3,
     tags: [],
     knowledge_points: [],
@@ -78,6 +79,7 @@ export function emptyDraft(kind: QuestionKind): QuestionDraft {
 export function draftFromView(view: BankQuestionView): QuestionDraft {
   return {
     ...structuredClone(view.question),
+    explanation: { text: view.explanation?.text ?? '', options: { ...view.explanation?.options } },
     difficulty: view.difficulty,
     tags: [...view.tags],
     knowledge_points: [...view.knowledge_points],
@@ -93,6 +95,7 @@ export function bodyOf(draft: QuestionDraft): KindBody {
 /** The metadata of a draft. */
 export function metaOf(draft: QuestionDraft): DraftMeta {
   return {
+    explanation: draft.explanation,
     difficulty: draft.difficulty,
     tags: draft.tags,
     knowledge_points: draft.knowledge_points,

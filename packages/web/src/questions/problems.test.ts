@@ -210,3 +210,32 @@ describe('which problems are shown', () => {
     expect(shownProblems(problems, touched, false).map((p) => p.raw)).toContain('at least 2 options');
   });
 });
+
+describe('the explanation a draft sends', () => {
+  const single = (): QuestionDraft => {
+    const d = emptyDraft('single');
+    if (d.kind !== 'single') throw new Error('not single');
+    d.content.stem = '<p>2, 4, 8, ?</p>';
+    d.content.options = [
+      { id: 'A', content: '12' },
+      { id: 'B', content: '16' },
+    ];
+    d.key.option = 'B';
+    return d;
+  };
+
+  it('keeps the feedback of the options the question has, drops blank ones and those of removed options', () => {
+    const d = single();
+    d.explanation = { text: '<p>Doubling.</p>', options: { A: 'adds 4', B: ' ', C: 'an option removed since' } };
+    const checked = checkDraft(d);
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+    expect(checked.fields.explanation).toEqual({ text: '<p>Doubling.</p>', options: { A: 'adds 4' } });
+  });
+
+  it('sends null when nothing is said', () => {
+    const d = single();
+    d.explanation = { text: '', options: { A: '' } };
+    const checked = checkDraft(d);
+    expect(checked.ok && checked.fields.explanation).toBeNull();
+  });
+});

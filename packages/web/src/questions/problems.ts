@@ -3,7 +3,14 @@
  * (BankQuestionCreateBody: the typed question plus the bank's fields), each problem placed at the field
  * that shows it and said in the app's languages. Framework-free so it is tested on its own.
  */
-import { BankQuestionCreateBody, LANGUAGES, OPTION_IDS } from '@examhall/contract';
+import {
+  BankQuestionCreateBody,
+  feedbackTargets,
+  LANGUAGES,
+  OPTION_IDS,
+  trimmedExplanation,
+  type QuestionExplanation,
+} from '@examhall/contract';
 import type { MessageParams } from '../i18n/format.js';
 import type { MessageKey } from '../i18n/zh.js';
 import { bodyOf, type QuestionDraft } from './drafts.js';
@@ -32,7 +39,7 @@ export interface Problem {
 /** A draft the server accepts, as the fields of a bank create or update call (defaults applied). */
 export type DraftFields = Pick<
   ReturnType<typeof BankQuestionCreateBody.parse>,
-  'question' | 'difficulty' | 'tags' | 'knowledge_points' | 'default_score'
+  'question' | 'explanation' | 'difficulty' | 'tags' | 'knowledge_points' | 'default_score'
 >;
 
 /**
@@ -44,14 +51,15 @@ export function checkDraft(
 ): { ok: true; fields: DraftFields } | { ok: false; problems: Problem[] } {
   const parsed = BankQuestionCreateBody.safeParse({
     question: bodyOf(draft),
+    explanation: explanationOf(draft),
     difficulty: draft.difficulty,
     tags: draft.tags,
     knowledge_points: draft.knowledge_points,
     default_score: draft.default_score,
   });
   if (parsed.success) {
-    const { question, difficulty, tags, knowledge_points, default_score } = parsed.data;
-    return { ok: true, fields: { question, difficulty, tags, knowledge_points, default_score } };
+    const { question, explanation, difficulty, tags, knowledge_points, default_score } = parsed.data;
+    return { ok: true, fields: { question, explanation, difficulty, tags, knowledge_points, default_score } };
   }
   const problems = parsed.error.issues.map((issue) => {
     const full = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
@@ -59,6 +67,18 @@ export function checkDraft(
     return problemAt(path, issue.message);
   });
   return { ok: false, problems };
+}
+
+/**
+ * A draft's explanation as sent: the feedback of options the question still has (an option removed or a kind
+ * changed takes its feedback with it), blank ones left out; null when nothing is said.
+ */
+export function explanationOf(draft: QuestionDraft): QuestionExplanation | null {
+  const targets = new Set(feedbackTargets(draft.content));
+  const options = Object.fromEntries(
+    Object.entries(draft.explanation.options).filter(([id, text]) => targets.has(id) && text.trim() !== ''),
+  );
+  return trimmedExplanation({ text: draft.explanation.text, options });
 }
 
 /** The problems of a draft: an empty list means the server accepts it. */

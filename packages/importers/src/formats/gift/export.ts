@@ -48,31 +48,46 @@ function stemParts(d: Draft): { before: string; after: string } {
   return { before: stem.slice(0, at), after: stem.slice(at + BLANK.length) };
 }
 
-const opt = (mark: string, html: string) => `\n\t${mark}[html]${escapeGift(html)}`;
+/** An option's line, with its feedback (`#...`) when the draft has one for it. */
+const opt = (mark: string, html: string, feedback?: string) =>
+  `\n\t${mark}[html]${escapeGift(html)}${feedback ? `#[html]${escapeGift(feedback)}` : ''}`;
+
+/** A draft's feedback for an option. */
+const fb = (d: Draft, id: string): string | undefined => d.feedback?.[id];
 
 /** Multiple and indefinite choice: each right option an equal share, each wrong one -100%. */
-const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>): string => {
+const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>, d: Draft): string => {
   const right = new Set(q.key.options);
   return q.content.options
-    .map((o) => opt(`~${right.has(o.id) ? weight(100 / right.size) : '%-100%'}`, o.content))
+    .map((o) => opt(`~${right.has(o.id) ? weight(100 / right.size) : '%-100%'}`, o.content, fb(d, o.id)))
     .join('');
 };
 
 /** The answer block's inside of each kind GIFT carries; a kind left out has no GIFT question type. */
 const GIFT_KINDS: KindWriters<string> = {
-  single: (q) => q.content.options.map((o) => opt(o.id === q.key.option ? '=' : '~', o.content)).join(''),
+  single: (q, d) =>
+    q.content.options.map((o) => opt(o.id === q.key.option ? '=' : '~', o.content, fb(d, o.id))).join(''),
   multiple: manyRight,
   indefinite: manyRight,
-  gradient: (q) => {
+  gradient: (q, d) => {
     const best = Math.max(...Object.values(q.key.scores));
     const top = q.content.options.find((o) => q.key.scores[o.id] === best)!;
     return q.content.options
       .map((o) =>
-        o === top ? opt('=', o.content) : opt(`~${weight(((q.key.scores[o.id] ?? 0) / best) * 100)}`, o.content),
+        o === top
+          ? opt('=', o.content, fb(d, o.id))
+          : opt(`~${weight(((q.key.scores[o.id] ?? 0) / best) * 100)}`, o.content, fb(d, o.id)),
       )
       .join('');
   },
-  true_false: (q) => (q.key.option === q.content.options[0]!.id ? 'TRUE' : 'FALSE'),
+  true_false: (q, d) => {
+    const [yes, no] = [q.content.options[0]!.id, q.content.options[1]!.id];
+    const truth = q.key.option === yes;
+    // `{TRUE#wrong#right}`: the first feedback is the wrong option's, the second the right one's.
+    const [wrong, right] = truth ? [fb(d, no), fb(d, yes)] : [fb(d, yes), fb(d, no)];
+    const tail = wrong || right ? `#[html]${escapeGift(wrong ?? '')}#[html]${escapeGift(right ?? '')}` : '';
+    return `${truth ? 'TRUE' : 'FALSE'}${tail}`;
+  },
   fill_blank: (q) => {
     if (q.content.blanks !== 1) return { why: 'GIFT has one answer block per question (one blank)' };
     return q.key.blanks[0]!.map((v) => `\n\t=${escapeGift(v)}`).join('');

@@ -76,7 +76,9 @@ describe('GIFT', () => {
       },
       key: { option: 'A' },
     });
-    expect(capital.explanation).toBe('<p>Paris since 987.</p><ul><li>A: right</li><li>B: wrong</li></ul>');
+    expect(capital.explanation).toBe('<p>Paris since 987.</p>');
+    // Each answer's feedback stays beside its option.
+    expect(capital.feedback).toEqual({ A: 'right', B: 'wrong' });
     expect(capital.where).toEqual({ line: 5 });
   });
 

@@ -1,6 +1,6 @@
 /** GIFT (Moodle's text format) to drafts, with Moodle's semantics. */
 import { finishDraft, type RawDraft } from '../../draft.js';
-import { choiceQuestion, foldFeedback, optionId, trueFalseQuestion, type ChoiceAnswer } from '../../mapping.js';
+import { choiceQuestion, foldFeedback, optionFeedback, trueFalseQuestion, type ChoiceAnswer } from '../../mapping.js';
 import { problem, syntaxProblem } from '../../problems.js';
 import { BLANK, formattedToHtml, htmlToText } from '../../richText.js';
 import type { Draft, ImportLimits, Problem } from '../../types.js';
@@ -234,16 +234,11 @@ function readAnswers(
   const tf = /^(T|TRUE|F|FALSE)\s*(#[^#]*)?(#[^#]*)?$/i.exec(trimmed);
   if (tf) {
     const truth = tf[1]!.toUpperCase().startsWith('T');
-    const explanation = foldFeedback(
-      general,
-      [
-        { label: 'wrong', feedback: tf[2] ? rich(tf[2].slice(1), format) : undefined },
-        { label: 'right', feedback: tf[3] ? rich(tf[3].slice(1), format) : undefined },
-      ],
-      start,
-      problems,
-    );
-    return { ...base, explanation, question: trueFalseQuestion(stemWith(false), truth) };
+    // `{TRUE#wrong#right}`: the first feedback is for the wrong option, the second for the right one.
+    const wrong = tf[2] ? rich(tf[2].slice(1), format) : undefined;
+    const right = tf[3] ? rich(tf[3].slice(1), format) : undefined;
+    const feedback = optionFeedback(truth ? [right, wrong] : [wrong, right]);
+    return { ...base, feedback, question: trueFalseQuestion(stemWith(false), truth) };
   }
 
   if (trimmed.startsWith('#')) return numeric(trimmed.slice(1), stemWith, base, where, start, problems);
@@ -280,8 +275,6 @@ function readAnswers(
     const explanation = foldFeedback(
       general,
       parsed.map((p) => ({ label: plain(p.text), feedback: p.feedback ? rich(p.feedback, format) : undefined })),
-      start,
-      problems,
     );
     return {
       ...base,
@@ -296,13 +289,8 @@ function readAnswers(
     fraction: p.mark === '=' ? (p.weight ?? 100) : (p.weight ?? 0),
     feedback: p.feedback ? rich(p.feedback, format) : undefined,
   }));
-  const explanation = foldFeedback(
-    general,
-    choices.map((c, i) => ({ label: optionId(i), feedback: c.feedback })),
-    start,
-    problems,
-  );
-  return { ...base, explanation, question: choiceQuestion(stemWith(gap), choices, multi, start, problems) };
+  const feedback = optionFeedback(choices.map((c) => c.feedback));
+  return { ...base, feedback, question: choiceQuestion(stemWith(gap), choices, multi, start, problems) };
 }
 
 /** A numerical answer block: exact full-credit values become a blank's accepted answers; ranges are reported. */

@@ -8,7 +8,13 @@ import { noSuchType, notExported, writeKind, type KindWriters } from '../kinds.j
 
 const rich = (tag: string, html: string, extra = '') =>
   `<${tag} format="html"${extra}><text>${cdata(html)}</text></${tag}>`;
-const answer = (fraction: number, html: string) => `    ${rich('answer', html, ` fraction="${round5(fraction)}"`)}\n`;
+/** An answer with its feedback (Moodle shows it to whoever chose the answer). */
+const answer = (fraction: number, html: string, feedback?: string) =>
+  `    <answer format="html" fraction="${round5(fraction)}"><text>${cdata(html)}</text>${
+    feedback ? rich('feedback', feedback) : ''
+  }</answer>\n`;
+/** A draft's feedback for an option. */
+const fb = (d: Draft, id: string): string | undefined => d.feedback?.[id];
 /** Escapes text inside a cloze answer. */
 const clozeText = (s: string) => s.replace(/[\\}#~/"]/g, (c) => `\\${c}`);
 
@@ -50,44 +56,45 @@ interface MoodleQuestion {
 }
 
 /** Multiple and indefinite choice: each right option an equal share, each wrong one -100%. */
-const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>): MoodleQuestion => {
+const manyRight = (q: QuestionOf<'multiple' | 'indefinite'>, d: Draft): MoodleQuestion => {
   const right = new Set(q.key.options);
   return {
     type: 'multichoice',
     stem: q.content.stem,
     rest:
       '    <single>false</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
-      q.content.options.map((o) => answer(right.has(o.id) ? 100 / right.size : -100, o.content)).join(''),
+      q.content.options.map((o) => answer(right.has(o.id) ? 100 / right.size : -100, o.content, fb(d, o.id))).join(''),
   };
 };
 
 /** Each kind Moodle XML carries, as Moodle's question; a kind left out has no Moodle question type. */
 const MOODLE_KINDS: KindWriters<MoodleQuestion> = {
-  single: (q) => ({
+  single: (q, d) => ({
     type: 'multichoice',
     stem: q.content.stem,
     rest:
       '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
-      q.content.options.map((o) => answer(o.id === q.key.option ? 100 : 0, o.content)).join(''),
+      q.content.options.map((o) => answer(o.id === q.key.option ? 100 : 0, o.content, fb(d, o.id))).join(''),
   }),
   multiple: manyRight,
   indefinite: manyRight,
-  gradient: (q) => {
+  gradient: (q, d) => {
     const best = Math.max(...Object.values(q.key.scores));
     return {
       type: 'multichoice',
       stem: q.content.stem,
       rest:
         '    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n' +
-        q.content.options.map((o) => answer(((q.key.scores[o.id] ?? 0) / best) * 100, o.content)).join(''),
+        q.content.options.map((o) => answer(((q.key.scores[o.id] ?? 0) / best) * 100, o.content, fb(d, o.id))).join(''),
     };
   },
-  true_false: (q) => {
-    const truth = q.key.option === q.content.options[0]!.id;
+  true_false: (q, d) => {
+    const [yes, no] = [q.content.options[0]!.id, q.content.options[1]!.id];
+    const truth = q.key.option === yes;
     return {
       type: 'truefalse',
       stem: q.content.stem,
-      rest: answer(truth ? 100 : 0, 'true') + answer(truth ? 0 : 100, 'false'),
+      rest: answer(truth ? 100 : 0, 'true', fb(d, yes)) + answer(truth ? 0 : 100, 'false', fb(d, no)),
     };
   },
   fill_blank: (q) => {

@@ -3,8 +3,9 @@ import { finishDraft, type RawDraft } from '../../draft.js';
 import {
   choiceQuestion,
   foldFeedback,
+  gapFeedback,
   gappedQuestion,
-  optionId,
+  optionFeedback,
   trueFalseQuestion,
   type ChoiceAnswer,
   type Gap,
@@ -114,21 +115,21 @@ function readQuestion(q: El, type: string, where: Where, ctx: Context): RawDraft
     foldFeedback(
       general,
       answers.map((a, i) => ({ label: labels[i] ?? '', feedback: a.feedback })),
-      where,
-      ctx.problems,
     );
   switch (type) {
     case 'multichoice': {
       const multi = textOf(kid(q, 'single')).trim() === 'false';
       const choices: ChoiceAnswer[] = answers.map((a) => ({ html: a.html, fraction: a.fraction }));
-      const explanation = folded(answers.map((_a, i) => optionId(i)));
-      return { ...base, explanation, question: choiceQuestion(stem, choices, multi, where, ctx.problems) };
+      const feedback = optionFeedback(answers.map((a) => a.feedback));
+      return { ...base, feedback, question: choiceQuestion(stem, choices, multi, where, ctx.problems) };
     }
     case 'truefalse': {
       const right = answers.find((a) => a.fraction >= 100);
       const truth = right ? htmlToText(right.raw).toLowerCase() === 'true' : true;
-      const explanation = folded(answers.map((a) => htmlToText(a.raw)));
-      return { ...base, explanation, question: trueFalseQuestion(stem, truth) };
+      // The options are true (A) then false (B), whatever the order of the file's answers.
+      const said = (value: string) => answers.find((a) => htmlToText(a.raw).toLowerCase() === value)?.feedback;
+      const feedback = optionFeedback([said('true'), said('false')]);
+      return { ...base, feedback, question: trueFalseQuestion(stem, truth) };
     }
     case 'shortanswer': {
       const variants: string[] = [];
@@ -251,7 +252,7 @@ function cloze(stem: string, base: Omit<RawDraft, 'question'>, where: Where, ctx
         type: 'choice',
         multi: /^(MULTIRESPONSE|MR)/.test(code),
         points,
-        answers: answers.map((a) => ({ html: a.text, fraction: a.fraction })),
+        answers: answers.map((a) => ({ html: a.text, fraction: a.fraction, feedback: a.feedback })),
       });
     } else {
       ctx.problems.push(
@@ -278,5 +279,5 @@ function cloze(stem: string, base: Omit<RawDraft, 'question'>, where: Where, ctx
         ? ['fill-in-blank', '填空题']
         : ['choice', '选择题'];
   ctx.problems.push(problem(where, 'cloze_converted', 'info', { kind, kind_zh, count: gaps.length }));
-  return { ...base, question };
+  return { ...base, feedback: gapFeedback(question, gaps), question };
 }

@@ -31,8 +31,12 @@ export function exportQti(drafts: Draft[]): { bytes: Uint8Array; problems: Probl
     const id = `item-${i + 1}`;
     const href = `items/${id}.xml`;
     const title = d.title ?? (htmlToText(d.question.content.stem).slice(0, 60) || id);
+    const feedback = modalFeedback(d, xhtml);
+    const outcomes =
+      '<outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>\n' +
+      (feedback ? '<outcomeDeclaration identifier="FEEDBACK" cardinality="multiple" baseType="identifier"/>\n' : '');
     files[href] = new TextEncoder().encode(
-      `<?xml version="1.0" encoding="UTF-8"?>\n<assessmentItem xmlns="${NS}" identifier="${id}" title="${escapeXml(title)}" adaptive="false" timeDependent="false">\n${item.declarations}<outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>\n<itemBody>${item.body}</itemBody>\n${item.processing}</assessmentItem>\n`,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<assessmentItem xmlns="${NS}" identifier="${id}" title="${escapeXml(title)}" adaptive="false" timeDependent="false">\n${item.declarations}${outcomes}<itemBody>${item.body}</itemBody>\n${item.processing}${feedback}</assessmentItem>\n`,
     );
     resources.push(
       `<resource identifier="${id}" type="imsqti_item_xmlv2p1" href="${href}"><file href="${href}"/></resource>`,
@@ -42,6 +46,18 @@ export function exportQti(drafts: Draft[]): { bytes: Uint8Array; problems: Probl
     `<?xml version="1.0" encoding="UTF-8"?>\n<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="examhall-export">\n<metadata><schema>QTIv2.1 Package</schema><schemaversion>1.0.0</schemaversion></metadata>\n<organizations/>\n<resources>\n${resources.join('\n')}\n</resources>\n</manifest>\n`,
   );
   return { bytes: zipSync(files), problems };
+}
+
+/**
+ * A draft's explanation and feedback per option as modal feedback: each option's named after the option (the FEEDBACK
+ * outcome a processing sets to the response shows it), the explanation as `EXPLANATION`.
+ */
+function modalFeedback(d: Draft, xhtml: Xhtml): string {
+  const one = (id: string, html: string) =>
+    `<modalFeedback outcomeIdentifier="FEEDBACK" identifier="${escapeXml(id)}" showHide="show">${xhtml(html)}</modalFeedback>\n`;
+  // Sub-questions' feedback ('2.A') has no item of its own here.
+  const options = Object.entries(d.feedback ?? {}).filter(([id]) => /^[A-H]$/.test(id));
+  return (d.explanation ? one('EXPLANATION', d.explanation) : '') + options.map(([id, html]) => one(id, html)).join('');
 }
 
 const processing = (template: string) => `<responseProcessing template="${TEMPLATES}/${template}"/>\n`;

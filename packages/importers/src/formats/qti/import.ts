@@ -1,6 +1,13 @@
 /** QTI 2.1 and 3.0 items, alone or in a content package, to drafts. */
 import { finishDraft, type RawDraft } from '../../draft.js';
-import { choiceQuestion, gappedQuestion, type ChoiceAnswer, type Gap } from '../../mapping.js';
+import {
+  choiceQuestion,
+  gapFeedback,
+  gappedQuestion,
+  optionFeedback,
+  type ChoiceAnswer,
+  type Gap,
+} from '../../mapping.js';
 import { problem } from '../../problems.js';
 import { fileUrl, mimeOf } from '../../richText.js';
 import { decodeText } from '../../text.js';
@@ -161,7 +168,8 @@ function readItem(item: El, file: string, ctx: Context): RawDraft | null {
     );
     return null;
   }
-  const base = { title: item.attrs.title, where };
+  const modal = modalFeedback(item);
+  const base = { title: item.attrs.title, where, ...(modal.general ? { explanation: modal.general } : {}) };
   const names = new Set(interactions.map((i) => i.name));
   const prompt = (i: El) => {
     const p = kid(i, 'prompt');
@@ -182,9 +190,13 @@ function readItem(item: El, file: string, ctx: Context): RawDraft | null {
       if (!multi && mapped.size > 0 && best > 0) fraction = ((mapped.get(id) ?? 0) / best) * 100;
       if (multi && mapped.size > 0 && !decl?.correct.length) fraction = (mapped.get(id) ?? 0) > 0 ? 100 : -100;
       if (multi && mapped.size > 0 && right) fraction = mapped.get(id) ?? 100;
-      return { html: innerXml(c).trim(), fraction };
+      const inline = kids(c, 'feedbackInline').map((f) => innerXml(f).trim());
+      const own = [...inline, modal.byId.get(id) ?? ''].filter((f) => f !== '').join(' ');
+      const html = innerXml(c, (e) => (e.name === 'feedbackInline' ? '' : undefined)).trim();
+      return { html, fraction, ...(own ? { feedback: own } : {}) };
     });
-    return { ...base, question: choiceQuestion(stem, answers, multi, where, ctx.problems) };
+    const feedback = optionFeedback(answers.map((a) => a.feedback));
+    return { ...base, feedback, question: choiceQuestion(stem, answers, multi, where, ctx.problems) };
   }
   if (interactions.length === 1 && names.has('extendedTextInteraction')) {
     const ei = interactions[0]!;
@@ -201,7 +213,8 @@ function readItem(item: El, file: string, ctx: Context): RawDraft | null {
       .trim()
       .split(/\ue100\d+\ue101/);
     const gaps = interactions.map((e) => gapOf(e, decls.get(e.attrs.responseIdentifier ?? ''), where, ctx));
-    return { ...base, question: gappedQuestion(parts, gaps, where, ctx.problems) };
+    const question = gappedQuestion(parts, gaps, where, ctx.problems);
+    return { ...base, feedback: gapFeedback(question, gaps), question };
   }
   ctx.problems.push(
     problem(where, 'no_counterpart', 'warning', {
@@ -214,6 +227,26 @@ function readItem(item: El, file: string, ctx: Context): RawDraft | null {
     }),
   );
   return null;
+}
+
+/**
+ * An item's modal feedback: the ones named after a choice (`identifier` = the choice's, as templates set the FEEDBACK
+ * outcome to the response) by that choice, the others (general, correct, incorrect...) together as its explanation.
+ */
+function modalFeedback(item: El): { general: string; byId: Map<string, string> } {
+  const byId = new Map<string, string>();
+  const general: string[] = [];
+  const choiceIds = new Set(
+    findAll(item, (e) => e.name === 'simpleChoice' || e.name === 'inlineChoice').map((c) => c.attrs.identifier ?? ''),
+  );
+  for (const f of kids(item, 'modalFeedback')) {
+    const html = innerXml(f).trim();
+    if (html === '') continue;
+    const id = f.attrs.identifier ?? '';
+    if (choiceIds.has(id)) byId.set(id, html);
+    else general.push(html);
+  }
+  return { general: general.join(''), byId };
 }
 
 /** A text entry or inline choice as a gap. */

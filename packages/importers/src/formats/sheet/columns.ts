@@ -12,6 +12,7 @@ export type Field =
   | 'option_points'
   | 'answer'
   | 'explanation'
+  | 'feedback'
   | 'points'
   | 'difficulty'
   | 'knowledge'
@@ -31,6 +32,7 @@ export const FIELD_NAMES: Record<Field, { en: string; zh: string }> = {
   option_points: { en: 'option points', zh: '选项分值' },
   answer: { en: 'answer', zh: '答案' },
   explanation: { en: 'explanation', zh: '解析' },
+  feedback: { en: 'option feedback', zh: '选项反馈' },
   points: { en: 'points', zh: '分值' },
   difficulty: { en: 'difficulty', zh: '难度' },
   knowledge: { en: 'knowledge points', zh: '知识点' },
@@ -51,6 +53,7 @@ const HEADERS: Record<Field, string[]> = {
   option_points: ['选项分值', '选项分数', '选项得分', 'optionpoints', 'optionscore', 'weight'],
   answer: ['答案', '正确答案', '参考答案', '标准答案', 'answer', 'key', 'correctanswer'],
   explanation: ['解析', '答案解析', '试题解析', '题目解析', 'explanation', 'feedback', 'analysis'],
+  feedback: ['选项反馈', '选项解析', '反馈', 'optionfeedback', 'choicefeedback', 'answerfeedback'],
   points: ['分值', '分数', '题目分值', '得分', 'points', 'score', 'mark', 'marks'],
   difficulty: ['难度', '难易度', '难易程度', '难度等级', 'difficulty', 'level'],
   knowledge: ['知识点', 'knowledgepoints', 'knowledgepoint', 'knowledge'],

@@ -189,6 +189,7 @@ class QuestionRows {
   readonly stem: string;
   private readonly flags: (Val | undefined)[] = [];
   private readonly weights: (Val | undefined)[] = [];
+  private readonly feedbacks: (Val | undefined)[] = [];
 
   constructor(
     private readonly group: SheetRows['rows'],
@@ -291,6 +292,35 @@ class QuestionRows {
     return out;
   }
 
+  /**
+   * Feedback per option: each option row's 选项反馈 cell, or in the one-row layout one line per option in the
+   * question's (`A: ...`, `B=...`), each letter checked against the options.
+   */
+  feedback(): Record<string, string> {
+    const out: Record<string, string> = {};
+    if (this.columns.layout === 'per_option') {
+      this.feedbacks.forEach((f, i) => {
+        if (f) out[letterAt(i)] = cellToHtml(f.text, false);
+      });
+      return out;
+    }
+    const cell = this.get('feedback');
+    if (!cell) return out;
+    let last: string | null = null;
+    for (const line of cell.text.split(/\r?\n/)) {
+      const m = /^\s*([A-Ha-h])\s*[=:：.、]\s*(.*)$/.exec(line);
+      if (m) {
+        last = m[1]!.toUpperCase();
+        if (!this.isOption(last)) this.errors.push(problem(cell.at, 'answer_not_option', 'error', { answer: m[1]! }));
+        out[last] = m[2]!;
+      } else if (last !== null) out[last] = `${out[last]}\n${line}`;
+      else if (line.trim() !== '')
+        this.invalid(cell, 'feedback', "write one line per option: 'A: ...'", '请每行写一个选项的反馈：“A：……”');
+    }
+    for (const [id, text] of Object.entries(out)) out[id] = cellToHtml(text.trim(), false);
+    return out;
+  }
+
   private isOption(id: string): boolean {
     return this.optionList.some((o) => o.id === id);
   }
@@ -323,6 +353,7 @@ class QuestionRows {
       this.options.push(option);
       this.flags.push(cell(row, this.columns.fields.correct));
       this.weights.push(cell(row, this.columns.fields.option_points));
+      this.feedbacks.push(cell(row, this.columns.fields.feedback));
     }
   }
 }
@@ -499,6 +530,7 @@ function readQuestion(group: SheetRows['rows'], columns: Columns, base: Where, p
   if (!r.stemVal) r.missing('stem');
   const question = reader(r);
   const { points, difficulty } = scoring(r);
+  const feedback = r.feedback();
   if (r.errors.length > 0) {
     problems.push(...r.errors);
     return null;
@@ -525,6 +557,7 @@ function readQuestion(group: SheetRows['rows'], columns: Columns, base: Where, p
   const explanation = r.get('explanation');
   if (title) raw.title = title.text;
   if (explanation) raw.explanation = cellToHtml(explanation.text, true);
+  if (Object.keys(feedback).length > 0) raw.feedback = feedback;
   if (points !== undefined) raw.points = points;
   if (difficulty !== undefined) raw.difficulty = difficulty;
   return finishDraft(raw, problems);

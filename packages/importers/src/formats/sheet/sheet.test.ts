@@ -181,7 +181,7 @@ describe('the template', () => {
     const a = ws.getCell('A2').dataValidation;
     expect(a.type).toBe('list');
     expect(a.formulae[0]).toContain('单选题');
-    expect(ws.getCell('O5').dataValidation.formulae[0]).toContain('困难');
+    expect(ws.getCell('P5').dataValidation.formulae[0]).toContain('困难');
     expect(
       wb
         .getWorksheet('说明')!

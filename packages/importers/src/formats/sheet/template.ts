@@ -8,6 +8,7 @@ type Example = {
   options?: string[];
   answer?: string;
   explanation?: string;
+  feedback?: string;
   points?: string;
   difficulty?: string;
   knowledge?: string;
@@ -35,6 +36,7 @@ export const TEMPLATE_EXAMPLES: string[][] = [
     options: ['上海 Shanghai', '北京 Beijing', '广州 Guangzhou', '深圳 Shenzhen'],
     answer: 'B',
     explanation: '北京是中国的首都。',
+    feedback: 'A: 上海是中国最大的城市，但不是首都。\nC: 广州是广东省的省会。',
     points: '2',
     difficulty: '简单',
     knowledge: '地理',
@@ -168,7 +170,20 @@ export const TEMPLATE_INSTRUCTIONS: { cells: string[]; heading?: boolean }[] = [
       'Single/true-false: one letter (or 正确/错误); multiple/indefinite: AC or A,C; fill-in: blanks separated by ;, accepted answers of one blank by |; gradient/evaluation: A=10;B=6; Q&A: the rubric.',
     ],
   },
-  { cells: ['解析', '可选，考试结束后展示。', 'Optional explanation, shown after the exam.'] },
+  {
+    cells: [
+      '解析',
+      '可选，考生交卷后在考试允许时查看（练习考试默认显示）。',
+      'Optional explanation, shown to candidates after submitting where the exam allows it (practice exams by default).',
+    ],
+  },
+  {
+    cells: [
+      '选项反馈',
+      '可选，选择题每个选项的反馈，每行一个，如 A: 上海不是首都。',
+      'Optional feedback per option of a choice question, one line each, e.g. A: Shanghai is not the capital.',
+    ],
+  },
   { cells: ['分值', '可选，0 到 1000。', 'Optional points, 0 to 1000.'] },
   { cells: ['难度', '简单、较易、中等、较难、困难，或 1 到 5。', 'Difficulty: 简单 … 困难, or 1 to 5.'] },
   { cells: ['知识点 / 标签', '多个用逗号分隔。', 'Several separated by commas.'] },

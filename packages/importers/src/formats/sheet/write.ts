@@ -28,6 +28,7 @@ export const COLUMNS: Column[] = [
   ...OPTION_IDS.map((letter) => ({ field: 'option' as const, letter })),
   { field: 'answer' },
   { field: 'explanation' },
+  { field: 'feedback' },
   { field: 'points' },
   { field: 'difficulty' },
   { field: 'knowledge' },
@@ -46,6 +47,7 @@ const ENGLISH_HEADER: Record<Exclude<Field, 'option'>, string> = {
   option_points: 'Option points',
   answer: 'Answer',
   explanation: 'Explanation',
+  feedback: 'Option feedback',
   points: 'Points',
   difficulty: 'Difficulty',
   knowledge: 'Knowledge points',
@@ -128,6 +130,8 @@ function cellsOf(d: Draft, format: string): { cells: Cells } | { why: string } {
     for (const o of q.content.options) out[`option${o.id}`] = htmlToCell(o.content, false);
   if (d.title !== undefined) out.title = d.title;
   if (d.explanation !== undefined) out.explanation = htmlToCell(d.explanation, true);
+  const feedback = Object.entries(d.feedback ?? {}).map(([id, html]) => `${id}: ${htmlToCell(html, false)}`);
+  if (feedback.length) out.feedback = feedback.join('\n');
   if (d.points !== undefined) out.points = String(d.points);
   if (d.difficulty !== undefined) out.difficulty = DIFFICULTY_VALUES[d.difficulty - 1];
   if (d.knowledge_points.length) out.knowledge = d.knowledge_points.join(LIST_SEPARATOR);

@@ -14,6 +14,8 @@ export interface PublishQuestion {
   /** Question type id (1..11, QuestionType). */
   type: number;
   body: QuestionBody;
+  /** Its explanation and feedback per option as stored (JSON), or null: frozen with it. */
+  explanation: string | null;
   defaultScore: number;
   /** 'none' for kinds without a reference check, and for programming questions never checked. */
   verification: BankVerificationState;
@@ -63,6 +65,7 @@ export class BankPoolService {
         kind: body.kind,
         type: r.type,
         body,
+        explanation: r.explanation,
         defaultScore: r.default_score,
         verification: verificationState(r, body),
         problem: v && !v.ok ? v.problem : null,

@@ -15,7 +15,9 @@ import { checkQuestionBody, stemText } from '../questionBody.js';
 import { type BankTxDeps, inTransaction, need, ownTeam, questionObject, unique, withSubFolders } from './common.js';
 import {
   checkedBody,
+  checkedExplanation,
   columns,
+  explanationOf,
   parseStored,
   questionSnapshot,
   readStored,
@@ -132,7 +134,13 @@ export class BankQuestionService {
     const [r] = await repo.byIds([id]);
     if (!r) throw fail('not_found', `no such question ${id}`);
     const body = parseStored(r, this.deps.log);
-    return { ...rowFields(r), kind: body.kind, question: body, verification: verificationOf(r, body) };
+    return {
+      ...rowFields(r),
+      kind: body.kind,
+      question: body,
+      explanation: explanationOf(r),
+      verification: verificationOf(r, body),
+    };
   }
 
   /** A list item: the row's metadata; a row that no longer parses is shown with its problem. */
@@ -178,6 +186,7 @@ export class BankQuestionService {
     input: BankQuestionInput & { team_id?: number | null | undefined },
   ): Promise<BankQuestionView> {
     const body = checkedBody(input.question);
+    const explanation = checkedExplanation(body, input);
     const folderId = input.folder_id ?? null;
     return inTransaction(this.deps, async ({ repo, audit, access }) => {
       let team: number | null;
@@ -189,7 +198,7 @@ export class BankQuestionService {
       const now = this.deps.clock();
       const id = await repo.create(
         {
-          ...columns(body, input, actor, now),
+          ...columns(body, explanation, input, actor, now),
           team_id: team,
           folder_id: folderId,
           author_id: actor.id,
@@ -214,6 +223,7 @@ export class BankQuestionService {
   ): Promise<BankQuestionView> {
     const id = input.question_id;
     const body = checkedBody(input.question);
+    const explanation = checkedExplanation(body, input);
     return inTransaction(this.deps, async ({ repo, audit, access }) => {
       await access.require(actor, 'bank.manage', 'question', id);
       const [before] = await repo.byIds([id]);
@@ -225,7 +235,7 @@ export class BankQuestionService {
       const saved = await repo.update(
         id,
         input.revision,
-        { ...columns(body, input, actor, this.deps.clock()), team_id: team, folder_id: folderId },
+        { ...columns(body, explanation, input, actor, this.deps.clock()), team_id: team, folder_id: folderId },
         unique(input.tags),
       );
       if (!saved) {

@@ -10,13 +10,14 @@ import {
   QUESTION_REGISTRY,
   type BankVerificationState,
   type QuestionBody,
+  type QuestionExplanation,
 } from '@examhall/contract';
 import { z } from 'zod';
 import { fail } from '../../errors.js';
 import type { ServiceLog } from '../../log.js';
 import type { BankQuestionRecord } from '../../repositories/bank.js';
 import type { StaffActor } from '../access.js';
-import { checkQuestionBody, stemText } from '../questionBody.js';
+import { checkExplanation, checkQuestionBody, stemText, storedExplanation } from '../questionBody.js';
 import { bodyOf } from '../storedQuestion.js';
 import { unique } from './common.js';
 
@@ -24,6 +25,8 @@ import { unique } from './common.js';
 export interface BankQuestionInput {
   folder_id?: number | null | undefined;
   question: QuestionBody;
+  /** Its explanation and feedback per option (null or absent: none). */
+  explanation?: QuestionExplanation | null | undefined;
   difficulty: number;
   knowledge_points: string[];
   tags: string[];
@@ -95,6 +98,7 @@ export function questionSnapshot(r: BankQuestionRecord): Record<string, unknown>
     revision: r.revision,
     content: jsonOrText(r.content),
     key: auditKey(jsonOrText(r.answer_key)),
+    explanation: r.explanation ? jsonOrText(r.explanation) : null,
   };
 }
 
@@ -138,14 +142,32 @@ export function checkedBody(question: QuestionBody): QuestionBody {
   return checked.body;
 }
 
-/** The columns of an edited question. */
-export function columns(body: QuestionBody, input: BankQuestionInput, actor: StaffActor, now: number) {
+/** An edit's explanation as the bank stores it (sanitized, fitting the body); 422 with its path otherwise. */
+export function checkedExplanation(body: QuestionBody, input: BankQuestionInput): QuestionExplanation | null {
+  const checked = checkExplanation(body, input.explanation);
+  if (checked.problem !== null) throw fail('validation_error', checked.problem);
+  return checked.explanation;
+}
+
+/** A stored question's explanation, or null. */
+export const explanationOf = (r: { explanation: string | null }): QuestionExplanation | null =>
+  storedExplanation(r.explanation);
+
+/** The columns of an edited question (its explanation checked by checkedExplanation). */
+export function columns(
+  body: QuestionBody,
+  explanation: QuestionExplanation | null,
+  input: BankQuestionInput,
+  actor: StaffActor,
+  now: number,
+) {
   return {
     kind: body.kind,
     type: QUESTION_REGISTRY[body.kind].type,
     stem_text: stemText(body),
     content: JSON.stringify(body.content),
     answer_key: JSON.stringify(body.key),
+    explanation: explanation ? JSON.stringify(explanation) : null,
     difficulty: input.difficulty,
     knowledge_points: JSON.stringify(unique(input.knowledge_points)),
     default_score: input.default_score,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BANK_LIMITS, type QuestionBody } from '@examhall/contract';
+import { BANK_LIMITS, type QuestionBody, type QuestionExplanation } from '@examhall/contract';
 import type { Db } from '../../db/database.js';
 import { fail } from '../../errors.js';
 import type { ServiceLog } from '../../log.js';
@@ -7,7 +7,15 @@ import { BankRepository, type BankFolderRow, type BankQuestionRecord } from '../
 import { BankImportRepository, type StagedQuestion } from '../../repositories/bankImports.js';
 import type { StaffActor } from '../access.js';
 import { type BankTxDeps, byId, depthOf, folderObject, inTransaction, unique, withSubFolders } from './common.js';
-import { checkedBody, columns, parseStored, stringList, type BankQuestionInput } from './stored.js';
+import {
+  checkedBody,
+  checkedExplanation,
+  columns,
+  explanationOf,
+  parseStored,
+  stringList,
+  type BankQuestionInput,
+} from './stored.js';
 
 /** One question of an import: the sub-folder path below the target folder, and its fields. */
 export interface BankImportItem {
@@ -74,6 +82,8 @@ class SubFolders {
 export interface BankExportItem {
   id: number;
   body: QuestionBody;
+  /** Its explanation and feedback per option, or null. */
+  explanation: QuestionExplanation | null;
   folder: string[];
   tags: string[];
   difficulty: number;
@@ -104,11 +114,14 @@ export class BankTransferService {
    */
   prepareImport(actor: StaffActor, items: readonly BankImportItem[]): StagedQuestion[] {
     const now = this.deps.clock();
-    return items.map((item) => ({
-      ...columns(checkedBody(item.input.question), item.input, actor, now),
-      folder_path: JSON.stringify(item.folder),
-      tags: JSON.stringify(unique(item.input.tags)),
-    }));
+    return items.map((item) => {
+      const body = checkedBody(item.input.question);
+      return {
+        ...columns(body, checkedExplanation(body, item.input), item.input, actor, now),
+        folder_path: JSON.stringify(item.folder),
+        tags: JSON.stringify(unique(item.input.tags)),
+      };
+    });
   }
 
   /**
@@ -224,6 +237,7 @@ export class BankTransferService {
     return rows.map((r) => ({
       id: r.id,
       body: parseStored(r, this.deps.log),
+      explanation: explanationOf(r),
       folder: r.folder_id === null ? [] : (pathOf.get(r.folder_id) ?? []),
       tags: r.tags,
       difficulty: r.difficulty,

@@ -10,6 +10,7 @@ import { resultKey, useExamParams } from '../../exam/queries.js';
 import { useI18n } from '../../i18n/index.js';
 import { serverTime } from '../../shell/serverTime.js';
 import { useDocumentTitle } from '../../shell/useDocumentTitle.js';
+import { Explanations } from './Explanations.js';
 import { IntegrityLog } from './IntegrityLog.js';
 
 /** After the submit: what was handed in, the score where it is known, recommended positions, feedback. */
@@ -138,6 +139,7 @@ export default function ResultPage() {
         </Card>
       )}
 
+      {r?.explanations && <Explanations examId={examId} />}
       <Positions examId={examId} />
 
       <IntegrityLog examId={examId} />

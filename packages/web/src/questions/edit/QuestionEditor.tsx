@@ -7,6 +7,7 @@ import { changedPaths, shownProblems, validateDraft, type DraftPath } from '../p
 import { kindLabel } from '../registry.js';
 import { sendPicked, UPLOAD_LIMITS, uploadImage } from '../uploads.js';
 import { QUESTION_EDITORS } from './editors.js';
+import { ExplanationFields } from './ExplanationFields.js';
 import { MetaFields } from './MetaFields.js';
 import { ProblemSummary } from './ProblemSummary.js';
 import { ReadOnly } from './scope.js';
@@ -123,6 +124,12 @@ export function QuestionEditor(props: QuestionEditorProps) {
             problems={shown}
             ctx={ctx}
             idPrefix={idPrefix}
+          />
+          <ExplanationFields
+            content={value.content}
+            value={value.explanation}
+            onChange={(explanation) => change({ ...value, explanation })}
+            ctx={ctx}
           />
           <Divider titlePlacement="start">{t('qedit.meta')}</Divider>
           <MetaFields

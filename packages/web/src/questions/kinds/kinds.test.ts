@@ -58,7 +58,13 @@ describe("the kinds' folders", () => {
       expect(Object.keys(parsed.body.key)).toEqual(expect.arrayContaining(Object.keys(empty.key)));
       // The example as the editor holds it raises no problem in the web's own check.
       const body = parsed.body satisfies QuestionBody;
-      const meta = { difficulty: 3, tags: [], knowledge_points: [], default_score: 5 };
+      const meta = {
+        explanation: { text: '', options: {} },
+        difficulty: 3,
+        tags: [],
+        knowledge_points: [],
+        default_score: 5,
+      };
       expect(validateDraft({ ...body, ...meta })).toEqual([]);
     }
   });

@@ -41,7 +41,7 @@ const TAB_FIELDS: Partial<Record<TabKey, string[]>> = {
   basics: ['name', 'description', 'mode', 'time_minutes', 'start_at', 'end_at'],
   sections: ['sections'],
   settings: ['settings', 'shuffle_questions', 'shuffle_options', 'id_photo_required'],
-  outcome: ['pledge', 'passing', 'show_score', 'positions'],
+  outcome: ['pledge', 'passing', 'show_score', 'show_explanations', 'positions'],
 };
 
 /** The exam editor: the draft in tabs, saved and published with its revision, plus versions, live changes, invitations and staff. */

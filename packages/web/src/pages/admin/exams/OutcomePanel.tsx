@@ -47,6 +47,17 @@ export function OutcomePanel({ editor, readOnly }: PanelProps) {
           data-testid="exam-show-score"
         />
       </Field>
+      <Field label={t('console.exams.showExplanations')} problem={problemAt(problems, 'show_explanations')}>
+        <Radio.Group
+          value={draft.show_explanations === null ? 'mode' : draft.show_explanations ? 'shown' : 'hidden'}
+          onChange={(e) => set('show_explanations', e.target.value === 'mode' ? null : e.target.value === 'shown')}
+          options={(['mode', 'shown', 'hidden'] as const).map((v) => ({
+            value: v,
+            label: t(`console.exams.showExplanations.${v}`),
+          }))}
+          data-testid="exam-show-explanations"
+        />
+      </Field>
       <Positions editor={editor} readOnly={readOnly} />
     </Form>
   );
