@@ -87,6 +87,24 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Field ids unique by construction: forms come from shell/Form.tsx, which names each one by React's useId.
+  {
+    files: ['packages/web/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'antd',
+              importNames: ['Form'],
+              message: "Import Form from shell/Form.tsx: two of antd's own on a page give their fields one id.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Components and functions stay small enough to read and test alone: one job each, none over 200 lines. Two
   // are still one piece: the exam bench's mix (server/src/bench/examMix.ts, one 559-line scenario), and the exam
   // page's startProctoring (web/src/proctor/captures.ts, 276 lines), whose split into objects cost the exam page

@@ -1,5 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Form, InputNumber, Radio, Space, Tooltip, Typography } from 'antd';
+import { Button, Checkbox, InputNumber, Radio, Space, Tooltip, Typography } from 'antd';
+import { Form } from '../../shell/Form.js';
 import { useContext, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import type { OptionDraft } from '../drafts.js';

@@ -1,5 +1,6 @@
 import { RESOURCE_KINDS } from '@examhall/contract';
-import { AutoComplete, Button, DatePicker, Form, InputNumber, Select, Space } from 'antd';
+import { AutoComplete, Button, DatePicker, InputNumber, Select, Space } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useEffect } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';

@@ -10,7 +10,8 @@ import {
   type CandidateView,
 } from '@examhall/contract';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { App, Button, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

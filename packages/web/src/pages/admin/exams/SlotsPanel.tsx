@@ -5,7 +5,6 @@ import {
   Button,
   DatePicker,
   Empty,
-  Form,
   Input,
   InputNumber,
   Modal,
@@ -16,6 +15,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
