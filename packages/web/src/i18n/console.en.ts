@@ -145,8 +145,6 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.audit.time': 'Time',
   'console.audit.actor': 'Person',
   'console.audit.action': 'Action',
-  'console.audit.actionHint':
-    "A whole action name (e.g. staff.update), or a prefix ending in '.' (e.g. exam.) for every action under it.",
   'console.audit.object': 'Object',
   'console.audit.objectKind': 'Object kind',
   'console.audit.objectId': 'Object id',

@@ -141,7 +141,6 @@ export const consoleZh = {
   'console.audit.time': '时间',
   'console.audit.actor': '操作人',
   'console.audit.action': '操作',
-  'console.audit.actionHint': '输入完整的操作名（如 staff.update），或以“.”结尾的前缀（如 exam.）匹配一类操作。',
   'console.audit.object': '对象',
   'console.audit.objectKind': '对象类型',
   'console.audit.objectId': '对象 ID',

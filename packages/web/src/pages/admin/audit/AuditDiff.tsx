@@ -2,6 +2,7 @@ import type { AuditEntry } from '@examhall/contract';
 import { Empty, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
+import { fieldPathText } from './fields.js';
 import { countChanges, diffEntries, type DiffRow, type FieldChange } from './diff.js';
 
 const CHANGE_COLOR: Record<Exclude<FieldChange, 'same'>, string> = {
@@ -12,7 +13,7 @@ const CHANGE_COLOR: Record<Exclude<FieldChange, 'same'>, string> = {
 
 /** One entry's before and after, field by field; changed fields are highlighted, unchanged ones hidden unless asked. */
 export function AuditDiff({ entry }: { entry: AuditEntry }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const rows = useMemo(() => diffEntries(entry.before, entry.after), [entry.before, entry.after]);
   const [showSame, setShowSame] = useState(false);
   const changed = countChanges(rows);
@@ -26,7 +27,7 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
       width: '24%',
       render: (path: string, r) => (
         <Space size={4} wrap>
-          <code>{path}</code>
+          <span>{fieldPathText(path, lang)}</span>
           {r.change !== 'same' && <Tag color={CHANGE_COLOR[r.change]}>{t(`console.audit.change.${r.change}`)}</Tag>}
         </Space>
       ),
