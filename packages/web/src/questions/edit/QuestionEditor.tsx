@@ -109,7 +109,7 @@ export function QuestionEditor(props: QuestionEditorProps) {
                 value={value.kind}
                 onChange={(kind: QuestionKind) => {
                   setTouched([]);
-                  onChange(convertDraft(value, kind));
+                  onChange(convertDraft(value, kind, lang));
                 }}
                 options={kinds.map((k) => ({ value: k, label: kindLabel(k, lang) }))}
                 style={{ minWidth: 200 }}

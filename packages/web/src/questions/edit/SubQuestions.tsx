@@ -41,7 +41,7 @@ export function SubQuestionsEditor({
   ctx: EditorContext;
   idPrefix: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { subs, keys } = state;
   const listProblems = problemsOf(problems, 'content.subs');
   const put = (i: number, next: { sub: SubDraft; key: SubKeyDraft }) =>
@@ -62,7 +62,7 @@ export function SubQuestionsEditor({
     onChange({ subs: subs.filter((_, j) => j !== i), keys: rest });
   };
   const add = () => {
-    const created = emptySub(nextSubId(subs), 'single');
+    const created = emptySub(nextSubId(subs), 'single', lang);
     onChange({ subs: [...subs, created.sub], keys: { ...keys, [String(created.sub.id)]: created.key } });
   };
   return (
@@ -160,7 +160,7 @@ function SubCard(props: {
           <Select
             id={`${props.idPrefix}-kind`}
             value={body.kind}
-            onChange={(kind: SubKind) => setBody(convertBody(body, kind))}
+            onChange={(kind: SubKind) => setBody(convertBody(body, kind, lang))}
             options={SUB_KINDS.map((k) => ({
               value: k,
               label: kindLabel(k, lang),
