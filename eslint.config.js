@@ -100,6 +100,11 @@ export default tseslint.config(
               importNames: ['Form'],
               message: "Import Form from shell/Form.tsx: two of antd's own on a page give their fields one id.",
             },
+            {
+              name: 'antd',
+              importNames: ['InputNumber'],
+              message: "Import InputNumber from shell/InputNumber.tsx: antd's step arrows are named in English.",
+            },
           ],
         },
       ],
@@ -120,6 +125,28 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 200 }] },
   },
   { ...KIND_LITERAL_FILES, rules: { 'no-restricted-syntax': ['error', ...KIND_LITERALS] } },
+  // An icon is decoration beside its words (aria-hidden) or the control's only name (aria-label): antd's icons
+  // otherwise name themselves in English ("home 概览").
+  {
+    files: ['packages/web/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...KIND_LITERALS,
+        {
+          selector:
+            'JSXOpeningElement[name.name=/(Outlined|Filled|TwoTone)$/]:not(:has(JSXAttribute[name.name=/^aria-(hidden|label)$/]))',
+          message: 'Give the icon aria-hidden (beside words) or aria-label (alone, in the page language).',
+        },
+        {
+          selector:
+            "JSXOpeningElement[name.object.name='Typography'][name.property.name='Link']:not(:has(JSXAttribute[name.name='href']))",
+          message: "An <a> without href is out of the keyboard's reach: use LinkButton (pages/admin/shared).",
+        },
+      ],
+    },
+  },
   // A service is one use case and a component one piece of a page: a file longer than these is two of them.
   {
     files: ['packages/server/src/services/**/*.ts'],

@@ -3,6 +3,8 @@ import type { consoleZh } from './console.zh.js';
 /** English strings of the console's pages; spread into en.ts. */
 export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.common.actions': 'Actions',
+  'console.table.selectRow': 'Select row {n}',
+  'console.table.selectAll': 'Select every row of this page',
   'console.exams.tab.schedule': 'Schedule',
   'console.schedule.hint':
     "Slots split the exam's window into parts, each with seats. A candidate's own window is their personal window, else their slot, else the exam's window.",

@@ -1,6 +1,8 @@
 /** Chinese strings of the console's pages (home, question bank, exams, audit log, staff and teams); spread into zh.ts. */
 export const consoleZh = {
   'console.common.actions': '操作',
+  'console.table.selectRow': '选择第 {n} 行',
+  'console.table.selectAll': '选择本页所有行',
   'console.exams.tab.schedule': '场次与照顾',
   'console.schedule.hint':
     '场次把考试时间划分为若干时段，每个时段有名额。考生的作答时间按“专属时间 → 所在场次 → 考试时间”的顺序取第一个设置的。',

@@ -1,5 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, InputNumber, Select, Space, Tooltip } from 'antd';
+import { Button, Card, Select, Space, Tooltip } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
 import { Form } from '../../shell/Form.js';
 import type { ComponentType } from 'react';
 import { useI18n } from '../../i18n/index.js';

@@ -5,7 +5,8 @@ import {
   AUDIT_OBJECT_TEXTS,
   enumOptions,
 } from '@examhall/contract';
-import { Button, DatePicker, InputNumber, Select, Space } from 'antd';
+import { Button, DatePicker, Select, Space } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
 import { Form } from '../../../shell/Form.js';
 import { useEffect } from 'react';
 import { useI18n } from '../../../i18n/index.js';

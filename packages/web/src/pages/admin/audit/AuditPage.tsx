@@ -8,7 +8,8 @@ import {
   type AuditEntry,
   type AuditQuery,
 } from '@examhall/contract';
-import { Card, Empty, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Card, Empty, Space, Tag, type TableColumnsType } from 'antd';
+import { LinkButton } from '../shared/LinkButton.js';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../../i18n/index.js';
@@ -98,7 +99,7 @@ function useColumns(setFilters: ReturnType<typeof useListState>['setFilters']): 
           e.actor_kind === 'system' ? (
             <Tag>{t('console.audit.system')}</Tag>
           ) : (
-            <Typography.Link onClick={() => setFilters({ actor_id: e.actor_id })}>{name}</Typography.Link>
+            <LinkButton onClick={() => setFilters({ actor_id: e.actor_id })}>{name}</LinkButton>
           ),
       },
       {

@@ -6,7 +6,6 @@ import {
   DatePicker,
   Empty,
   Input,
-  InputNumber,
   Modal,
   Popconfirm,
   Radio,
@@ -15,6 +14,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
 import { Form } from '../../../shell/Form.js';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
