@@ -3,6 +3,8 @@ import type { consoleZh } from './console.zh.js';
 /** English strings of the console's pages; spread into en.ts. */
 export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.common.actions': 'Actions',
+  'console.audit.yes': 'yes',
+  'console.audit.no': 'no',
   'console.table.selectRow': 'Select row {n}',
   'console.table.selectAll': 'Select every row of this page',
   'console.exams.tab.schedule': 'Schedule',

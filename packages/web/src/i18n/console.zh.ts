@@ -1,6 +1,8 @@
 /** Chinese strings of the console's pages (home, question bank, exams, audit log, staff and teams); spread into zh.ts. */
 export const consoleZh = {
   'console.common.actions': '操作',
+  'console.audit.yes': '是',
+  'console.audit.no': '否',
   'console.table.selectRow': '选择第 {n} 行',
   'console.table.selectAll': '选择本页所有行',
   'console.exams.tab.schedule': '场次与照顾',

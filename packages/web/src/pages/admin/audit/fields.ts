@@ -52,6 +52,7 @@ export const FIELD_TEXTS: Readonly<Record<string, Bilingual>> = {
   grader_id: both('阅卷人', 'Grader'),
   id: both('编号', 'Id'),
   id_photo_key: both('证件照', 'ID photo'),
+  id_photo_required: both('须上传证件照', 'ID photo required'),
   invitation_template: both('邀请短信模板', 'Invitation text'),
   invitations: both('邀请', 'Invitations'),
   invited: both('已邀请', 'Invited'),
@@ -74,6 +75,8 @@ export const FIELD_TEXTS: Readonly<Record<string, Bilingual>> = {
   options: both('选项', 'Options'),
   parent_id: both('上级文件夹', 'Parent folder'),
   phase: both('阶段', 'Phase'),
+  pledge: both('考试承诺', 'Pledge'),
+  positions: both('岗位', 'Positions'),
   phone: both('手机号', 'Phone'),
   phones: both('手机号', 'Phones'),
   points: both('分数', 'Points'),
@@ -94,6 +97,9 @@ export const FIELD_TEXTS: Readonly<Record<string, Bilingual>> = {
   sections: both('部分', 'Sections'),
   send_sms: both('发送短信', 'Send texts'),
   settings: both('设置', 'Settings'),
+  show_score: both('向考生显示成绩', 'Score shown to candidates'),
+  shuffle_options: both('打乱选项', 'Shuffle options'),
+  shuffle_questions: both('打乱题目', 'Shuffle questions'),
   skipped: both('跳过', 'Skipped'),
   slot_id: both('场次', 'Slot'),
   slot_mode: both('场次分配方式', 'Who sets the slot'),
@@ -117,17 +123,28 @@ export const FIELD_TEXTS: Readonly<Record<string, Bilingual>> = {
   window_start: both('开放时间', 'Window opens'),
 };
 
+/** One part of a field path: its words, and whether they are a name (false: a key shown as written). */
+export interface FieldPart {
+  text: string;
+  named: boolean;
+}
+
+/** A field path's parts in words: a key by its name, with its positions ("#2"). */
+export function fieldPathParts(path: string, lang: TextLanguage): FieldPart[] {
+  return path.split('.').map((part) => {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
+    const key = m?.[1] ?? part;
+    const indexes = [...(m?.[2] ?? '').matchAll(/\[(\d+)\]/g)].map((x) => `#${Number(x[1]) + 1}`);
+    const named = key === '' || Object.hasOwn(FIELD_TEXTS, key);
+    const name = key === '' ? [] : [named ? FIELD_TEXTS[key]![lang] : key];
+    return { text: [...name, ...indexes].join(' '), named };
+  });
+}
+
 /** A field path (`mark.grader_id`, `sections[1].title`) in words, its parts joined by "›". */
 export function fieldPathText(path: string, lang: TextLanguage): string {
-  return path
-    .split('.')
-    .flatMap((part) => {
-      const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
-      const key = m?.[1] ?? part;
-      const indexes = [...(m?.[2] ?? '').matchAll(/\[(\d+)\]/g)].map((x) => `#${Number(x[1]) + 1}`);
-      const name = key === '' ? [] : [Object.hasOwn(FIELD_TEXTS, key) ? FIELD_TEXTS[key]![lang] : key];
-      return [...name, ...indexes].join(' ');
-    })
+  return fieldPathParts(path, lang)
+    .map((p) => p.text)
     .join(' › ');
 }
 
