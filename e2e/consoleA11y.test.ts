@@ -16,7 +16,7 @@ import { ADMIN } from './support/server.js';
 function duplicateIds(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const seen = new Map<string, number>();
-    for (const el of document.querySelectorAll('[id]')) seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
+    for (const el of Array.from(document.querySelectorAll('[id]'))) seen.set(el.id, (seen.get(el.id) ?? 0) + 1);
     return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
   });
 }
