@@ -87,6 +87,29 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Field ids unique by construction: forms come from shell/Form.tsx, which names each one by React's useId.
+  {
+    files: ['packages/web/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'antd',
+              importNames: ['Form'],
+              message: "Import Form from shell/Form.tsx: two of antd's own on a page give their fields one id.",
+            },
+            {
+              name: 'antd',
+              importNames: ['InputNumber'],
+              message: "Import InputNumber from shell/InputNumber.tsx: antd's step arrows are named in English.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Components and functions stay small enough to read and test alone: one job each, none over 200 lines. Two
   // are still one piece: the exam bench's mix (server/src/bench/examMix.ts, one 559-line scenario), and the exam
   // page's startProctoring (web/src/proctor/captures.ts, 276 lines), whose split into objects cost the exam page
@@ -102,6 +125,28 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 200 }] },
   },
   { ...KIND_LITERAL_FILES, rules: { 'no-restricted-syntax': ['error', ...KIND_LITERALS] } },
+  // An icon is decoration beside its words (aria-hidden) or the control's only name (aria-label): antd's icons
+  // otherwise name themselves in English ("home 概览").
+  {
+    files: ['packages/web/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...KIND_LITERALS,
+        {
+          selector:
+            'JSXOpeningElement[name.name=/(Outlined|Filled|TwoTone)$/]:not(:has(JSXAttribute[name.name=/^aria-(hidden|label)$/]))',
+          message: 'Give the icon aria-hidden (beside words) or aria-label (alone, in the page language).',
+        },
+        {
+          selector:
+            "JSXOpeningElement[name.object.name='Typography'][name.property.name='Link']:not(:has(JSXAttribute[name.name='href']))",
+          message: "An <a> without href is out of the keyboard's reach: use LinkButton (pages/admin/shared).",
+        },
+      ],
+    },
+  },
   // A service is one use case and a component one piece of a page: a file longer than these is two of them.
   {
     files: ['packages/server/src/services/**/*.ts'],

@@ -31,6 +31,7 @@ export const candidatesEn: Record<keyof typeof candidatesZh, string> = {
   'cand.form.yearInvalid': 'A graduation year between 1950 and 2100',
   'cand.form.customKey': 'Column',
   'cand.form.customValue': 'Value',
+  'cand.form.customRemove': 'Remove this field',
   'cand.form.customAdd': 'Add a custom field',
   'cand.form.saved': '{name} saved',
   'cand.import.title': 'Import candidates',

@@ -29,6 +29,7 @@ export const candidatesZh = {
   'cand.form.yearInvalid': '毕业年份须在 1950–2100 之间',
   'cand.form.customKey': '列名',
   'cand.form.customValue': '内容',
+  'cand.form.customRemove': '删除此项',
   'cand.form.customAdd': '添加自定义信息',
   'cand.form.saved': '已保存 {name}',
   'cand.import.title': '批量导入考生',

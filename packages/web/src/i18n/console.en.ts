@@ -3,6 +3,10 @@ import type { consoleZh } from './console.zh.js';
 /** English strings of the console's pages; spread into en.ts. */
 export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.common.actions': 'Actions',
+  'console.audit.yes': 'yes',
+  'console.audit.no': 'no',
+  'console.table.selectRow': 'Select row {n}',
+  'console.table.selectAll': 'Select every row of this page',
   'console.exams.tab.schedule': 'Schedule',
   'console.schedule.hint':
     "Slots split the exam's window into parts, each with seats. A candidate's own window is their personal window, else their slot, else the exam's window.",
@@ -145,8 +149,6 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.audit.time': 'Time',
   'console.audit.actor': 'Person',
   'console.audit.action': 'Action',
-  'console.audit.actionHint':
-    "A whole action name (e.g. staff.update), or a prefix ending in '.' (e.g. exam.) for every action under it.",
   'console.audit.object': 'Object',
   'console.audit.objectKind': 'Object kind',
   'console.audit.objectId': 'Object id',

@@ -1,6 +1,10 @@
 /** Chinese strings of the console's pages (home, question bank, exams, audit log, staff and teams); spread into zh.ts. */
 export const consoleZh = {
   'console.common.actions': '操作',
+  'console.audit.yes': '是',
+  'console.audit.no': '否',
+  'console.table.selectRow': '选择第 {n} 行',
+  'console.table.selectAll': '选择本页所有行',
   'console.exams.tab.schedule': '场次与照顾',
   'console.schedule.hint':
     '场次把考试时间划分为若干时段，每个时段有名额。考生的作答时间按“专属时间 → 所在场次 → 考试时间”的顺序取第一个设置的。',
@@ -141,7 +145,6 @@ export const consoleZh = {
   'console.audit.time': '时间',
   'console.audit.actor': '操作人',
   'console.audit.action': '操作',
-  'console.audit.actionHint': '输入完整的操作名（如 staff.update），或以“.”结尾的前缀（如 exam.）匹配一类操作。',
   'console.audit.object': '对象',
   'console.audit.objectKind': '对象类型',
   'console.audit.objectId': '对象 ID',

@@ -44,6 +44,8 @@ export const gradingEn: Record<keyof typeof gradingZh, string> = {
   'console.grading.run.passed': 'Cases passed',
   'console.grading.run.time': 'Time',
   'console.grading.candidate': 'Candidate',
+  'console.grading.phone': 'Phone',
+  'console.grading.school': 'School',
   'console.grading.hidden':
     'Blind marking: attempt #{attempt}. Name, phone and school stay hidden until marking is complete.',
   'console.grading.state.waiting': 'Waiting',

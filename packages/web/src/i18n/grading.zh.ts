@@ -40,6 +40,8 @@ export const gradingZh = {
   'console.grading.run.passed': '通过用例',
   'console.grading.run.time': '时间',
   'console.grading.candidate': '考生',
+  'console.grading.phone': '手机号',
+  'console.grading.school': '学校',
   'console.grading.hidden': '盲评中：答卷 #{attempt}。阅卷完成前不显示姓名、手机号和学校。',
   'console.grading.state.waiting': '待评',
   'console.grading.state.reconcile': '待仲裁',

@@ -4,6 +4,7 @@
  */
 import type { LanguageId, QuestionKind, RubricCriterion } from '@examhall/contract';
 import type { SubKind, SubType } from './subKinds.js';
+import type { Language } from '../i18n/format.js';
 
 /** An option: its letter and its text (HTML). */
 export interface OptionDraft {
@@ -177,6 +178,8 @@ export interface SharedParts {
 
 /** What the drafts give a kind's rules to build with. */
 export interface DraftKit {
+  /** The language of the texts a new body starts with (the author's page's). */
+  lang: Language;
   /** A new sub-question of a kind (reading and listening start with one). */
   emptySub(id: number, kind: SubKind): { sub: SubDraft; key: SubKeyDraft };
 }

@@ -147,13 +147,30 @@ describe('changing the kind', () => {
 
   it('a new question that becomes an evaluation item gets the agreement scale, not the empty options', () => {
     const e = convertDraft(emptyDraft('single'), 'evaluation');
-    expect(e.kind === 'evaluation' && e.content.options.map((o) => o.content)).toEqual([...LIKERT_OPTIONS]);
+    expect(e.kind === 'evaluation' && e.content.options.map((o) => o.content)).toEqual([...LIKERT_OPTIONS['zh-CN']]);
     expect(e.kind === 'evaluation' && e.key.scores).toEqual({ A: 5, B: 4, C: 3, D: 2, E: 1 });
   });
 
   it('a true/false question keeps its own two options', () => {
     const tf = convertBody(bodyOf(filled('single')), 'true_false');
     expect(tf.content.options.map((o) => o.id)).toEqual(['A', 'B']);
-    expect(tf.content.options[0]!.content).toContain('True');
+    expect(tf.content.options.map((o) => o.content)).toEqual(['正确', '错误']);
+  });
+
+  it("starts a true/false question's options and an evaluation item's scale in the author's language alone", () => {
+    const tf = (lang: 'zh-CN' | 'en-US') => {
+      const d = emptyDraft('true_false', lang);
+      return d.kind === 'true_false' && d.content.options.map((o) => o.content);
+    };
+    expect(tf('zh-CN')).toEqual(['正确', '错误']);
+    expect(tf('en-US')).toEqual(['True', 'False']);
+    const scale = convertDraft(emptyDraft('single', 'en-US'), 'evaluation', 'en-US');
+    expect(scale.kind === 'evaluation' && scale.content.options.map((o) => o.content)).toEqual([
+      'Strongly agree',
+      'Agree',
+      'Neutral',
+      'Disagree',
+      'Strongly disagree',
+    ]);
   });
 });

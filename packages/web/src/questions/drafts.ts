@@ -25,6 +25,7 @@ import type {
   SubKeyDraft,
 } from './draftTypes.js';
 import type { SubKind } from './subKinds.js';
+import type { Language } from '../i18n/format.js';
 
 export { SUB_KINDS, subKindOf, subTypeOf, type SubKind, type SubType } from './subKinds.js';
 export {
@@ -54,19 +55,19 @@ export const DEFAULT_SCORE = Object.fromEntries(
 ) as Readonly<Record<QuestionKind, number>>;
 
 /** A new, empty body of a kind: what the author fills in. */
-export function emptyBody<K extends QuestionKind>(kind: K): BodyDrafts[K] {
-  return DRAFT_KINDS.emptyBody(kind) as BodyDrafts[K];
+export function emptyBody<K extends QuestionKind>(kind: K, lang: Language = 'zh-CN'): BodyDrafts[K] {
+  return DRAFT_KINDS.emptyBody(kind, lang) as BodyDrafts[K];
 }
 
 /** A new sub-question of a kind. */
-export function emptySub(id: number, kind: SubKind): { sub: SubDraft; key: SubKeyDraft } {
-  return DRAFT_KINDS.emptySub(id, kind);
+export function emptySub(id: number, kind: SubKind, lang: Language = 'zh-CN'): { sub: SubDraft; key: SubKeyDraft } {
+  return DRAFT_KINDS.emptySub(id, kind, lang);
 }
 
 /** A new question of a kind with the bank's default metadata. */
-export function emptyDraft(kind: QuestionKind): QuestionDraft {
+export function emptyDraft(kind: QuestionKind, lang: Language = 'zh-CN'): QuestionDraft {
   return {
-    ...({ kind, ...emptyBody(kind) } as KindBody),
+    ...({ kind, ...emptyBody(kind, lang) } as KindBody),
     explanation: { text: '', options: {} },
     difficulty: 3,
     tags: [],
@@ -128,11 +129,11 @@ export function nextSubId(subs: readonly SubDraft[]): number {
  * right answers where the key means the same, languages and starter code between the code kinds, the rubric
  * between graded kinds, and the sub-questions between reading and listening.
  */
-export function convertBody<K extends QuestionKind>(from: KindBody, to: K): BodyOfKind<K> {
-  return DRAFT_KINDS.convertBody(from as AnyKindBody, to) as BodyOfKind<K>;
+export function convertBody<K extends QuestionKind>(from: KindBody, to: K, lang: Language = 'zh-CN'): BodyOfKind<K> {
+  return DRAFT_KINDS.convertBody(from as AnyKindBody, to, lang) as BodyOfKind<K>;
 }
 
 /** The draft with another kind (see convertBody); the metadata stays. */
-export function convertDraft(draft: QuestionDraft, to: QuestionKind): QuestionDraft {
-  return { ...convertBody(bodyOf(draft), to), ...metaOf(draft) } as QuestionDraft;
+export function convertDraft(draft: QuestionDraft, to: QuestionKind, lang: Language = 'zh-CN'): QuestionDraft {
+  return { ...convertBody(bodyOf(draft), to, lang), ...metaOf(draft) } as QuestionDraft;
 }

@@ -19,7 +19,9 @@ export function AntdProviders({ children, inline }: { children: ReactNode; inlin
   // Before the children draw, so dates they format are in the page's language from the first paint.
   dayjs.locale(lang === 'zh-CN' ? 'zh-cn' : 'en');
   return (
-    <ConfigProvider locale={lang === 'zh-CN' ? zhCN : enUS} theme={APP_THEME}>
+    // Lists drawn whole (virtual off): a virtual select also draws a hidden list for screen readers whose options
+    // read their values (`admin`, `-1`, `linetest`) rather than their labels.
+    <ConfigProvider locale={lang === 'zh-CN' ? zhCN : enUS} theme={APP_THEME} virtual={false}>
       <App component={inline ? false : undefined}>{children}</App>
     </ConfigProvider>
   );

@@ -33,6 +33,7 @@ export default function CodeEditor({
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const languageSlot = useRef(new Compartment());
+  const labelSlot = useRef(new Compartment());
   const callbacks = useRef({ onChange, onPasteBlocked, onRun });
   useEffect(() => {
     callbacks.current = { onChange, onPasteBlocked, onRun };
@@ -68,7 +69,7 @@ export default function CodeEditor({
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           languageSlot.current.of([]),
           ...(readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : []),
-          EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': 'code-editor' }),
+          labelSlot.current.of(EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': 'code-editor' })),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) callbacks.current.onChange(u.state.doc.toString());
           }),
@@ -106,6 +107,15 @@ export default function CodeEditor({
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: code } });
     }
   }, [code]);
+
+  // The name follows the label: it names the language, which the author or candidate may switch.
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: labelSlot.current.reconfigure(
+        EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': 'code-editor' }),
+      ),
+    });
+  }, [label]);
 
   useEffect(() => {
     let cancelled = false;

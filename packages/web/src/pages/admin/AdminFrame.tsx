@@ -55,7 +55,7 @@ export default function AdminFrame() {
             items={[
               {
                 key: 'home',
-                icon: <HomeOutlined />,
+                icon: <HomeOutlined aria-hidden />,
                 label: (
                   <NavLink to="/admin" end data-testid="nav-home">
                     {t('console.home.title')}
@@ -99,11 +99,10 @@ export default function AdminFrame() {
             </Button>
           </Space>
         </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
-          <main id="console-main" tabIndex={-1}>
-            {/* The server refuses every other call until the account has enrolled: lead it there. */}
-            {staff.totp_enrolment_required ? <TotpPanel staff={staff} /> : <Outlet />}
-          </main>
+        {/* antd's Content is the page's one <main>. */}
+        <Layout.Content id="console-main" tabIndex={-1} style={{ padding: 24 }}>
+          {/* The server refuses every other call until the account has enrolled: lead it there. */}
+          {staff.totp_enrolment_required ? <TotpPanel staff={staff} /> : <Outlet />}
           <Modal
             open={totpOpen && !staff.totp_enrolment_required}
             onCancel={() => setTotpOpen(false)}

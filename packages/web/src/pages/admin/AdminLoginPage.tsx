@@ -1,5 +1,6 @@
 import { KeyOutlined, LockOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { Button, Card, Flex, Input, Typography } from 'antd';
+import { Form } from '../../shell/Form.js';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorText, isApiError } from '../../api/client.js';

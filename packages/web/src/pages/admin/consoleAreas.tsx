@@ -43,7 +43,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'exams',
     label: 'admin.menu.exams',
-    icon: <FileTextOutlined />,
+    icon: <FileTextOutlined aria-hidden />,
     permission: 'exam.read',
     description: 'admin.area.exams',
     page: page(() => import('./exams/ExamsPage.js')),
@@ -52,7 +52,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'questions',
     label: 'admin.menu.questions',
-    icon: <DatabaseOutlined />,
+    icon: <DatabaseOutlined aria-hidden />,
     permission: 'bank.read',
     description: 'admin.area.questions',
     page: page(() => import('./bank/BankPage.js')),
@@ -60,7 +60,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'candidates',
     label: 'admin.menu.candidates',
-    icon: <TeamOutlined />,
+    icon: <TeamOutlined aria-hidden />,
     permission: 'candidate.read',
     description: 'admin.area.candidates',
     page: page(() => import('./candidates/CandidatesPage.js')),
@@ -68,7 +68,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'proctoring',
     label: 'admin.menu.proctoring',
-    icon: <VideoCameraOutlined />,
+    icon: <VideoCameraOutlined aria-hidden />,
     permission: 'proctor.watch',
     description: 'admin.area.proctoring',
     page: page(() => import('./proctoring/ProctorExamsPage.js')),
@@ -77,7 +77,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'grading',
     label: 'admin.menu.grading',
-    icon: <EditOutlined />,
+    icon: <EditOutlined aria-hidden />,
     permission: 'grade.read',
     description: 'admin.area.grading',
     page: page(() => import('./grading/GradingExamsPage.js')),
@@ -91,7 +91,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'staff',
     label: 'admin.menu.staff',
-    icon: <UserOutlined />,
+    icon: <UserOutlined aria-hidden />,
     permission: 'staff.read',
     description: null,
     page: page(() => import('./staff/StaffPage.js')),
@@ -99,7 +99,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'audit',
     label: 'admin.menu.audit',
-    icon: <AuditOutlined />,
+    icon: <AuditOutlined aria-hidden />,
     permission: 'audit.read',
     description: 'admin.area.audit',
     page: page(() => import('./audit/AuditPage.js')),
@@ -107,7 +107,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'jobs',
     label: 'admin.menu.jobs',
-    icon: <SyncOutlined />,
+    icon: <SyncOutlined aria-hidden />,
     permission: 'job.read',
     description: 'admin.area.jobs',
     page: page(() => import('./jobs/JobsPage.js')),
@@ -115,7 +115,7 @@ export const CONSOLE_AREAS: readonly ConsoleArea[] = [
   {
     path: 'integrations',
     label: 'admin.menu.integrations',
-    icon: <ApiOutlined />,
+    icon: <ApiOutlined aria-hidden />,
     permission: 'system.manage',
     description: 'admin.area.integrations',
     page: page(() => import('./integrations/IntegrationsPage.js')),

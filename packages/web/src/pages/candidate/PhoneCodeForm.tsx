@@ -8,7 +8,8 @@ import {
 } from '@examhall/contract';
 import { MobileOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, Select } from 'antd';
+import { App, Button, Flex, Input, Select } from 'antd';
+import { Form } from '../../shell/Form.js';
 import type { InputRef } from 'antd';
 import { useRef, useState } from 'react';
 import { errorText, request } from '../../api/client.js';

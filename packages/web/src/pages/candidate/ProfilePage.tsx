@@ -1,6 +1,8 @@
 import { DEGREES, GRADUATION_YEARS, PROFILE_TEXT_MAX, type MyInfoBody, examCalls } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, AutoComplete, Button, Card, Form, Input, InputNumber, Radio, Skeleton, Typography } from 'antd';
+import { Alert, App, AutoComplete, Button, Card, Input, Radio, Skeleton, Typography } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
+import { Form } from '../../shell/Form.js';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { errorText, request } from '../../api/client.js';

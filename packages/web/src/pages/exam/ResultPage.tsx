@@ -1,6 +1,7 @@
 import { dimensionName, type EvaluationDimension, type ExamResult, examCalls } from '@examhall/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Empty, Form, Input, Radio, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Input, Radio, Row, Skeleton, Statistic, Tag, Typography } from 'antd';
+import { Form } from '../../shell/Form.js';
 import { useRef } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { errorText, request } from '../../api/client.js';

@@ -1,6 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { BLANKS_MAX } from '@examhall/contract';
-import { Button, Form, Select, Space, Typography } from 'antd';
+import { Button, Select, Space, Typography } from 'antd';
+import { Form } from '../../shell/Form.js';
 import { useI18n } from '../../i18n/index.js';
 import type { BodyDrafts } from '../drafts.js';
 import { problemsOf, type Problem } from '../problems.js';

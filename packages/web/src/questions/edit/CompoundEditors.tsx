@@ -1,4 +1,4 @@
-import { InputNumber } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
 import { useI18n } from '../../i18n/index.js';
 import { AudioField } from './AudioField.js';
 import { Field } from './FieldProblems.js';

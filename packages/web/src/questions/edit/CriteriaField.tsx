@@ -1,5 +1,6 @@
 import type { RubricCriterion } from '@examhall/contract';
-import { Button, Flex, Input, InputNumber } from 'antd';
+import { Button, Flex, Input } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Problem } from '../problems.js';
 import { Field } from './FieldProblems.js';

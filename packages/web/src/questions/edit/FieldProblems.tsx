@@ -1,4 +1,4 @@
-import { Form } from 'antd';
+import { Form } from '../../shell/Form.js';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { problemsOf, type Problem, type Text } from '../problems.js';

@@ -1,5 +1,6 @@
 import { CODE_LIMITS } from '@examhall/contract';
-import { InputNumber, Space } from 'antd';
+import { Space } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
 import { useI18n } from '../../i18n/index.js';
 import type { ProgrammingContentDraft } from '../drafts.js';
 import type { Problem } from '../problems.js';

@@ -1,5 +1,6 @@
 import { BANK_LIMITS } from '@examhall/contract';
-import { InputNumber, Select, Space } from 'antd';
+import { Select, Space } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import type { DraftMeta } from '../drafts.js';
 import type { Problem } from '../problems.js';

@@ -1,5 +1,7 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Form, InputNumber, Radio, Space, Tooltip, Typography } from 'antd';
+import { Button, Checkbox, Radio, Space, Tooltip, Typography } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
+import { Form } from '../../shell/Form.js';
 import { useContext, useState } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import type { OptionDraft } from '../drafts.js';
@@ -147,7 +149,7 @@ function OptionRow<K extends OptionKeyFields>(props: {
             aria-hidden
             style={{ cursor: 'grab', paddingTop: 16 }}
           >
-            <HolderOutlined />
+            <HolderOutlined aria-hidden />
           </span>
         )}
         <Typography.Text strong style={{ display: 'inline-block', minWidth: 20, paddingTop: 14 }}>

@@ -1,5 +1,6 @@
 import { QUESTION_KINDS, type BankVerification, type QuestionKind } from '@examhall/contract';
-import { App, Divider, Form, Select } from 'antd';
+import { App, Divider, Select } from 'antd';
+import { Form } from '../../shell/Form.js';
 import { useCallback, useId, useMemo, useState, type ComponentType } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { bodyOf, convertDraft, metaOf, type BodyDrafts, type QuestionDraft } from '../drafts.js';
@@ -109,7 +110,7 @@ export function QuestionEditor(props: QuestionEditorProps) {
                 value={value.kind}
                 onChange={(kind: QuestionKind) => {
                   setTouched([]);
-                  onChange(convertDraft(value, kind));
+                  onChange(convertDraft(value, kind, lang));
                 }}
                 options={kinds.map((k) => ({ value: k, label: kindLabel(k, lang) }))}
                 style={{ minWidth: 200 }}

@@ -1,6 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { CODE_LIMITS } from '@examhall/contract';
-import { Button, Card, Form, Input, Space, Typography } from 'antd';
+import { Button, Card, Input, Space, Typography } from 'antd';
+import { Form } from '../../shell/Form.js';
 import { useI18n } from '../../i18n/index.js';
 import type { SampleDraft } from '../drafts.js';
 import { problemsOf, type Problem } from '../problems.js';

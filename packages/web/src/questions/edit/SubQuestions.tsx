@@ -1,5 +1,7 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Form, InputNumber, Select, Space, Tooltip } from 'antd';
+import { Button, Card, Select, Space, Tooltip } from 'antd';
+import { InputNumber } from '../../shell/InputNumber.js';
+import { Form } from '../../shell/Form.js';
 import type { ComponentType } from 'react';
 import { useI18n } from '../../i18n/index.js';
 import { kindLabel } from '../labels.js';
@@ -40,7 +42,7 @@ export function SubQuestionsEditor({
   ctx: EditorContext;
   idPrefix: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { subs, keys } = state;
   const listProblems = problemsOf(problems, 'content.subs');
   const put = (i: number, next: { sub: SubDraft; key: SubKeyDraft }) =>
@@ -61,7 +63,7 @@ export function SubQuestionsEditor({
     onChange({ subs: subs.filter((_, j) => j !== i), keys: rest });
   };
   const add = () => {
-    const created = emptySub(nextSubId(subs), 'single');
+    const created = emptySub(nextSubId(subs), 'single', lang);
     onChange({ subs: [...subs, created.sub], keys: { ...keys, [String(created.sub.id)]: created.key } });
   };
   return (
@@ -159,7 +161,7 @@ function SubCard(props: {
           <Select
             id={`${props.idPrefix}-kind`}
             value={body.kind}
-            onChange={(kind: SubKind) => setBody(convertBody(body, kind))}
+            onChange={(kind: SubKind) => setBody(convertBody(body, kind, lang))}
             options={SUB_KINDS.map((k) => ({
               value: k,
               label: kindLabel(k, lang),

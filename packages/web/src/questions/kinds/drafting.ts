@@ -6,6 +6,7 @@
 import type { KindIndex } from '@examhall/contract';
 import type { AnyBodyDraft, AnyKindDraft, SharedParts, SubDraft, SubKeyDraft } from '../draftTypes.js';
 import { kindFolders, type FolderFiles, type KindFolders } from './folders.js';
+import type { Language } from '../../i18n/format.js';
 import { DEFAULT_SUB_SCORE } from './parts.js';
 
 /** A body with its kind, of any kind. */
@@ -13,16 +14,16 @@ export type AnyKindBody = { kind: string } & AnyBodyDraft;
 
 /** The drafts' lookups over a set of kinds. */
 export interface DraftKinds extends KindFolders<AnyKindDraft> {
-  /** A new, empty body of a kind. */
-  emptyBody(kind: string): AnyBodyDraft;
+  /** A new, empty body of a kind, its texts (true/false's options, say) in `lang`. */
+  emptyBody(kind: string, lang: Language): AnyBodyDraft;
   /** A new sub-question of a kind, with its key. */
-  emptySub(id: number, kind: string): { sub: SubDraft; key: SubKeyDraft };
+  emptySub(id: number, kind: string, lang: Language): { sub: SubDraft; key: SubKeyDraft };
   /** A sub-question as a body of its kind. */
   subAsBody(sub: SubDraft, key: SubKeyDraft | undefined): AnyKindBody;
   /** A sub-question and its key back from a body of its kind. */
   subFromBody(id: number, score: number | null, body: AnyKindBody): { sub: SubDraft; key: SubKeyDraft };
   /** A body of another kind that keeps what the two kinds share (see drafts.ts convertBody). */
-  convertBody(from: AnyKindBody, to: string): AnyKindBody;
+  convertBody(from: AnyKindBody, to: string, lang: Language): AnyKindBody;
 }
 
 /** Builds the drafts' lookups from the kinds' draft rules (by path) and the contract's kinds (types, sub-questions). */
@@ -36,11 +37,12 @@ export function draftKinds(index: Pick<KindIndex, 'kinds' | 'byKind'>, files: Fo
   const subKinds = index.kinds.filter((k) => index.byKind.get(k)?.sub);
   /** The kind of a sub-question's type id (the first sub kind for an unknown one, as an editor shows it). */
   const subKindOf = (type: number) => subKinds.find((k) => index.byKind.get(k)?.type === type) ?? subKinds[0]!;
-  const kit = { emptySub: (id: number, kind: string) => lookups.emptySub(id, kind) };
+  const kit = (lang: Language) => ({ lang, emptySub: (id: number, kind: string) => lookups.emptySub(id, kind, lang) });
   const lookups: DraftKinds = {
     ...folders,
-    emptyBody: (kind) => folders.of(kind).empty(kit),
-    emptySub: (id, kind) => lookups.subFromBody(id, DEFAULT_SUB_SCORE, { kind, ...lookups.emptyBody(kind) }),
+    emptyBody: (kind, lang) => folders.of(kind).empty(kit(lang)),
+    emptySub: (id, kind, lang) =>
+      lookups.subFromBody(id, DEFAULT_SUB_SCORE, { kind, ...lookups.emptyBody(kind, lang) }),
     subAsBody(sub, key) {
       const kind = subKindOf(sub.type);
       return { kind, ...subRules(kind).asBody(sub, key ?? {}) };
@@ -49,14 +51,14 @@ export function draftKinds(index: Pick<KindIndex, 'kinds' | 'byKind'>, files: Fo
       const type = index.byKind.get(body.kind)!.type as SubDraft['type'];
       return { sub: { id, type, score, ...subRules(body.kind).fields(body) }, key: body.key as SubKeyDraft };
     },
-    convertBody(from, to) {
+    convertBody(from, to, lang) {
       if (from.kind === to) return structuredClone(from);
       const parts: SharedParts = structuredClone(folders.of(from.kind).give(from));
       // Options nobody has written yet are not kept: the new kind's own defaults (an evaluation item's agreement
       // scale) are worth more than empty rows.
       if (parts.options && !parts.options.some((o) => o.content.trim() !== '')) delete parts.options;
       const rules = folders.of(to);
-      const next = rules.take(rules.empty(kit), parts);
+      const next = rules.take(rules.empty(kit(lang)), parts);
       return { kind: to, ...next, content: { ...next.content, stem: from.content.stem } };
     },
   };

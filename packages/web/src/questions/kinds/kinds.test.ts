@@ -102,19 +102,19 @@ describe('a 12th kind', () => {
     expect(kindLabelIn(index, 'dummy', 'en-US')).toBe('Dummy');
     expect(kindLabelIn(index, 'dummy', 'zh-CN')).toBe('虚拟题');
     expect(edit.of('dummy').Editor).toBe(Editor);
-    expect(drafts.emptyBody('dummy')).toEqual({ content: { stem: '', note: '' }, key: { note: 'new' } });
+    expect(drafts.emptyBody('dummy', 'zh-CN')).toEqual({ content: { stem: '', note: '' }, key: { note: 'new' } });
     // Changing the kind goes through the new kind's rules both ways.
     const qa = { kind: 'qa', content: { stem: '<p>q</p>' }, key: { rubric: 'r' } };
-    expect(drafts.convertBody(qa, 'dummy')).toEqual({
+    expect(drafts.convertBody(qa, 'dummy', 'zh-CN')).toEqual({
       kind: 'dummy',
       content: { stem: '<p>q</p>', note: '' },
       key: { note: 'r' },
     });
-    expect(drafts.convertBody(drafts.convertBody(qa, 'dummy'), 'qa')).toEqual(qa);
+    expect(drafts.convertBody(drafts.convertBody(qa, 'dummy', 'zh-CN'), 'qa', 'zh-CN')).toEqual(qa);
     // The product's kinds are still found beside it.
     expect(render.of('single').Renderer).toBe(WEB_QUESTION_REGISTRY.single.Renderer);
     expect(edit.of('single').Editor).toBe(QUESTION_EDITORS.single);
-    expect(drafts.emptyBody('single')).toEqual(emptyBody('single'));
+    expect(drafts.emptyBody('single', 'zh-CN')).toEqual(emptyBody('single'));
   });
 
   it('without its folder, or with a folder no contract kind names, fails the check', () => {

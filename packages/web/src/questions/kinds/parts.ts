@@ -4,6 +4,7 @@
  * Framework-free, and free of the drafts' own lookups so that the folders and drafts.ts do not import each other.
  */
 import { OPTION_IDS, type LanguageId } from '@examhall/contract';
+import type { Language } from '../../i18n/format.js';
 import type {
   ChoiceContentDraft,
   CodeContentDraft,
@@ -30,17 +31,17 @@ export function emptyOptions(n: number): OptionDraft[] {
 export const withTexts = (texts: readonly string[]): OptionDraft[] =>
   texts.map((content, i) => ({ id: OPTION_IDS[i] ?? String(i), content }));
 
-/** The usual true/false options. */
-export const TRUE_FALSE_OPTIONS = ['正确 True', '错误 False'] as const;
+/** The usual true/false options, in the language the author writes in (candidates see them as written). */
+export const TRUE_FALSE_OPTIONS: Readonly<Record<Language, readonly string[]>> = {
+  'zh-CN': ['正确', '错误'],
+  'en-US': ['True', 'False'],
+};
 
-/** A five-point agreement scale for evaluation items, best first. */
-export const LIKERT_OPTIONS = [
-  '非常同意 Strongly agree',
-  '同意 Agree',
-  '一般 Neutral',
-  '不同意 Disagree',
-  '非常不同意 Strongly disagree',
-] as const;
+/** A five-point agreement scale for evaluation items, best first, in the language the author writes in. */
+export const LIKERT_OPTIONS: Readonly<Record<Language, readonly string[]>> = {
+  'zh-CN': ['非常同意', '同意', '一般', '不同意', '非常不同意'],
+  'en-US': ['Strongly agree', 'Agree', 'Neutral', 'Disagree', 'Strongly disagree'],
+};
 
 /** Points falling from `n` to 1 down the options. */
 export function descendingScores(options: readonly OptionDraft[]): Partial<Record<string, number>> {

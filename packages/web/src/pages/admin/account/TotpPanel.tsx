@@ -1,7 +1,8 @@
 /** The staff member's own second factor: turn TOTP on (QR code, key, a code to confirm, recovery codes once) or off. */
 import { api, type StaffView, type TotpEnrolData } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App as AntApp, Button, Flex, Form, Input, Typography } from 'antd';
+import { Alert, App as AntApp, Button, Flex, Input, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

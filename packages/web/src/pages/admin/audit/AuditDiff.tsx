@@ -1,7 +1,10 @@
 import type { AuditEntry } from '@examhall/contract';
 import { Empty, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useMemo, useState } from 'react';
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
+import { enumText, SECTION_TEXTS, SECTIONS, type Section } from '@examhall/contract';
+import type { Language } from '../../../i18n/format.js';
 import { useI18n } from '../../../i18n/index.js';
+import { fieldPathParts } from './fields.js';
 import { countChanges, diffEntries, type DiffRow, type FieldChange } from './diff.js';
 
 const CHANGE_COLOR: Record<Exclude<FieldChange, 'same'>, string> = {
@@ -12,7 +15,7 @@ const CHANGE_COLOR: Record<Exclude<FieldChange, 'same'>, string> = {
 
 /** One entry's before and after, field by field; changed fields are highlighted, unchanged ones hidden unless asked. */
 export function AuditDiff({ entry }: { entry: AuditEntry }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const rows = useMemo(() => diffEntries(entry.before, entry.after), [entry.before, entry.after]);
   const [showSame, setShowSame] = useState(false);
   const changed = countChanges(rows);
@@ -26,7 +29,14 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
       width: '24%',
       render: (path: string, r) => (
         <Space size={4} wrap>
-          <code>{path}</code>
+          <span>
+            {fieldPathParts(path, lang).map((p, i) => (
+              <Fragment key={i}>
+                {i > 0 && ' › '}
+                {p.named ? p.text : <code>{p.text}</code>}
+              </Fragment>
+            ))}
+          </span>
           {r.change !== 'same' && <Tag color={CHANGE_COLOR[r.change]}>{t(`console.audit.change.${r.change}`)}</Tag>}
         </Space>
       ),
@@ -72,10 +82,22 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
 
 /** A value in the diff; a changed one is marked as removed (before) or inserted (after), not by colour alone. */
 function Value({ text, mark }: { text: string | null; mark: 'del' | 'ins' | null }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   if (text === null) return <Typography.Text type="secondary">{t('console.audit.absent')}</Typography.Text>;
   const style = { whiteSpace: 'pre-wrap' as const, wordBreak: 'break-word' as const };
-  if (mark === 'del') return <del style={{ ...style, background: '#fde8e8' }}>{text}</del>;
-  if (mark === 'ins') return <ins style={{ ...style, background: '#e6f4ea', textDecoration: 'none' }}>{text}</ins>;
-  return <span style={style}>{text}</span>;
+  const shown = valueWords(text, lang, t);
+  if (mark === 'del') return <del style={{ ...style, background: '#fde8e8' }}>{shown}</del>;
+  if (mark === 'ins') return <ins style={{ ...style, background: '#e6f4ea', textDecoration: 'none' }}>{shown}</ins>;
+  return <span style={style}>{shown}</span>;
+}
+
+/**
+ * A value in words where it is one of ours: yes and no, a section by its name; another stored code (`none`,
+ * `score`) as code, apart from the page's words.
+ */
+function valueWords(text: string, lang: Language, t: ReturnType<typeof useI18n>['t']): ReactNode {
+  if (text === 'true') return t('console.audit.yes');
+  if (text === 'false') return t('console.audit.no');
+  if ((SECTIONS as readonly string[]).includes(text)) return enumText(SECTION_TEXTS, text as Section, lang);
+  return /^[a-z][a-z0-9_.]*$/.test(text) ? <code>{text}</code> : text;
 }

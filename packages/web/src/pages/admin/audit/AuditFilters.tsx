@@ -1,5 +1,13 @@
-import { RESOURCE_KINDS } from '@examhall/contract';
-import { AutoComplete, Button, DatePicker, Form, InputNumber, Select, Space } from 'antd';
+import {
+  AUDIT_ACTION_TEXTS,
+  AUDIT_ACTIONS,
+  AUDIT_OBJECT_KINDS,
+  AUDIT_OBJECT_TEXTS,
+  enumOptions,
+} from '@examhall/contract';
+import { Button, DatePicker, Select, Space } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useEffect } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
@@ -7,12 +15,6 @@ import { intParam, textParam, type ParamValue } from '../shared/listParams.js';
 import { fromPicker, toPicker } from '../shared/serverClock.js';
 import { useStaffList } from '../staff/queries.js';
 import type { Dayjs } from 'dayjs';
-
-/** Action prefixes offered while typing (an action filter ending in '.' matches every action under it). */
-const ACTION_PREFIXES = ['staff.', 'team.', 'exam.', 'bank.', 'proctor.', 'invitation.', 'attempt.'];
-
-/** Object kinds offered in the filter: the access model's resources and what else the log names. */
-const OBJECT_KINDS = [...new Set([...RESOURCE_KINDS, 'invitation', 'version'])];
 
 interface FilterForm {
   actor_id?: number;
@@ -30,7 +32,7 @@ export function AuditFilters({
   params: URLSearchParams;
   setFilters: (patch: Readonly<Record<string, ParamValue>>) => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const me = useStaffMe();
   const staff = useStaffList();
   const [form] = Form.useForm<FilterForm>();
@@ -84,12 +86,13 @@ export function AuditFilters({
           />
         </Form.Item>
       )}
-      <Form.Item name="action" label={t('console.audit.action')} tooltip={t('console.audit.actionHint')}>
-        <AutoComplete
+      <Form.Item name="action" label={t('console.audit.action')}>
+        <Select
           allowClear
-          style={{ width: 180 }}
-          options={ACTION_PREFIXES.map((a) => ({ value: a }))}
-          filterOption={(input, option) => (option?.value ?? '').startsWith(input)}
+          showSearch={{ optionFilterProp: 'label' }}
+          style={{ width: 220 }}
+          onChange={() => form.submit()}
+          options={enumOptions(AUDIT_ACTION_TEXTS, AUDIT_ACTIONS, lang)}
           data-testid="audit-filter-action"
         />
       </Form.Item>
@@ -98,7 +101,7 @@ export function AuditFilters({
           allowClear
           style={{ width: 140 }}
           onChange={() => form.submit()}
-          options={OBJECT_KINDS.map((k) => ({ value: k, label: k }))}
+          options={enumOptions(AUDIT_OBJECT_TEXTS, AUDIT_OBJECT_KINDS, lang)}
           data-testid="audit-filter-kind"
         />
       </Form.Item>

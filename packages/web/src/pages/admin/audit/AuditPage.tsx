@@ -1,5 +1,15 @@
-import { api, AUDIT_SORTS, type AuditEntry, type AuditQuery } from '@examhall/contract';
-import { Card, Empty, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import {
+  api,
+  AUDIT_ACTION_TEXTS,
+  AUDIT_OBJECT_TEXTS,
+  AUDIT_SORTS,
+  enumTextOf,
+  OTHER_TEXT,
+  type AuditEntry,
+  type AuditQuery,
+} from '@examhall/contract';
+import { Card, Empty, Space, Tag, type TableColumnsType } from 'antd';
+import { LinkButton } from '../shared/LinkButton.js';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useI18n } from '../../../i18n/index.js';
@@ -68,7 +78,7 @@ export default function AuditPage() {
 }
 
 function useColumns(setFilters: ReturnType<typeof useListState>['setFilters']): TableColumnsType<AuditEntry> {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   return useMemo(
     () => [
       {
@@ -89,7 +99,7 @@ function useColumns(setFilters: ReturnType<typeof useListState>['setFilters']): 
           e.actor_kind === 'system' ? (
             <Tag>{t('console.audit.system')}</Tag>
           ) : (
-            <Typography.Link onClick={() => setFilters({ actor_id: e.actor_id })}>{name}</Typography.Link>
+            <LinkButton onClick={() => setFilters({ actor_id: e.actor_id })}>{name}</LinkButton>
           ),
       },
       {
@@ -97,7 +107,7 @@ function useColumns(setFilters: ReturnType<typeof useListState>['setFilters']): 
         key: 'action',
         dataIndex: 'action',
         sorter: true,
-        render: (action: string) => <code>{action}</code>,
+        render: (action: string) => enumTextOf(AUDIT_ACTION_TEXTS, action, lang, OTHER_TEXT),
       },
       {
         title: t('console.audit.object'),
@@ -111,7 +121,7 @@ function useColumns(setFilters: ReturnType<typeof useListState>['setFilters']): 
         render: (_: unknown, e: AuditEntry) => changeSummary(t, e),
       },
     ],
-    [t, setFilters],
+    [t, lang, setFilters],
   );
 }
 
@@ -125,7 +135,9 @@ function changeSummary(t: ReturnType<typeof useI18n>['t'], e: AuditEntry): strin
 
 /** The object an entry is about, linked to its page where there is one. */
 function ObjectCell({ entry: e }: { entry: AuditEntry }) {
-  const label = e.object_id === null ? e.object_kind : `${e.object_kind} #${e.object_id}`;
+  const { lang } = useI18n();
+  const kind = enumTextOf(AUDIT_OBJECT_TEXTS, e.object_kind, lang, OTHER_TEXT);
+  const label = e.object_id === null ? kind : `${kind} #${e.object_id}`;
   const to = objectLink(e.object_kind, e.object_id);
   return to ? <Link to={to}>{label}</Link> : <span>{label}</span>;
 }

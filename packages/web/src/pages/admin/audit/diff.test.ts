@@ -62,4 +62,14 @@ describe('the audit diff', () => {
       { path: '(value)', before: 'draft', after: 'published', change: 'changed' },
     ]);
   });
+
+  it("shows a time field's epoch ms as a time on the server's clock, and other numbers as they are", () => {
+    const at = Date.UTC(2026, 10, 29, 6, 30);
+    expect(diffEntries(null, { created_at: at, mark: { marked_at: at, points: at } })).toEqual([
+      { path: 'created_at', before: null, after: '2026-11-29 14:30', change: 'added' },
+      { path: 'mark.marked_at', before: null, after: '2026-11-29 14:30', change: 'added' },
+      { path: 'mark.points', before: null, after: String(at), change: 'added' },
+    ]);
+    expect(showValue(5, 'time_minutes')).toBe('5');
+  });
 });

@@ -3,6 +3,9 @@
  * what it became and whether it changed. Framework-free so it is tested on its own.
  */
 
+import { serverTime } from '../../../shell/serverTime.js';
+import { isTimeField } from './fields.js';
+
 /** What happened to one field between before and after. */
 export type FieldChange = 'added' | 'removed' | 'changed' | 'same';
 
@@ -35,10 +38,14 @@ function isScalarArray(v: unknown): v is (string | number | boolean | null)[] {
   return Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object');
 }
 
-/** A value as shown in one cell. */
-export function showValue(v: unknown): string {
+/** Epoch ms from this on are times (2001 on); a smaller number in a time field is shown as it is. */
+const EPOCH_MS_FROM = 1e12;
+
+/** A value as shown in one cell; a time field's epoch ms as a time on the server's clock. */
+export function showValue(v: unknown, path = ''): string {
   let text: string;
   if (v === null || v === undefined) text = '∅';
+  else if (typeof v === 'number' && v >= EPOCH_MS_FROM && isTimeField(path)) text = serverTime(v);
   else if (typeof v === 'string') text = v;
   else if (typeof v === 'number' || typeof v === 'boolean') text = String(v);
   else if (isScalarArray(v)) text = `[${v.map((x) => showValue(x)).join(', ')}]`;
@@ -84,19 +91,19 @@ export function diffEntries(before: unknown, after: unknown): DiffRow[] {
   const a = after === null || after === undefined ? new Map<string, unknown>() : flatten(after);
   const rows: DiffRow[] = [];
   for (const [path, value] of a) {
-    if (!b.has(path)) rows.push({ path, before: null, after: showValue(value), change: 'added' });
+    if (!b.has(path)) rows.push({ path, before: null, after: showValue(value, path), change: 'added' });
     else {
       const old = b.get(path);
       rows.push({
         path,
-        before: showValue(old),
-        after: showValue(value),
+        before: showValue(old, path),
+        after: showValue(value, path),
         change: same(old, value) ? 'same' : 'changed',
       });
     }
   }
   for (const [path, value] of b) {
-    if (!a.has(path)) rows.push({ path, before: showValue(value), after: null, change: 'removed' });
+    if (!a.has(path)) rows.push({ path, before: showValue(value, path), after: null, change: 'removed' });
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 import { BankBulkTagBody, type BankBulkResult } from '@examhall/contract';
 import { Alert, Button, Modal, Popconfirm, Select, Space, TreeSelect, Typography } from 'antd';
+import { LinkButton } from '../shared/LinkButton.js';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
@@ -209,7 +210,7 @@ export function BulkOutcomeNotice({
           <Space orientation="vertical" size={2}>
             {kept.map((k) => (
               <span key={k.id} data-testid={`bank-kept-${k.id}`}>
-                <Typography.Link onClick={() => onOpen(k.id)}>#{k.id}</Typography.Link> {keptReason(t, k.reason)}
+                <LinkButton onClick={() => onOpen(k.id)}>#{k.id}</LinkButton> {keptReason(t, k.reason)}
               </span>
             ))}
           </Space>

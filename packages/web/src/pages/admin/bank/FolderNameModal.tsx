@@ -1,5 +1,6 @@
 import { BANK_LIMITS, BankFolderName, type BankFolderNode } from '@examhall/contract';
-import { Alert, App, Form, Input, Modal } from 'antd';
+import { Alert, App, Input, Modal } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -25,7 +25,7 @@ export function FolderTree({ scope, onScope }: { scope: FolderScope; onScope: (s
     const toNode = (b: FolderBranch): TreeDataNode => ({
       key: `f:${b.folder.id}`,
       title: <FolderTitle name={b.folder.name} count={b.folder.total_count} />,
-      icon: <FolderOutlined />,
+      icon: <FolderOutlined aria-hidden />,
       children: b.children.map(toNode),
     });
     return [

@@ -1,6 +1,7 @@
 import { api, type BankQuestionView } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, ConfigProvider, Form, Space, TreeSelect, Typography } from 'antd';
+import { Alert, App, ConfigProvider, Space, TreeSelect, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { isApiError, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

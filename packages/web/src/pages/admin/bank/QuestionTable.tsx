@@ -8,12 +8,12 @@ import {
 } from '@examhall/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button, Empty, Space, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { LinkButton } from '../shared/LinkButton.js';
 import type { ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { kindLabel } from '../../../questions/labels.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import type { PagingState } from '../shared/listParams.js';
-import { MeasureSafe } from '../shared/MeasureSafe.js';
 import { ServerTable } from '../shared/ServerTable.js';
 import { ItemFlagTag } from './FlagNotice.js';
 
@@ -46,9 +46,9 @@ export function QuestionTable(props: {
       render: (stem: string, q) => (
         <Space orientation="vertical" size={2}>
           <div style={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
-            <Typography.Link onClick={() => props.onOpen(q.id)} title={stem} data-testid={`bank-open-${q.id}`}>
+            <LinkButton onClick={() => props.onOpen(q.id)} title={stem} data-testid={`bank-open-${q.id}`}>
               {stem.trim() === '' ? t('console.bank.noStem') : stem}
-            </Typography.Link>
+            </LinkButton>
           </div>
           {q.problem && (
             <Typography.Text type="danger">
@@ -144,7 +144,6 @@ export function QuestionTable(props: {
                 preserveSelectedRowKeys: true,
                 onChange: (keys) => props.onSelect?.(keys.map(Number)),
                 getCheckboxProps: (q) => ({ disabled: props.unselectable?.(q) ?? false }),
-                columnTitle: (selectAll) => <MeasureSafe>{selectAll}</MeasureSafe>,
               }
             : undefined
         }

@@ -10,7 +10,9 @@ import {
   type CandidateView,
 } from '@examhall/contract';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { App, Button, Input, Modal, Select, Space } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
@@ -70,10 +72,15 @@ function CustomFields() {
                   aria-label={t('cand.form.customValue')}
                 />
               </Form.Item>
-              <MinusCircleOutlined onClick={() => remove(f.name)} aria-label="remove" />
+              <Button
+                type="text"
+                icon={<MinusCircleOutlined aria-hidden />}
+                onClick={() => remove(f.name)}
+                aria-label={t('cand.form.customRemove')}
+              />
             </Space>
           ))}
-          <Button type="dashed" onClick={() => add({ key: '', value: '' })} icon={<PlusOutlined />}>
+          <Button type="dashed" onClick={() => add({ key: '', value: '' })} icon={<PlusOutlined aria-hidden />}>
             {t('cand.form.customAdd')}
           </Button>
         </>

@@ -145,7 +145,7 @@ export function ImportDrawer(props: { open: boolean; onClose: () => void; invite
             data-testid="candidate-import-file"
           >
             <p className="ant-upload-drag-icon">
-              <InboxOutlined />
+              <InboxOutlined aria-hidden />
             </p>
             <p>{read.isPending ? t('cand.import.reading') : t('cand.import.choose')}</p>
           </Upload.Dragger>

@@ -1,5 +1,7 @@
 import { ExamMode, EXAM_MINUTES_MAX, type ExamDefinition } from '@examhall/contract';
-import { DatePicker, Form, Input, InputNumber, Radio, Skeleton } from 'antd';
+import { DatePicker, Input, Radio, Skeleton } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { lazy, Suspense } from 'react';
 import { Html } from '../../../exam/questions/Html.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -1,5 +1,6 @@
 import { BULK_INVITE_MAX, DEFAULT_AREA_CODE, type BulkInviteResult, type JobView } from '@examhall/contract';
-import { Alert, Button, Descriptions, Form, Input, Space, Switch, Typography, Upload } from 'antd';
+import { Alert, Button, Descriptions, Input, Space, Switch, Typography, Upload } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { JobProgress } from '../jobs/JobProgress.js';

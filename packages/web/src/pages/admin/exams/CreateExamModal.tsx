@@ -1,5 +1,6 @@
 import { CreateExamBody } from '@examhall/contract';
-import { Form, Input, Modal, Typography } from 'antd';
+import { Input, Modal, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../../api/client.js';

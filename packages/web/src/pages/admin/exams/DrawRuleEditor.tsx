@@ -1,5 +1,7 @@
 import { BANK_LIMITS, QUESTION_POINTS_MAX, SECTION_ITEMS_MAX, type DrawRule } from '@examhall/contract';
-import { Alert, Checkbox, Col, Form, InputNumber, Row, Select, Spin, TreeSelect, Typography } from 'antd';
+import { Alert, Checkbox, Col, Row, Select, Spin, TreeSelect, Typography } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useMemo } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

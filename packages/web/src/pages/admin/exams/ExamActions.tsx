@@ -1,5 +1,6 @@
 import { CreateExamBody, type ExamStatus } from '@examhall/contract';
-import { App, Button, Form, Input, Modal, Popconfirm, Typography } from 'antd';
+import { App, Button, Input, Modal, Popconfirm, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

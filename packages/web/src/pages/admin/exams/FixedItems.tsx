@@ -1,7 +1,8 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
 import { api, QUESTION_POINTS_MAX, sectionProblem, type Section, type SectionItem } from '@examhall/contract';
 import { useQueries } from '@tanstack/react-query';
-import { Button, Empty, InputNumber, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Empty, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
 import { Link } from 'react-router';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

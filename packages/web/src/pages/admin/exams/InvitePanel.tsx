@@ -1,6 +1,8 @@
 import { api, DEFAULT_AREA_CODE, EXAM_MINUTES_MAX, InviteBody, InvitePhone, type InviteData } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, InputNumber, List, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Input, List, Switch, Tag, Typography } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -1,6 +1,8 @@
 import { api, EXAM_MINUTES_MAX, type EditorExamDetail } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, DatePicker, Descriptions, Form, InputNumber, Typography } from 'antd';
+import { Alert, App, Button, DatePicker, Descriptions, Typography } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

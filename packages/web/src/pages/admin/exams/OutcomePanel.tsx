@@ -1,6 +1,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ExamDefinition, PassingRule, PositionDef } from '@examhall/contract';
-import { Button, Card, Col, Empty, Form, Input, InputNumber, Radio, Row, Space, Typography } from 'antd';
+import { Button, Card, Col, Empty, Input, Radio, Row, Space, Typography } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useI18n } from '../../../i18n/index.js';
 import { examTotals, passingOfKind, problemAt } from './draft.js';
 import { Field, type PanelProps } from './fields.js';

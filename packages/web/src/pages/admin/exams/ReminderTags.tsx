@@ -1,5 +1,6 @@
 import { REMINDERS_MAX } from '@examhall/contract';
-import { Button, Form, Input, Space, Tag, Typography } from 'antd';
+import { Button, Input, Space, Tag, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { parseReminder, REMINDER_PRESETS } from './invitationText.js';

@@ -1,5 +1,7 @@
 import { EXTRA_PERCENT_MAX, type SlotView } from '@examhall/contract';
-import { Alert, App, Checkbox, DatePicker, Form, Input, InputNumber, Modal, Radio, Select, Typography } from 'antd';
+import { Alert, App, Checkbox, DatePicker, Input, Modal, Radio, Select, Typography } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import type { Dayjs } from 'dayjs';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -1,7 +1,9 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { api, MONITOR_STEPS, type ExamDefinition, type ExamSettingsDef } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Card, Col, Form, Input, InputNumber, Row, Segmented, Space, Switch, Typography, Upload } from 'antd';
+import { Button, Card, Col, Input, Row, Segmented, Space, Switch, Typography, Upload } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { errorText, upload } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';

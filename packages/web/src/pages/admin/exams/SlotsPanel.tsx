@@ -5,9 +5,7 @@ import {
   Button,
   DatePicker,
   Empty,
-  Form,
   Input,
-  InputNumber,
   Modal,
   Popconfirm,
   Radio,
@@ -16,6 +14,8 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';

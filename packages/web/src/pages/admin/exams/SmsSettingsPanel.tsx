@@ -1,5 +1,6 @@
 import { ExamSmsBody, type ExamSmsData, type SmsTemplateField } from '@examhall/contract';
-import { Alert, App, Button, Form, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, App, Button, Skeleton, Space, Tag, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';

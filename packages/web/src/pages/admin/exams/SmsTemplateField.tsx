@@ -1,5 +1,6 @@
 import { renderSmsTemplate, SMS_TEMPLATE_FIELDS, smsTemplateProblems, type SmsTemplateField } from '@examhall/contract';
-import { Form, Input, Typography } from 'antd';
+import { Input, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import type { MessageParams } from '../../../i18n/format.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { smsSize } from './invitationText.js';

@@ -1,5 +1,5 @@
 /** Small pieces the editor's panels share: a field that shows its schema problem, and the panel props. */
-import { Form } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import type { ReactNode } from 'react';
 import type { DraftEditor } from './useDraftEditor.js';
 

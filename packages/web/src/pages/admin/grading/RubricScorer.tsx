@@ -1,5 +1,6 @@
 import type { GradingItemData } from '@examhall/contract';
-import { Button, Flex, Input, InputNumber, Progress, Space, Typography } from 'antd';
+import { Button, Flex, Input, Progress, Space, Typography } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
 import { useMemo, useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { useShortcuts } from './keys.js';

@@ -1,6 +1,8 @@
 import { api, GRADED_SECTIONS, type GradingSetupData, enumOptions, enumText, SECTION_TEXTS } from '@examhall/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Col, Form, InputNumber, Row, Select, Switch, Table, Tag } from 'antd';
+import { App, Button, Card, Checkbox, Col, Row, Select, Switch, Table, Tag } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { examStaffKey } from '../exams/queries.js';

@@ -7,7 +7,6 @@ import {
   Card,
   Checkbox,
   Empty,
-  Form,
   Input,
   Modal,
   Popconfirm,
@@ -15,6 +14,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -1,6 +1,7 @@
 import { api, WebhookSecret, WebhookUrl, type WebhookEndpointView, type WebhookSaveBody } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Space, Switch } from 'antd';
+import { App, Button, Input, Modal, Space, Switch } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

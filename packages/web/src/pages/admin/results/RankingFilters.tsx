@@ -1,5 +1,7 @@
 import { enumText, SECTION_TEXTS } from '@examhall/contract';
-import { Button, Flex, Form, Input, InputNumber, Segmented, Select } from 'antd';
+import { Button, Flex, Input, Segmented, Select } from 'antd';
+import { InputNumber } from '../../../shell/InputNumber.js';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { rangeBackwards, type RankingState } from './rankingQuery.js';

@@ -8,7 +8,8 @@ import {
   GRADING_STATE_TEXTS,
 } from '@examhall/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Empty, Tag, Typography, type TableColumnsType } from 'antd';
+import { Empty, Tag, type TableColumnsType } from 'antd';
+import { LinkButton } from '../shared/LinkButton.js';
 import type { HTMLAttributes } from 'react';
 import { useI18n } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
@@ -49,10 +50,10 @@ export function RankingTable({
       key: 'name',
       sorter: true,
       render: (_, r) => (
-        <Typography.Link onClick={() => onOpen(r.attempt_id)} data-testid={`results-open-${r.attempt_id}`}>
+        <LinkButton onClick={() => onOpen(r.attempt_id)} data-testid={`results-open-${r.attempt_id}`}>
           {r.candidate.name || r.candidate.phone || `#${r.attempt_id}`}
           {r.candidate.name && r.candidate.phone ? ` (${r.candidate.phone})` : ''}
-        </Typography.Link>
+        </LinkButton>
       ),
     },
     {

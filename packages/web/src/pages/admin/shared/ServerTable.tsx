@@ -1,7 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Table, type TableColumnsType, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { cloneElement, isValidElement, type ReactElement, type ReactNode } from 'react';
 import { useI18n } from '../../../i18n/index.js';
+import { MeasureSafe } from './MeasureSafe.js';
 import { pagingFromTable, tableOrder, type PagingState, type SortOrder } from './listParams.js';
 import { serverPagination } from './serverPagination.js';
 
@@ -53,6 +54,7 @@ export function ServerTable<T extends object, S extends string = never, D extend
   const { paging, setPaging } = state;
   const data = list.data;
   const pagination = serverPagination(paging, data?.total, t);
+  const shown = (data && (rows?.(data) ?? data.list)) ?? [];
   return (
     <Table<T>
       rowKey="id"
@@ -60,11 +62,42 @@ export function ServerTable<T extends object, S extends string = never, D extend
       columns={columns.map((c) =>
         c.sorter && sorts.includes(c.key as S) ? { ...c, sortOrder: tableOrder(paging, c.key as S, defaultSort) } : c,
       )}
-      dataSource={(data && (rows?.(data) ?? data.list)) ?? []}
+      rowSelection={table.rowSelection && namedSelection(table.rowSelection, shown, t)}
+      dataSource={shown}
       loading={list.isFetching && (data === undefined || list.isPlaceholderData)}
       pagination={total ? pagination : { ...pagination, showTotal: undefined }}
       onChange={(p, _filters, sorter) => setPaging(pagingFromTable(paging, p, sorter, sorts))}
       locale={{ emptyText: empty }}
     />
   );
+}
+
+type RowSelection<T> = NonNullable<TableProps<T>['rowSelection']>;
+
+/**
+ * Row selection whose check boxes are named in the page's language: antd names them "Select row 1" and "Select
+ * all" in English whatever the locale. A row's box says which row of the page it is; the select-all box is kept
+ * out of the aria-hidden row antd measures widths with (MeasureSafe).
+ */
+export function namedSelection<T extends object>(
+  selection: RowSelection<T>,
+  shown: readonly T[],
+  t: ReturnType<typeof useI18n>['t'],
+): RowSelection<T> {
+  return {
+    ...selection,
+    getCheckboxProps: (row) => ({
+      ...selection.getCheckboxProps?.(row),
+      'aria-label': t('console.table.selectRow', { n: shown.indexOf(row) + 1 }),
+    }),
+    columnTitle: (checkbox: ReactNode) => (
+      <MeasureSafe>
+        {isValidElement(checkbox)
+          ? cloneElement(checkbox as ReactElement<{ 'aria-label'?: string }>, {
+              'aria-label': t('console.table.selectAll'),
+            })
+          : checkbox}
+      </MeasureSafe>
+    ),
+  };
 }

@@ -9,7 +9,8 @@ import {
   ROLE_TEXTS,
 } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Select } from 'antd';
+import { Alert, App, Button, Card, Input, Select } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -6,7 +6,8 @@ import {
   enumOptions,
   ROLE_TEXTS,
 } from '@examhall/contract';
-import { Alert, App, Button, Drawer, Form, Input, Select, Space } from 'antd';
+import { Alert, App, Button, Drawer, Input, Select, Space } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

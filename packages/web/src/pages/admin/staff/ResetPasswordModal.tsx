@@ -1,6 +1,7 @@
 import { api, ResetStaffPasswordBody, STAFF_PASSWORD_MIN, type StaffView } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Input, Modal, Typography } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

@@ -1,6 +1,7 @@
 import { api, CreateTeamBody, type TeamView } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Form, Input, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Card, Empty, Input, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Form } from '../../../shell/Form.js';
 import { useState } from 'react';
 import { errorText, request } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';

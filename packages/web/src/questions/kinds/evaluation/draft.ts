@@ -10,8 +10,8 @@ declare module '../../draftTypes.js' {
 
 export const draft = {
   kind: 'evaluation',
-  empty: () => {
-    const options = withTexts(LIKERT_OPTIONS);
+  empty: ({ lang }) => {
+    const options = withTexts(LIKERT_OPTIONS[lang]);
     return { content: { stem: '', options, dimension: '' }, key: { scores: descendingScores(options) } };
   },
   give: (b) => ({ options: b.content.options, scores: b.key.scores }),

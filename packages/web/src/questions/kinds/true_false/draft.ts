@@ -10,7 +10,7 @@ declare module '../../draftTypes.js' {
 
 export const draft = {
   kind: 'true_false',
-  empty: () => ({ content: { stem: '', options: withTexts(TRUE_FALSE_OPTIONS) }, key: {} }),
+  empty: ({ lang }) => ({ content: { stem: '', options: withTexts(TRUE_FALSE_OPTIONS[lang]) }, key: {} }),
   // Its own two options: neither given to another kind nor taken from one.
   give: (b) => ({ picks: onePick(b.key) }),
   take: (b, parts) => ({ ...b, key: takeOnePick(b.key, parts, b.content.options) }),

@@ -1,6 +1,7 @@
 import { FolderAddOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportPreviewData, JobView } from '@examhall/contract';
-import { Alert, App, Button, Checkbox, Drawer, Form, Select, Space, TreeSelect, Typography, Upload } from 'antd';
+import { Alert, App, Button, Checkbox, Drawer, Select, Space, TreeSelect, Typography, Upload } from 'antd';
+import { Form } from '../../../../shell/Form.js';
 import { useMemo, useState } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';

@@ -28,6 +28,7 @@ export function ImportPreviewTable({ questions, folderPath }: { questions: Impor
       dataSource={questions}
       pagination={questions.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
       data-testid="import-preview"
+      scroll={{ x: 'max-content' }}
       onRow={(q) =>
         ({ 'data-testid': 'import-row', 'data-valid': String(q.valid) }) as React.HTMLAttributes<HTMLElement>
       }
@@ -43,6 +44,8 @@ export function ImportPreviewTable({ questions, folderPath }: { questions: Impor
         {
           title: t('console.import.stem'),
           dataIndex: 'stem',
+          // The widest column: the others keep their widths and the table scrolls rather than squeeze it.
+          width: 320,
           render: (_: unknown, q) => (
             <Space size={4} wrap>
               <span>{q.stem.slice(0, 80)}</span>

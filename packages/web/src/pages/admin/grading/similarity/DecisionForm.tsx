@@ -1,5 +1,6 @@
 import { SimilarityDecideBody, type SimilarityPairView, type SimilarityStatus } from '@examhall/contract';
-import { App, Button, Form, Input, Radio, Space, Typography } from 'antd';
+import { App, Button, Input, Radio, Space, Typography } from 'antd';
+import { Form } from '../../../../shell/Form.js';
 import { useEffect } from 'react';
 import { errorText } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';

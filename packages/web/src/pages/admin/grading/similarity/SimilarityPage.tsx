@@ -1,5 +1,6 @@
 import { SIMILARITY_SORTS, SIMILARITY_STATUSES, type SimilarityPairsQuery } from '@examhall/contract';
-import { Card, Empty, InputNumber, Select, Space, Typography } from 'antd';
+import { Card, Empty, Select, Space, Typography } from 'antd';
+import { InputNumber } from '../../../../shell/InputNumber.js';
 import { useI18n } from '../../../../i18n/index.js';
 import { serverTime } from '../../../../shell/serverTime.js';
 import { can, useStaffMe } from '../../../../session/staff.js';

@@ -1,6 +1,7 @@
 import { api } from '@examhall/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Space, Typography } from 'antd';
+import { App, Button, Input, Space, Typography } from 'antd';
+import { Form } from '../../../../shell/Form.js';
 import { request } from '../../../../api/client.js';
 import { useI18n } from '../../../../i18n/index.js';
 import { attemptKey } from '../liveGrid.js';

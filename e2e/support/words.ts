@@ -1,0 +1,57 @@
+/** What a console page must not show: raw keys and enum values, epoch numbers, words in the other language. */
+import type { Locator } from 'playwright-core';
+
+/** Words that are the same in both languages: product names, formats and units. */
+export const SAME_IN_BOTH = [
+  'Examhall',
+  'English',
+  'API',
+  'Webhook',
+  'HTTP',
+  'HTTPS',
+  'URL',
+  'ID',
+  'SMS',
+  'xlsx',
+  'csv',
+  'CSV',
+  'Excel',
+  'GIFT',
+  'Moodle',
+  'XML',
+  'QTI',
+  'FPS',
+  'zip',
+  'TOTP',
+];
+
+/** A text node that reads as a key or an enum value (`exam.publish`, `grader_id`, `linetest`). */
+const RAW_KEY = /^(?:[a-z]+_[a-z_]+|[a-z_]+(?:\.[a-z_]+)+)$/;
+/** An epoch in ms (2001 to 2286). */
+const EPOCH = /\b1\d{12}\b/;
+
+/**
+ * The text nodes under `root` that are a raw key, an epoch number, or (in Chinese) English words; `data` lists
+ * what people entered (names), which is shown as written.
+ */
+export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: string[] = []): Promise<string[]> {
+  const texts = await root.evaluate((el) => {
+    const out: string[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement;
+      // Code, what a person typed (inputs' values are no text nodes) and hidden parts are not the page's words.
+      if (!parent || parent.closest('code, pre, .cm-editor, [aria-hidden="true"], [hidden], script, style')) continue;
+      const text = (n.textContent ?? '').trim();
+      if (text) out.push(text);
+    }
+    return out;
+  });
+  return texts.filter((text) => {
+    if (data.includes(text)) return false;
+    if (RAW_KEY.test(text) || EPOCH.test(text)) return true;
+    if (lang === 'en-US') return false;
+    const words = (text.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !SAME_IN_BOTH.includes(w));
+    return words.length > 0 && !/[\u4e00-\u9fff]/.test(text);
+  });
+}
