@@ -1,6 +1,7 @@
 import { feedbackTargets } from '@examhall/contract';
-import { Divider, Form, Typography } from 'antd';
+import { Divider, Typography } from 'antd';
 import { useI18n } from '../../i18n/index.js';
+import { Form } from '../../shell/Form.js';
 import type { DraftMeta } from '../draftTypes.js';
 import { RichText } from './RichText.js';
 import type { EditorContext } from './types.js';
