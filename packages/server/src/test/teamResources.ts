@@ -117,10 +117,18 @@ export async function finishedAttempt(w: CallWorld): Promise<number> {
 }
 
 /** A program long enough to leave fingerprints, for the similarity fixtures. */
-const SIMILAR_CODE =
-  'import sys\n\ndef solve(values):\n    best = 0\n    for i, v in enumerate(values):\n' +
-  '        if v > best and i % 2 == 0:\n            best = v\n    return best\n\n' +
-  'print(solve(list(map(int, sys.stdin.read().split()))))\n';
+/** Pairs made so far: each pair's code is its own, as a copy shared by two candidates is. */
+let similarPairs = 0;
+
+/**
+ * The code both candidates of the `k`th pair answer. Similarity weighs what few submissions share: were every pair's
+ * code the same, the later pairs would be among many holding it and score as work everyone writes.
+ */
+const similarCode = (k: number) =>
+  `import sys\n\nLABELS = ("pair ${k} low", "pair ${k} high", "pair ${k} none")\n\n` +
+  `def solve(values):\n    best = ${10_000 + k}\n    for i, v in enumerate(values):\n` +
+  `        if v > best and i % 2 == 0:\n            best = v\n    return best\n\n` +
+  `print(LABELS[0], solve(list(map(int, sys.stdin.read().split()))), "pair ${k} done")\n`;
 
 /** The programming question of team A's exam (the demo exam has one). */
 export async function programmingQuestion(w: CallWorld): Promise<number> {
@@ -153,13 +161,14 @@ export async function qaQuestion(w: CallWorld): Promise<number> {
 export async function similarPair(w: CallWorld): Promise<{ questionId: number; pairId: number }> {
   const questionId = await programmingQuestion(w);
   const attempts = [(await w.newAttempt()).attemptId, (await w.newAttempt()).attemptId];
+  const code = similarCode((similarPairs += 1));
   for (const attemptId of attempts) {
     await w.t.db.handle.db
       .insertInto('answers')
       .values({
         attempt_id: attemptId,
         question_id: questionId,
-        value: JSON.stringify({ kind: 'code', language: 'python', code: SIMILAR_CODE }),
+        value: JSON.stringify({ kind: 'code', language: 'python', code }),
         version: 1,
         seq: 1,
         saved_at: w.t.now(),
