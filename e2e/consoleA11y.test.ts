@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, scanA11y } from './support/a11y.js';
-import { browserAvailable } from './support/browser.js';
+import { browserAvailable, newPage } from './support/browser.js';
 import { publishOneQuestionExam, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN } from './support/server.js';
@@ -41,13 +41,7 @@ describe.runIf(browserAvailable())('the console for a screen reader and a keyboa
   const j = useJourney();
 
   it('names every field, option, link and check box in words, with one <main>, unique ids and a table that fits', async () => {
-    const context = await j.browser.newContext({
-      baseURL: j.server.baseUrl,
-      locale: 'zh-CN',
-      viewport: { width: 1440, height: 900 },
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await newPage(j.browser, j.server.baseUrl, { viewport: { width: 1440, height: 900 } });
     const found: string[] = [];
     try {
       await staffLogin(page, ADMIN, '/admin/staff');

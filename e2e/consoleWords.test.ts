@@ -5,7 +5,7 @@
  */
 import { QUESTION_KINDS } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
-import { browserAvailable } from './support/browser.js';
+import { browserAvailable, newPage } from './support/browser.js';
 import { chooseByIndex, publishOneQuestionExam, staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN } from './support/server.js';
@@ -18,13 +18,7 @@ describe.runIf(browserAvailable())('the Chinese console in words (issue 28, item
   const j = useJourney();
 
   it('shows audit actions, objects, fields and times, the job list and true/false options without raw keys, epochs or English', async () => {
-    const context = await j.browser.newContext({
-      baseURL: j.server.baseUrl,
-      locale: 'zh-CN',
-      viewport: { width: 1440, height: 900 },
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await newPage(j.browser, j.server.baseUrl, { viewport: { width: 1440, height: 900 } });
     try {
       await staffLogin(page, ADMIN, '/admin');
       const examId = await publishOneQuestionExam(page, { name: '校招笔试 审计', opensAt: Date.now(), minutes: 30 });

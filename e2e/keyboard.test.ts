@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { browserAvailable } from './support/browser.js';
+import { browserAvailable, newPage } from './support/browser.js';
 import { staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN } from './support/server.js';
@@ -27,13 +27,7 @@ describe.runIf(browserAvailable())('the console by keyboard alone', () => {
   const j = useJourney();
 
   it('an author builds an exam of a bank question and publishes it without the mouse', async () => {
-    const context = await j.browser.newContext({
-      baseURL: j.server.baseUrl,
-      locale: 'zh-CN',
-      viewport: { width: 1440, height: 900 },
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    const { context, page } = await newPage(j.browser, j.server.baseUrl, { viewport: { width: 1440, height: 900 } });
     try {
       await staffLogin(page, ADMIN, '/admin');
       // A question in the bank to build the exam of (the bank's editors are the console journey's).

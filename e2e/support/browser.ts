@@ -79,12 +79,12 @@ export function takeCspViolations(): string[] {
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  options: { serviceWorkers?: 'allow' | 'block' } = {},
+  options: { serviceWorkers?: 'allow' | 'block'; viewport?: { width: number; height: number } } = {},
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
   const context = await browser.newContext({
     baseURL,
     locale: 'zh-CN',
-    viewport: { width: 1280, height: 800 },
+    viewport: options.viewport ?? { width: 1280, height: 800 },
     serviceWorkers: options.serviceWorkers ?? 'allow',
   });
   const page = await context.newPage();
