@@ -79,11 +79,16 @@ export function takeCspViolations(): string[] {
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  options: { serviceWorkers?: 'allow' | 'block'; viewport?: { width: number; height: number } } = {},
+  options: {
+    serviceWorkers?: 'allow' | 'block';
+    viewport?: { width: number; height: number };
+    /** The browser's language, which the app starts in (Chinese unless set). */
+    locale?: 'zh-CN' | 'en-US';
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
   const context = await browser.newContext({
     baseURL,
-    locale: 'zh-CN',
+    locale: options.locale ?? 'zh-CN',
     viewport: options.viewport ?? { width: 1280, height: 800 },
     serviceWorkers: options.serviceWorkers ?? 'allow',
   });

@@ -31,26 +31,30 @@ const RAW_KEY = /^(?:[a-z]+_[a-z_]+|[a-z_]+(?:\.[a-z_]+)+)$/;
 const EPOCH = /\b1\d{12}\b/;
 
 /**
- * The text nodes under `root` that are a raw key, an epoch number, or (in Chinese) English words; `data` lists
- * what people entered (names), which is shown as written.
+ * The text nodes under `root` that are a raw key, an epoch number, or words in the other language (English words on
+ * a Chinese page, Chinese on an English one); `data` lists what people entered (names), which is shown as written.
  */
 export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: string[] = []): Promise<string[]> {
-  const texts = await root.evaluate((el) => {
+  const texts = await root.evaluate((el, pageLang) => {
     const out: string[] = [];
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const parent = n.parentElement;
       // Code, what a person typed (inputs' values are no text nodes) and hidden parts are not the page's words.
       if (!parent || parent.closest('code, pre, .cm-editor, [aria-hidden="true"], [hidden], script, style')) continue;
+      // Words marked as another language (the switch to the other language names it in its own) are that language's.
+      const marked = parent.closest('[lang]')?.getAttribute('lang') ?? pageLang;
+      if (marked.slice(0, 2) !== pageLang.slice(0, 2)) continue;
       const text = (n.textContent ?? '').trim();
       if (text) out.push(text);
     }
     return out;
-  });
+  }, lang);
   return texts.filter((text) => {
     if (data.includes(text)) return false;
     if (RAW_KEY.test(text) || EPOCH.test(text)) return true;
-    if (lang === 'en-US') return false;
+    // An English page has no Chinese words but what people entered.
+    if (lang === 'en-US') return /[\u4e00-\u9fff]/.test(text);
     const words = (text.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !SAME_IN_BOTH.includes(w));
     return words.length > 0 && !/[\u4e00-\u9fff]/.test(text);
   });
