@@ -67,3 +67,32 @@ export const LANGUAGE_TEMPLATES: Readonly<Record<LanguageId, string>> = {
   lua: 'local a, b = io.read("n", "n")\nprint(math.tointeger(a + b) or a + b)\n',
   ocaml: 'let () = Scanf.scanf " %d %d" (fun a b -> print_int (a + b); print_newline ())\n',
 };
+
+/**
+ * A program's frame per language, which the question editor offers as a starting point for an author's starter
+ * code: it reads standard input and leaves the solution to be written (an answer of nothing, so never correct).
+ */
+export const LANGUAGE_SKELETONS: Readonly<Record<LanguageId, string>> = {
+  c: '#include <stdio.h>\n\nint main(void) {\n    /* Read the input from stdin and print the answer to stdout. */\n    return 0;\n}\n',
+  cpp: '#include <iostream>\nusing namespace std;\n\nint main() {\n    // Read the input from cin and print the answer to cout.\n    return 0;\n}\n',
+  java: 'import java.util.Scanner;\n\npublic class Main {\n    public static void main(String[] args) {\n        Scanner in = new Scanner(System.in);\n        // Read the input from in and print the answer with System.out.\n    }\n}\n',
+  python: 'import sys\n\n\ndef main():\n    data = sys.stdin.read().split()\n    # Print the answer.\n\n\nmain()\n',
+  php: '<?php\n$input = stream_get_contents(STDIN);\n// Print the answer with echo.\n',
+  javascript: "const input = require('fs').readFileSync(0, 'utf8');\n// Print the answer with console.log.\n",
+  go: 'package main\n\nimport (\n\t"bufio"\n\t"os"\n)\n\nfunc main() {\n\tin := bufio.NewReader(os.Stdin)\n\t_ = in\n\t// Read the input from in and print the answer to os.Stdout.\n}\n',
+  csharp:
+    'using System;\n\nclass Program {\n    static void Main() {\n        var input = Console.In.ReadToEnd();\n        // Print the answer with Console.WriteLine.\n    }\n}\n',
+  ruby: 'input = $stdin.read\n# Print the answer with puts.\n',
+  rust: 'use std::io::Read;\n\nfn main() {\n    let mut input = String::new();\n    std::io::stdin().read_to_string(&mut input).unwrap();\n    // Print the answer with println!.\n}\n',
+  haskell: 'main :: IO ()\nmain = do\n  input <- getContents\n  -- Print the answer with putStrLn.\n  return ()\n',
+  pascal: 'program Main;\nbegin\n  { Read the input with ReadLn and print the answer with WriteLn. }\nend.\n',
+  basic: 'rem Read the input with INPUT and print the answer with PRINT.\nend\n',
+  plaintext: '',
+  perl: 'my $input = do { local $/; <STDIN> };\n# Print the answer with print.\n',
+  bash: 'input=$(cat)\n# Print the answer with echo.\n',
+  coffeescript: "input = require('fs').readFileSync(0, 'utf8')\n# Print the answer with console.log.\n",
+  julia: 'input = read(stdin, String)\n# Print the answer with println.\n',
+  dart: "import 'dart:io';\n\nvoid main() {\n  final input = stdin.readLineSync();\n  // Print the answer with print.\n}\n",
+  lua: 'local input = io.read("a")\n-- Print the answer with print.\n',
+  ocaml: 'let () =\n  (* Read the input with Scanf.scanf and print the answer with print_string. *)\n  ()\n',
+};

@@ -1,4 +1,4 @@
-import { LANGUAGE_IDS, LANGUAGE_TEMPLATES, LANGUAGES } from '@examhall/contract';
+import { LANGUAGE_IDS, LANGUAGE_SKELETONS, LANGUAGE_TEMPLATES, LANGUAGES } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { judge } from '../judge.js';
 import { availability, describeLanguages, LANGUAGE_SPECS } from './index.js';
@@ -59,6 +59,16 @@ describe('A+B in every installed language', () => {
       const r = await judge({ language: id, source, cases: tests, timeLimitMs: 5000, memoryLimitMb: 256 });
       expect(r, JSON.stringify(r)).toMatchObject({ verdict: 'AC', total: tests.length });
       expect(r.cases.map((c) => c.verdict)).toEqual(tests.map(() => 'AC'));
+      // The editor's frame for a starter builds and runs, and answers nothing: never a solution.
+      if (id === 'plaintext') return;
+      const frame = await judge({
+        language: id,
+        source: LANGUAGE_SKELETONS[id],
+        cases: cases.slice(0, 1),
+        timeLimitMs: 5000,
+        memoryLimitMb: 256,
+      });
+      expect(frame, JSON.stringify(frame)).toMatchObject({ verdict: 'WA' });
     });
   }
 });

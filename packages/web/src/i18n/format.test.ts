@@ -5,7 +5,7 @@ import { consoleZh } from './console.zh.js';
 import { en } from './en.js';
 import { explanationsEn } from './explanations.en.js';
 import { explanationsZh } from './explanations.zh.js';
-import { errorKey, isLanguageLoaded, loadLanguage, toLanguage, translate } from './format.js';
+import { errorKey, isLanguageLoaded, loadLanguage, preferredLanguage, toLanguage, translate } from './format.js';
 import { zh } from './zh.js';
 
 describe('dictionaries', () => {
@@ -60,6 +60,11 @@ describe('translate', () => {
     expect(toLanguage('fr')).toBe('zh-CN');
     expect(toLanguage(null)).toBe('zh-CN');
     expect(toLanguage('en-US')).toBe('en-US');
+    // With nothing chosen before, the browser's preferred languages decide; one we do not speak falls through.
+    expect(preferredLanguage(['fr-FR', 'en-GB', 'zh-CN'])).toBe('en-US');
+    expect(preferredLanguage(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(preferredLanguage(['fr', 'de'])).toBe('zh-CN');
+    expect(preferredLanguage([])).toBe('zh-CN');
   });
 });
 

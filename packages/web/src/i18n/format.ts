@@ -53,6 +53,19 @@ export function toLanguage(value: string | null | undefined): Language {
   return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'zh-CN';
 }
 
+/**
+ * The language to start in when none was chosen here before: the first of the browser's preferred languages that
+ * we speak (any Chinese reads Chinese, any English English), else Chinese.
+ */
+export function preferredLanguage(preferred: readonly string[]): Language {
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'zh') return 'zh-CN';
+    if (base === 'en') return 'en-US';
+  }
+  return 'zh-CN';
+}
+
 /** The dictionary key of a failure's text: every catalogue and client code has one (checked by the compiler). */
 export function errorKey(code: ErrorCode | ClientErrorCode): BaseMessageKey {
   return `error.${code}` satisfies BaseMessageKey;

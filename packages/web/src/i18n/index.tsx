@@ -8,6 +8,7 @@ import {
   isLanguageLoaded,
   LANGUAGE_STORAGE_KEY,
   loadLanguage,
+  preferredLanguage,
   toLanguage,
   translate,
   type Language,
@@ -28,7 +29,8 @@ const I18nContext = createContext<I18nValue | null>(null);
 
 function storedLanguage(): Language {
   try {
-    return toLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY));
+    const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return stored ? toLanguage(stored) : preferredLanguage(navigator.languages ?? [navigator.language]);
   } catch {
     // Storage can be off (private mode, policies); the default language still works.
     return 'zh-CN';
@@ -36,7 +38,7 @@ function storedLanguage(): Language {
 }
 
 /**
- * Loads the texts of the language this browser chose before; call before the first render. When they cannot be
+ * Loads the texts of the language this browser chose before (or prefers); call before the first render. When they cannot be
  * fetched the app starts in the default language.
  */
 export async function loadStoredLanguage(): Promise<void> {

@@ -141,7 +141,7 @@ export const questionsEn: Record<keyof typeof questionsZh, string> = {
   'qedit.starter': 'Starter code',
   'qedit.starterHint': "The code in the candidate's editor at first; empty leaves the editor empty.",
   'qedit.starterOf': '{lang} starter code',
-  'qedit.useTemplate': 'Use the default template',
+  'qedit.useTemplate': 'Insert a program frame',
   'qedit.clearCode': 'Clear',
   'qedit.samples': 'Samples',
   'qedit.samplesHint': 'Shown to candidates and used by "Run"',

@@ -135,7 +135,7 @@ export const questionsZh = {
   'qedit.starter': '初始代码',
   'qedit.starterHint': '考生打开题目时编辑器中的代码；留空则编辑器为空。',
   'qedit.starterOf': '{lang} 初始代码',
-  'qedit.useTemplate': '填入默认模板',
+  'qedit.useTemplate': '填入程序框架',
   'qedit.clearCode': '清空',
   'qedit.samples': '样例',
   'qedit.samplesHint': '考生可见，也用于“运行”',

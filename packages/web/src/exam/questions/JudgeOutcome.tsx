@@ -1,4 +1,4 @@
-import { LANGUAGES, type JudgeData, type Subject } from '@examhall/contract';
+import { enumText, PROGRAMMING_LANGUAGE_TEXTS, type JudgeData, type Subject } from '@examhall/contract';
 import { Alert, Progress, Space, Spin, Table, Tag, Typography } from 'antd';
 import type { HTMLAttributes } from 'react';
 import { describeError } from '../../api/client.js';
@@ -9,8 +9,8 @@ type CaseRow = JudgeData['cases'][number];
 
 /** The latest run or submit: progress, then the verdict and the cases. */
 export function JudgeOutcome({ run, samples }: { run: JudgeRun; samples: NonNullable<Subject['samples']> }) {
-  const { t } = useI18n();
-  const languageName = LANGUAGES.find((l) => l.id === run.language)?.name ?? run.language;
+  const { t, lang } = useI18n();
+  const languageName = enumText(PROGRAMMING_LANGUAGE_TEXTS, run.language, lang);
   const custom = run.input !== null;
   const title =
     run.mode === 'submit' ? t('judge.resultSubmit') : custom ? t('judge.resultCustom') : t('judge.resultRun');

@@ -17,10 +17,9 @@ export default function CandidateFrame() {
         </Link>
         <LanguageSwitch />
       </Layout.Header>
-      <Layout.Content>
-        <main id="main" tabIndex={-1}>
-          <Outlet />
-        </main>
+      {/* antd's Content is the page's one <main>. */}
+      <Layout.Content id="main" tabIndex={-1}>
+        <Outlet />
       </Layout.Content>
     </Layout>
   );

@@ -4,7 +4,7 @@ import { useI18n, type MessageKey } from '../../i18n/index.js';
 import type { CheckerDraft } from '../drafts.js';
 import type { Problem } from '../problems.js';
 import { Field } from './FieldProblems.js';
-import { LANGUAGE_OPTIONS } from './LanguagesField.js';
+import { languageOptions } from './LanguagesField.js';
 import { SourceEditor } from './SourceEditor.js';
 
 /** A built-in checker's name split into its kind and its tolerance (`float:1e-6` → float, 1e-6). */
@@ -28,7 +28,7 @@ export function CheckerField({
   problems: readonly Problem[];
   idPrefix: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const custom = typeof checker !== 'string';
   return (
     <Field label={t('qedit.checker')} field="key.checker" problems={problems}>
@@ -52,7 +52,7 @@ export function CheckerField({
               <Select
                 id={`${idPrefix}-checker-lang`}
                 value={checker.language}
-                options={LANGUAGE_OPTIONS}
+                options={languageOptions(lang)}
                 showSearch={{ optionFilterProp: 'label' }}
                 onChange={(language: LanguageId) => onChange({ ...checker, language })}
                 style={{ minWidth: 160 }}

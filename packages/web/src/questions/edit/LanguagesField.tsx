@@ -1,15 +1,23 @@
-import { LANGUAGES, type LanguageId } from '@examhall/contract';
+import {
+  enumOptions,
+  enumText,
+  LANGUAGE_IDS,
+  LANGUAGES,
+  PROGRAMMING_LANGUAGE_TEXTS,
+  type LanguageId,
+  type TextLanguage,
+} from '@examhall/contract';
 import { Select } from 'antd';
 import { useI18n } from '../../i18n/index.js';
 import type { CodeContentDraft } from '../drafts.js';
 import type { Problem } from '../problems.js';
 import { Field } from './FieldProblems.js';
 
-/** The contract's language name. */
-export const languageName = (id: string) => LANGUAGES.find((l) => l.id === id)?.name ?? id;
+/** A language's name in the page's language. */
+export const languageName = (id: LanguageId, lang: TextLanguage) => enumText(PROGRAMMING_LANGUAGE_TEXTS, id, lang);
 
 /** Language choices in the contract's order. */
-export const LANGUAGE_OPTIONS = LANGUAGES.map((l) => ({ value: l.id as LanguageId, label: l.name }));
+export const languageOptions = (lang: TextLanguage) => enumOptions(PROGRAMMING_LANGUAGE_TEXTS, LANGUAGE_IDS, lang);
 
 /** The languages a candidate may answer in; dropping one drops its starter code too. */
 export function LanguagesField({
@@ -23,7 +31,7 @@ export function LanguagesField({
   problems: readonly Problem[];
   idPrefix: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const id = `${idPrefix}-languages`;
   const order = LANGUAGES.map((l) => l.id as LanguageId);
   return (
@@ -32,7 +40,7 @@ export function LanguagesField({
         id={id}
         mode="multiple"
         value={content.languages}
-        options={LANGUAGE_OPTIONS}
+        options={languageOptions(lang)}
         optionFilterProp="label"
         onChange={(next: LanguageId[]) => {
           const languages = [...next].sort((a, b) => order.indexOf(a) - order.indexOf(b));

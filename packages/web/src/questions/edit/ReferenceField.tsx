@@ -5,7 +5,7 @@ import { useI18n } from '../../i18n/index.js';
 import type { SourceDraft } from '../drafts.js';
 import type { Problem } from '../problems.js';
 import { Field } from './FieldProblems.js';
-import { languageName, LANGUAGE_OPTIONS } from './LanguagesField.js';
+import { languageName, languageOptions } from './LanguagesField.js';
 import { SourceEditor } from './SourceEditor.js';
 import { VerifyPanel } from './VerifyPanel.js';
 import type { EditorContext } from './types.js';
@@ -27,7 +27,7 @@ export function ReferenceField({
   ctx: EditorContext;
   idPrefix: string;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   return (
     <Field label={t('qedit.reference')} field="key.reference" problems={problems} extra={t('qedit.referenceHint')}>
       {reference === undefined ? (
@@ -45,7 +45,7 @@ export function ReferenceField({
             <Select
               id={`${idPrefix}-reference-lang`}
               value={reference.language}
-              options={LANGUAGE_OPTIONS}
+              options={languageOptions(lang)}
               showSearch={{ optionFilterProp: 'label' }}
               onChange={(language: LanguageId) => onChange({ ...reference, language })}
               style={{ minWidth: 160 }}
@@ -59,7 +59,7 @@ export function ReferenceField({
             language={reference.language}
             code={reference.source}
             onChange={(source) => onChange({ ...reference, source })}
-            label={t('qedit.referenceEditor', { lang: languageName(reference.language) })}
+            label={t('qedit.referenceEditor', { lang: languageName(reference.language, lang) })}
             testId="reference-source"
           />
         </Space>

@@ -1,4 +1,4 @@
-import { LANGUAGES, type LanguageId } from '@examhall/contract';
+import { enumText, LANGUAGES, PROGRAMMING_LANGUAGE_TEXTS, type LanguageId } from '@examhall/contract';
 import { Select, Space, Spin, Tag, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useI18n } from '../../i18n/index.js';
@@ -10,13 +10,13 @@ const CodeEditor = lazy(() => import('../../exam/questions/CodeEditor.js'));
 
 /** A code answer: language, CodeMirror, the judge panel and the samples (programming and programming Q&A). */
 export function CodeAnswer({ subject, value, onChange, ctx }: Props) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const offered = (subject.languages?.length ? subject.languages : LANGUAGES.map((l) => l.id)) as LanguageId[];
   const language: LanguageId = value?.kind === 'code' ? value.language : offered[0]!;
   // The author's starter code for the language, else an empty editor.
   const starter = (id: LanguageId) => subject.starter?.[id] ?? '';
   const code = value?.kind === 'code' ? value.code : starter(language);
-  const name = (id: LanguageId) => LANGUAGES.find((l) => l.id === id)?.name ?? id;
+  const name = (id: LanguageId) => enumText(PROGRAMMING_LANGUAGE_TEXTS, id, lang);
 
   const judgeProps = {
     examId: ctx.examId,
