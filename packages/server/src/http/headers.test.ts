@@ -19,17 +19,26 @@ function csp(res: LightMyRequestResponse): Map<string, string[]> {
   );
 }
 
-/** What every response of the app must carry, page or API. */
-function expectDefences(res: LightMyRequestResponse, what: string): void {
+/** What every response of the app must carry, page or API; an API answer's policy allows nothing at all. */
+function expectDefences(res: LightMyRequestResponse, what: string, api: boolean): void {
   const policy = csp(res);
-  // WebAssembly for the exam page's face monitor, and no JavaScript eval ('unsafe-eval') with it.
-  expect(policy.get('script-src'), what).toEqual(["'self'", "'wasm-unsafe-eval'"]);
-  expect(policy.get('script-src-attr'), what).toEqual(["'none'"]);
+  if (api) {
+    expect(policy.get('default-src'), what).toEqual(["'none'"]);
+    expect([...policy.keys()], what).toEqual(['default-src', 'frame-ancestors']);
+    // The document-only headers stay off the data.
+    expect(res.headers['cross-origin-opener-policy'], what).toBeUndefined();
+    expect(res.headers['x-dns-prefetch-control'], what).toBeUndefined();
+  } else {
+    // WebAssembly for the exam page's face monitor, and no JavaScript eval ('unsafe-eval') with it.
+    expect(policy.get('script-src'), what).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    expect(policy.get('script-src-attr'), what).toEqual(["'none'"]);
+    expect(policy.get('object-src'), what).toEqual(["'none'"]);
+  }
   expect(policy.get('frame-ancestors'), what).toEqual(["'none'"]);
-  expect(policy.get('object-src'), what).toEqual(["'none'"]);
   expect(res.headers['x-frame-options'], what).toBe('DENY');
   expect(res.headers['x-content-type-options'], what).toBe('nosniff');
   expect(res.headers['referrer-policy'], what).toBe('same-origin');
+  expect(res.headers['cross-origin-resource-policy'], what).toBe('same-site');
 }
 
 describe.each(await testedDialects())('security headers on %s', (dialect) => {
@@ -59,15 +68,15 @@ describe.each(await testedDialects())('security headers on %s', (dialect) => {
   it('sends the CSP, no framing, nosniff and the referrer policy on pages, assets and the API; HSTS only over https', async () => {
     for (const url of urls) {
       const res = await plain.app.inject(url);
-      expectDefences(res, `http ${url} (${res.statusCode})`);
+      expectDefences(res, `http ${url} (${res.statusCode})`, url.startsWith('/api/'));
       expect(res.headers['strict-transport-security'], url).toBeUndefined();
       expect(csp(res).has('upgrade-insecure-requests'), url).toBe(false);
     }
     for (const url of urls) {
       const res = await secure.app.inject(url);
-      expectDefences(res, `https ${url} (${res.statusCode})`);
+      expectDefences(res, `https ${url} (${res.statusCode})`, url.startsWith('/api/'));
       expect(res.headers['strict-transport-security'], url).toBe('max-age=31536000');
-      expect(csp(res).has('upgrade-insecure-requests'), url).toBe(true);
+      expect(csp(res).has('upgrade-insecure-requests'), url).toBe(!url.startsWith('/api/'));
     }
     // A path the router cannot even decode is answered before the headers' hook, yet not sniffed.
     expect((await plain.app.inject('/api/%')).headers['x-content-type-options']).toBe('nosniff');

@@ -1,7 +1,8 @@
 /**
  * The browser's defences, on every response (pages, assets, API, storage): a Content-Security-Policy with no
- * inline script, no framing (the console and the candidate pages alike: nothing needs to embed them, and a
- * framed page invites clickjacking), nosniff, a referrer policy, and HSTS when the site is served over https.
+ * inline script (on the API's answers, one that allows nothing), no framing (the console and the candidate pages
+ * alike: nothing needs to embed them, and a framed page invites clickjacking), nosniff, a referrer policy, and
+ * HSTS when the site is served over https.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -90,11 +91,39 @@ export function securityHeaderSet(config: Config): Record<string, string> {
   return headers;
 }
 
-/** Registers the security headers for every route of `app` (pages, assets, API, storage). */
+/** The defences that hold for data as for documents: kept on the API's answers. */
+const DATA_HEADERS = [
+  'x-frame-options',
+  'x-content-type-options',
+  'referrer-policy',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+] as const;
+
+/**
+ * The security headers of the API's answers, which are data, never a document to render: a policy that allows
+ * nothing at all (should a browser open an answer as a page) and never framed, with the data defences of the
+ * full set. The page policy's dozen directives and the document-only headers (opener policy, agent clustering,
+ * DNS prefetch, old browsers' download and XSS switches) say nothing about data, and every candidate call would
+ * carry them: about 0.8 KB of each answer's 1.1 KB.
+ */
+export function apiSecurityHeaderSet(config: Config): Record<string, string> {
+  const all = securityHeaderSet(config);
+  const headers: Record<string, string> = { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+  for (const name of DATA_HEADERS) if (all[name] !== undefined) headers[name] = all[name];
+  return headers;
+}
+
+/**
+ * Registers the security headers for every route of `app`: the full set on pages, assets and storage, the data
+ * set on the API's calls (under API_PREFIX; with the API on a host of its own, every answer has the full set).
+ */
 export function securityHeaders(app: FastifyInstance, config: Config): void {
   const headers = securityHeaderSet(config);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const apiHeaders = apiSecurityHeaderSet(config);
+  const prefix = config.apiPrefix === '' ? null : `${config.apiPrefix}/`;
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(prefix !== null && request.url.startsWith(prefix) ? apiHeaders : headers);
     done();
   });
 }
