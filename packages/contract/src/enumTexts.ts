@@ -5,7 +5,7 @@
  * Each family is its own table (a page that needs one does not carry the others), typed by the enumeration it
  * names: a value added there and not here does not compile.
  */
-import type { Section, StaffRole } from './enums.js';
+import type { Section, SignInMethod, StaffRole } from './enums.js';
 import { LANGUAGES, type LanguageId } from './languages.js';
 import type { JobKind, JobStateName } from './schemas/jobs.js';
 
@@ -44,6 +44,11 @@ export function enumOptions<V extends string>(
 ): { value: V; label: string }[] {
   return values.map((value) => ({ value, label: texts[value][lang] }));
 }
+
+/** How a staff session was signed in to. */
+export const SIGN_IN_METHOD_TEXTS: EnumTexts<SignInMethod> = {
+  local: both('密码登录', 'Password'),
+};
 
 /** Staff roles. */
 export const ROLE_TEXTS: EnumTexts<StaffRole> = {
@@ -179,6 +184,7 @@ export const AUDIT_ACTIONS = [
   'staff.create',
   'staff.login',
   'staff.reset_password',
+  'staff.session_end',
   'staff.totp_disable',
   'staff.totp_enable',
   'staff.totp_enrol',
@@ -264,6 +270,7 @@ export const AUDIT_ACTION_TEXTS: EnumTexts<AuditAction> = {
   'staff.create': both('新建账号', 'Created an account'),
   'staff.login': both('登录', 'Signed in'),
   'staff.reset_password': both('重置密码', 'Reset a password'),
+  'staff.session_end': both('结束登录会话', 'Ended a session'),
   'staff.totp_disable': both('关闭两步验证', 'Turned off the second factor'),
   'staff.totp_enable': both('开启两步验证', 'Turned on the second factor'),
   'staff.totp_enrol': both('绑定两步验证', 'Enrolled a second factor'),

@@ -93,6 +93,11 @@ export function riskCategoryOf(id: RiskEventId): RiskCategory {
 
 /** Staff roles of the console. */
 export const STAFF_ROLES = ['admin', 'author', 'proctor', 'grader'] as const;
+
+/** How a staff session was signed in to: `local`, the account's own password (and second factor where it has one). */
+export const SIGN_IN_METHODS = ['local'] as const;
+/** A sign-in method. */
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 /** A staff role. */
 export type StaffRole = (typeof STAFF_ROLES)[number];
 

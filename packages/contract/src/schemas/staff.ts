@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STAFF_PASSWORD_MIN } from '../constants.js';
-import { PERMISSIONS, STAFF_ROLES } from '../enums.js';
-import { EpochMs, Id } from './common.js';
+import { PERMISSIONS, SIGN_IN_METHODS, STAFF_ROLES } from '../enums.js';
+import { EpochMs, Id, IdParam } from './common.js';
 import { AreaCodeField, PhoneField } from './user.js';
 
 /** A six-digit TOTP code (spaces allowed, as apps show them). */
@@ -132,6 +132,48 @@ export const ResetStaffTotpBody = z.object({
 });
 /** POST /admin/staff/reset-totp body. */
 export type ResetStaffTotpBody = z.input<typeof ResetStaffTotpBody>;
+
+/** A staff member's signed-in session: which one it is, how and where it was signed in to (never its token). */
+export const StaffSession = z.object({
+  /** Its name, by which it is ended (not its token, and not a numeric id). */
+  session: z.string(),
+  /** How it was signed in to; null for a session from before sessions were recorded. */
+  method: z.enum(SIGN_IN_METHODS).nullable(),
+  /** The address it was signed in from. */
+  ip: z.string().nullable(),
+  /** The browser's own description of itself (User-Agent). */
+  user_agent: z.string().nullable(),
+  /** When it was signed in to (epoch ms). */
+  created_at: EpochMs,
+  /** When it was last used, to within five minutes (epoch ms). */
+  last_seen_at: EpochMs.nullable(),
+  /** When it ends by itself (epoch ms). */
+  expires_at: EpochMs,
+  /** Whether it is the session this call came through. */
+  current: z.boolean(),
+});
+/** A staff session. */
+export type StaffSession = z.infer<typeof StaffSession>;
+
+/** The live sessions of an account, newest first. */
+export const StaffSessionsData = z.object({ list: z.array(StaffSession) });
+/** The live sessions of an account. */
+export type StaffSessionsData = z.infer<typeof StaffSessionsData>;
+
+/** POST /admin/auth/sessions/end body: one of the caller's own sessions. */
+export const EndOwnSessionBody = z.object({ session: z.string().min(1).max(64) });
+/** POST /admin/auth/sessions/end body. */
+export type EndOwnSessionBody = z.input<typeof EndOwnSessionBody>;
+
+/** GET /admin/staff/sessions query: the account whose sessions an admin sees. */
+export const StaffSessionsQuery = z.object({ id: IdParam });
+/** GET /admin/staff/sessions query. */
+export type StaffSessionsQuery = z.input<typeof StaffSessionsQuery>;
+
+/** POST /admin/staff/sessions/end body: another account's session an admin ends. */
+export const EndStaffSessionBody = z.object({ id: Id, session: z.string().min(1).max(64) });
+/** POST /admin/staff/sessions/end body. */
+export type EndStaffSessionBody = z.input<typeof EndStaffSessionBody>;
 
 /** POST /admin/auth/totp/enrol data: a new secret for the authenticator app, shown this once. */
 export const TotpEnrolData = z.object({

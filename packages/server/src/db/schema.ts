@@ -87,6 +87,15 @@ export interface AuthTokenTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** A staff session's id, which names it to its owner without being the token (null: other kinds, older tokens). */
+  session_id: string | null;
+  /** How a staff session was signed in to (StaffSignInMethod). */
+  method: string | null;
+  /** The address and browser it was signed in from. */
+  ip: string | null;
+  user_agent: string | null;
+  /** When it was last used, to within a few minutes (epoch ms). */
+  last_seen_at: number | null;
 }
 
 /** SMS login codes, stored only as hashes. */

@@ -17,6 +17,7 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
   route(app, services, api.staffLogin, async ({ body, request, reply }) => {
     const { token, expiresAt, staff } = await services.staffLogin.login(body.phone, body.password, {
       ip: request.ip,
+      userAgent: request.headers['user-agent'],
       totpCode: body.totp_code,
       recoveryCode: body.recovery_code,
     });
@@ -31,6 +32,18 @@ export function adminRoutes(app: FastifyInstance, services: Services, config: Co
   });
 
   route(app, services, api.staffMe, async ({ staff }) => services.staff.me(staff));
+  route(app, services, api.staffSessions, async ({ staff }) => ({ list: await services.staffSessions.mine(staff) }));
+  route(app, services, api.staffSessionEnd, async ({ staff, body }) => {
+    await services.staffSessions.endMine(staff, body.session);
+    return {};
+  });
+  route(app, services, api.staffSessionsOf, async ({ staff, query }) => ({
+    list: await services.staffSessions.of(staff, query.id),
+  }));
+  route(app, services, api.staffSessionEndOf, async ({ staff, body }) => {
+    await services.staffSessions.endOf(staff, body.id, body.session);
+    return {};
+  });
   route(app, services, api.staffTotpEnrol, async ({ staff }) => services.staffTotp.enrolTotp(staff));
   route(app, services, api.staffTotpConfirm, async ({ staff, body }) =>
     services.staffTotp.confirmTotp(staff, body.code),

@@ -40,7 +40,7 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
   };
   const me = (token: string) => sendCall(s.t, api.staffMe, {}, token);
 
-  it('creates an account in a team and edits its name, role and team; the new role holds at once', async () => {
+  it('creates an account in a team and edits its name, role and team; the account signs in again to its new role', async () => {
     const grader = await create('grader', { team_id: teamId });
     expect(grader).toMatchObject({ role: 'grader', team_id: teamId, team_name: 'Recruiting', disabled: false });
     const token = await tokenOf(grader.phone);
@@ -56,8 +56,9 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
       team_name: null,
       permissions: expect.arrayContaining(['proctor.watch']),
     });
-    // The same token, the new role.
-    expect((await sendCall(s.t, api.proctorExams, {}, token)).statusCode).toBe(200);
+    // What the account may do changed: its session ended, and a new one has the new role.
+    expect((await sendCall(s.t, api.proctorExams, {}, token)).statusCode).toBe(401);
+    expect((await sendCall(s.t, api.proctorExams, {}, await tokenOf(grader.phone))).statusCode).toBe(200);
     const list = body<StaffListData>(await sendCall(s.t, api.staffList, {}, s.admin)).data.list;
     expect(list.find((s) => s.id === grader.id)).toMatchObject({ name: 'Now a proctor', role: 'proctor' });
     // Fields not given stay.
@@ -117,9 +118,11 @@ describe.each(await testedDialects())('staff accounts on %s', (dialect) => {
     const secondToken = await tokenOf(second.phone);
     const last = await update({ id: second.id, disabled: true }, secondToken);
     expect(body(last).code).toBe('last_admin');
-    // Put the first admin back for the other tests.
+    // Put the first admin back for the other tests: stepping down ended its session, so it signs in again.
+    expect((await me(s.admin)).statusCode).toBe(401);
     expect((await update({ id: self.id, role: 'admin' }, secondToken)).statusCode).toBe(200);
     expect(self.phone).toBe(TEST_ADMIN.phone);
+    s.admin = await tokenOf(TEST_ADMIN.phone, TEST_ADMIN.password);
   });
 
   it('answers 409 for a phone taken, even by five creations at once, 404 for an unknown team or account', async () => {

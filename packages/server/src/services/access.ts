@@ -25,6 +25,8 @@ export interface StaffActor {
   teamId: number | null;
   /** Set while the operator requires a second factor of this account and it has none: only enrolment calls are open. */
   mustEnrolSecondFactor?: true;
+  /** The session the call came through (a signed-in browser's; absent for the command line and older tokens). */
+  sessionId?: string;
 }
 
 /** What `teamFilter` answers for a non-admin without a team: no team has id 0, so it matches nothing. */

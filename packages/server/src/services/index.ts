@@ -70,6 +70,7 @@ import { SiteService } from './site.js';
 import { StaffService } from './staff.js';
 import { StaffCredentials } from './staffCredentials.js';
 import { StaffLoginService } from './staffLogin.js';
+import { StaffSessionService } from './staffSessions.js';
 import { StaffTotpService } from './staffTotp.js';
 import { TeamService } from './teams.js';
 import { TokenService } from './tokens.js';
@@ -108,12 +109,13 @@ function bankServices(deps: ServiceDeps, shared: { access: AccessService; audit:
   };
 }
 
-/** Staff accounts, sign-in and the second factor, sharing one set of credential checks (and its password hasher). */
+/** Staff accounts, sign-in, sessions and the second factor, sharing one set of credential checks (and its password hasher). */
 function staffServices(deps: ServiceDeps & Pick<Services, 'tokens' | 'access' | 'audit'>) {
   const all = { ...deps, credentials: new StaffCredentials(deps.db, deps) };
   return {
     staff: new StaffService(deps.db, all),
     staffLogin: new StaffLoginService(deps.db, all),
+    staffSessions: new StaffSessionService(all),
     staffTotp: new StaffTotpService(deps.db, all),
   };
 }

@@ -81,7 +81,7 @@ export type StaffUpdate = z.output<typeof api.staffUpdate.body>;
 /** What staff accounts need. */
 export interface StaffDeps {
   config: EnrolPolicy;
-  tokens: Pick<TokenService, 'resolve' | 'revokeAll'>;
+  tokens: Pick<TokenService, 'resolveSession' | 'revokeAll'>;
   access: AccessService;
   audit: AuditService;
   /** The password hasher the login shares. */
@@ -120,10 +120,12 @@ export class StaffService {
 
   /** The actor behind a staff token, or null; a disabled account's tokens stop working at once. */
   async resolve(token: string | undefined): Promise<StaffActor | null> {
-    const id = await this.deps.tokens.resolve('staff', token);
-    if (id === null) return null;
-    const row = await this.repo.findById(id);
-    return row && row.disabled === 0 ? toActor(row, this.deps.config) : null;
+    const session = await this.deps.tokens.resolveSession('staff', token);
+    if (session === null) return null;
+    const row = await this.repo.findById(session.subjectId);
+    if (!row || row.disabled === 1) return null;
+    const actor = toActor(row, this.deps.config);
+    return session.sessionId === null ? actor : { ...actor, sessionId: session.sessionId };
   }
 
   /** The actor's own account. */
@@ -180,13 +182,14 @@ export class StaffService {
   }
 
   /**
-   * Changes an account's name, role, team or disabled state. Disabling revokes its tokens (they already stop
-   * working, as `resolve` reads the state; revoking keeps them dead if the account is enabled again). The
-   * last enabled admin can be neither disabled nor given another role.
+   * Changes an account's name, role, team or disabled state. Disabling ends its sessions (their tokens already
+   * stop working, as `resolve` reads the state; revoking keeps them dead if the account is enabled again), and so
+   * does a new role or team: what the account may do changed, so it signs in again. The last enabled admin can be
+   * neither disabled nor given another role.
    */
   async update(actor: StaffActor, input: StaffUpdate): Promise<StaffView> {
     await this.deps.access.requireFor(actor, api.staffUpdate, input.id);
-    const { view, disabled } = await this.db.transaction().execute(async (trx) => {
+    const { view, signOut } = await this.db.transaction().execute(async (trx) => {
       const repo = new StaffRepository(trx);
       const before = await repo.findById(input.id);
       if (!before) throw fail('not_found', `no such staff ${input.id}`);
@@ -208,11 +211,15 @@ export class StaffService {
         .record(actor, 'staff.update', { kind: 'staff', id: before.id }, snapshot(before), snapshot(after));
       return {
         view: await staffView(trx, before.id, this.deps.config),
-        disabled: after.disabled === 1 && before.disabled === 0,
+        // A disabled account, and one whose role or team changed, signs in again: its sessions end.
+        signOut:
+          (after.disabled === 1 && before.disabled === 0) ||
+          after.role !== before.role ||
+          after.team_id !== before.team_id,
       };
     });
     // After the commit: SQLite's one connection is the transaction's until then.
-    if (disabled) await this.deps.tokens.revokeAll('staff', input.id);
+    if (signOut) await this.deps.tokens.revokeAll('staff', input.id);
     return view;
   }
 

@@ -21,8 +21,10 @@ const LOGIN_TRIES_SWEEP_BATCH = 1_000;
 
 /** What a login presents besides phone and password. */
 export interface LoginExtras {
-  /** The client's address, for the limit per address. */
+  /** The client's address, for the limit per address and the session's record. */
   ip: string;
+  /** The browser's description of itself, kept with the session so that its owner can tell it apart. */
+  userAgent?: string | undefined;
   /** A current TOTP code, when the account has a second factor. */
   totpCode?: string | undefined;
   /** Or one of its recovery codes. */
@@ -90,7 +92,11 @@ export class StaffLoginService {
       }
     }
     await this.repo.clearLoginTries(phone);
-    const { token, expiresAt } = await this.deps.tokens.issue('staff', row.id, STAFF_TOKEN_HOURS * 3_600_000);
+    const { token, expiresAt } = await this.deps.tokens.issue('staff', row.id, STAFF_TOKEN_HOURS * 3_600_000, {
+      method: 'local',
+      ip: extras.ip,
+      userAgent: extras.userAgent,
+    });
     await this.deps.audit.record(
       toActor(row, this.deps.config),
       'staff.login',

@@ -71,6 +71,7 @@ import type { SimilarityService } from './similarity.js';
 import type { SiteService } from './site.js';
 import type { StaffService } from './staff.js';
 import type { StaffLoginService } from './staffLogin.js';
+import type { StaffSessionService } from './staffSessions.js';
 import type { StaffTotpService } from './staffTotp.js';
 import type { TeamService } from './teams.js';
 import type { TokenService } from './tokens.js';
@@ -184,6 +185,7 @@ export interface Services {
   staff: StaffService;
   /** Staff sign-in: login with the second factor, logout, the sweep of ended login tries. */
   staffLogin: StaffLoginService;
+  staffSessions: StaffSessionService;
   /** The staff second factor: enrol, confirm, turn off, reset another's, seal secrets stored plain. */
   staffTotp: StaffTotpService;
   exams: ExamService;

@@ -21,6 +21,7 @@ import {
   resultsExport,
   secondFactorOn,
   similarPair,
+  staffSession,
   teamCandidate,
 } from './teamResources.js';
 
@@ -33,6 +34,8 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   jobCancel: async (w) => ({ body: { job_id: await heldJob(w) } }),
   staffUpdate: (w) => ({ body: { id: w.staffId, name: 'Grader A' } }),
   staffResetPassword: (w) => ({ body: { id: w.staffId, password: w.password } }),
+  staffSessionsOf: (w) => ({ query: { id: w.staffId } }),
+  staffSessionEndOf: async (w) => ({ body: { id: w.staffId, session: await staffSession(w, w.staffId) } }),
   staffResetTotp: async (w) => {
     await secondFactorOn(w, w.staffId);
     return { body: { id: w.staffId } };

@@ -36,6 +36,7 @@ import {
   qaQuestion,
   secondFactorOn,
   similarPair,
+  staffSession,
   teamCandidate,
   totpOf,
   webhookEndpoint,
@@ -131,6 +132,29 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
         id: (d) => d.id as number,
         before: null,
         after: { phone, name: 'New grader', role: 'grader', team_id: null, disabled: false },
+      },
+    };
+  },
+  // Proctor X ends another session of its own (a browser elsewhere).
+  staffSessionEnd: async (w) => {
+    const session = await staffSession(w, w.ids.proctorX);
+    const id = w.ids.proctorX;
+    return {
+      as: 'proctorX',
+      input: { body: { session } },
+      expect: { action: 'staff.session_end', kind: 'staff', id, before: { session, method: 'local' }, after: null },
+    };
+  },
+  staffSessionEndOf: async (w) => {
+    const session = await staffSession(w, w.staffId);
+    return {
+      input: { body: { id: w.staffId, session } },
+      expect: {
+        action: 'staff.session_end',
+        kind: 'staff',
+        id: w.staffId,
+        before: { session, method: 'local' },
+        after: null,
       },
     };
   },

@@ -262,6 +262,16 @@ export async function secondFactorOn(w: CallWorld, id: number): Promise<void> {
     .execute();
 }
 
+/** A new signed-in session of account `id` (a browser elsewhere), as the password login makes one; answers its name. */
+export async function staffSession(w: CallWorld, id: number): Promise<string> {
+  const { sessionId } = await w.t.services.tokens.issue('staff', id, 3_600_000, {
+    method: 'local',
+    ip: '192.0.2.10',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0',
+  });
+  return sessionId!;
+}
+
 /** A webhook endpoint (every exam's) at an address nothing answers; answers its id. */
 export async function webhookEndpoint(w: CallWorld): Promise<number> {
   return new WebhookRepository(w.t.db.handle.db).insertEndpoint({
