@@ -170,7 +170,7 @@ describe.runIf(browserAvailable())('the console by keyboard alone', () => {
     }
   }, 180_000);
 
-  it("a grader signs in, opens the exam's desk from the menu and marks an answer without the mouse", async () => {
+  it("a grader signs in, opens the exam's desk from the menu and marks its answers without the mouse", async () => {
     const admin = await newPage(j.browser, j.server.baseUrl, { viewport: { width: 1440, height: 900 } });
     const grader = await newPage(j.browser, j.server.baseUrl, { viewport: { width: 1440, height: 900 } });
     try {
@@ -235,11 +235,33 @@ describe.runIf(browserAvailable())('the console by keyboard alone', () => {
       expect(await page.getByTestId('rubric-scorer').count()).toBe(0);
       expect(await hasFocus(page.getByTestId('grading-next'))).toBe(true);
 
-      // Next, to the other answer: full points, saved by Enter from its last box. The queue is then empty, and the
-      // focus is on the desk's word that it is done.
+      // Next and back: the other answer, then this one again; each time the button left enabled has the focus.
       await page.keyboard.press('Enter');
       await expect.poll(() => answer.getAttribute('data-attempt'), { timeout: 15_000 }).not.toBe(String(first));
       expect(await hasFocus(page.getByTestId('grading-prev'))).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => answer.getAttribute('data-attempt'), { timeout: 15_000 }).toBe(String(first));
+
+      // The progress tab: the arrows move along the tabs (not through the answers: the desk stays on this one), Enter
+      // opens one. One answer of two is marked. Then back to the desk, on the answer waiting.
+      const focusedTab = (key: string) =>
+        page.locator(`[role="tab"][id$="-tab-${key}"]`).evaluate((el) => el === document.activeElement);
+      await tabTo(page, page.getByRole('tab', { selected: true }), 'the tabs');
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedTab('reconcile')).toBe(true);
+      expect(await answer.getAttribute('data-attempt')).toBe(String(first));
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedTab('progress')).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('grading-progress-bar').textContent()).toContain('1 / 2');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect(await focusedTab('grade')).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => answer.getAttribute('data-attempt'), { timeout: 15_000 }).not.toBe(String(first));
+
+      // The other answer: full points, saved by Enter from its last box. The queue is then empty, and the focus is on
+      // the desk's word that it is done.
       await tabTo(page, page.getByTestId('criterion-points-0'), "the first criterion's points");
       await page.keyboard.type('6');
       await page.keyboard.press('Tab');
