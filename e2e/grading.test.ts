@@ -238,6 +238,10 @@ describe.runIf(browserAvailable())('grading and results', () => {
     expect(values.map(Number).sort((a, b) => a - b)).toEqual([1, 10]);
     await markByKeys(page, ['2', '0', '0', '0']);
     await expect.poll(() => page.locator('[data-testid^="reconcile-open-"]').count(), { timeout: 15_000 }).toBe(0);
+    // The drawer closes on the decision; the button that opened it went with its row, so the focus lands on the list.
+    await expect
+      .poll(() => page.getByTestId('reconcile-list').evaluate((el) => el === document.activeElement))
+      .toBe(true);
 
     // Every answer graded: each candidate's score adds the judged and the graded points.
     for (const [i, t] of taken.entries()) {

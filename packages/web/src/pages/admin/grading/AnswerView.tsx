@@ -12,17 +12,19 @@ import { WorkPanel } from './WorkPanel.js';
 
 /**
  * One answer: question and rubric on one side, the candidate's work on the other, and the scorer when the caller
- * may mark it (`reconcile`: the deciding mark under both marks).
+ * may mark it (`reconcile`: the deciding mark under both marks; `focusScorer`: its first box takes the focus).
  */
 export function AnswerView({
   answer,
   reconcile = false,
   busy,
+  focusScorer = false,
   onMark,
 }: {
   answer: GradingItemRef;
   reconcile?: boolean;
   busy: boolean;
+  focusScorer?: boolean;
   onMark: (mark: MarkInput) => void;
 }) {
   const { t } = useI18n();
@@ -45,6 +47,7 @@ export function AnswerView({
               key={`${it.attempt_id}-${it.question_id}`}
               item={it}
               busy={busy}
+              autoFocus={focusScorer}
               submitLabel={reconcile ? t('console.grading.reconcileSubmit') : t('console.grading.submit')}
               onSubmit={onMark}
             />

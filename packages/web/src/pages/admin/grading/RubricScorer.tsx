@@ -22,17 +22,20 @@ const ENTER = ['Enter'] as const;
 
 /**
  * The rubric as a form: one row per criterion, scored by click or keys (↑↓ choose the criterion, a digit gives
- * that many points up to its maximum, F full points, Enter submits), with the running total.
+ * that many points up to its maximum, F full points, Enter submits), with the running total. `autoFocus`: the
+ * first criterion's box takes the focus when the scorer appears.
  */
 export function RubricScorer({
   item,
   submitLabel,
   busy,
+  autoFocus = false,
   onSubmit,
 }: {
   item: GradingItemData;
   submitLabel: string;
   busy: boolean;
+  autoFocus?: boolean;
   onSubmit: (mark: MarkInput) => void;
 }) {
   const { t } = useI18n();
@@ -95,6 +98,7 @@ export function RubricScorer({
             max={r.points}
             step={0.5}
             value={points[i]}
+            autoFocus={autoFocus && i === 0}
             onFocus={() => setFocus(i)}
             onChange={(v) => set(i, v)}
             status={points[i] !== null && points[i]! > r.points ? 'error' : undefined}

@@ -2,7 +2,10 @@ import { Typography } from 'antd';
 import { useI18n } from '../../../../i18n/index.js';
 import { fragmentColour } from './fragmentLines.js';
 
-/** One side's code with line numbers, the lines of matched fragments on their fragment's colour. */
+/**
+ * One side's code with line numbers, the lines of matched fragments on their fragment's colour. The code scrolls in
+ * its own box, which takes the focus so that the keyboard scrolls it too.
+ */
 export function CodePane(props: { title: string; code: string; lines: Map<number, number>; testId: string }) {
   const { t } = useI18n();
   const rows = props.code === '' ? [] : props.code.replace(/\n$/, '').split('\n');
@@ -10,6 +13,9 @@ export function CodePane(props: { title: string; code: string; lines: Map<number
     <div style={{ flex: 1, minWidth: 0 }}>
       <Typography.Text strong>{props.title}</Typography.Text>
       <pre
+        tabIndex={0}
+        role="region"
+        aria-label={props.title}
         data-testid={props.testId}
         style={{
           margin: '8px 0 0',
