@@ -131,6 +131,8 @@ export function pageAuditor(setting: TourSetting, tour: string, data: readonly s
     async stop(page, name, options = {}) {
       n += 1;
       const where = `${tour} ${settingName(setting)} ${name}`;
+      // The pointer rests where nothing is hovered: colours are judged at rest, not under the button just clicked.
+      await page.mouse.move(0, 0);
       const root = page.locator(options.within ?? 'body').first();
       const words = await strayTexts(root, setting.lang, [...data, ...(options.data ?? [])]);
       for (const w of words) found.push(`${where}: stray text ${JSON.stringify(w)}`);

@@ -97,6 +97,8 @@ export default function PhonePage() {
           <Descriptions
             size="small"
             column={1}
+            // antd's label grey is below 4.5:1 on the page's grey background; the theme's secondary text is not.
+            styles={{ label: { color: 'rgba(0, 0, 0, 0.65)' } }}
             items={[
               { key: 'exam', label: t('phone.exam'), children: info.exam_name },
               {
