@@ -26,3 +26,8 @@ export default function NotFound({ embedded = false }: { embedded?: boolean }) {
     </Landmark>
   );
 }
+
+/** The 404 page inside the candidate frame, which holds the page's <main>. */
+export function NotFoundInFrame() {
+  return <NotFound embedded />;
+}

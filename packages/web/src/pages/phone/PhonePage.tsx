@@ -1,4 +1,4 @@
-import { ExamPhase, type PhoneSessionData, monitorCalls } from '@examhall/contract';
+import { ExamPhase, formatServerTime, type PhoneSessionData, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -168,7 +168,7 @@ export default function PhonePage() {
                 )}
                 {lastSent !== null && (
                   <Typography.Text type="secondary">
-                    {t('phone.lastSent', { time: new Date(lastSent).toLocaleTimeString() })}
+                    {t('phone.lastSent', { time: formatServerTime(lastSent).slice(11) })}
                   </Typography.Text>
                 )}
               </div>
