@@ -161,6 +161,16 @@ describe.runIf(browserAvailable())('the candidate tour', () => {
     await page.getByTestId('profile-save').click();
     await page.getByTestId('profile-save').and(page.locator(':not(.ant-btn-loading)')).waitFor();
 
+    // The ended exam's entry, reached by its link.
+    const index = await page.request.get('/api/exam/index', { params: { page: 1, page_size: 100 } });
+    const listed = ((await index.json()) as { data: { list: { id: number; anid: number; name: string }[] } }).data.list;
+    const ended = listed.find((e) => e.name === ENDED_NAME)!;
+    await page.goto(`/exam/${ended.id}/${ended.anid}`);
+    // It says the exam has closed, and offers nothing to start.
+    await page.getByTestId('entry-closed').waitFor();
+    expect(await page.getByTestId('entry-start').count()).toBe(0);
+    await stop('entry-ended');
+
     // The demo exam's entry and its checks.
     await page.goto('/exams');
     await page.locator(`[data-testid="exam-item"][data-exam="${demoId}"]`).getByTestId('exam-enter').click();
@@ -372,6 +382,10 @@ describe.runIf(browserAvailable())('the candidate tour', () => {
     await question.getByTestId('judge-run').click();
     await question.locator('[data-testid="judge-outcome"] [data-testid="judge-verdict"]').waitFor({ timeout: 60_000 });
     await stop(`question-${n}-${kind}-judged`);
+    // Down at the end of a long question, the exam's header (timer, submit) stays in sight.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect((await page.locator('.exam-header').boundingBox())?.y).toBe(0);
   }
 });
 
