@@ -7,6 +7,7 @@
  * (the answer card beside it, the code editor, the judge's result), the submit dialog, the result (integrity log,
  * evaluation profile), a practice exam's explanations, and the not-found page.
  */
+import { KIND_SPECS } from '@examhall/contract';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_POSITIONS, DEMO_QUESTIONS, DEMO_SECTION_TITLES } from '../packages/server/src/services/demoExam.js';
@@ -83,6 +84,10 @@ const DATA = [
   SCHOOL,
   MAJOR,
 ];
+
+/** Each kind by the type id a question on the page carries (data-type), and the types answered with code. */
+const KIND_OF_TYPE = new Map<string, string>(KIND_SPECS.map((s) => [String(s.type), s.kind]));
+const CODE_TYPES = new Set(KIND_SPECS.filter((s) => s.answer === 'code').map((s) => String(s.type)));
 
 /** The first phone of the tour's candidates; each setting's candidate has the next one. */
 const FIRST_PHONE = 13_700_137_100;
@@ -191,9 +196,11 @@ describe.runIf(browserAvailable())('the candidate tour', () => {
       await cells.nth(n).click();
       const question = page.locator(`[data-testid="question"][data-id="${id}"]`);
       await question.waitFor();
-      const kind = (await question.getAttribute('data-kind')) ?? (await question.getAttribute('data-type')) ?? '';
-      if ((await question.getByTestId('code-editor').count()) > 0) {
-        await question.locator('.cm-content').waitFor();
+      const type = (await question.getAttribute('data-type')) ?? '';
+      const kind = KIND_OF_TYPE.get(type) ?? type;
+      if (CODE_TYPES.has(type)) {
+        // The code editor loads with the question: the stop is taken once it is in.
+        await question.getByTestId('code-editor').waitFor();
         await stop(`question-${n + 1}-${kind}-editor`);
         if ((await question.getByTestId('judge-run').count()) > 0) await judgeRun(page, question, stop, n + 1, kind);
       } else {

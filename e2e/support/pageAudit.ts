@@ -6,7 +6,7 @@
  * table or drawer wider than its room, a page wider than the window, an id two elements share, a landmark nested in
  * another of its kind, and any axe violation (WCAG 2.1 A and AA).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -124,6 +124,8 @@ export interface PageAuditor {
 export function pageAuditor(setting: TourSetting, tour: string, data: readonly string[] = []): PageAuditor {
   const dir = join(SCREENSHOTS, settingName(setting));
   mkdirSync(dir, { recursive: true });
+  // The tour's screenshots of an earlier run go: stops renamed or renumbered since would be left among the new ones.
+  for (const file of readdirSync(dir)) if (file.startsWith(`${tour}-`)) rmSync(join(dir, file));
   const found: string[] = [];
   let n = 0;
   return {
