@@ -86,7 +86,10 @@ const DATA = [
 ];
 
 /** Each kind by the type id a question on the page carries (data-type), and the types answered with code. */
-const KIND_OF_TYPE = new Map<string, string>(KIND_SPECS.map((s) => [String(s.type), s.kind]));
+// (An evaluation item shares its type with gradient choice, whose name it keeps; the page marks it data-type="ceping".)
+const KIND_OF_TYPE = new Map<string, string>(
+  KIND_SPECS.map((s) => [String(s.type), s.kind]).reverse() as [string, string][],
+);
 const CODE_TYPES = new Set(KIND_SPECS.filter((s) => s.answer === 'code').map((s) => String(s.type)));
 
 /** The first phone of the tour's candidates; each setting's candidate has the next one. */
