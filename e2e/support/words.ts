@@ -1,4 +1,5 @@
 /** What a console page must not show: raw keys and enum values, epoch numbers, words in the other language. */
+import { PROGRAMMING_LANGUAGE_TEXTS } from '@examhall/contract';
 import type { Locator } from 'playwright-core';
 
 /** Words that are the same in both languages: product names, formats and units. */
@@ -23,10 +24,16 @@ export const SAME_IN_BOTH = [
   'FPS',
   'zip',
   'TOTP',
+  // Programming languages named alike in both (Python, JavaScript), as the contract's texts of them say.
+  ...Object.values(PROGRAMMING_LANGUAGE_TEXTS)
+    .filter((t) => t['zh-CN'] === t['en-US'])
+    .flatMap((t) => t['en-US'].match(/[A-Za-z]{3,}/g) ?? []),
 ];
 
 /** A text node that reads as a key or an enum value (`exam.publish`, `grader_id`, `linetest`). */
 const RAW_KEY = /^(?:[a-z]+_[a-z_]+|[a-z_]+(?:\.[a-z_]+)+)$/;
+/** An address shown for a person to type or copy (the phone page's link): no words of either language. */
+const URL_TEXT = /^https?:\/\/\S+$/;
 /** An epoch in ms (2001 to 2286). */
 const EPOCH = /\b1\d{12}\b/;
 
@@ -40,8 +47,10 @@ export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: s
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const parent = n.parentElement;
-      // Code, what a person typed (inputs' values are no text nodes) and hidden parts are not the page's words.
-      if (!parent || parent.closest('code, pre, .cm-editor, [aria-hidden="true"], [hidden], script, style')) continue;
+      // Code, what a person typed (inputs' values are no text nodes) and hidden parts are not the page's words, nor is
+      // the <noscript> notice, shown only without scripts, before any language is known (so in both).
+      if (!parent || parent.closest('code, pre, .cm-editor, [aria-hidden="true"], [hidden], script, style, noscript'))
+        continue;
       // Words marked as another language (the switch to the other language names it in its own) are that language's.
       const marked = parent.closest('[lang]')?.getAttribute('lang') ?? pageLang;
       if (marked.slice(0, 2) !== pageLang.slice(0, 2)) continue;
@@ -53,6 +62,7 @@ export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: s
   return texts.filter((text) => {
     if (data.includes(text)) return false;
     if (RAW_KEY.test(text) || EPOCH.test(text)) return true;
+    if (URL_TEXT.test(text)) return false;
     // An English page has no Chinese words but what people entered.
     if (lang === 'en-US') return /[\u4e00-\u9fff]/.test(text);
     const words = (text.match(/[A-Za-z]{3,}/g) ?? []).filter((w) => !SAME_IN_BOTH.includes(w));
