@@ -1,3 +1,4 @@
+import { FileSearchOutlined } from '@ant-design/icons';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { useI18n } from '../i18n/index.js';
@@ -12,8 +13,10 @@ export default function NotFound({ embedded = false }: { embedded?: boolean }) {
   const Landmark = embedded ? 'section' : 'main';
   return (
     <Landmark data-testid="not-found">
+      {/* antd's 404 picture carries an English title ("No Found") on every page: an icon instead. */}
       <Result
-        status="404"
+        status="info"
+        icon={<FileSearchOutlined aria-hidden style={{ color: '#1d5fd6' }} />}
         title={<h1 style={{ fontSize: 24, margin: 0 }}>{t('notFound.title')}</h1>}
         subTitle={t('notFound.desc')}
         extra={

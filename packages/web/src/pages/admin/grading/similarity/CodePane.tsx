@@ -9,7 +9,10 @@ export function CodePane(props: { title: string; code: string; lines: Map<number
   return (
     <div style={{ flex: 1, minWidth: 0 }}>
       <Typography.Text strong>{props.title}</Typography.Text>
+      {/* It scrolls: focusable, so a keyboard reaches what is out of view. */}
       <pre
+        tabIndex={0}
+        aria-label={props.title}
         data-testid={props.testId}
         style={{
           margin: '8px 0 0',
