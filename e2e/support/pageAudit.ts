@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { describeViolations, scanA11y } from './a11y.js';
+import { animationsDone, describeViolations, scanA11y } from './a11y.js';
 import { strayTexts } from './words.js';
 
 /** Where screenshots go (ignored by git): one folder per language and window size. */
@@ -131,6 +131,8 @@ export function pageAuditor(setting: TourSetting, tour: string, data: readonly s
     async stop(page, name, options = {}) {
       n += 1;
       const where = `${tour} ${settingName(setting)} ${name}`;
+      // Measured where things end up: a drawer sliding in is past the window's edge on its way.
+      await animationsDone(page);
       const root = page.locator(options.within ?? 'body').first();
       const words = await strayTexts(root, setting.lang, [...data, ...(options.data ?? [])]);
       for (const w of words) found.push(`${where}: stray text ${JSON.stringify(w)}`);
