@@ -20,7 +20,13 @@ export function CandidateTable(props: {
   const { t } = useI18n();
   const sorted = (key: Sort) => ({ key, sorter: true });
   const columns: TableColumnsType<CandidateView> = [
-    { title: t('cand.col.name'), dataIndex: 'name', ...sorted('name') },
+    // A candidate who signed in before anyone named them has no name yet: a dash, as for a missing login.
+    {
+      title: t('cand.col.name'),
+      dataIndex: 'name',
+      render: (name: string) => name || '—',
+      ...sorted('name'),
+    },
     { title: t('cand.col.phone'), render: (_, c) => `+${c.area_code} ${c.phone}`, ...sorted('phone') },
     { title: t('cand.col.school'), dataIndex: 'school', ...sorted('school') },
     { title: t('cand.col.major'), dataIndex: 'major', responsive: ['xl'] },
