@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { describeViolations, scanA11y } from './a11y.js';
+import { animationsDone, describeViolations, scanA11y } from './a11y.js';
 import { strayTexts } from './words.js';
 
 /** Where screenshots go (ignored by git): one folder per language and window size. */
@@ -135,6 +135,8 @@ export function pageAuditor(setting: TourSetting, tour: string, data: readonly s
       const where = `${tour} ${settingName(setting)} ${name}`;
       // The pointer rests where nothing is hovered: colours are judged at rest, not under the button just clicked.
       await page.mouse.move(0, 0);
+      // Measured where things end up: a drawer sliding in is past the window's edge on its way.
+      await animationsDone(page);
       const root = page.locator(options.within ?? 'body').first();
       const words = await strayTexts(root, setting.lang, [...data, ...(options.data ?? [])]);
       for (const w of words) found.push(`${where}: stray text ${JSON.stringify(w)}`);
