@@ -24,11 +24,8 @@ export interface A11yViolation {
 export async function scanA11y(page: Page, within?: string): Promise<A11yViolation[]> {
   // Evaluated rather than added as a script tag: the page's Content-Security-Policy refuses inline scripts.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
-  // Colours are checked as they end up, not halfway through a transition (a button just enabled);
-  // endless animations (a live status dot) are left running.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
+  // Colours are checked as they end up, not halfway through a transition (a button just enabled).
+  await animationsDone(page);
   return page.evaluate(async (selector) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResults> } }).axe;
     interface AxeResults {
@@ -44,6 +41,16 @@ export async function scanA11y(page: Page, within?: string): Promise<A11yViolati
       targets: v.nodes.map((n) => n.target.join(' ')),
     }));
   }, within);
+}
+
+/**
+ * Waits until every finite animation and transition has ended (a drawer sliding in, a colour fading); endless ones
+ * (a live status dot) are left running.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
 }
 
 /** A readable list of violations for a failed expectation. */

@@ -6,11 +6,11 @@
  * table or drawer wider than its room, a page wider than the window, an id two elements share, a landmark nested in
  * another of its kind, and any axe violation (WCAG 2.1 A and AA).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { describeViolations, scanA11y } from './a11y.js';
+import { animationsDone, describeViolations, scanA11y } from './a11y.js';
 import { strayTexts } from './words.js';
 
 /** Where screenshots go (ignored by git): one folder per language and window size. */
@@ -124,6 +124,8 @@ export interface PageAuditor {
 export function pageAuditor(setting: TourSetting, tour: string, data: readonly string[] = []): PageAuditor {
   const dir = join(SCREENSHOTS, settingName(setting));
   mkdirSync(dir, { recursive: true });
+  // The tour's screenshots of an earlier run go: stops renamed or renumbered since would be left among the new ones.
+  for (const file of readdirSync(dir)) if (file.startsWith(`${tour}-`)) rmSync(join(dir, file));
   const found: string[] = [];
   let n = 0;
   return {
@@ -131,6 +133,10 @@ export function pageAuditor(setting: TourSetting, tour: string, data: readonly s
     async stop(page, name, options = {}) {
       n += 1;
       const where = `${tour} ${settingName(setting)} ${name}`;
+      // The pointer rests where nothing is hovered: colours are judged at rest, not under the button just clicked.
+      await page.mouse.move(0, 0);
+      // Measured where things end up: a drawer sliding in is past the window's edge on its way.
+      await animationsDone(page);
       const root = page.locator(options.within ?? 'body').first();
       const words = await strayTexts(root, setting.lang, [...data, ...(options.data ?? [])]);
       for (const w of words) found.push(`${where}: stray text ${JSON.stringify(w)}`);

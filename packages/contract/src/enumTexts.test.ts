@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  API_TOKEN_SCOPE_TEXTS,
   AUDIT_ACTION_TEXTS,
   AUDIT_OBJECT_TEXTS,
   enumOptions,
@@ -27,6 +28,7 @@ const FAMILIES: Record<string, EnumTexts<string>> = {
   gradingState: GRADING_STATE_TEXTS,
   auditAction: AUDIT_ACTION_TEXTS,
   auditObject: AUDIT_OBJECT_TEXTS,
+  apiTokenScope: API_TOKEN_SCOPE_TEXTS,
 };
 
 describe('enumerated values in words', () => {

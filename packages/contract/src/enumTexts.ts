@@ -1,12 +1,13 @@
 /**
  * One text per enumerated value, in both languages: roles, sections, audit actions and the kinds of object they
  * name, jobs' kinds and states, a result's outcome and grading state, programming languages. The console's options,
- * tags and tables and the server's exports read them here, so a value shows the same words wherever it appears.
+ * tags and tables and the server's exports read them here (API token scopes too), so a value shows the same words wherever it appears.
  * Each family is its own table (a page that needs one does not carry the others), typed by the enumeration it
  * names: a value added there and not here does not compile.
  */
 import type { Section, SignInMethod, StaffRole } from './enums.js';
 import { LANGUAGES, type LanguageId } from './languages.js';
+import type { ApiTokenScope } from './schemas/integrations.js';
 import type { JobKind, JobStateName } from './schemas/jobs.js';
 
 /** The languages the texts are in (the web app's language codes). */
@@ -103,6 +104,11 @@ export const OUTCOME_TEXTS: EnumTexts<'passed' | 'failed' | 'undecided'> = {
 export function outcomeOf(passed: boolean | null): keyof typeof OUTCOME_TEXTS {
   return passed === null ? 'undecided' : passed ? 'passed' : 'failed';
 }
+
+/** What an API token may do. */
+export const API_TOKEN_SCOPE_TEXTS: EnumTexts<ApiTokenScope> = {
+  'read-results': both('读取成绩', 'Read results'),
+};
 
 /** Whether every answer of an attempt is scored. */
 export const GRADING_STATE_TEXTS: EnumTexts<'complete' | 'pending'> = {

@@ -2,7 +2,8 @@ import { Navigate, type RouteObject } from 'react-router';
 import { lazyPage as page } from './shell/appRouter.js';
 import { Shell } from './shell/Shell.js';
 
-const notFound = page(() => import('./pages/NotFound.js'));
+// The 404 page sits in the candidate frame (its header: the way home and the language switch), as a section of it.
+const notFound = page(() => import('./pages/NotFound.js').then((m) => ({ default: m.NotFoundInFrame })));
 
 /** Every route of the app. */
 export const routes: RouteObject[] = [
@@ -26,6 +27,8 @@ export const routes: RouteObject[] = [
               { path: 'exam/:id/:anid', Component: page(() => import('./pages/exam/EntryPage.js')) },
               { path: 'exam/:id/:anid/monitor', Component: page(() => import('./pages/exam/MonitorPage.js')) },
               { path: 'exam/:id/:anid/result', Component: page(() => import('./pages/exam/ResultPage.js')) },
+              { path: '404', Component: notFound },
+              { path: '*', Component: notFound },
             ],
           },
           // The phone page (second view) is opened on a phone from the QR code: a mobile layout, no candidate frame.
@@ -33,8 +36,6 @@ export const routes: RouteObject[] = [
           { path: 'admin/login', Component: page(() => import('./pages/admin/AdminLoginPage.js')) },
           // The console's routes load with it (pages/admin/consoleAreas.tsx, one entry per area).
           { path: 'admin/*', Component: page(() => import('./pages/admin/Console.js')) },
-          { path: '404', Component: notFound },
-          { path: '*', Component: notFound },
         ],
       },
     ],

@@ -73,6 +73,9 @@ function linkedTo(teamId: number) {
     );
 }
 
+/** The preview candidate's calling code: no real phone can have it (area codes are digits). */
+export const PREVIEW_AREA_CODE = 'preview';
+
 /** The key candidates are unique by. */
 export const phoneKey = (areaCode: string, phone: string) => `${areaCode} ${phone}`;
 
@@ -82,7 +85,8 @@ export class CandidateDirectoryRepository {
 
   /** The filters that every list query shares (all but `login`, which the counts split by). */
   private filtered(f: DirectoryFilter) {
-    let q = this.db.selectFrom('candidates');
+    // Staff's preview candidates count nowhere: the directory is of people.
+    let q = this.db.selectFrom('candidates').where('candidates.area_code', '!=', PREVIEW_AREA_CODE);
     if (f.reach !== null) q = q.where(linkedTo(f.reach));
     if (f.teamId !== undefined) q = q.where(linkedTo(f.teamId));
     if (f.q) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   api,
   type BankQuestionView,
+  type CandidateListData,
   type EditorExamDetail,
   type EditorExamListData,
   type ExamDefinitionInput,
@@ -476,6 +477,9 @@ describe.each(await testedDialects())('the exam editor on %s', (dialect) => {
     expect(grid.tiles).toEqual([]);
     const overview = await ok<ProctorExamsData>(api.proctorExams);
     expect(overview.list.find((e) => e.id === examId)?.attempts ?? 0).toBe(0);
+    // Nor is its candidate one of the directory's people.
+    const directory = await ok<CandidateListData>(api.candidateList, { page_size: 200 });
+    expect(directory.list.map((d) => d.id)).not.toContain(p.candidate_id);
     expect((await detail(examId)).published_version_id).toBeNull();
     // A published version's keys are not a preview's.
     const pub = await examWith(

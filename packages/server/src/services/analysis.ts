@@ -25,6 +25,11 @@ import { storedAnswer } from './scoring.js';
 /** Characters of the stem a row shows. */
 const TITLE_CHARS = 80;
 
+/** The stem's first characters, "…" saying when there is more. */
+function shortTitle(text: string): string {
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+}
+
 /** What the analysis needs from the other services. */
 export interface AnalysisDeps {
   access: AccessService;
@@ -246,7 +251,7 @@ export class AnalysisService {
         kind: question.kind ?? 'qa',
         type: question.type,
         section: question.section === 'major' ? 'major' : 'linetest',
-        title: htmlToText(content.stem ?? '').slice(0, TITLE_CHARS),
+        title: shortTitle(htmlToText(content.stem ?? '')),
         max: question.score,
         n: f.n,
         pending: pending[j]!,

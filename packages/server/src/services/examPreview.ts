@@ -14,6 +14,7 @@ import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/uniqueViolation.js';
 import { fail } from '../errors.js';
 import { CandidateRepository } from '../repositories/candidates.js';
+import { PREVIEW_AREA_CODE } from '../repositories/candidateDirectory.js';
 import { ExamEditorRepository } from '../repositories/examEditor.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
@@ -32,8 +33,7 @@ import type { TokenService } from './tokens.js';
 
 /** How long a preview stays open to its candidate (and its token works). */
 const PREVIEW_WINDOW_MS = 4 * 3_600_000;
-/** The preview candidate's calling code: no real phone can have it (area codes are digits). */
-export const PREVIEW_AREA_CODE = 'preview';
+export { PREVIEW_AREA_CODE };
 
 /** The profile of a staff member's preview candidate: complete, and saying it is a preview. */
 export function previewProfile(actor: StaffActor, now: number) {

@@ -95,10 +95,15 @@ export class ProfileService {
     return this.resume(c);
   }
 
-  /** Colleges whose name contains the keyword. */
+  /** Colleges whose name or city contains the keyword (in either language, any case). */
   colleges(keyword: string | undefined): ConstData {
     const k = keyword?.toLowerCase();
-    return { list: COLLEGES.filter((x) => !k || x.name.toLowerCase().includes(k) || x.city.includes(k)).slice(0, 50) };
+    return {
+      list: COLLEGES.filter((x) => !k || x.name.toLowerCase().includes(k) || x.city.toLowerCase().includes(k)).slice(
+        0,
+        50,
+      ),
+    };
   }
 
   /** Majors by discipline. */

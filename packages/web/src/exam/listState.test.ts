@@ -13,6 +13,9 @@ describe('the exam list', () => {
       action: 'checkIn',
     });
     expect(listView({ ...exam, state: 'open' }, 1_500)).toEqual({ window: 'open', own: 'not_taken', action: 'enter' });
+    // Read while open, shown on after the window closed: missed, as the server says after a reload.
+    expect(listView({ ...exam, state: 'open' }, 2_000)).toEqual({ window: 'ended', own: 'absent', action: null });
+    expect(groupOf({ window_start: 1_000, window_end: 2_000, state: 'open' }, 2_000)).toBe('finished');
     expect(listView({ ...exam, state: 'in_progress' }, 1_500)).toEqual({
       window: 'open',
       own: 'in_progress',

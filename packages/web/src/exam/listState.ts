@@ -31,7 +31,11 @@ export function listView(
         action: now < exam.start_at && now >= exam.start_at - CHECK_IN_MINUTES * 60_000 ? 'checkIn' : null,
       };
     case 'open':
-      return { window: 'open', own: 'not_taken', action: 'enter' };
+      // Read while open; once the window has closed the candidate missed it, as the server says after a reload
+      // (and the list's group moves it among the finished ones): never an "open" tag there.
+      return now >= exam.end_at
+        ? { window: 'ended', own: 'absent', action: null }
+        : { window: 'open', own: 'not_taken', action: 'enter' };
   }
 }
 

@@ -251,6 +251,7 @@ export const zh = {
   'entry.practiceNote': '这是模拟练习：可以反复进行，成绩不计入。',
   'entry.examNote': '这是正式考试：只有一次作答机会，提交或时间用完即结束。',
   'entry.longTimeNote': '在 {end} 之前可以随时离开并回来继续作答。',
+  'entry.closed': '本场笔试已于 {end} 截止，不能再作答。',
   'entry.start': '开始考前检查',
   'entry.resume': '继续作答',
   'entry.profileFirst': '进入考试前请先完善个人信息。',

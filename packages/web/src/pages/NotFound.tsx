@@ -13,7 +13,8 @@ export default function NotFound({ embedded = false }: { embedded?: boolean }) {
   return (
     <Landmark data-testid="not-found">
       <Result
-        status="404"
+        // antd's 404 picture is titled "No Found" in English whatever the page's language: the code alone instead.
+        icon={<div className="not-found-code">404</div>}
         title={<h1 style={{ fontSize: 24, margin: 0 }}>{t('notFound.title')}</h1>}
         subTitle={t('notFound.desc')}
         extra={
@@ -24,4 +25,9 @@ export default function NotFound({ embedded = false }: { embedded?: boolean }) {
       />
     </Landmark>
   );
+}
+
+/** The 404 page inside the candidate frame, which holds the page's <main>. */
+export function NotFoundInFrame() {
+  return <NotFound embedded />;
 }

@@ -16,13 +16,15 @@ function presetTextColors(colors: Record<string, string>): Record<string, string
 /**
  * The app's antd theme. Besides the brand colour it darkens the colours antd's defaults leave below
  * WCAG AA contrast (4.5:1 for text) on white or on their tinted backgrounds: secondary, description
- * and placeholder text, links, the text of success, warning and error messages and of danger buttons, and the text colour
- * (shade 7) of the preset tag colours. The e2e accessibility journey scans every page for it.
+ * and placeholder text, links, the text of success, warning and error messages and of danger buttons, the text colour
+ * (shade 7) of the preset tag colours and of status tags, and description lists' labels. The e2e accessibility journey scans every page for it.
  */
 export const APP_THEME: ThemeConfig = {
   token: {
     colorPrimary: '#1d5fd6',
     colorLink: '#1d5fd6',
+    // A hovered default button writes its label in this colour on white (antd's own is a lighter blue, 3.9:1).
+    colorPrimaryHover: '#1a54bd',
     colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
     colorTextDescription: 'rgba(0, 0, 0, 0.65)',
     colorSuccessText: '#237804',
@@ -40,5 +42,11 @@ export const APP_THEME: ThemeConfig = {
       magenta: '#9e1068',
       volcano: '#ad2102',
     }),
+  },
+  components: {
+    // A status tag (a job done, one cancelled) writes its label in the status colour on its tint.
+    Tag: { colorSuccess: '#237804', colorWarning: '#ad4e00' },
+    // Labels of a description list (a candidate's report, the grading desk) are antd's tertiary grey otherwise.
+    Descriptions: { labelColor: 'rgba(0, 0, 0, 0.65)' },
   },
 };

@@ -107,7 +107,14 @@ export default function ProfilePage() {
               rules={[{ required: true, whitespace: true, message: t('profile.schoolRequired') }]}
             >
               <AutoComplete
-                options={(colleges.data?.list ?? []).map((c) => ({ value: c.name, label: `${c.name} · ${c.city}` }))}
+                options={(colleges.data?.list ?? []).map((c) => ({
+                  value: c.name,
+                  label: (
+                    <>
+                      {c.name} · {c.city}
+                    </>
+                  ),
+                }))}
                 onSearch={setSchoolKeyword}
                 placeholder={t('profile.schoolPlaceholder')}
                 maxLength={PROFILE_TEXT_MAX}

@@ -6,6 +6,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { request } from '../../api/client.js';
 import { currentAuth } from '../../api/cookies.js';
 import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.js';
+import { serverNow } from '../../exam/clock.js';
 import { examSteps } from '../../exam/steps.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { useUserInfo } from '../../session/candidate.js';
@@ -96,7 +97,18 @@ function Entry() {
             />
           )}
           <ExamFacts detail={detail.data} />
-          <StartAttempt start={start} label={t('entry.start')} testId="entry-start" />
+          {/* Once the candidate's window has closed there is nothing to start (the server would refuse it). */}
+          {serverNow() >= detail.data.window_end ? (
+            <Alert
+              type="info"
+              showIcon
+              role="status"
+              title={t('entry.closed', { end: serverTime(detail.data.window_end) })}
+              data-testid="entry-closed"
+            />
+          ) : (
+            <StartAttempt start={start} label={t('entry.start')} testId="entry-start" />
+          )}
         </Card>
       )}
     </div>

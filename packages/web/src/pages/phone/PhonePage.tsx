@@ -1,4 +1,4 @@
-import { ExamPhase, type PhoneSessionData, monitorCalls } from '@examhall/contract';
+import { ExamPhase, formatServerTime, type PhoneSessionData, monitorCalls } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -97,6 +97,8 @@ export default function PhonePage() {
           <Descriptions
             size="small"
             column={1}
+            // antd's label grey is below 4.5:1 on the page's grey background; the theme's secondary text is not.
+            styles={{ label: { color: 'rgba(0, 0, 0, 0.65)' } }}
             items={[
               { key: 'exam', label: t('phone.exam'), children: info.exam_name },
               {
@@ -166,7 +168,7 @@ export default function PhonePage() {
                 )}
                 {lastSent !== null && (
                   <Typography.Text type="secondary">
-                    {t('phone.lastSent', { time: new Date(lastSent).toLocaleTimeString() })}
+                    {t('phone.lastSent', { time: formatServerTime(lastSent).slice(11) })}
                   </Typography.Text>
                 )}
               </div>

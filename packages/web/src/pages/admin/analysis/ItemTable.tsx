@@ -33,12 +33,13 @@ export function ItemTable(props: { list: UseQueryResult<ItemAnalysisData>; state
     ...sorted(key),
   });
   const columns: TableColumnsType<ItemAnalysisItem> = [
-    { title: t('analysis.col.number'), dataIndex: 'number', width: 72, ...sorted('number') },
+    { title: t('analysis.col.number'), dataIndex: 'number', width: 64, ...sorted('number') },
     {
       title: t('analysis.col.question'),
       render: (_, q) => (
         <Space orientation="vertical" size={2}>
-          <Typography.Text ellipsis={{ tooltip: q.title }} style={{ maxWidth: 280 }}>
+          {/* One line, the whole stem in the tooltip: eight columns of figures share the row at 1280 px. */}
+          <Typography.Text ellipsis={{ tooltip: q.title }} style={{ maxWidth: 180 }}>
             {q.title || t('analysis.none')}
           </Typography.Text>
           <Space size={4} wrap>

@@ -7,7 +7,7 @@ export function OptionBars({ shares }: { shares: OptionShare[] | null }) {
   const { t } = useI18n();
   if (!shares) return <span aria-label={t('analysis.none')}>{t('analysis.none')}</span>;
   return (
-    <div style={{ display: 'grid', gridTemplateColumns: 'auto 80px auto', gap: '2px 6px', alignItems: 'center' }}>
+    <div style={{ display: 'grid', gridTemplateColumns: 'auto 56px auto', gap: '2px 6px', alignItems: 'center' }}>
       {shares.map((s) => {
         const label = s.option || t('analysis.noAnswer');
         return (

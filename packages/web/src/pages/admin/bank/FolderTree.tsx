@@ -109,8 +109,13 @@ export function FolderTree({ scope, onScope }: { scope: FolderScope; onScope: (s
 function FolderTitle({ name, count }: { name: string; count: number | null }) {
   return (
     <span style={{ display: 'inline-flex', gap: 6, width: '100%', justifyContent: 'space-between' }}>
-      <span>{name}</span>
-      {count !== null && <Typography.Text type="secondary">{count}</Typography.Text>}
+      {/* A long name wraps; the count keeps its digits together on the first line. */}
+      <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{name}</span>
+      {count !== null && (
+        <Typography.Text type="secondary" style={{ flex: 'none', whiteSpace: 'nowrap' }}>
+          {count}
+        </Typography.Text>
+      )}
     </span>
   );
 }

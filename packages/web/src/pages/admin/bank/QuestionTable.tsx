@@ -42,14 +42,17 @@ export function QuestionTable(props: {
     {
       title: t('console.bank.stem'),
       dataIndex: 'stem',
-      width: 300,
+      // The rest of the row's room; two lines of the stem, all of it in the tooltip.
       render: (stem: string, q) => (
         <Space orientation="vertical" size={2}>
-          <div style={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
-            <LinkButton onClick={() => props.onOpen(q.id)} title={stem} data-testid={`bank-open-${q.id}`}>
-              {stem.trim() === '' ? t('console.bank.noStem') : stem}
-            </LinkButton>
-          </div>
+          <LinkButton
+            className="clamp-2"
+            onClick={() => props.onOpen(q.id)}
+            title={stem}
+            data-testid={`bank-open-${q.id}`}
+          >
+            {stem.trim() === '' ? t('console.bank.noStem') : stem}
+          </LinkButton>
           {q.problem && (
             <Typography.Text type="danger">
               <WarningOutlined aria-hidden /> {t('console.bank.problem', { problem: q.problem })}
@@ -62,7 +65,7 @@ export function QuestionTable(props: {
     {
       title: t('console.bank.kind'),
       dataIndex: 'kind',
-      width: 130,
+      width: 110,
       render: (kind: BankQuestionItem['kind'], q) => (
         <Space size={4} wrap>
           <Tag>{kindLabel(kind, lang)}</Tag>
@@ -74,14 +77,14 @@ export function QuestionTable(props: {
       title: t('console.bank.difficulty'),
       key: 'difficulty',
       dataIndex: 'difficulty',
-      width: 100,
+      width: 90,
       sorter: true,
       render: (d: number) => <DifficultyMark level={d} />,
     },
     {
       title: t('console.bank.tagsAndPoints'),
       key: 'tags',
-      width: 180,
+      width: 140,
       render: (_, q) => (
         <Space size={[4, 4]} wrap>
           {q.tags.map((tag) => (
@@ -96,19 +99,27 @@ export function QuestionTable(props: {
       ),
     },
     { title: t('console.bank.score'), dataIndex: 'default_score', width: 70, responsive: ['xxl'] },
-    { title: t('console.bank.author'), key: 'author', width: 110, responsive: ['xl'], render: (_, q) => q.author.name },
+    {
+      title: t('console.bank.author'),
+      key: 'author',
+      width: 110,
+      responsive: ['xxl'],
+      render: (_, q) => q.author.name,
+    },
     {
       title: t('console.bank.used'),
       key: 'used',
       dataIndex: 'used_count',
       sorter: true,
-      width: 90,
+      width: 80,
+      responsive: ['xxl'],
     },
     {
       title: t('console.bank.updated'),
       key: 'updated',
       dataIndex: 'updated_at',
-      width: 170,
+      width: 150,
+      responsive: ['xxl'],
       sorter: true,
       sortDirections: ['descend', 'ascend', 'descend'],
       render: (ms: number, q) => (
@@ -120,7 +131,7 @@ export function QuestionTable(props: {
     {
       title: t('console.common.actions'),
       key: 'actions',
-      width: 90,
+      width: 80,
       render: (_, q) => (
         <Button size="small" onClick={() => props.onOpen(q.id)} data-testid={`bank-edit-${q.id}`}>
           {props.onSelect ? t('console.common.edit') : t('console.bank.view')}
@@ -136,7 +147,6 @@ export function QuestionTable(props: {
         state={props.state}
         sorts={BANK_SORTS}
         defaultSort={DEFAULT_SORT}
-        scroll={{ x: 1100 }}
         rowSelection={
           props.onSelect
             ? {

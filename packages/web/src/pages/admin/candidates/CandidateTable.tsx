@@ -20,20 +20,29 @@ export function CandidateTable(props: {
   const { t } = useI18n();
   const sorted = (key: Sort) => ({ key, sorter: true });
   const columns: TableColumnsType<CandidateView> = [
-    { title: t('cand.col.name'), dataIndex: 'name', ...sorted('name') },
+    // A candidate who signed in before anyone named them has no name yet: a dash, as for a missing login.
+    {
+      title: t('cand.col.name'),
+      dataIndex: 'name',
+      render: (name: string) => name || '—',
+      ...sorted('name'),
+    },
     { title: t('cand.col.phone'), render: (_, c) => `+${c.area_code} ${c.phone}`, ...sorted('phone') },
     { title: t('cand.col.school'), dataIndex: 'school', ...sorted('school') },
-    { title: t('cand.col.major'), dataIndex: 'major' },
+    { title: t('cand.col.major'), dataIndex: 'major', responsive: ['xl'] },
     {
       title: t('cand.col.degree'),
       dataIndex: 'degree',
+      responsive: ['xxl'],
       render: (d: CandidateView['degree']) => (d === '' ? '' : t(`profile.degree.${d}`)),
     },
     { title: t('cand.col.year'), dataIndex: 'graduation_year', ...sorted('graduation_year') },
-    { title: t('cand.col.email'), dataIndex: 'email' },
+    // Narrower windows leave out what the edit dialog shows anyway, rather than scroll sideways.
+    { title: t('cand.col.email'), dataIndex: 'email', responsive: ['xxl'] },
     {
       title: t('cand.col.custom'),
       dataIndex: 'custom',
+      responsive: ['xxl'],
       render: (custom: Record<string, string>) => (
         <Space size={[4, 4]} wrap>
           {Object.entries(custom).map(([k, v]) => (

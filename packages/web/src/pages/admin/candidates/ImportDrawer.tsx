@@ -55,7 +55,12 @@ function CommitStage(props: {
   const percent = p && p.total > 0 ? Math.round((p.done / p.total) * 100) : 0;
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
-      <Progress percent={percent} status="active" data-testid="candidate-import-progress" />
+      <Progress
+        percent={percent}
+        status="active"
+        aria-label={t('cand.import.progress', { done: p?.done ?? 0, total: p?.total ?? 0 })}
+        data-testid="candidate-import-progress"
+      />
       {p && <Typography.Text>{t('cand.import.progress', { done: p.done, total: p.total })}</Typography.Text>}
     </Space>
   );
@@ -115,8 +120,8 @@ export function ImportDrawer(props: { open: boolean; onClose: () => void; invite
       onClose={props.onClose}
       afterOpenChange={(o) => !o && reset()}
       title={props.invite ? t('cand.import.inviteTitle', { exam: props.invite.examName }) : t('cand.import.title')}
-      size="large"
-      width={960}
+      // Room for the preview table's columns (antd's "large" is 736 px, and `size` wins over `width`).
+      size={960}
     >
       <Steps
         current={['upload', 'preview', 'commit'].indexOf(stage)}

@@ -86,7 +86,9 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
       <EditorHeader detail={detail} editor={editor} readOnly={readOnly} />
       <SaveProblems detail={detail} editor={editor} />
       <Card>
+        {/* Ten tabs: with antd's 32 px between them the English ones overflow into a menu at 1280 px. */}
         <Tabs
+          tabBarGutter={20}
           activeKey={tab}
           onChange={(key) =>
             setParams(

@@ -70,7 +70,13 @@ export function SmsTemplateInput({
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {t('console.sms.preview')}
         </Typography.Text>
-        <div style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{preview}</div>
+        {/* The text as sent, in its own language (a Chinese template on the English console). */}
+        <div
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+          lang={/[\u4e00-\u9fff]/.test(preview) ? 'zh-CN' : 'en'}
+        >
+          {preview}
+        </div>
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`${id}-size`}>
           {t('console.sms.size', {
             n: size.length,

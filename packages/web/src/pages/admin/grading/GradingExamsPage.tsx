@@ -45,6 +45,7 @@ export default function GradingExamsPage() {
         <Progress
           percent={e.total === 0 ? 100 : Math.round((e.graded / e.total) * 100)}
           format={() => `${e.graded} / ${e.total}`}
+          aria-label={`${t('console.grading.progress')}: ${e.name}`}
           style={{ minWidth: 160 }}
         />
       ),

@@ -25,7 +25,13 @@ export function ProgressPanel({ examId }: { examId: number }) {
     {
       title: t('console.grading.progress'),
       key: 'progress',
-      render: (_, q) => <Progress percent={percent(q.graded, q.total)} format={() => `${q.graded} / ${q.total}`} />,
+      render: (_, q) => (
+        <Progress
+          percent={percent(q.graded, q.total)}
+          format={() => `${q.graded} / ${q.total}`}
+          aria-label={`${t('console.grading.progress')} #${q.order_num}`}
+        />
+      ),
     },
     { title: t('console.grading.reconcileCount'), dataIndex: 'reconcile' },
   ];
@@ -42,6 +48,7 @@ export function ProgressPanel({ examId }: { examId: number }) {
             <Progress
               percent={percent(p.graded, p.total)}
               format={() => `${p.graded} / ${p.total}`}
+              aria-label={t('console.grading.progress')}
               data-testid="grading-progress-bar"
             />
           </Col>

@@ -111,6 +111,7 @@ export function RubricScorer({
       <Progress
         percent={item.max === 0 ? 0 : Math.round((total / item.max) * 100)}
         format={() => t('console.grading.total', { total, max: item.max })}
+        aria-label={t('console.grading.total', { total, max: item.max })}
         data-testid="mark-total"
       />
       <Input.TextArea

@@ -1,4 +1,11 @@
-import { api, ApiTokenCreateBody, type ApiTokenListQuery, type ApiTokenView } from '@examhall/contract';
+import {
+  api,
+  API_TOKEN_SCOPE_TEXTS,
+  ApiTokenCreateBody,
+  enumText,
+  type ApiTokenListQuery,
+  type ApiTokenView,
+} from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
 import {
   Alert,
@@ -29,7 +36,7 @@ import { ScopeSelect } from './ScopeSelect.js';
 
 /** API tokens: the list (paged on the server), create (the token shown once, with copy), revoke. */
 export function ApiTokensPanel() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { query, set, table } = useListQuery<ApiTokenListQuery>({ show: 'live' });
   const [creating, setCreating] = useState(false);
   const list = useApiTokens(query);
@@ -40,7 +47,12 @@ export function ApiTokensPanel() {
       key: 'prefix',
       render: (_: unknown, k) => <Typography.Text code>{`${k.prefix}…`}</Typography.Text>,
     },
-    { title: t('console.integrations.tokenScope'), key: 'scope', dataIndex: 'scope' },
+    {
+      title: t('console.integrations.tokenScope'),
+      key: 'scope',
+      dataIndex: 'scope',
+      render: (scope: ApiTokenView['scope']) => enumText(API_TOKEN_SCOPE_TEXTS, scope, lang),
+    },
     {
       title: t('console.integrations.team'),
       key: 'team',

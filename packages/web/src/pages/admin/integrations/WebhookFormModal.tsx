@@ -104,7 +104,12 @@ export function WebhookFormModal(props: { endpoint: WebhookEndpointView | null; 
                 ),
               ]}
             >
-              <Input.Password autoComplete="new-password" data-testid="webhook-secret" />
+              {/* The label above names the row (input and button), not this input: it is named here. */}
+              <Input.Password
+                autoComplete="new-password"
+                aria-label={t('console.integrations.secret')}
+                data-testid="webhook-secret"
+              />
             </Form.Item>
             <Button onClick={() => form.setFieldsValue({ secret: newSecret() })} data-testid="webhook-secret-generate">
               {t('console.integrations.generate')}

@@ -69,6 +69,8 @@ export function RankingFilters({
           <Flex gap={4}>
             <InputNumber
               min={0}
+              // Wide enough for the whole hint, which is the field's only label on screen.
+              style={{ width: 120 }}
               placeholder={t('console.results.filter.scoreMin')}
               aria-label={t('console.results.filter.scoreMin')}
               value={query.score_min as number | undefined}
@@ -76,6 +78,7 @@ export function RankingFilters({
             />
             <InputNumber
               min={0}
+              style={{ width: 120 }}
               placeholder={t('console.results.filter.scoreMax')}
               aria-label={t('console.results.filter.scoreMax')}
               value={query.score_max as number | undefined}
@@ -91,6 +94,7 @@ export function RankingFilters({
             <InputNumber
               min={0}
               precision={0}
+              style={{ width: 150 }}
               placeholder={t('console.results.filter.riskMin')}
               aria-label={t('console.results.filter.riskMin')}
               value={query.risk_min as number | undefined}
@@ -99,6 +103,7 @@ export function RankingFilters({
             <InputNumber
               min={0}
               precision={0}
+              style={{ width: 150 }}
               placeholder={t('console.results.filter.riskMax')}
               aria-label={t('console.results.filter.riskMax')}
               value={query.risk_max as number | undefined}

@@ -3,9 +3,13 @@ import {
   dimensionName,
   type ResultReportData,
   enumText,
+  enumTextOf,
+  OTHER_TEXT,
   OUTCOME_TEXTS,
   outcomeOf,
+  PROGRAMMING_LANGUAGE_TEXTS,
   SECTION_TEXTS,
+  Verdict,
 } from '@examhall/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Drawer, Empty, Skeleton, Table, Tag, Typography, type TableColumnsType } from 'antd';
@@ -47,19 +51,28 @@ export function ReportDrawer({
       size="large"
       title={t('console.results.report.title')}
       destroyOnHidden
+      // The report scrolls inside a region of its own, which a keyboard can reach (it has no control to focus).
+      styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' } }}
       data-testid="results-report"
     >
-      <LoadError error={report.error} />
-      {!r ? (
-        <Skeleton active />
-      ) : (
-        <Typography>
-          <ReportSummary r={r} passRule={passRule} />
-          <QuestionTable questions={r.questions} />
-          <Dimensions r={r} />
-          <Integrity r={r} />
-        </Typography>
-      )}
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label={t('console.results.report.title')}
+        style={{ flex: 1, overflow: 'auto', padding: 24 }}
+      >
+        <LoadError error={report.error} />
+        {!r ? (
+          <Skeleton active />
+        ) : (
+          <Typography>
+            <ReportSummary r={r} passRule={passRule} />
+            <QuestionTable questions={r.questions} />
+            <Dimensions r={r} />
+            <Integrity r={r} />
+          </Typography>
+        )}
+      </div>
     </Drawer>
   );
 }
@@ -103,7 +116,7 @@ function ReportSummary({ r, passRule }: { r: ResultReportData; passRule: boolean
  * the drawer's width: the figures have fixed widths, the stem and the answer share the rest, cut with an ellipsis.
  */
 function QuestionTable({ questions }: { questions: Question[] }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const judged = questions.some((q) => q.judge);
   const columns: TableColumnsType<Question> = [
     { title: '#', dataIndex: 'order_num', width: 44 },
@@ -113,16 +126,31 @@ function QuestionTable({ questions }: { questions: Question[] }) {
       key: 'answer',
       ellipsis: true,
       render: (_, q) =>
-        answerSummary(q.answer) ?? (
-          <Typography.Text type="secondary">{t('console.results.report.noAnswer')}</Typography.Text>
+        q.answer?.kind === 'code' ? (
+          // The language by name, then the code's first line as code.
+          <>
+            {enumTextOf(PROGRAMMING_LANGUAGE_TEXTS, q.answer.language, lang, OTHER_TEXT)}:{' '}
+            <code>{q.answer.code.trim().split('\n')[0]}</code>
+          </>
+        ) : (
+          (answerSummary(q.answer, lang) ?? (
+            <Typography.Text type="secondary">{t('console.results.report.noAnswer')}</Typography.Text>
+          ))
         ),
     },
     {
       title: t('console.results.report.points'),
       key: 'points',
-      width: 88,
+      width: 96,
+      // "Waiting for a grader" wraps inside its cell rather than run over the next one.
       render: (_, q) =>
-        q.points === null ? <Tag color="orange">{t('console.results.report.waiting')}</Tag> : `${q.points} / ${q.max}`,
+        q.points === null ? (
+          <Tag color="orange" style={{ whiteSpace: 'normal', marginInlineEnd: 0 }}>
+            {t('console.results.report.waiting')}
+          </Tag>
+        ) : (
+          `${q.points} / ${q.max}`
+        ),
     },
     {
       title: t('console.results.report.source'),
@@ -143,8 +171,7 @@ function QuestionTable({ questions }: { questions: Question[] }) {
             key: 'judge',
             width: 120,
             ellipsis: true,
-            render: (_: unknown, q: Question) =>
-              q.judge ? `${q.judge.verdict ?? '…'} ${q.judge.passed ?? 0}/${q.judge.total} (${q.judge.language})` : '',
+            render: (_: unknown, q: Question) => (q.judge ? judgeSummary(q.judge, t, lang) : ''),
           },
         ]
       : []),
@@ -161,6 +188,18 @@ function QuestionTable({ questions }: { questions: Question[] }) {
       style={{ margin: '16px 0' }}
     />
   );
+}
+
+/** A judged answer in words: the verdict, the cases passed and the language by its name. */
+function judgeSummary(
+  judge: NonNullable<Question['judge']>,
+  t: ReturnType<typeof useI18n>['t'],
+  lang: ReturnType<typeof useI18n>['lang'],
+): string {
+  const verdict = Verdict.safeParse(judge.verdict);
+  const said = judge.verdict === null ? '…' : verdict.success ? t(`judge.verdict.${verdict.data}`) : judge.verdict;
+  const language = enumTextOf(PROGRAMMING_LANGUAGE_TEXTS, judge.language, lang, OTHER_TEXT);
+  return `${said} ${judge.passed ?? 0}/${judge.total} (${language})`;
 }
 
 /** The evaluation's dimensions as a chart. */

@@ -1,11 +1,14 @@
 /** A candidate's answer in a few words, for the report's table. */
-import type { AnswerValue } from '@examhall/contract';
+import { enumText, PROGRAMMING_LANGUAGE_TEXTS, type AnswerValue, type TextLanguage } from '@examhall/contract';
 
 /** Longest summary shown. */
 const MAX = 80;
 
-/** Plain text of an answer: the option(s), the blanks, the text without tags, or the code's first line. */
-export function answerSummary(a: AnswerValue | null): string | null {
+/**
+ * Plain text of an answer: the option(s), the blanks, the text without tags, the code's language by name and its first
+ * line, or each sub-question's answer by its place.
+ */
+export function answerSummary(a: AnswerValue | null, lang: TextLanguage): string | null {
   if (a === null) return null;
   const cut = (s: string) => (s.length > MAX ? `${s.slice(0, MAX)}…` : s);
   switch (a.kind) {
@@ -23,8 +26,13 @@ export function answerSummary(a: AnswerValue | null): string | null {
           .trim(),
       );
     case 'code':
-      return cut(`${a.language}: ${a.code.trim().split('\n')[0] ?? ''}`);
+      return cut(`${enumText(PROGRAMMING_LANGUAGE_TEXTS, a.language, lang)}: ${a.code.trim().split('\n')[0] ?? ''}`);
     case 'subs':
-      return cut(JSON.stringify(a.subs));
+      return cut(
+        // Ids ascending (an integer key's order), which is the sub-questions' order.
+        Object.values(a.subs)
+          .map((sub, i) => `${i + 1}. ${answerSummary(sub, lang) ?? ''}`)
+          .join('; '),
+      );
   }
 }

@@ -98,7 +98,8 @@ export function StaffTable() {
           placeholder={t('console.staff.search')}
           aria-label={t('console.staff.search')}
           onChange={(e) => setFilter((f) => ({ ...f, text: e.target.value }))}
-          style={{ width: 220 }}
+          // Wide enough for the whole hint in English ("Search by name or phone").
+          style={{ width: 260 }}
           data-testid="staff-search"
         />
         <Select<StaffRole>

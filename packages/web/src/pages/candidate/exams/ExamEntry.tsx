@@ -63,9 +63,12 @@ export function ExamEntry({ exam, now }: { exam: ExamListItem; now: number }) {
         <Field label={t('exams.col.ownWindow')}>
           {t('exams.windowRange', { from: serverTime(exam.window_start), to: serverTime(exam.window_end) })}{' '}
           <Typography.Text type="secondary">({t(`exams.source.${exam.window_source}`)})</Typography.Text>{' '}
-          <Tag color={WINDOW_COLORS[view.window]} data-testid="exam-window" data-window={view.window}>
-            {t(`exams.window.${view.window}`)}
-          </Tag>
+          {/* Whether the window is open matters no more once the candidate handed in (it is among the finished). */}
+          {view.own !== 'submitted' && (
+            <Tag color={WINDOW_COLORS[view.window]} data-testid="exam-window" data-window={view.window}>
+              {t(`exams.window.${view.window}`)}
+            </Tag>
+          )}
         </Field>
         <SlotField exam={exam} />
         <Field label={t('exams.col.state')}>

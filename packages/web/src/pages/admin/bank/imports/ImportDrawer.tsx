@@ -82,8 +82,8 @@ export function ImportDrawer(props: {
       open={props.open}
       onClose={close}
       title={t('console.import.title')}
-      size="large"
-      width={960}
+      // Room for the preview table's columns (antd's "large" is 736 px, and `size` wins over `width`).
+      size={960}
       destroyOnHidden
       extra={
         <Button

@@ -38,7 +38,7 @@ export function ImportPreviewTable({ questions, folderPath }: { questions: Impor
         {
           title: t('console.import.kind'),
           dataIndex: 'kind',
-          width: 120,
+          width: 100,
           render: (_: unknown, q) => kindLabel(q.kind, lang),
         },
         {
@@ -48,7 +48,7 @@ export function ImportPreviewTable({ questions, folderPath }: { questions: Impor
           width: 320,
           render: (_: unknown, q) => (
             <Space size={4} wrap>
-              <span>{q.stem.slice(0, 80)}</span>
+              <span>{q.stem.length > 80 ? `${q.stem.slice(0, 79)}…` : q.stem}</span>
               {!q.valid && <Tag color="red">{t('console.import.invalid')}</Tag>}
               {q.duplicates.length > 0 && (
                 <Tooltip
@@ -62,15 +62,15 @@ export function ImportPreviewTable({ questions, folderPath }: { questions: Impor
             </Space>
           ),
         },
-        { title: t('console.import.key'), width: 120, render: (_: unknown, q) => keySummary(q.question) },
+        { title: t('console.import.key'), width: 100, render: (_: unknown, q) => keySummary(q.question) },
         {
           title: t('console.import.folder'),
-          width: 160,
+          width: 140,
           render: (_: unknown, q) => [folderPath, ...q.folder].filter(Boolean).join(' / '),
         },
         {
           title: t('console.import.tags'),
-          width: 140,
+          width: 120,
           render: (_: unknown, q) => q.tags.map((tag) => <Tag key={tag}>{tag}</Tag>),
         },
       ]}

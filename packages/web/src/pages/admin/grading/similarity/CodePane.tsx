@@ -12,6 +12,7 @@ export function CodePane(props: { title: string; code: string; lines: Map<number
   return (
     <div style={{ flex: 1, minWidth: 0 }}>
       <Typography.Text strong>{props.title}</Typography.Text>
+      {/* It scrolls: focusable, so a keyboard reaches what is out of view. */}
       <pre
         tabIndex={0}
         role="region"

@@ -1,4 +1,6 @@
 import {
+  enumText,
+  PROGRAMMING_LANGUAGE_TEXTS,
   SIMILARITY_FLAG_SCORE,
   SIMILARITY_SORTS,
   type SimilarityPairsData,
@@ -24,11 +26,15 @@ export function PairsTable(props: {
   minScore: number;
   onOpen: (pair: SimilarityPairView) => void;
 }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const sorted = (key: Sort) => ({ key, sorter: true });
   const columns: TableColumnsType<SimilarityPairView> = [
     { title: t('sim.col.pair'), render: (_, p) => `${sideName(p.a)} ↔ ${sideName(p.b)}` },
-    { title: t('sim.col.language'), dataIndex: 'language' },
+    {
+      title: t('sim.col.language'),
+      dataIndex: 'language',
+      render: (language: SimilarityPairView['language']) => enumText(PROGRAMMING_LANGUAGE_TEXTS, language, lang),
+    },
     {
       title: t('sim.col.score'),
       render: (_, p) => (
