@@ -466,7 +466,7 @@ describe.runIf(browserAvailable())('console tour', () => {
       await page.getByRole('tab', { name: zh ? '团队' : 'Teams', exact: true }).click();
       await page.getByTestId('teams-table').getByText('校园招聘组').waitFor();
       await stop(page, 'staff-teams');
-      await page.getByTestId('totp-open').click();
+      await page.getByTestId('account-open').click();
       await page.getByTestId('totp-start').click();
       await page.getByTestId('totp-qr').waitFor();
       await layer('account-totp');

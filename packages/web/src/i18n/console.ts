@@ -2,6 +2,8 @@
  * The console's texts, added to the dictionaries when this module loads: the console's pages (and the preview's
  * key panel) import it, so candidate pages never download them.
  */
+import { accountEn } from './account.en.js';
+import { accountZh } from './account.zh.js';
 import { analysisEn } from './analysis.en.js';
 import { analysisZh } from './analysis.zh.js';
 import { candidatesEn } from './candidates.en.js';
@@ -33,6 +35,7 @@ addMessages({
     ...resultsZh,
     ...integrationsZh,
     ...analysisZh,
+    ...accountZh,
   },
   'en-US': {
     ...consoleEn,
@@ -44,5 +47,6 @@ addMessages({
     ...resultsEn,
     ...integrationsEn,
     ...analysisEn,
+    ...accountEn,
   },
 });

@@ -126,7 +126,6 @@ export const en: Dictionary = {
   'admin.login.useRecovery': 'Use a recovery code instead',
   'admin.login.useTotp': 'Use the authenticator app instead',
   'admin.totp.title': 'Two-factor authentication',
-  'admin.totp.open': 'Two-factor',
   'admin.totp.requiredNotice':
     'Your account must use two-factor authentication. Turn it on to continue to the console.',
   'admin.totp.on': 'Two-factor authentication is on: logging in asks for a code from your authenticator app.',

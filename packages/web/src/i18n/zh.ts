@@ -5,6 +5,7 @@ import type { similarityZh } from './similarity.zh.js';
 import type { gradingZh } from './grading.zh.js';
 import type { resultsZh } from './results.zh.js';
 import type { integrationsZh } from './integrations.zh.js';
+import type { accountZh } from './account.zh.js';
 import type { analysisZh } from './analysis.zh.js';
 import type { explanationsZh } from './explanations.zh.js';
 import { detailsZh } from './details.zh.js';
@@ -137,7 +138,6 @@ export const zh = {
   'admin.login.useRecovery': '改用恢复码',
   'admin.login.useTotp': '改用身份验证器应用',
   'admin.totp.title': '两步验证',
-  'admin.totp.open': '两步验证',
   'admin.totp.requiredNotice': '您的账号必须使用两步验证，开启后才能继续使用控制台。',
   'admin.totp.on': '两步验证已开启：登录时需要输入身份验证器应用中的验证码。',
   'admin.totp.off': '两步验证未开启。开启后，登录时需要输入身份验证器应用中的验证码。',
@@ -768,6 +768,7 @@ export type MessageKey =
   | keyof typeof resultsZh
   | keyof typeof integrationsZh
   | keyof typeof analysisZh
+  | keyof typeof accountZh
   | keyof typeof explanationsZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

@@ -8,6 +8,7 @@ import { useI18n } from '../../i18n/index.js';
 import '../../i18n/console.js';
 import { can, useStaffLogout, useStaffMe } from '../../session/staff.js';
 import { LanguageSwitch } from '../../shell/LanguageSwitch.js';
+import { SessionsPanel } from './account/SessionsPanel.js';
 import { TotpPanel } from './account/TotpPanel.js';
 import { CONSOLE_AREAS } from './consoleAreas.js';
 
@@ -86,8 +87,8 @@ export default function AdminFrame() {
               </Tag>
             </span>
             <LanguageSwitch />
-            <Button icon={<SafetyOutlined aria-hidden />} onClick={() => setTotpOpen(true)} data-testid="totp-open">
-              {t('admin.totp.open')}
+            <Button icon={<SafetyOutlined aria-hidden />} onClick={() => setTotpOpen(true)} data-testid="account-open">
+              {t('admin.account.open')}
             </Button>
             <Button
               icon={<LogoutOutlined aria-hidden />}
@@ -108,9 +109,11 @@ export default function AdminFrame() {
             onCancel={() => setTotpOpen(false)}
             footer={null}
             destroyOnHidden
-            title={t('admin.totp.title')}
+            title={t('admin.account.title')}
+            width={720}
           >
             <TotpPanel staff={staff} />
+            <SessionsPanel />
           </Modal>
         </Layout.Content>
       </Layout>

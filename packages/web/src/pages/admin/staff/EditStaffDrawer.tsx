@@ -14,6 +14,7 @@ import { useI18n } from '../../../i18n/index.js';
 import { useStaffMe } from '../../../session/staff.js';
 import { FormError } from '../../../shell/FormError.js';
 import { zodRule } from '../shared/zodRule.js';
+import { SessionsPanel } from '../account/SessionsPanel.js';
 import { TeamSelect } from './TeamSelect.js';
 import { useUpdateStaff } from './queries.js';
 
@@ -115,6 +116,7 @@ export function EditStaffDrawer({ staff, onClose }: { staff: StaffView | null; o
         )}
         <FormError error={error} testId="staff-edit-error" />
       </Form>
+      {staff && staff.id !== me.data?.id && <SessionsPanel staffId={staff.id} />}
     </Drawer>
   );
 }
