@@ -20,14 +20,19 @@ export const SCREENSHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '
 export interface TourSetting {
   lang: 'zh-CN' | 'en-US';
   viewport: { width: number; height: number };
+  /**
+   * Whether a tour opens every variant of a view (each question kind's editor) here, or one of each view: the two
+   * full settings between them show every variant in both languages and at both sizes.
+   */
+  full: boolean;
 }
 
 /** The settings every tour runs in: each language at both window sizes. */
 export const TOUR_SETTINGS: readonly TourSetting[] = [
-  { lang: 'zh-CN', viewport: { width: 1440, height: 900 } },
-  { lang: 'en-US', viewport: { width: 1280, height: 720 } },
-  { lang: 'zh-CN', viewport: { width: 1280, height: 720 } },
-  { lang: 'en-US', viewport: { width: 1440, height: 900 } },
+  { lang: 'zh-CN', viewport: { width: 1440, height: 900 }, full: true },
+  { lang: 'en-US', viewport: { width: 1280, height: 720 }, full: true },
+  { lang: 'zh-CN', viewport: { width: 1280, height: 720 }, full: false },
+  { lang: 'en-US', viewport: { width: 1440, height: 900 }, full: false },
 ];
 
 /** A setting's name, as its screenshot folder and in test titles. */
