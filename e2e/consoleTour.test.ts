@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_POSITIONS, DEMO_QUESTIONS, DEMO_SECTION_TITLES } from '../packages/server/src/services/demoExam.js';
 import { startHookReceiver } from '../packages/server/src/test/webhookReceiver.js';
 import { browserAvailable, newPage } from './support/browser.js';
-import { api, candidateToken, enterByApi } from './support/candidate.js';
+import { api, candidateToken, enterByApi, saveAnswer, startAttempt } from './support/candidate.js';
 import { staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { pageAuditor, settingName, TOUR_SETTINGS, type TourSetting } from './support/pageAudit.js';
@@ -80,37 +80,13 @@ const CANDIDATE_CSV = '手机号,姓名,学校\n13700137801,赵磊,清华大学\
 
 /** One candidate takes the exam over the API: the Q&A answer and code saved, then finished. */
 async function take(server: TestServer, c: (typeof TAKERS)[number], examId: number, finish: boolean) {
-  const auth = await candidateToken(server, c.phone);
-  const listed = await api<{ list: { id: number; anid: number }[] }>(server, auth, 'GET', '/exam/index');
-  const anid = listed.list.find((e) => e.id === examId)!.anid;
-  const started = await enterByApi(server, auth, examId, anid);
-  const order = await api<{ subject_order: { id: number; type: number }[] }>(
-    server,
-    auth,
-    'GET',
-    '/subject/order-list',
-    {
-      exam_id: examId,
-    },
-  );
-  const save = (subject: number, answer: unknown) =>
-    api(server, auth, 'POST', '/answer/answer', {
-      exam_id: examId,
-      subject_id: subject,
-      answer,
-      client_id: randomUUID(),
-      seq: 1,
-      changed_at: Date.now(),
-    } as never);
-  const programming = order.subject_order.find((q) => q.type === PROGRAMMING_TYPE)!.id;
-  await save(order.subject_order.find((q) => q.type === QA_TYPE)!.id, {
-    kind: 'text',
-    html: `<p>${c.answer}</p>`,
-    files: [],
-  });
-  await save(programming, { kind: 'code', language: 'python', code: c.code });
+  const { auth, attemptId, questions } = await startAttempt(server, c.phone, examId);
+  const programming = questions.find((q) => q.type === PROGRAMMING_TYPE)!.id;
+  const qa = questions.find((q) => q.type === QA_TYPE)!.id;
+  await saveAnswer(server, auth, examId, qa, { kind: 'text', html: `<p>${c.answer}</p>`, files: [] });
+  await saveAnswer(server, auth, examId, programming, { kind: 'code', language: 'python', code: c.code });
   if (finish) await api(server, auth, 'POST', '/monitor/finish-exam', { exam_id: examId });
-  return { auth, attemptId: started.attempt.id, programming };
+  return { auth, attemptId, programming };
 }
 
 /** Makes everything the pages show, as the admin over the API. */

@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
-import { api, candidateToken, enterByApi } from './support/candidate.js';
+import { api, candidateToken, saveAnswer, startAttempt } from './support/candidate.js';
 import { chooseOption, inputOf, staffCall, staffLogin, type StaffAccount } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, DEMO_PHONE, type TestServer } from './support/server.js';
@@ -76,29 +76,10 @@ interface Taken {
 
 /** One candidate takes the demo exam over the API: the Q&A answer saved, the code submitted and judged, finished. */
 async function takeExam(server: TestServer, c: (typeof CANDIDATES)[number], examId: number): Promise<Taken> {
-  const auth = await candidateToken(server, c.phone);
-  const listed = await api<{ list: { id: number; anid: number }[] }>(server, auth, 'GET', '/exam/index');
-  const anid = listed.list.find((e) => e.id === examId)!.anid;
-  const started = await enterByApi(server, auth, examId, anid);
-  const order = await api<{ subject_order: { id: number; type: number }[] }>(
-    server,
-    auth,
-    'GET',
-    '/subject/order-list',
-    {
-      exam_id: examId,
-    },
-  );
-  const qa = order.subject_order.find((q) => q.type === QA_TYPE)!.id;
-  const programming = order.subject_order.find((q) => q.type === PROGRAMMING_TYPE)!.id;
-  await api(server, auth, 'POST', '/answer/answer', {
-    exam_id: examId,
-    subject_id: qa,
-    answer: { kind: 'text', html: `<p>${c.answer}</p>`, files: [] },
-    client_id: randomUUID(),
-    seq: 1,
-    changed_at: Date.now(),
-  } as never);
+  const { auth, attemptId, questions } = await startAttempt(server, c.phone, examId);
+  const qa = questions.find((q) => q.type === QA_TYPE)!.id;
+  const programming = questions.find((q) => q.type === PROGRAMMING_TYPE)!.id;
+  await saveAnswer(server, auth, examId, qa, { kind: 'text', html: `<p>${c.answer}</p>`, files: [] });
   const judged = await api<{ job_id: string }>(server, auth, 'POST', '/answer/judge', {
     exam_id: examId,
     subject_id: programming,
@@ -120,7 +101,7 @@ async function takeExam(server: TestServer, c: (typeof CANDIDATES)[number], exam
     )
     .toBe('done');
   await api(server, auth, 'POST', '/monitor/finish-exam', { exam_id: examId });
-  return { phone: c.phone, auth, attemptId: started.attempt.id };
+  return { phone: c.phone, auth, attemptId };
 }
 
 /** Which candidate wrote the answer on the grading desk, read from the answer itself (the desk is blind). */

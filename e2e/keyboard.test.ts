@@ -3,11 +3,10 @@
  * in, finds the exam's desk from the menu and marks an answer, reaching every control by Tab and pressing it with
  * Enter or Space. A control Tab never reaches fails the journey.
  */
-import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
-import { api, candidateToken, enterByApi } from './support/candidate.js';
+import { api, candidateToken, enterByApi, questionOrder, saveAnswer } from './support/candidate.js';
 import { staffCall, staffLogin, type StaffAccount } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { ADMIN, type TestServer } from './support/server.js';
@@ -83,17 +82,12 @@ async function examWithAnswers(page: Page, server: TestServer) {
     const auth = await candidateToken(server, phone);
     // The invitations answer one entry per phone, in the order sent.
     const started = await enterByApi(server, auth, examId, invited.list[i]!.anid);
-    const order = await api<{ subject_order: { id: number }[] }>(server, auth, 'GET', '/subject/order-list', {
-      exam_id: examId,
+    const [question] = await questionOrder(server, auth, examId);
+    await saveAnswer(server, auth, examId, question!.id, {
+      kind: 'text',
+      html: `<p>缓存用空间换时间，第 ${i + 1} 份答卷。</p>`,
+      files: [],
     });
-    await api(server, auth, 'POST', '/answer/answer', {
-      exam_id: examId,
-      subject_id: order.subject_order[0]!.id,
-      answer: { kind: 'text', html: `<p>缓存用空间换时间，第 ${i + 1} 份答卷。</p>`, files: [] },
-      client_id: randomUUID(),
-      seq: 1,
-      changed_at: Date.now(),
-    } as never);
     await api(server, auth, 'POST', '/monitor/finish-exam', { exam_id: examId });
     taken.push({ auth, attemptId: started.attempt.id });
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { passChecksOverHttp } from '../../packages/server/src/bench/harness.js';
@@ -142,4 +143,56 @@ export async function enterByApi(
 ): Promise<{ attempt: { id: number; end_time: number } }> {
   await passChecksOverHttp(server.baseUrl, auth, examId, anid);
   return api(server, auth, 'POST', '/monitor/start-exam', { exam_id: examId, anid, phase: 2 });
+}
+
+/** The exam's questions in the order the candidate has them, each with its type. */
+export async function questionOrder(
+  server: TestServer,
+  auth: string,
+  examId: number,
+): Promise<{ id: number; type: number }[]> {
+  const order = await api<{ subject_order: { id: number; type: number }[] }>(
+    server,
+    auth,
+    'GET',
+    '/subject/order-list',
+    {
+      exam_id: examId,
+    },
+  );
+  return order.subject_order;
+}
+
+/** Saves `answer` to a question as the candidate's first save of it (seq 1, a client id of its own). */
+export async function saveAnswer(
+  server: TestServer,
+  auth: string,
+  examId: number,
+  subjectId: number,
+  answer: unknown,
+): Promise<void> {
+  await api(server, auth, 'POST', '/answer/answer', {
+    exam_id: examId,
+    subject_id: subjectId,
+    answer,
+    client_id: randomUUID(),
+    seq: 1,
+    changed_at: Date.now(),
+  } as never);
+}
+
+/**
+ * Logs `phone` in over the API and starts its attempt at an exam it is invited to (found in its exam list):
+ * answers its token, the attempt and the exam's questions in its order.
+ */
+export async function startAttempt(
+  server: TestServer,
+  phone: string,
+  examId: number,
+): Promise<{ auth: string; attemptId: number; questions: { id: number; type: number }[] }> {
+  const auth = await candidateToken(server, phone);
+  const listed = await api<{ list: { id: number; anid: number }[] }>(server, auth, 'GET', '/exam/index');
+  const anid = listed.list.find((e) => e.id === examId)!.anid;
+  const started = await enterByApi(server, auth, examId, anid);
+  return { auth, attemptId: started.attempt.id, questions: await questionOrder(server, auth, examId) };
 }
