@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
 import { useJourney } from './support/journey.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-import { answerCell, outboxSize, readyForOffline, storedAnswerKeys } from './support/offline.js';
+import { answerCell, goOffline, outboxSize, readyForOffline, storedAnswerKeys } from './support/offline.js';
 
 describe.runIf(browserAvailable())('answers survive a lost network and a reload', () => {
   const j = useJourney();
@@ -15,8 +15,7 @@ describe.runIf(browserAvailable())('answers survive a lost network and a reload'
     const auth = await authOf(context);
     await readyForOffline(page);
 
-    await context.setOffline(true);
-    await page.getByTestId('net-banner').waitFor();
+    await goOffline(context, page);
 
     const cells = page.getByTestId('card-item');
     const answerAt = (i: number) => answerCell(page, cells.nth(i));

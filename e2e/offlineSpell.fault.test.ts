@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
-import { answerCell, outboxSize, readyForOffline, storedAnswerKeys } from './support/offline.js';
+import { answerCell, goOffline, outboxSize, readyForOffline, storedAnswerKeys } from './support/offline.js';
 
 const OFFLINE_S = Number(process.env.FAULT_OFFLINE_SECONDS) || (process.env.FAULT_FULL === 'true' ? 600 : 20);
 const ANSWERS = 10;
@@ -32,8 +32,7 @@ describe.runIf(browserAvailable())('fault: the browser offline for a long spell'
         if (f === page.mainFrame()) navigations += 1;
       });
 
-      await context.setOffline(true);
-      await page.getByTestId('net-banner').waitFor();
+      await goOffline(context, page);
       const began = Date.now();
       const cells = page.getByTestId('card-item');
       const answered: { id: string; kind: string }[] = [];

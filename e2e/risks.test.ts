@@ -6,6 +6,7 @@ import { describeDetail, RISK_EVENTS, type ProctorAttemptData, type WarningView 
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, candidateToken, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { useJourney } from './support/journey.js';
+import { goOffline } from './support/offline.js';
 import { ADMIN, type TestServer } from './support/server.js';
 
 /*
@@ -221,8 +222,7 @@ describe.runIf(browserAvailable())('risk events raised in the browser', () => {
     expect(risksOf(j.server, attemptId).filter((r) => r.risk === RISK_EVENTS.copyPasteOutside.id)).toHaveLength(1);
 
     // 10: the network goes away; the record waits in the outbox and arrives when it is back.
-    await context.setOffline(true);
-    await page.getByTestId('net-banner').waitFor();
+    await goOffline(context, page);
     await page.waitForTimeout(500);
     expect(risksOf(j.server, attemptId).some((r) => r.risk === RISK_EVENTS.offline.id)).toBe(false);
     await context.setOffline(false);

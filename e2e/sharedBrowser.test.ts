@@ -9,7 +9,7 @@ import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
 import { staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
-import { answerCell, readyForOffline, storedAnswerKeys } from './support/offline.js';
+import { answerCell, goOffline, readyForOffline, storedAnswerKeys } from './support/offline.js';
 import { ADMIN } from './support/server.js';
 
 const SECOND = '13700137999';
@@ -28,8 +28,7 @@ describe.runIf(browserAvailable())('a browser two candidates use in turn', () =>
     await readyForOffline(page);
 
     // The first candidate answers a question without a network, then leaves the computer.
-    await context.setOffline(true);
-    await page.getByTestId('net-banner').waitFor();
+    await goOffline(context, page);
     const { id } = await answerCell(page, page.locator('[data-testid="card-item"][data-kind="subject"]').first());
     await expect.poll(() => storedAnswerKeys(page), { timeout: 15_000 }).toEqual([`subject:${id}`]);
     await page.goto('about:blank');

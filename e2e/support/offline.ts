@@ -1,5 +1,5 @@
 /** Answering in the exam without a network, and what the page keeps for later meanwhile. */
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Answers the question on screen with what works without a network (no audio, no file upload). */
@@ -100,4 +100,26 @@ export async function answerCell(page: Page, cell: Locator): Promise<{ id: strin
   await answerOffline(page, (await q.getAttribute('data-type'))!);
   await expect.poll(() => cell.getAttribute('data-answered')).toBe('1');
   return { id, kind: (await cell.getAttribute('data-kind'))! };
+}
+
+/**
+ * Takes the browser off the network and waits until the exam page says so and a request from the page really
+ * fails: Chromium reports the change to the page before its network has taken it up, and a save sent in between
+ * still reaches the server.
+ */
+export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await page.getByTestId('net-banner').waitFor();
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          fetch(`/api/common/site-config?probe=${Date.now()}`, { cache: 'no-store' }).then(
+            () => false,
+            () => true,
+          ),
+        ),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
 }
