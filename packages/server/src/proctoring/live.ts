@@ -60,7 +60,7 @@ export function watchExam(
   };
 
   const onChange = (change: ProctorChange) => {
-    if (change.type === 'warning') return;
+    if (change.type !== 'record' && change.type !== 'attempt') return;
     run(async () => {
       if (stream.closed || !(await inExam(change.attemptId))) return;
       if (change.type === 'record') {

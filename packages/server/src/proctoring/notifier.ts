@@ -7,7 +7,12 @@ export type ProctorChange =
   /** Something on the attempt's tile changed (phase, phone status, latest picture, presence). */
   | { type: 'attempt'; attemptId: number }
   /** A proctor warned the candidate. */
-  | { type: 'warning'; attemptId: number; warningId: number };
+  | { type: 'warning'; attemptId: number; warningId: number }
+  /**
+   * A candidate's sign-in changed (a token revoked, the account's row written): every process forgets what it
+   * kept of it (services/candidateSessions.ts). Concerns no attempt: only listeners to every change hear it.
+   */
+  | { type: 'credentials'; candidateIds?: number[]; tokenHash?: string };
 
 /**
  * Where proctoring changes are announced. Announcing never throws and never waits for listeners:
@@ -38,7 +43,8 @@ export class InProcessNotifier implements ProctorNotifier {
   announce(change: ProctorChange): void {
     // Listeners run after the current write's response path, never inside it.
     queueMicrotask(() => {
-      for (const fn of [...this.everything, ...(this.byAttempt.get(change.attemptId) ?? [])]) {
+      const concerned = 'attemptId' in change ? this.byAttempt.get(change.attemptId) : undefined;
+      for (const fn of [...this.everything, ...(concerned ?? [])]) {
         try {
           fn(change);
         } catch {
@@ -77,6 +83,11 @@ export const PROCTOR_CHANNEL = 'examhall:proctor';
 function parseChange(text: string): ProctorChange | null {
   try {
     const v = JSON.parse(text) as Record<string, unknown>;
+    if (v.type === 'credentials') {
+      const ids = Array.isArray(v.candidateIds) ? v.candidateIds.filter((id) => typeof id === 'number') : [];
+      const tokenHash = typeof v.tokenHash === 'string' ? { tokenHash: v.tokenHash } : {};
+      return { type: 'credentials', ...(ids.length > 0 ? { candidateIds: ids } : {}), ...tokenHash };
+    }
     if (typeof v.attemptId !== 'number') return null;
     if (v.type === 'record' && typeof v.recordId === 'number')
       return { type: 'record', attemptId: v.attemptId, recordId: v.recordId };

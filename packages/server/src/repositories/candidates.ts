@@ -7,12 +7,16 @@ import type { CandidateTable } from '../db/schema.js';
 /** A candidate row. */
 export type Candidate = Selectable<CandidateTable>;
 
+/** A candidate found by a token, with the moment the token ends. */
+export type CandidateOfToken = Candidate & { token_expires_at: number };
+
 const byTokenHash = hotQuery(
   (db, p: { tokenHash: string; now: number }) =>
     db
       .selectFrom('auth_tokens as t')
       .innerJoin('candidates as c', 'c.id', 't.subject_id')
       .selectAll('c')
+      .select('t.expires_at as token_expires_at')
       .where('t.token_hash', '=', p.tokenHash)
       .where('t.kind', '=', 'candidate')
       .where('t.revoked_at', 'is', null)
@@ -22,14 +26,14 @@ const byTokenHash = hotQuery(
 
 // The same lookup for all the requests of one turn of the event loop in one statement (PostgreSQL).
 const byTokenHashes = gathered(async (db, ps: readonly { tokenHash: string; now: number }[]) => {
-  const { rows } = await sql<Candidate & { n: number }>`
-    select i.n::integer as n, c.*
+  const { rows } = await sql<CandidateOfToken & { n: number }>`
+    select i.n::integer as n, c.*, t.expires_at as token_expires_at
     from unnest(${ps.map((p) => p.tokenHash)}::text[], ${ps.map((p) => p.now)}::bigint[])
       with ordinality as i(token_hash, now, n)
     join auth_tokens t on t.token_hash = i.token_hash
     join candidates c on c.id = t.subject_id
     where t.kind = 'candidate' and t.revoked_at is null and t.expires_at > i.now`.execute(db);
-  const found = new Map(rows.map(({ n, ...c }) => [n, c as Candidate]));
+  const found = new Map(rows.map(({ n, ...c }) => [n, { ...c, token_expires_at: Number(c.token_expires_at) }]));
   return ps.map((_, i) => found.get(i + 1));
 });
 
@@ -53,7 +57,7 @@ export class CandidateRepository {
   }
 
   /** The candidate behind a live candidate token hash, in one query (it runs on every candidate call). */
-  async findByTokenHash(tokenHash: string, now: number): Promise<Candidate | undefined> {
+  async findByTokenHash(tokenHash: string, now: number): Promise<CandidateOfToken | undefined> {
     if (this.db.getExecutor().adapter instanceof PostgresAdapter && !this.db.isTransaction)
       return byTokenHashes(this.db, { tokenHash, now });
     return (await byTokenHash(this.db, { tokenHash, now })).rows[0];

@@ -223,6 +223,48 @@ describe.each(await testedDialects())('stored profiles read back everywhere on %
     }
   }, 60_000);
 
+  it('answers a signed-in candidate, the next moment, what staff, an import and they themselves wrote', async () => {
+    const p = '13874000001';
+    const token = await login(p);
+    const nameNow = async () =>
+      (await candidateCall<{ userInfo: { name: string | null } }>('GET', '/user/get-info', token)).data.userInfo.name;
+    // Each process keeps the candidate behind a token a while (services/candidateSessions.ts): every write forgets it.
+    expect(await nameNow()).toBeNull();
+    const made = await staffCreate(p, { name: '员工加' });
+    expect(await nameNow()).toBe('员工加');
+    await staffUpdate(made, { name: '员工改' });
+    expect(await nameNow()).toBe('员工改');
+
+    const sheet = Buffer.from(`手机号,姓名\n${p},导入改\n`);
+    const upload = (path: string, fields: Record<string, string>) => {
+      const f = multipart(fields, { name: 'c.csv', type: 'text/csv', data: sheet });
+      return s.t.app.inject({
+        method: 'POST',
+        url: `/api${path}`,
+        payload: f.payload,
+        headers: { authorization: `Bearer ${author}`, ...f.headers },
+      });
+    };
+    const preview = await upload(api.candidateImportPreview.path, {});
+    expect(preview.statusCode, preview.body).toBe(200);
+    const started = await upload(api.candidateImport.path, {
+      sha256: body<CandidateImportPreviewData>(preview).data.sha256,
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const job = await waitForJob(s.t, author, body<{ job_id: number }>(started).data.job_id, 30_000);
+    expect(job.state, JSON.stringify(job.error)).toBe('done');
+    expect(await nameNow()).toBe('导入改');
+
+    await ownProfile(token, {
+      name: '自己改',
+      school: '中山大学',
+      major: '法学',
+      degree: 'master',
+      graduation_year: 2025,
+    });
+    expect(await nameNow()).toBe('自己改');
+  });
+
   it('reads degrees as codes, whichever way staff or a file wrote them', async () => {
     const a = await staffCreate('13873000001', { name: '甲', degree: '本科' });
     const b = await staffCreate('13873000002', { name: '乙', degree: 'Master' });

@@ -10,7 +10,8 @@ import type { SmsCode, SmsSender } from '../sms/sender.js';
 import { maskPhone } from './proctor.js';
 import type { BudgetedText, Counted, SmsBudget } from './smsBudget.js';
 import type { SmsPacer } from './smsPacing.js';
-import { hashToken, type TokenService } from './tokens.js';
+import type { CandidateSessions } from './candidateSessions.js';
+import type { TokenService } from './tokens.js';
 
 /** Login attempts allowed from one IP address per window (codes are also limited per code). */
 const LOGIN_IP_LIMIT = { max: 60, windowMs: 10 * 60_000 };
@@ -37,6 +38,8 @@ export interface CandidateAuthDeps {
   /** How many texts a phone may get (smsBudget.ts): a login code's interval and daily limits are its budgets. */
   budget: SmsBudget;
   tokens: TokenService;
+  /** The candidates behind tokens, kept per process (candidateSessions.ts). */
+  sessions: CandidateSessions;
   clock: () => number;
   log: ServiceLog;
   /** Timers of queued sends (default: setTimeout); tests move a clock of their own. */
@@ -198,6 +201,7 @@ export class CandidateAuthService {
     const existing = await this.candidates.findByPhone(areaCode, phone);
     if (existing) {
       await this.candidates.touchLogin(existing.id, now);
+      this.deps.sessions.changed(existing.id);
       return existing;
     }
     try {
@@ -211,14 +215,14 @@ export class CandidateAuthService {
   }
 
   /** The candidate behind a token, or null. */
-  async resolve(token: string | undefined): Promise<Candidate | null> {
-    if (!token || token.length > 200) return null;
-    return (await this.candidates.findByTokenHash(hashToken(token), this.deps.clock())) ?? null;
+  resolve(token: string | undefined): Promise<Candidate | null> {
+    return this.deps.sessions.resolve(token);
   }
 
   /** Revokes the token. */
   async logout(token: string): Promise<void> {
     await this.deps.tokens.revoke(token);
+    this.deps.sessions.revoked(token);
   }
 
   /** What /user/get-info answers. */

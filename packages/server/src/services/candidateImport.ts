@@ -15,21 +15,18 @@ import { writeTable } from '@examhall/importers';
 import type { Db } from '../db/database.js';
 import type { Download } from '../files.js';
 import { fail } from '../errors.js';
-import {
-  CandidateDirectoryRepository,
-  phoneKey,
-  type CandidateFieldsRow,
-  type PhoneHit,
-} from '../repositories/candidateDirectory.js';
+import { CandidateDirectoryRepository, phoneKey, type PhoneHit } from '../repositories/candidateDirectory.js';
 import { ParseBusyError, ParseCrashError, parsePool, type ParsePool } from '../parsing/pool.js';
 import type { JobContext, Json } from '../jobs/types.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
-import { fieldsOf, importedOver, othersOnly, writeTeam } from './candidates.js';
+import { othersOnly, writeTeam } from './candidates.js';
 import { inOtherTeam, readCandidateFile, type CandidateFile, type SheetRead } from './candidateSheet.js';
 import type { BulkInviteService } from './bulkInvite.js';
 import type { JobService } from './jobs.js';
+import type { CandidateSessions } from './candidateSessions.js';
+import { importCandidates } from './candidateImportWrite.js';
 import type { Upload } from './profile.js';
 
 /** Where files wait for their import job in object storage. */
@@ -48,16 +45,6 @@ export interface CandidateImportPayload {
   invite: { [key: string]: Json; exam_id: number; send_sms: boolean } | null;
 }
 
-/** How far an import job got: batches committed and what they did (the checkpoint's cursor). */
-interface ImportCursor {
-  [key: string]: Json;
-  batches: number;
-  created: number;
-  updated: number;
-  /** Rows left out because another team linked their person after the file was read. */
-  skipped: number;
-}
-
 /** A file read for a team: the sheet's candidates, each with what an import would do with it, and every problem. */
 interface PlannedFile {
   sha256: string;
@@ -73,6 +60,8 @@ export interface CandidateImportDeps {
   store: Pick<ObjectStore, 'put' | 'get' | 'delete'>;
   jobs: Pick<JobService, 'start'>;
   invitations: Pick<BulkInviteService, 'checkBulk' | 'startBulk'>;
+  /** The candidates kept per process (candidateSessions.ts), told of the candidates an import wrote. */
+  sessions: Pick<CandidateSessions, 'changed'>;
   clock: () => number;
   /** The account a job runs as, by id (null when disabled or gone). */
   actorById: (id: number) => Promise<StaffActor | null>;
@@ -266,6 +255,7 @@ export class CandidateImportService {
       actor,
       overwriteAll: actor.role === 'admin',
       now: this.deps.clock,
+      written: (ids) => this.deps.sessions.changed(ids),
     });
     // Invitations are made once per candidate and exam and texted once per invitation, so a job resumed after
     // this point starts a second invitation job that finds everyone invited and texts nobody again.
@@ -321,78 +311,4 @@ export class CandidateImportService {
       fileName: lang === 'zh' ? '考生导入模板.xlsx' : 'candidate-template.xlsx',
     };
   }
-}
-
-/** What `importCandidates` writes and for whom. */
-export interface CandidateImportPlan {
-  rows: readonly CandidateImportRow[];
-  teamId: number | null;
-  actor: StaffActor;
-  /** True when the importer sees every candidate (an admin): existing ones take the file's values. */
-  overwriteAll: boolean;
-  now: () => number;
-}
-
-/**
- * Writes candidates in order, `CANDIDATE_LIMITS.batchRows` at a time, each batch in one transaction together
- * with the job's checkpoint (batches done, created and updated so far), reporting progress by rows. Upserts by
- * phone, so a batch that runs twice (a runner died between its effect and the next) writes the same rows.
- */
-export async function importCandidates(
-  db: Db,
-  ctx: Pick<JobContext, 'cursor' | 'checkpoint' | 'progress' | 'signal'>,
-  plan: CandidateImportPlan,
-): Promise<{ created: number; updated: number; skipped: number }> {
-  const size = CANDIDATE_LIMITS.batchRows;
-  const total = plan.rows.length;
-  const c = ctx.cursor as Partial<ImportCursor> | null;
-  let at: ImportCursor = {
-    batches: Number(c?.batches ?? 0),
-    created: Number(c?.created ?? 0),
-    updated: Number(c?.updated ?? 0),
-    skipped: Number(c?.skipped ?? 0),
-  };
-  await ctx.progress(Math.min(at.batches * size, total), total, 'candidates');
-  for (let b = at.batches; b * size < total; b++) {
-    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
-    const batch = plan.rows.slice(b * size, (b + 1) * size);
-    const done = Math.min((b + 1) * size, total);
-    at = await ctx.checkpoint(
-      (out: ImportCursor): Json => out,
-      async (trx) => {
-        const repo = new CandidateDirectoryRepository(trx);
-        const now = plan.now();
-        const existing = await repo.byPhones(batch, plan.teamId);
-        const fresh: CandidateFieldsRow[] = [];
-        const ids: number[] = [];
-        // Counted as the preview shows them: a candidate the team did not have yet is one it gains.
-        let updated = 0;
-        let skipped = 0;
-        for (const r of batch) {
-          const hit = existing.get(phoneKey(r.area_code, r.phone));
-          if (hit) {
-            const known = hit.linked || plan.overwriteAll;
-            // Another team added the person after the file was read: the plan's refusal applies all the same.
-            if (!known && othersOnly(hit)) {
-              skipped++;
-              continue;
-            }
-            await repo.update(hit.row.id, importedOver(hit.row, r, known));
-            ids.push(hit.row.id);
-            if (known) updated++;
-          } else fresh.push(fieldsOf(r));
-        }
-        ids.push(...(await repo.create(fresh, now)));
-        if (plan.teamId !== null) await repo.link(ids, plan.teamId, plan.actor.id, now);
-        return {
-          batches: b + 1,
-          created: at.created + batch.length - updated - skipped,
-          updated: at.updated + updated,
-          skipped: at.skipped + skipped,
-        };
-      },
-      { done, total },
-    );
-  }
-  return { created: at.created, updated: at.updated, skipped: at.skipped };
 }

@@ -21,6 +21,7 @@ import {
 import { TokenRepository } from '../repositories/tokens.js';
 import type { AccessService, StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
+import type { CandidateSessions } from './candidateSessions.js';
 import type { SheetCandidate } from './candidateSheet.js';
 
 /** A custom-fields column's JSON as an object of strings (anything else reads as none). */
@@ -122,6 +123,8 @@ export async function writeTeam(
 export interface CandidateDeps {
   access: AccessService;
   audit: AuditService;
+  /** The candidates kept per process: an edit makes them forget the candidate. */
+  sessions: Pick<CandidateSessions, 'changed'>;
   clock: () => number;
 }
 
@@ -197,6 +200,7 @@ export class CandidateService {
       });
       return candidateId;
     });
+    this.deps.sessions.changed(id);
     return toView((await this.repo.byId(id, this.reachOf(actor)))!);
   }
 
@@ -235,6 +239,7 @@ export class CandidateService {
           ...(phoneChanged ? { sessions_ended: true } : {}),
         });
     });
+    this.deps.sessions.changed(body.candidate_id);
     return this.detail(actor, body.candidate_id);
   }
 }

@@ -29,6 +29,7 @@ import {
 } from './examVersions.js';
 import { bodyOf } from './storedQuestion.js';
 import type { InvitationService } from './invitations.js';
+import type { CandidateSessions } from './candidateSessions.js';
 import type { TokenService } from './tokens.js';
 
 /** How long a preview stays open to its candidate (and its token works). */
@@ -53,6 +54,8 @@ export interface ExamPreviewDeps {
   bank: PublishBank;
   catalog: ExamCatalog;
   tokens: TokenService;
+  /** The candidates kept per process: the preview candidate's profile is renewed each time. */
+  sessions: Pick<CandidateSessions, 'changed'>;
   /** Where the preview invitation is made. */
   invitations: Pick<InvitationService, 'preview'>;
   clock: () => number;
@@ -120,6 +123,7 @@ export class ExamPreviewService {
         // Two previews of one exam at once (a double click): the unique constraints let one through.
         throw isUniqueViolation(err) ? fail('conflict', 'a preview of this exam was being made at the same time') : err;
       });
+    this.deps.sessions.changed(candidateId);
     const { token, expiresAt } = await this.deps.tokens.issue('candidate', candidateId, PREVIEW_WINDOW_MS);
     return {
       token,

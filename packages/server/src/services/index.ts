@@ -39,9 +39,11 @@ import { SmsDispatcher } from './smsDispatch.js';
 import { SmsPacer } from './smsPacing.js';
 import { SmsBudget } from './smsBudget.js';
 import { CandidateService } from './candidates.js';
+import { CandidateRepository } from '../repositories/candidates.js';
 import { CandidateImportService } from './candidateImport.js';
 import { ExamCandidateService } from './examCandidates.js';
 import { CandidateAuthService } from './candidateAuth.js';
+import { CandidateSessions } from './candidateSessions.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
 import { ExamEditorService } from './examEditor.js';
@@ -206,8 +208,14 @@ export function createServices(deps: ServiceDeps): Services {
   const smsBudget = new SmsBudget(deps.config.sms.budgets, clock);
   const inviting = invitationServices(db, { ...jobDeps, budget: smsBudget, publicUrl: deps.config.publicUrl });
   const { invitations, invitationTexts, bulkInvite } = inviting;
-  const candidates = new CandidateService(db, jobDeps);
-  const candidateImports = new CandidateImportService(db, { ...jobDeps, invitations: bulkInvite });
+  const candidateRows = new CandidateRepository(db);
+  const sessions = new CandidateSessions(
+    (tokenHash, now) => candidateRows.findByTokenHash(tokenHash, now),
+    deps.notifier,
+    clock,
+  );
+  const candidates = new CandidateService(db, { ...jobDeps, sessions });
+  const candidateImports = new CandidateImportService(db, { ...jobDeps, sessions, invitations: bulkInvite });
   const similarity = new SimilarityService(db, access, audit, jobs, clock);
   const kinds: JobHandlers<JobKind> = {
     bank_import: (ctx) => imports.runImport(ctx),
@@ -317,7 +325,7 @@ export function createServices(deps: ServiceDeps): Services {
     webhooks,
     apiTokens: new ApiTokenService(db, audit, clock, deps.limiter),
     resultFeed,
-    candidateAuth: new CandidateAuthService({ ...deps, tokens, pacer: smsPacer, budget: smsBudget }),
+    candidateAuth: new CandidateAuthService({ ...deps, tokens, sessions, pacer: smsPacer, budget: smsBudget }),
     ...staff,
     exams: new ExamService(db, attempts, clock),
     ...scheduleServices(db, { access, audit, attempts, notifier: deps.notifier, clock }),
@@ -332,7 +340,16 @@ export function createServices(deps: ServiceDeps): Services {
       texts: invitationTexts,
       clock,
     }),
-    examPreview: new ExamPreviewService(db, { access, audit, bank: publishBank, catalog, tokens, invitations, clock }),
+    examPreview: new ExamPreviewService(db, {
+      access,
+      audit,
+      bank: publishBank,
+      catalog,
+      tokens,
+      sessions,
+      invitations,
+      clock,
+    }),
     attempts,
     attemptEntry: new AttemptEntryService(db, { attempts, admission, notifier: deps.notifier, clock }),
     ...answered,
@@ -345,7 +362,7 @@ export function createServices(deps: ServiceDeps): Services {
     faceVerification,
     checks: new DeviceCheckService(db, attempts, risk, faceCheck, clock),
     judge: new JudgeService(db, attempts, deps.judgeQueue, deps.limiter, clock, deps.log, metrics),
-    profile: new ProfileService(db, store, clock),
+    profile: new ProfileService(db, store, sessions, clock),
     proctor: new ProctorService(db, attempts, store, deps.notifier, access, audit, clock, deps.log),
     media,
     site: new SiteService(deps.config, clock),

@@ -13,6 +13,9 @@ import type { SmsCode, SmsMessage, SmsSender } from '../sms/sender.js';
 import { openTestDb, testedDialects, type TestDb } from '../test/db.js';
 import { requirePart, TEST_REDIS_URL } from '../test/parts.js';
 import { CandidateAuthService, type Later } from './candidateAuth.js';
+import { CandidateSessions } from './candidateSessions.js';
+import { CandidateRepository } from '../repositories/candidates.js';
+import { InProcessNotifier } from '../proctoring/notifier.js';
 import type { ServiceLog } from '../log.js';
 import { SMS_BUDGET_DEFAULTS, SmsBudget } from './smsBudget.js';
 import { SmsPacer, type SmsPacing } from './smsPacing.js';
@@ -81,6 +84,11 @@ describe.each(cases)('login codes paced on $d with the $name', ({ d, make }) => 
       pacer: new SmsPacer(limiter, pacing),
       budget: new SmsBudget(SMS_BUDGET_DEFAULTS, clock),
       tokens: new TokenService(db.handle.db, clock),
+      sessions: new CandidateSessions(
+        (hash, at) => new CandidateRepository(db.handle.db).findByTokenHash(hash, at),
+        new InProcessNotifier(),
+        clock,
+      ),
       clock,
       log,
       later,

@@ -14,6 +14,7 @@ import { CandidateRepository, type Candidate } from '../repositories/candidates.
 import { FileRepository } from '../repositories/files.js';
 import { contentMatches } from '../storage/sniff.js';
 import type { ObjectStore } from '../storage/objectStore.js';
+import type { CandidateSessions } from './candidateSessions.js';
 import { COLLEGES, MAJORS } from './referenceData.js';
 
 /** An uploaded file, read in full. */
@@ -31,6 +32,7 @@ export class ProfileService {
   constructor(
     db: Db,
     private readonly store: ObjectStore,
+    private readonly sessions: Pick<CandidateSessions, 'changed'>,
     private readonly clock: () => number,
   ) {
     this.candidates = new CandidateRepository(db);
@@ -56,6 +58,7 @@ export class ProfileService {
     p: { name: string; school: string; major: string; degree: string; graduation_year: number },
   ): Promise<MyInfoData> {
     await this.candidates.saveProfile(c.id, p);
+    this.sessions.changed(c.id);
     return this.myInfo(c);
   }
 
