@@ -43,6 +43,37 @@ const totpKey = optionalText.transform((v, ctx) => {
 export const WEBHOOK_LOG_DAYS = 90;
 
 /** The environment variables Examhall reads, with their defaults. */
+/** Whether an identity provider's address may be plain http: only on this machine (a provider run beside it). */
+function loopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+/** An identity provider's address: https, or http on this machine. */
+const providerUrl = optionalText.pipe(
+  z
+    .url()
+    .refine((v) => v.startsWith('https:') || (v.startsWith('http:') && loopback(v)), 'must be https://')
+    .optional(),
+);
+
+/** Whether the claim that names an account holds a phone number or an e-mail address. */
+const accountKind = z.enum(['phone', 'email']);
+
+/** A PEM certificate given inline (`-----BEGIN CERTIFICATE-----...`) or as its base64 body alone. */
+const certificate = optionalText.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const body = v
+    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
+    .replace(/\\n/g, '')
+    .replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+=*$/.test(body) || body.length < 100) {
+    ctx.addIssue({ code: 'custom', message: 'must be a PEM certificate (or its base64 body)' });
+    return z.NEVER;
+  }
+  return `-----BEGIN CERTIFICATE-----\n${body.replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----`;
+});
+
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -152,6 +183,23 @@ const EnvSchema = z
     WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(WEBHOOK_LOG_DAYS),
     /** The key staff TOTP secrets are encrypted with at rest. */
     TOTP_KEY: totpKey,
+    OIDC_ISSUER: providerUrl,
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OIDC_SCOPES: z.string().default('openid profile email phone'),
+    OIDC_NAME: z.string().trim().min(1).max(40).default('SSO'),
+    OIDC_ACCOUNT_CLAIM: z.string().min(1).default('phone_number'),
+    OIDC_ACCOUNT_KIND: accountKind.default('phone'),
+    OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+    SAML_IDP_SSO_URL: providerUrl,
+    SAML_IDP_ISSUER: optionalText,
+    SAML_IDP_CERT: certificate,
+    SAML_SP_ENTITY_ID: optionalText,
+    SAML_NAME: z.string().trim().min(1).max(40).default('SAML'),
+    SAML_ACCOUNT_ATTRIBUTE: z.string().min(1).default('email'),
+    SAML_ACCOUNT_KIND: accountKind.default('email'),
+    SAML_GROUPS_ATTRIBUTE: z.string().min(1).default('groups'),
+    SSO_CREATE_ACCOUNTS: z.enum(['true', 'false']).default('true'),
     NODE_ENV: optionalText,
   })
   .superRefine((env, ctx) => {
@@ -233,6 +281,25 @@ const EnvSchema = z
       env.MAINTENANCE_TO <= env.MAINTENANCE_FROM
     ) {
       ctx.addIssue({ code: 'custom', path: ['MAINTENANCE_TO'], message: 'must be after MAINTENANCE_FROM' });
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    if (oidc.some((v) => v !== undefined) && oidc.some((v) => v === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together',
+      });
+    }
+    if (env.OIDC_ISSUER !== undefined && !env.OIDC_SCOPES.split(/\s+/).includes('openid')) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_SCOPES'], message: "must include 'openid'" });
+    }
+    const saml = [env.SAML_IDP_SSO_URL, env.SAML_IDP_ISSUER, env.SAML_IDP_CERT];
+    if (saml.some((v) => v !== undefined) && saml.some((v) => v === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SAML_IDP_SSO_URL'],
+        message: 'SAML_IDP_SSO_URL, SAML_IDP_ISSUER and SAML_IDP_CERT go together',
+      });
     }
     if ((env.ADMIN_PHONE === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PHONE and ADMIN_PASSWORD go together' });
@@ -317,6 +384,44 @@ export interface Config {
    * where one is generated in DATA_DIR on first use (services/totpSecrets.ts).
    */
   totpKey: Buffer | undefined;
+  /** OpenID Connect sign-in for staff, or null when not set up. */
+  oidc: OidcConfig | null;
+  /** SAML 2.0 sign-in for staff, or null when not set up. */
+  saml: SamlConfig | null;
+  /** Whether single sign-on makes an account on a first sign-in from the provider's claims (else only known accounts). */
+  ssoCreateAccounts: boolean;
+}
+
+/** What both single sign-on methods say about who signs in. */
+export interface SsoClaims {
+  /** The name on the login page's button. */
+  name: string;
+  /** The claim (attribute) that names the account. */
+  accountClaim: string;
+  /** Whether it holds a phone number or an e-mail. */
+  accountKind: 'phone' | 'email';
+  /** The claim (attribute) that lists the groups. */
+  groupsClaim: string;
+}
+
+/** OpenID Connect settings. */
+export interface OidcConfig extends SsoClaims {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
+}
+
+/** SAML 2.0 settings. */
+export interface SamlConfig extends SsoClaims {
+  /** The identity provider's single sign-on address (HTTP-Redirect binding). */
+  entryPoint: string;
+  /** The identity provider's entity id (the Issuer of its responses). */
+  idpIssuer: string;
+  /** The certificate its responses are signed with (PEM). */
+  idpCert: string;
+  /** This site's entity id (the audience the assertions must name). */
+  spEntityId: string | undefined;
 }
 
 /** S3-compatible storage settings. */
@@ -398,6 +503,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLogDays: e.WEBHOOK_LOG_DAYS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     totpKey: e.TOTP_KEY,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            scopes: e.OIDC_SCOPES,
+            name: e.OIDC_NAME,
+            accountClaim: e.OIDC_ACCOUNT_CLAIM,
+            accountKind: e.OIDC_ACCOUNT_KIND,
+            groupsClaim: e.OIDC_GROUPS_CLAIM,
+          }
+        : null,
+    saml:
+      e.SAML_IDP_SSO_URL && e.SAML_IDP_ISSUER && e.SAML_IDP_CERT
+        ? {
+            entryPoint: e.SAML_IDP_SSO_URL,
+            idpIssuer: e.SAML_IDP_ISSUER,
+            idpCert: e.SAML_IDP_CERT,
+            spEntityId: e.SAML_SP_ENTITY_ID,
+            name: e.SAML_NAME,
+            accountClaim: e.SAML_ACCOUNT_ATTRIBUTE,
+            accountKind: e.SAML_ACCOUNT_KIND,
+            groupsClaim: e.SAML_GROUPS_ATTRIBUTE,
+          }
+        : null,
+    ssoCreateAccounts: e.SSO_CREATE_ACCOUNTS === 'true',
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {

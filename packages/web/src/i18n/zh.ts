@@ -6,6 +6,7 @@ import type { gradingZh } from './grading.zh.js';
 import type { resultsZh } from './results.zh.js';
 import type { integrationsZh } from './integrations.zh.js';
 import type { accountZh } from './account.zh.js';
+import type { ssoZh } from './sso.zh.js';
 import type { analysisZh } from './analysis.zh.js';
 import type { explanationsZh } from './explanations.zh.js';
 import { detailsZh } from './details.zh.js';
@@ -702,6 +703,22 @@ export const zh = {
   'error.sms_exam_daily_limit': '本场笔试今天的短信额度已用完',
   'error.sms_team_daily_limit': '本团队今天的短信额度已用完',
   'error.account_locked': '登录失败次数过多，请稍后再试',
+  'error.sso_not_configured': '此处未设置这种单点登录方式',
+  'error.sso_state_invalid': '登录不是在此浏览器中发起的，或已超时；请重新开始',
+  'error.sso_provider_error': '身份提供方拒绝了登录或没有响应',
+  'error.sso_signature_invalid': '身份提供方对此次登录的签名无效',
+  'error.sso_unsigned': '此次登录没有身份提供方的签名',
+  'error.sso_nonce_mismatch': '此次登录回应的不是本浏览器发出的请求',
+  'error.sso_audience_mismatch': '此次登录是为其他应用签发的',
+  'error.sso_token_expired': '此次登录已过期，请重新开始',
+  'error.sso_clock_skew': '此次登录的时间在未来：本服务器与身份提供方的时钟不一致',
+  'error.sso_replayed': '此次登录已经使用过',
+  'error.sso_token_invalid': '无法验证身份提供方的应答',
+  'error.sso_claim_missing': '身份提供方没有提供本站需要的手机号或邮箱',
+  'error.sso_unknown_account': '本站没有与此身份对应的账号，请联系管理员创建',
+  'error.sso_no_mapped_team': '你在身份提供方的群组都没有对应本站的团队，请联系管理员',
+  'error.sso_account_disabled': '此账号已停用',
+  'error.sso_required': '本站员工须通过公司身份提供方登录，请使用单点登录按钮',
   'error.totp_required': '请输入身份验证器应用中的验证码',
   'error.totp_invalid': '验证码错误或已被使用',
   'error.totp_enrolment_required': '使用控制台前请先开启两步验证',
@@ -769,6 +786,7 @@ export type MessageKey =
   | keyof typeof integrationsZh
   | keyof typeof analysisZh
   | keyof typeof accountZh
+  | keyof typeof ssoZh
   | keyof typeof explanationsZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;
