@@ -7,7 +7,7 @@
  */
 import { api, STAFF_AUTH_COOKIE, type SsoGroupView } from '@examhall/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createTestApp, type TestApp } from '../test/app.js';
+import { body, createTestApp, TEST_ADMIN, type TestApp } from '../test/app.js';
 import { auditEntriesOf } from '../test/auditLog.js';
 import { freshPhone, sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
@@ -173,5 +173,45 @@ describe.each(await testedDialects())('OpenID Connect sign-in on %s', (dialect) 
     expect(removed.statusCode).toBe(200);
     user(['hr-campus'], phone);
     expect(await refused()).toBe('sso_no_mapped_team');
+  });
+
+  it('requiring single sign-on refuses every password but the break-glass admins, and single sign-on still works', async () => {
+    const password = 'password-1';
+    const phone = freshPhone('133');
+    await sendCall(
+      t,
+      api.staffCreate,
+      { body: { phone, area_code: '86', name: 'Password author', role: 'author', password } },
+      admin,
+    );
+    const me = body<{ id: number }>(await sendCall(t, api.staffMe, {}, admin)).data;
+    const none = await sendCall(t, api.ssoSettingsUpdate, { body: { required: true, break_glass: [] } }, admin);
+    expect(body(none).code).toBe('validation_error');
+    const set = await sendCall(t, api.ssoSettingsUpdate, { body: { required: true, break_glass: [me.id] } }, admin);
+    expect(body(set).data).toMatchObject({ required: true, break_glass: [me.id] });
+    const [entry] = await auditEntriesOf(t, 'sso.settings');
+    expect(JSON.parse(entry!.after!)).toEqual({ required: true, break_glass: [me.id] });
+    expect(body(await sendCall(t, api.ssoOptions, {}, '')).data).toMatchObject({ required: true });
+
+    const login = (p: string, pw: string) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { phone: p, password: pw } });
+    const refusedLogin = await login(phone, password);
+    expect(refusedLogin.statusCode).toBe(403);
+    expect(body(refusedLogin).code).toBe('sso_required');
+    // A wrong password says only that.
+    expect(body(await login(phone, 'wrong-password')).code).toBe('invalid_credentials');
+    expect((await login(TEST_ADMIN.phone, TEST_ADMIN.password)).statusCode).toBe(200);
+
+    const mapped = await sendCall(
+      t,
+      api.ssoGroupCreate,
+      { body: { group: 'hr-required', team_id: teamId, role: 'author' } },
+      admin,
+    );
+    expect(mapped.statusCode).toBe(200);
+    user(['hr-required']);
+    expect((await signIn()).token).toBeTruthy();
+    await sendCall(t, api.ssoSettingsUpdate, { body: { required: false, break_glass: [] } }, admin);
+    expect((await login(phone, password)).statusCode).toBe(200);
   });
 });
