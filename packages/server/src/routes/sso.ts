@@ -31,7 +31,7 @@ export function ssoRoutes(app: FastifyInstance, services: Services, config: Conf
     const policy = await services.ssoAdmin.policy();
     return {
       oidc: config.oidc ? { name: config.oidc.name, start_path: `${config.apiPrefix}${api.oidcStart.path}` } : null,
-      saml: config.saml ? { name: config.saml.name, start_path: `${config.apiPrefix}${api.samlStart.path}` } : null,
+      saml: null,
       required: policy.required,
     };
   });
