@@ -94,8 +94,15 @@ export function riskCategoryOf(id: RiskEventId): RiskCategory {
 /** Staff roles of the console. */
 export const STAFF_ROLES = ['admin', 'author', 'proctor', 'grader'] as const;
 
-/** How a staff session was signed in to: `local`, the account's own password (and second factor where it has one). */
-export const SIGN_IN_METHODS = ['local'] as const;
+/**
+ * How a staff session was signed in to: `local`, the account's own password (and second factor where it has one);
+ * `oidc` and `saml`, the company's identity provider (single sign-on, OpenID Connect or SAML 2.0).
+ */
+export const SIGN_IN_METHODS = ['local', 'oidc', 'saml'] as const;
+/** The sign-in methods of an identity provider (single sign-on). */
+export const SSO_METHODS = ['oidc', 'saml'] as const;
+/** A single sign-on method. */
+export type SsoMethod = (typeof SSO_METHODS)[number];
 /** A sign-in method. */
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 /** A staff role. */

@@ -65,6 +65,38 @@ export const ERRORS = {
     status: 403,
     msg: 'this account must turn on two-factor authentication before using the console',
   },
+  // Single sign-on: each refusal says why, in the login page's language (the callback leads there naming the code).
+  sso_not_configured: { status: 404, msg: 'single sign-on with this method is not set up here' },
+  sso_state_invalid: {
+    status: 400,
+    msg: 'the sign-in was not started in this browser, or took too long; start it again',
+  },
+  sso_provider_error: { status: 502, msg: 'the identity provider refused the sign-in or did not answer' },
+  sso_signature_invalid: { status: 401, msg: "the identity provider's signature on the sign-in is not valid" },
+  sso_unsigned: { status: 401, msg: 'the sign-in carries no signature of the identity provider' },
+  sso_nonce_mismatch: { status: 401, msg: 'the sign-in answers another request than the one this browser made' },
+  sso_audience_mismatch: { status: 401, msg: 'the sign-in was issued for another application' },
+  sso_token_expired: { status: 401, msg: 'the sign-in has expired; start it again' },
+  sso_clock_skew: {
+    status: 401,
+    msg: "the sign-in is dated in the future: this server's clock and the identity provider's disagree",
+  },
+  sso_replayed: { status: 401, msg: 'this sign-in has already been used' },
+  sso_token_invalid: { status: 401, msg: "the identity provider's answer could not be verified" },
+  sso_claim_missing: {
+    status: 403,
+    msg: 'the identity provider did not say who you are (the phone or e-mail this site asks for)',
+  },
+  sso_unknown_account: { status: 403, msg: 'no account here belongs to this identity; ask an admin to create one' },
+  sso_no_mapped_team: {
+    status: 403,
+    msg: 'none of your groups at the identity provider is mapped to a team here; ask an admin',
+  },
+  sso_account_disabled: { status: 403, msg: 'this account is disabled' },
+  sso_required: {
+    status: 403,
+    msg: 'staff sign in with the company identity provider here: use the single sign-on button',
+  },
   rate_limited: { status: 429, msg: 'too many requests, please try again later' },
   sms_too_frequent: { status: 429, msg: 'a code was sent recently, please wait before requesting another' },
   sms_daily_limit: { status: 429, msg: 'daily limit of verification codes reached for this phone' },

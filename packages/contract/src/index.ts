@@ -33,6 +33,7 @@ export * from './schemas/grading.js';
 export * from './schemas/results.js';
 export * from './schemas/integrations.js';
 export * from './schemas/site.js';
+export * from './schemas/sso.js';
 export * from './schemas/staff.js';
 export * from './schemas/subject.js';
 export * from './schemas/team.js';

@@ -25,6 +25,7 @@ import { Metrics, timedTask, type PoolStats } from './ops/metrics.js';
 import { opsRoutes } from './ops/routes.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 import { adminRoutes } from './routes/admin.js';
+import { ssoRoutes } from './routes/sso.js';
 import { answerRoutes } from './routes/answer.js';
 import { bankRoutes } from './routes/bank.js';
 import { candidateRoutes } from './routes/candidates.js';
@@ -197,6 +198,7 @@ function apiRoutes(api: FastifyInstance, services: Services, config: Config): vo
   cepingRoutes(api, services);
   profileRoutes(api, services);
   adminRoutes(api, services, config);
+  ssoRoutes(api, services, config);
   proctorRoutes(api, services);
   consoleRoutes(api, services);
   examEditorRoutes(api, services);

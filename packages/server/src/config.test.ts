@@ -52,6 +52,24 @@ describe('configuration', () => {
     throw new Error('configuration was accepted');
   };
 
+  it('sets OpenID Connect up only whole, from an https issuer (or one on this machine), off when unset', () => {
+    expect(loadConfig({}).oidc).toBeNull();
+    const oidc = { OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'examhall', OIDC_CLIENT_SECRET: 's' };
+    expect(loadConfig(oidc).oidc).toMatchObject({
+      issuer: 'https://id.example.com',
+      accountClaim: 'phone_number',
+      accountKind: 'phone',
+      groupsClaim: 'groups',
+      name: 'SSO',
+    });
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(
+      /OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together/,
+    );
+    expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://id.example.com' })).toThrow(/OIDC_ISSUER: must be https/);
+    expect(loadConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
+    expect(() => loadConfig({ ...oidc, OIDC_SCOPES: 'profile' })).toThrow(/OIDC_SCOPES: must include 'openid'/);
+  });
+
   it('names every invalid variable at once', () => {
     const message = problems({
       PORT: 'abc',

@@ -43,6 +43,23 @@ const totpKey = optionalText.transform((v, ctx) => {
 export const WEBHOOK_LOG_DAYS = 90;
 
 /** The environment variables Examhall reads, with their defaults. */
+/** Whether an identity provider's address may be plain http: only on this machine (a provider run beside it). */
+function loopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+/** An identity provider's address: https, or http on this machine. */
+const providerUrl = optionalText.pipe(
+  z
+    .url()
+    .refine((v) => v.startsWith('https:') || (v.startsWith('http:') && loopback(v)), 'must be https://')
+    .optional(),
+);
+
+/** Whether the claim that names an account holds a phone number or an e-mail address. */
+const accountKind = z.enum(['phone', 'email']);
+
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -152,6 +169,15 @@ const EnvSchema = z
     WEBHOOK_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(WEBHOOK_LOG_DAYS),
     /** The key staff TOTP secrets are encrypted with at rest. */
     TOTP_KEY: totpKey,
+    OIDC_ISSUER: providerUrl,
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OIDC_SCOPES: z.string().default('openid profile email phone'),
+    OIDC_NAME: z.string().trim().min(1).max(40).default('SSO'),
+    OIDC_ACCOUNT_CLAIM: z.string().min(1).default('phone_number'),
+    OIDC_ACCOUNT_KIND: accountKind.default('phone'),
+    OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+    SSO_CREATE_ACCOUNTS: z.enum(['true', 'false']).default('true'),
     NODE_ENV: optionalText,
   })
   .superRefine((env, ctx) => {
@@ -233,6 +259,17 @@ const EnvSchema = z
       env.MAINTENANCE_TO <= env.MAINTENANCE_FROM
     ) {
       ctx.addIssue({ code: 'custom', path: ['MAINTENANCE_TO'], message: 'must be after MAINTENANCE_FROM' });
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    if (oidc.some((v) => v !== undefined) && oidc.some((v) => v === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together',
+      });
+    }
+    if (env.OIDC_ISSUER !== undefined && !env.OIDC_SCOPES.split(/\s+/).includes('openid')) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_SCOPES'], message: "must include 'openid'" });
     }
     if ((env.ADMIN_PHONE === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PHONE and ADMIN_PASSWORD go together' });
@@ -317,6 +354,30 @@ export interface Config {
    * where one is generated in DATA_DIR on first use (services/totpSecrets.ts).
    */
   totpKey: Buffer | undefined;
+  /** OpenID Connect sign-in for staff, or null when not set up. */
+  oidc: OidcConfig | null;
+  /** Whether single sign-on makes an account on a first sign-in from the provider's claims (else only known accounts). */
+  ssoCreateAccounts: boolean;
+}
+
+/** What both single sign-on methods say about who signs in. */
+export interface SsoClaims {
+  /** The name on the login page's button. */
+  name: string;
+  /** The claim (attribute) that names the account. */
+  accountClaim: string;
+  /** Whether it holds a phone number or an e-mail. */
+  accountKind: 'phone' | 'email';
+  /** The claim (attribute) that lists the groups. */
+  groupsClaim: string;
+}
+
+/** OpenID Connect settings. */
+export interface OidcConfig extends SsoClaims {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string;
 }
 
 /** S3-compatible storage settings. */
@@ -398,6 +459,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLogDays: e.WEBHOOK_LOG_DAYS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     totpKey: e.TOTP_KEY,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            scopes: e.OIDC_SCOPES,
+            name: e.OIDC_NAME,
+            accountClaim: e.OIDC_ACCOUNT_CLAIM,
+            accountKind: e.OIDC_ACCOUNT_KIND,
+            groupsClaim: e.OIDC_GROUPS_CLAIM,
+          }
+        : null,
+    ssoCreateAccounts: e.SSO_CREATE_ACCOUNTS === 'true',
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY && e.S3_ROLE_ARN
         ? {

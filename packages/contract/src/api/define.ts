@@ -80,6 +80,11 @@ export interface CallDef<
    * success envelope; its errors are the usual error envelope. `data` is then unused.
    */
   download?: true;
+  /**
+   * True when the call is a browser's navigation that answers a redirect (302 and `Location`) instead of the
+   * envelope: the single sign-on steps. Its failures lead to the staff login page, which names the error code.
+   */
+  redirect?: true;
   /** 'sse' when the call answers a stream of server-sent events, each `data:` one JSON object of `data`'s schema. */
   stream?: 'sse';
 }

@@ -19,6 +19,7 @@ import { resultCalls } from './results.js';
 import { reviewCalls } from './review.js';
 import { scheduleCalls } from './schedule.js';
 import { similarityCalls } from './similarity.js';
+import { ssoCalls } from './sso.js';
 import { staffCalls } from './staff.js';
 import { subjectCalls } from './subject.js';
 import { teamCalls } from './teams.js';
@@ -41,6 +42,7 @@ export {
   resultCalls,
   reviewCalls,
   similarityCalls,
+  ssoCalls,
   staffCalls,
   subjectCalls,
   teamCalls,
@@ -56,6 +58,7 @@ export const api = {
   ...subjectCalls,
   ...cepingCalls,
   ...staffCalls,
+  ...ssoCalls,
   ...proctorCalls,
   ...teamCalls,
   ...auditCalls,

@@ -47,6 +47,47 @@ export interface StaffTable {
   totp_last_step: Generated<number | null>;
 }
 
+/** A group of the identity provider mapped to a team and role (migration 041). */
+export interface SsoGroupMappingTable {
+  id: Generated<number>;
+  group_name: string;
+  /** Null only for the admin role. */
+  team_id: number | null;
+  role: string;
+  created_at: number;
+}
+
+/** Which account a provider's subject signs in as. */
+export interface StaffIdentityTable {
+  /** 'oidc' or 'saml'. */
+  method: string;
+  /** The provider's issuer (OpenID Connect) or entity id (SAML). */
+  issuer: string;
+  /** Its `sub` claim or NameID. */
+  subject: string;
+  staff_id: number;
+  created_at: number;
+  last_sign_in_at: number;
+}
+
+/** A sign-in started and not yet answered: its checks, kept server-side. */
+export interface SsoRequestTable {
+  /** SHA-256 of the state (OpenID Connect) or of the request id (SAML). */
+  key_hash: string;
+  method: string;
+  nonce: string | null;
+  code_verifier: string | null;
+  /** The console path to go to once signed in. */
+  redirect: string;
+  expires_at: number;
+}
+
+/** SAML assertion ids accepted, kept until they expire, so that none is accepted twice. */
+export interface SsoAssertionTable {
+  assertion_id: string;
+  expires_at: number;
+}
+
 /** Login tries per phone in the current window (known account or not), reserved before the password check. */
 export interface StaffLoginTryTable {
   phone: string;
@@ -605,6 +646,10 @@ export interface Database {
   candidates: CandidateTable;
   candidate_team: CandidateTeamTable;
   staff: StaffTable;
+  sso_group_mappings: SsoGroupMappingTable;
+  staff_identities: StaffIdentityTable;
+  sso_requests: SsoRequestTable;
+  sso_assertions: SsoAssertionTable;
   staff_login_tries: StaffLoginTryTable;
   staff_recovery_codes: StaffRecoveryCodeTable;
   auth_tokens: AuthTokenTable;

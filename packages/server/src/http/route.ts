@@ -9,7 +9,7 @@ import { authorize, type StaffActor } from '../services/access.js';
 import type { ApiCaller } from '../services/apiTokens.js';
 import type { PhoneCaller } from '../services/evidence/phone.js';
 import type { Upload } from '../services/profile.js';
-import { fail } from '../errors.js';
+import { AppError, fail } from '../errors.js';
 import type { Download } from '../files.js';
 import type { Out, RouteContext } from './context.js';
 import { firstProblem, readUpload } from './multipart.js';
@@ -120,6 +120,7 @@ export function route<C extends CallDef>(app: FastifyInstance, services: Service
   if (call.stream) throw new Error(`${call.path} is a stream: register it with streamRoute`);
   if (call.bodyFormat === 'multipart') throw new Error(`${call.path} takes a file: register it with uploadRoute`);
   if (call.download) throw new Error(`${call.path} answers a file: register it with downloadRoute`);
+  if (call.redirect) throw new Error(`${call.path} answers a redirect: register it with redirectRoute`);
   register(app, services, call, handler);
 }
 
@@ -160,6 +161,46 @@ export function downloadRoute<C extends CallDef>(
             ? file.bytes
             : Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
         );
+    },
+  });
+}
+
+/** Where a browser goes when a redirect call fails: the staff login page, which says why in its language. */
+export function failedSignInPath(code: string): string {
+  return `/admin/login?sso_error=${encodeURIComponent(code)}`;
+}
+
+/**
+ * Registers a catalogue call that a browser navigates to and that answers a redirect (`redirect: true`: the single
+ * sign-on steps), with the same authentication and validation as every other call. The handler answers where the
+ * browser goes next; a refusal leads it to the staff login page naming the error code, never to an envelope it
+ * would show as text.
+ */
+export function redirectRoute<C extends CallDef>(
+  app: FastifyInstance,
+  services: Services,
+  call: C,
+  handler: (ctx: RouteContext<C>) => Promise<string>,
+): void {
+  if (!call.redirect) throw new Error(`${call.path} is not a redirect call`);
+  const auth = authenticate(services, call);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: call.method,
+    url: call.path,
+    schema: routeSchema(call, `${call.summary} (answers a redirect)`),
+    config: { call },
+    onRequest: async (request) => auth(request),
+    handler: async (request, reply) => {
+      let location: string;
+      try {
+        location = await handler(contextOf<C>(request, reply));
+      } catch (err) {
+        const known = err instanceof AppError;
+        if (known) request.log.info({ code: err.code, reason: err.message }, 'sign-in refused');
+        else request.log.error({ err }, 'sign-in failed');
+        location = failedSignInPath(known ? err.code : 'internal_error');
+      }
+      return reply.header('cache-control', 'no-store').redirect(location, 302);
     },
   });
 }

@@ -18,4 +18,19 @@ export class SettingsRepository {
       .executeTakeFirstOrThrow();
     return row.value;
   }
+
+  /** The value under `key`, or undefined. */
+  async get(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('app_settings').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  }
+
+  /** Sets the value under `key`. */
+  async set(key: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('app_settings')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
 }

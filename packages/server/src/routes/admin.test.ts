@@ -48,9 +48,15 @@ describe.each(await testedDialects())('staff routes on %s', (dialect) => {
 
   it('every /admin route is a staff call of the catalogue, and every staff call but the self ones names a permission', () => {
     const adminRoutes = t.routes.filter((r) => r.url.startsWith(`${t.config.apiPrefix}/admin/`));
-    expect(adminRoutes.length).toBe(staffCalls.length + 1);
+    // Public ones: the password login and the single sign-on steps a browser takes before it has a session.
+    const signIn = Object.values(api).filter(
+      (c: CallDef) => c.auth === 'public' && c.path.startsWith('/admin/') && c.live !== false,
+    ) as CallDef[];
+    expect(adminRoutes.length).toBe(staffCalls.length + signIn.length);
     for (const r of adminRoutes) {
-      const ok = r.call === api.staffLogin || (r.call?.auth === 'staff' && staffCalls.some(([, c]) => c === r.call));
+      const ok =
+        (r.call !== undefined && signIn.includes(r.call)) ||
+        (r.call?.auth === 'staff' && staffCalls.some(([, c]) => c === r.call));
       expect(ok, `${r.method} ${r.url} is not a staff call of the catalogue`).toBe(true);
     }
     for (const [name, c] of staffCalls) {

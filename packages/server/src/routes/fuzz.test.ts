@@ -165,13 +165,19 @@ function keyFields(): { name: string; call: CallDef; part: 'query' | 'body'; fie
 type Answer = { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown };
 
 /**
- * Every success or failure is the envelope, and never a server error. The one exception: a download call
- * whose query is all optional (the import template) answers its file to any query.
+ * Every success or failure is the envelope, and never a server error. The exceptions: a download call whose query
+ * is all optional (the import template) answers its file to any query, and a browser's sign-in step (a redirect
+ * call) answers a redirect, to the login page naming the refusal when it refuses.
  */
 function expectEnvelope(res: Answer, what: string, call?: CallDef): void {
   expect(res.statusCode, `${what} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
   if (call?.download && res.statusCode === 200) {
     expect(res.headers['content-disposition'], what).toMatch(/^attachment;/);
+    return;
+  }
+  if (call?.redirect && res.statusCode === 302) {
+    expect(String(res.headers.location), what).toMatch(/^(\/admin|https?:)/);
+    expect(String(res.headers.location), what).not.toContain('sso_error=internal_error');
     return;
   }
   const envelope = res.json() as { status: string; msg: unknown; code?: unknown };

@@ -74,6 +74,9 @@ import { StaffCredentials } from './staffCredentials.js';
 import { StaffLoginService } from './staffLogin.js';
 import { StaffSessionService } from './staffSessions.js';
 import { StaffTotpService } from './staffTotp.js';
+import { OidcService } from './oidc.js';
+import { SsoAdminService } from './ssoAdmin.js';
+import { SsoSignInService } from './ssoSignIn.js';
 import { TeamService } from './teams.js';
 import { TokenService } from './tokens.js';
 import { ApiTokenService } from './apiTokens.js';
@@ -113,8 +116,14 @@ function bankServices(deps: ServiceDeps, shared: { access: AccessService; audit:
 
 /** Staff accounts, sign-in, sessions and the second factor, sharing one set of credential checks (and its password hasher). */
 function staffServices(deps: ServiceDeps & Pick<Services, 'tokens' | 'access' | 'audit'>) {
-  const all = { ...deps, credentials: new StaffCredentials(deps.db, deps) };
+  const credentials = new StaffCredentials(deps.db, deps);
+  const ssoAdmin = new SsoAdminService(deps.db, deps);
+  const all = { ...deps, credentials, ssoPolicy: () => ssoAdmin.policy() };
+  const ssoSignIn = new SsoSignInService(deps.db, all);
   return {
+    ssoAdmin,
+    ssoSignIn,
+    oidc: new OidcService(deps.db, { ...deps, signIn: ssoSignIn }),
     staff: new StaffService(deps.db, all),
     staffLogin: new StaffLoginService(deps.db, all),
     staffSessions: new StaffSessionService(all),

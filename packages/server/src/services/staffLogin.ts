@@ -7,6 +7,7 @@ import type { RateLimiter } from '../ratelimit/limiter.js';
 import { StaffRepository } from '../repositories/staff.js';
 import { authorize, type StaffActor } from './access.js';
 import type { AuditService } from './audit.js';
+import type { SsoPolicy } from './ssoAdmin.js';
 import { staffView, toActor } from './staff.js';
 import { recoveryHash, type StaffCredentials } from './staffCredentials.js';
 import type { TokenService } from './tokens.js';
@@ -38,6 +39,8 @@ export interface StaffLoginDeps {
   tokens: Pick<TokenService, 'issue' | 'revoke'>;
   audit: AuditService;
   credentials: StaffCredentials;
+  /** The single sign-on policy in force: when required, only break-glass admins sign in with a password. */
+  ssoPolicy: () => Promise<SsoPolicy>;
   clock: () => number;
 }
 
@@ -76,6 +79,12 @@ export class StaffLoginService {
     const row = await this.repo.findByPhone(phone);
     const ok = await credentials.passwords.verify(row?.password_hash ?? (await DUMMY_HASH), password);
     if (!row || !ok || row.disabled === 1) throw fail('invalid_credentials');
+    // Said only to whoever knows the password: a stranger learns nothing of which accounts exist.
+    const policy = await this.deps.ssoPolicy();
+    if (policy.required && !(row.role === 'admin' && policy.breakGlass.includes(row.id))) {
+      await this.repo.releaseLoginTry(phone);
+      throw fail('sso_required');
+    }
     let detail = '';
     if (row.totp_secret !== null) {
       if (extras.totpCode === undefined && extras.recoveryCode === undefined) {

@@ -72,6 +72,9 @@ import type { SiteService } from './site.js';
 import type { StaffService } from './staff.js';
 import type { StaffLoginService } from './staffLogin.js';
 import type { StaffSessionService } from './staffSessions.js';
+import type { OidcService } from './oidc.js';
+import type { SsoAdminService } from './ssoAdmin.js';
+import type { SsoSignInService } from './ssoSignIn.js';
 import type { StaffTotpService } from './staffTotp.js';
 import type { TeamService } from './teams.js';
 import type { TokenService } from './tokens.js';
@@ -186,6 +189,12 @@ export interface Services {
   /** Staff sign-in: login with the second factor, logout, the sweep of ended login tries. */
   staffLogin: StaffLoginService;
   staffSessions: StaffSessionService;
+  /** Single sign-on as an admin sets it: group mappings and the policy (required, break-glass admins). */
+  ssoAdmin: SsoAdminService;
+  /** The rule that decides which account a provider's verified claims sign in as, and the sign-in itself. */
+  ssoSignIn: SsoSignInService;
+  /** OpenID Connect sign-in: start, and the provider's answer. */
+  oidc: OidcService;
   /** The staff second factor: enrol, confirm, turn off, reset another's, seal secrets stored plain. */
   staffTotp: StaffTotpService;
   exams: ExamService;

@@ -251,6 +251,62 @@ export const AUDIT_FIXTURES: Partial<Record<CallName, AuditFixture>> = {
       timeoutMs: 120_000,
     };
   },
+  ssoGroupCreate: (w) => {
+    const group = `group-${randomUUID().slice(0, 8)}`;
+    return {
+      input: { body: { group, team_id: w.teamId, role: 'author' } },
+      expect: {
+        action: 'sso.group.create',
+        kind: 'sso_group',
+        id: (d) => d.id as number,
+        before: null,
+        after: { group, team_id: w.teamId, role: 'author' },
+      },
+    };
+  },
+  ssoGroupUpdate: async (w) => {
+    const group = `group-${randomUUID().slice(0, 8)}`;
+    const made = await inject(w.t, w.tokens.admin, 'POST', '/admin/sso/groups', {
+      group,
+      team_id: w.teamId,
+      role: 'author',
+    });
+    const id = made.id as number;
+    return {
+      input: { body: { id, role: 'grader' } },
+      expect: {
+        action: 'sso.group.update',
+        kind: 'sso_group',
+        id,
+        before: { group, role: 'author' },
+        after: { group, role: 'grader' },
+      },
+    };
+  },
+  ssoGroupDelete: async (w) => {
+    const group = `group-${randomUUID().slice(0, 8)}`;
+    const made = await inject(w.t, w.tokens.admin, 'POST', '/admin/sso/groups', {
+      group,
+      team_id: w.teamId,
+      role: 'proctor',
+    });
+    const id = made.id as number;
+    return {
+      input: { body: { id } },
+      expect: { action: 'sso.group.delete', kind: 'sso_group', id, before: { group, role: 'proctor' }, after: null },
+    };
+  },
+  // Requiring single sign-on needs a provider, which this world has none of: the policy is set to offered only.
+  ssoSettingsUpdate: () => ({
+    input: { body: { required: false, break_glass: [] } },
+    expect: {
+      action: 'sso.settings',
+      kind: 'sso_settings',
+      id: null,
+      before: {},
+      after: { required: false, break_glass: [] },
+    },
+  }),
   teamCreate: () => {
     const name = `Team ${randomUUID().slice(0, 8)}`;
     return {

@@ -22,6 +22,8 @@ import { questionsEn } from './questions.en.js';
 import { questionsZh } from './questions.zh.js';
 import { similarityEn } from './similarity.en.js';
 import { similarityZh } from './similarity.zh.js';
+import { ssoEn } from './sso.en.js';
+import { ssoZh } from './sso.zh.js';
 import { addMessages } from './format.js';
 
 addMessages({
@@ -36,6 +38,7 @@ addMessages({
     ...integrationsZh,
     ...analysisZh,
     ...accountZh,
+    ...ssoZh,
   },
   'en-US': {
     ...consoleEn,
@@ -48,5 +51,6 @@ addMessages({
     ...integrationsEn,
     ...analysisEn,
     ...accountEn,
+    ...ssoEn,
   },
 });

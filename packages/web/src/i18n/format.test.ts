@@ -6,6 +6,8 @@ import { en } from './en.js';
 import { explanationsEn } from './explanations.en.js';
 import { explanationsZh } from './explanations.zh.js';
 import { errorKey, isLanguageLoaded, loadLanguage, preferredLanguage, toLanguage, translate } from './format.js';
+import { ssoEn } from './sso.en.js';
+import { ssoZh } from './sso.zh.js';
 import { zh } from './zh.js';
 
 describe('dictionaries', () => {
@@ -72,8 +74,12 @@ describe('failure texts', () => {
   it('exist in both languages for every catalogue and client code', () => {
     const codes = [...ERROR_CODES, 'timeout', 'network_error', 'invalid_response', 'http_error'] as const;
     for (const code of codes) {
-      expect(zh[errorKey(code)]).toBeTruthy();
-      expect(en[errorKey(code)]).toBeTruthy();
+      // Single sign-on's come with the console's texts: only the staff login page shows them.
+      const [zhTexts, enTexts]: [Record<string, string>, Record<string, string>] = code.startsWith('sso_')
+        ? [ssoZh, ssoEn]
+        : [zh, en];
+      expect(zhTexts[errorKey(code)], code).toBeTruthy();
+      expect(enTexts[errorKey(code)], code).toBeTruthy();
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@examhall/contract';
 import type { ClientErrorCode } from '../api/clientErrorCode.js';
-import { zh, type BaseMessageKey, type MessageKey } from './zh.js';
+import { zh, type MessageKey } from './zh.js';
 
 /** Languages the app speaks; zh-CN is the default. */
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
@@ -66,7 +66,10 @@ export function preferredLanguage(preferred: readonly string[]): Language {
   return 'zh-CN';
 }
 
-/** The dictionary key of a failure's text: every catalogue and client code has one (checked by the compiler). */
-export function errorKey(code: ErrorCode | ClientErrorCode): BaseMessageKey {
-  return `error.${code}` satisfies BaseMessageKey;
+/**
+ * The dictionary key of a failure's text: every catalogue and client code has one (checked by the compiler), the
+ * staff-only single sign-on ones in the console's texts.
+ */
+export function errorKey(code: ErrorCode | ClientErrorCode): MessageKey {
+  return `error.${code}` satisfies MessageKey;
 }

@@ -6,6 +6,7 @@ import type { gradingZh } from './grading.zh.js';
 import type { resultsZh } from './results.zh.js';
 import type { integrationsZh } from './integrations.zh.js';
 import type { accountZh } from './account.zh.js';
+import type { ssoZh } from './sso.zh.js';
 import type { analysisZh } from './analysis.zh.js';
 import type { explanationsZh } from './explanations.zh.js';
 import { detailsZh } from './details.zh.js';
@@ -769,6 +770,7 @@ export type MessageKey =
   | keyof typeof integrationsZh
   | keyof typeof analysisZh
   | keyof typeof accountZh
+  | keyof typeof ssoZh
   | keyof typeof explanationsZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

@@ -1,9 +1,11 @@
 import { KeyOutlined, LockOutlined, MobileOutlined, SafetyOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Input, Typography } from 'antd';
+import { api, ERROR_CODES, type ErrorCode } from '@examhall/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Divider, Flex, Input, Space, Typography } from 'antd';
 import { Form } from '../../shell/Form.js';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { errorText, isApiError } from '../../api/client.js';
+import { errorText, isApiError, request } from '../../api/client.js';
 import { useI18n } from '../../i18n/index.js';
 // The console's texts load with the console.
 import '../../i18n/console.js';
@@ -33,6 +35,16 @@ export default function AdminLoginPage() {
   const login = useStaffLogin();
   const [error, setError] = useState<string | null>(null);
   const [factor, setFactor] = useState<SecondFactor>('none');
+  // Single sign-on offered beside the password form; a refused one comes back here naming its code.
+  const sso = useQuery({ queryKey: ['sso-options'], queryFn: ({ signal }) => request(api.ssoOptions, { signal }) });
+  const ssoError = params.get('sso_error');
+  const ssoErrorCode: ErrorCode | null =
+    ssoError === null
+      ? null
+      : (ERROR_CODES as readonly string[]).includes(ssoError)
+        ? (ssoError as ErrorCode)
+        : 'internal_error';
+  const providers = [sso.data?.oidc, sso.data?.saml].filter((p) => p !== null && p !== undefined);
 
   const onFinish = (values: StaffLoginForm) => {
     setError(null);
@@ -64,6 +76,39 @@ export default function AdminLoginPage() {
         <Typography.Title level={1} style={{ fontSize: 22, marginTop: 0 }}>
           {t('admin.login.title')}
         </Typography.Title>
+        {ssoErrorCode && (
+          <Alert
+            type="error"
+            showIcon
+            role="alert"
+            title={t(`error.${ssoErrorCode}`)}
+            style={{ marginBottom: 16 }}
+            data-testid="sso-error"
+          />
+        )}
+        {providers.length > 0 && (
+          <>
+            <Space orientation="vertical" style={{ width: '100%' }}>
+              {providers.map((p) => (
+                <Button
+                  key={p.start_path}
+                  block
+                  type={sso.data?.required ? 'primary' : 'default'}
+                  href={`${p.start_path}?redirect=${encodeURIComponent(target)}`}
+                  data-testid="staff-sso"
+                >
+                  {t('admin.login.sso', { name: p.name })}
+                </Button>
+              ))}
+            </Space>
+            {sso.data?.required && (
+              <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>
+                {t('admin.login.ssoRequired')}
+              </Typography.Paragraph>
+            )}
+            <Divider plain>{t('admin.login.or')}</Divider>
+          </>
+        )}
         <Form<StaffLoginForm>
           layout="vertical"
           requiredMark={false}

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../../shell/useDocumentTitle.js';
 import { Forbidden, PageTitle } from '../shared/PageTitle.js';
 import { CreateStaffForm } from './CreateStaffForm.js';
 import { StaffTable } from './StaffTable.js';
+import { SsoPanel } from './SsoPanel.js';
 import { TeamsPanel } from './TeamsPanel.js';
 
 /** Staff accounts and teams, each on its own tab (the tab is kept in the address). */
@@ -15,13 +16,15 @@ export default function StaffPage() {
   const me = useStaffMe();
   const [params, setParams] = useSearchParams();
   if (me.data && !can(me.data, 'staff.read')) return <Forbidden />;
-  const tab = params.get('tab') === 'teams' ? 'teams' : 'accounts';
+  const asked = params.get('tab');
+  const sso = can(me.data, 'system.manage');
+  const tab = asked === 'teams' || (asked === 'sso' && sso) ? asked : 'accounts';
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <PageTitle title={t('staff.title')} description={t('console.staff.about')} />
       <Tabs
         activeKey={tab}
-        onChange={(key) => setParams(key === 'teams' ? { tab: 'teams' } : {}, { replace: true })}
+        onChange={(key) => setParams(key === 'accounts' ? {} : { tab: key }, { replace: true })}
         items={[
           {
             key: 'accounts',
@@ -34,6 +37,7 @@ export default function StaffPage() {
             ),
           },
           { key: 'teams', label: t('console.staff.tabTeams'), children: <TeamsPanel /> },
+          ...(sso ? [{ key: 'sso', label: t('sso.tab'), children: <SsoPanel /> }] : []),
         ]}
       />
     </Space>

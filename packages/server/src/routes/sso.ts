@@ -1,0 +1,68 @@
+import { STAFF_AUTH_COOKIE, STAFF_TOKEN_HOURS, api } from '@examhall/contract';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { redirectRoute, route } from '../http/route.js';
+import { SSO_REQUEST_MS } from '../services/oidc.js';
+import type { Services } from '../services/index.js';
+
+/** The cookie that binds an OpenID Connect sign-in's state to the browser that started it. */
+export const OIDC_STATE_COOKIE = 'oidc_state';
+
+/** Single sign-on: what the login page offers, the providers' sign-in steps, and the admin's mappings and policy. */
+export function ssoRoutes(app: FastifyInstance, services: Services, config: Config): void {
+  const secure = config.publicUrl.startsWith('https:');
+  const staffCookie = {
+    path: '/',
+    maxAge: STAFF_TOKEN_HOURS * 3_600,
+    sameSite: 'strict' as const,
+    httpOnly: true,
+    secure,
+  };
+  // Lax: the provider's redirect back is a top-level navigation from its site, which a strict cookie would miss.
+  const stateCookie = {
+    path: `${config.apiPrefix}/admin/auth/oidc`,
+    maxAge: SSO_REQUEST_MS / 1000,
+    sameSite: 'lax' as const,
+    httpOnly: true,
+    secure,
+  };
+
+  route(app, services, api.ssoOptions, async () => {
+    const policy = await services.ssoAdmin.policy();
+    return {
+      oidc: config.oidc ? { name: config.oidc.name, start_path: `${config.apiPrefix}${api.oidcStart.path}` } : null,
+      saml: null,
+      required: policy.required,
+    };
+  });
+
+  redirectRoute(app, services, api.oidcStart, async ({ query, reply }) => {
+    const { location, state } = await services.oidc.start(query.redirect);
+    reply.setCookie(OIDC_STATE_COOKIE, state, stateCookie);
+    return location;
+  });
+
+  redirectRoute(app, services, api.oidcCallback, async ({ request, reply }) => {
+    // The state is good once, whatever the answer.
+    reply.clearCookie(OIDC_STATE_COOKIE, { path: stateCookie.path });
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    const { token, redirect } = await services.oidc.callback(search, request.cookies[OIDC_STATE_COOKIE], {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    });
+    reply.setCookie(STAFF_AUTH_COOKIE, token, staffCookie);
+    return redirect;
+  });
+
+  route(app, services, api.ssoGroupList, async ({ staff }) => ({ list: await services.ssoAdmin.groups(staff) }));
+  route(app, services, api.ssoGroupCreate, async ({ staff, body }) => services.ssoAdmin.createGroup(staff, body));
+  route(app, services, api.ssoGroupUpdate, async ({ staff, body }) => services.ssoAdmin.updateGroup(staff, body));
+  route(app, services, api.ssoGroupDelete, async ({ staff, body }) => {
+    await services.ssoAdmin.deleteGroup(staff, body.id);
+    return {};
+  });
+  route(app, services, api.ssoSettings, async ({ staff }) => services.ssoAdmin.settings(staff));
+  route(app, services, api.ssoSettingsUpdate, async ({ staff, body }) =>
+    services.ssoAdmin.updateSettings(staff, body.required, body.break_glass),
+  );
+}
