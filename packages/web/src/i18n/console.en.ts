@@ -499,6 +499,7 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.preview.word.checker': 'checker',
   'console.preview.word.rubric': 'rubric',
   'console.common.close': 'Close',
+  'console.common.notGiven': 'Not given',
   'console.bank.viewTitle': 'Question #{id}',
   'console.bank.editTitle': 'Edit question #{id}',
   'console.bank.invalidStored': 'The stored question no longer fits its type; ask an admin to repair it.',

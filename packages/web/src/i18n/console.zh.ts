@@ -481,6 +481,7 @@ export const consoleZh = {
   'console.preview.word.checker': '评测方式',
   'console.preview.word.rubric': '评分要点',
   'console.common.close': '关闭',
+  'console.common.notGiven': '未填写',
   'console.bank.viewTitle': '查看试题 #{id}',
   'console.bank.editTitle': '编辑试题 #{id}',
   'console.bank.invalidStored': '这道题存储的内容已不符合其题型的格式，请联系管理员修复。',

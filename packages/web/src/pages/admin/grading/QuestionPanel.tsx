@@ -30,9 +30,13 @@ export function QuestionPanel({ item }: { item: GradingItemData }) {
       ) : (
         item.candidate && (
           <Descriptions size="small" column={1} title={t('console.grading.candidate')} data-testid="item-candidate">
-            <Descriptions.Item label={t('console.grading.candidate')}>{item.candidate.name}</Descriptions.Item>
+            <Descriptions.Item label={t('console.grading.candidate')}>
+              {item.candidate.name || t('console.common.notGiven')}
+            </Descriptions.Item>
             <Descriptions.Item label={t('console.grading.phone')}>{item.candidate.phone}</Descriptions.Item>
-            <Descriptions.Item label={t('console.grading.school')}>{item.candidate.school}</Descriptions.Item>
+            <Descriptions.Item label={t('console.grading.school')}>
+              {item.candidate.school || t('console.common.notGiven')}
+            </Descriptions.Item>
           </Descriptions>
         )
       )}

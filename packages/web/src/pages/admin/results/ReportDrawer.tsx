@@ -86,8 +86,16 @@ function ReportSummary({ r, passRule }: { r: ResultReportData; passRule: boolean
       column={2}
       size="small"
       items={[
-        { key: 'name', label: t('console.results.candidate'), children: `${r.candidate.name} ${r.candidate.phone}` },
-        { key: 'school', label: t('console.results.school'), children: `${r.candidate.school} ${r.candidate.major}` },
+        {
+          key: 'name',
+          label: t('console.results.candidate'),
+          children: `${r.candidate.name || t('console.common.notGiven')} ${r.candidate.phone}`,
+        },
+        {
+          key: 'school',
+          label: t('console.results.school'),
+          children: [r.candidate.school, r.candidate.major].filter(Boolean).join(' ') || t('console.common.notGiven'),
+        },
         {
           key: 'score',
           label: t('console.results.total'),
