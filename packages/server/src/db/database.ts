@@ -36,6 +36,7 @@ import { faceCheckOrder } from './migrations/037_face_check_order.js';
 import { similarityRarity } from './migrations/038_similarity_rarity.js';
 import { explanations } from './migrations/039_explanations.js';
 import { staffSessions } from './migrations/040_staff_sessions.js';
+import { examSeb } from './migrations/042_exam_seb.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -136,6 +137,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '038_similarity_rarity': similarityRarity(),
     '039_explanations': explanations(),
     '040_staff_sessions': staffSessions(),
+    '042_exam_seb': examSeb(),
   };
 }
 

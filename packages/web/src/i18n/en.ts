@@ -696,6 +696,8 @@ export const en: Dictionary = {
   'error.conflict': 'Conflict; reload and try again',
   'error.exam_finished': 'The exam has finished',
   'error.exam_not_open': 'The exam is not open now',
+  'error.seb_required':
+    "This exam is taken in Safe Exam Browser (version 3.0 or later) started with the exam's settings file (.seb), which the organiser sends you: install Safe Exam Browser, open the file, and the exam list opens in it.",
   'error.admission_queue': 'Many candidates are starting at once: you are in the queue and your turn comes shortly',
   'error.exam_not_started': 'The exam has not started yet; finish the device checks first',
   'error.exam_not_finished': 'The exam has not been submitted yet',

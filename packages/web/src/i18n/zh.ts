@@ -676,6 +676,8 @@ export const zh = {
   'error.conflict': '操作冲突，请刷新后重试',
   'error.exam_finished': '考试已结束',
   'error.exam_not_open': '考试当前不在开放时间内',
+  'error.seb_required':
+    '本场考试须在 Safe Exam Browser（安全考试浏览器，3.0 及以上版本）中进行：请安装该浏览器，打开主办方发给你的考试配置文件（.seb），考试列表将在其中打开。',
   'error.admission_queue': '很多考生正在同时进入考试，您正在排队，马上就轮到您',
   'error.exam_not_started': '考试尚未开始，请先完成设备检测',
   'error.exam_not_finished': '考试尚未交卷',
