@@ -411,6 +411,9 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.exams.set.checksHint':
     'Skippable: the candidate may skip the check (recorded as a risk event). Off: the check is not made.',
   'console.exams.set.idPhoto': 'ID photo required',
+  'console.exams.set.secondScreen': 'Second screen allowed',
+  'console.exams.set.secondScreenHint':
+    'Off (the default): the device check asks candidates to disconnect a second screen, and one connected during the exam is flagged for the proctor. Signs of a virtual machine or remote desktop are always flagged, never judged by themselves.',
   'console.exams.set.idPhotoHint': 'Each invitation needs an ID photo, which face checks compare with.',
   'console.exams.seb.title': 'Safe Exam Browser',
   'console.exams.seb.required': 'Require Safe Exam Browser',

@@ -23,6 +23,8 @@ import { questionsZh } from './questions.zh.js';
 import { similarityEn } from './similarity.en.js';
 import { similarityZh } from './similarity.zh.js';
 import { addMessages } from './format.js';
+// The timeline words the details of the machine checks.
+import './machine.js';
 
 addMessages({
   'zh-CN': {

@@ -395,6 +395,9 @@ export const consoleZh = {
   'console.exams.set.checkState.off': '关闭',
   'console.exams.set.checksHint': '“可跳过”时考生可以跳过该项检测（会被记录为风险事件）；“关闭”时不进行该项检测。',
   'console.exams.set.idPhoto': '需要证件照',
+  'console.exams.set.secondScreen': '允许第二块屏幕',
+  'console.exams.set.secondScreenHint':
+    '关闭（默认）时，设备检测会要求考生断开第二块屏幕，考试中接入的屏幕会标记给监考老师。虚拟机或远程桌面的迹象总会标记，但不会据此自动判定。',
   'console.exams.set.idPhotoHint': '每份邀请都需要一张证件照，人脸核验与之比对。',
   'console.exams.seb.title': '安全考试浏览器（Safe Exam Browser）',
   'console.exams.seb.required': '要求使用安全考试浏览器',

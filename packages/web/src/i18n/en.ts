@@ -568,6 +568,8 @@ export const en: Dictionary = {
   'risk.name.19': 'Browser translation',
   'risk.name.20': 'Network unstable',
   'risk.name.21': 'Phone number changed',
+  'risk.name.22': 'Second screen connected',
+  'risk.name.23': 'Virtual machine or remote desktop',
   'risk.name.unknown': 'Risk event {id}',
   'risk.category.0': 'Normal',
   'risk.category.1': 'Page and network',

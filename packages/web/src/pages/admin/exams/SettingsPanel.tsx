@@ -135,6 +135,13 @@ export function SettingsPanel({ editor, readOnly, examId }: PanelProps & { examI
               {t('console.exams.set.checksHint')}
             </Typography.Paragraph>
             <Toggle
+              label={t('console.exams.set.secondScreen')}
+              hint={t('console.exams.set.secondScreenHint')}
+              checked={s.is_second_screen === 1}
+              onChange={(v) => setSetting('is_second_screen', flag(v))}
+              testId="set-second-screen"
+            />
+            <Toggle
               label={t('console.exams.set.idPhoto')}
               hint={t('console.exams.set.idPhotoHint')}
               checked={draft.id_photo_required}
