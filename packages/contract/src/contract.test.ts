@@ -41,7 +41,7 @@ describe('the ids and constants clients rely on', () => {
         .sort((a, b) => a - b);
     expect(byType(0)).toEqual([0]);
     expect(byType(1)).toEqual([1, 3, 10, 20, 21]);
-    expect(byType(2)).toEqual([4, 7, 11, 12, 13, 14, 19]);
+    expect(byType(2)).toEqual([4, 7, 11, 12, 13, 14, 19, 22, 23]);
     expect(byType(3)).toEqual([15, 16, 17, 18]);
     expect(riskCategoryOf(19)).toBe(2);
   });

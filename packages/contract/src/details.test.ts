@@ -35,6 +35,19 @@ const EXAMPLES: { [K in DetailKey]: [string, unknown] } = {
   riskPicture: [detail.riskPicture(17), { record: 17 }],
   recording: [detail.recording(5000), { ms: 5000 }],
   capturedOffline: [detail.capturedOffline(), {}],
+  secondScreen: [
+    detail.secondScreen({ when: 'change', screens: 2, labels: ['Built-in', 'DELL U2720Q'] }),
+    { when: 'change', screens: 2, labels: ['Built-in', 'DELL U2720Q'] },
+  ],
+  virtualMachine: [
+    detail.virtualMachine({
+      signs: ['softwareRenderer'],
+      renderer: 'llvmpipe (LLVM 15.0.6, 256 bits)',
+      screen: '1024x768@24',
+      camera: null,
+    }),
+    { signs: ['softwareRenderer'], renderer: 'llvmpipe (LLVM 15.0.6, 256 bits)', screen: '1024x768@24', camera: null },
+  ],
 };
 
 describe('detail vocabulary', () => {

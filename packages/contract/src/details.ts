@@ -15,6 +15,26 @@ const Step = z.union([z.literal(-5), z.literal(-4), z.literal(-3), z.literal(-2)
 const Track = z.enum(['camera', 'microphone', 'screen']);
 const Count = z.number().int().nonnegative();
 
+/** When a second screen was seen: at the device check, when the exam page opened, when the screens changed. */
+export const SCREEN_MOMENTS = ['check', 'exam', 'change'] as const;
+/** When a second screen was seen. */
+export type ScreenMoment = (typeof SCREEN_MOMENTS)[number];
+
+/**
+ * The signs of a virtual machine or remote desktop a page can read: a software renderer (SwiftShader, llvmpipe,
+ * Microsoft Basic Render Driver), a virtual adapter (VMware SVGA, VirtualBox, Parallels, QXL, virtio), a remote
+ * desktop's display adapter, a screen of a virtual machine's shape, a virtual camera.
+ */
+export const MACHINE_SIGNS = [
+  'softwareRenderer',
+  'virtualAdapter',
+  'remoteDisplay',
+  'screenShape',
+  'virtualCamera',
+] as const;
+/** A sign of a virtual machine or remote desktop. */
+export type MachineSign = (typeof MACHINE_SIGNS)[number];
+
 /** Each kind of detail with the parameters it carries. */
 const DETAIL_PARAMS = {
   /** The face check saw no face. */
@@ -90,6 +110,25 @@ const DETAIL_PARAMS = {
   recording: z.object({ ms: Count }),
   /** A picture taken while the browser was offline, uploaded once it was back. */
   capturedOffline: z.object({}),
+  /**
+   * A second screen was seen: at the device check, when the exam page opened, or when the screens changed during the
+   * exam; how many screens the browser told of (null when it only said the desktop is extended) and their labels.
+   */
+  secondScreen: z.object({
+    when: z.enum(SCREEN_MOMENTS),
+    screens: Count.nullable(),
+    labels: z.array(z.string()),
+  }),
+  /**
+   * Signs of a virtual machine or a remote desktop, for a person to weigh: which signs, the graphics adapter the
+   * browser named, the screen's shape (`WxH@depth`) and the camera's (its label and size), when there is one.
+   */
+  virtualMachine: z.object({
+    signs: z.array(z.enum(MACHINE_SIGNS)),
+    renderer: z.string(),
+    screen: z.string(),
+    camera: z.string().nullable(),
+  }),
 } as const;
 
 /** A kind of detail. */
@@ -156,6 +195,8 @@ export const detail = {
   riskPicture: (recordId: number) => buildDetail('riskPicture', { record: recordId }),
   recording: (ms: number) => buildDetail('recording', { ms: Math.round(ms) }),
   capturedOffline: () => buildDetail('capturedOffline', {}),
+  secondScreen: (p: DetailParams<'secondScreen'>) => buildDetail('secondScreen', p),
+  virtualMachine: (p: DetailParams<'virtualMachine'>) => buildDetail('virtualMachine', p),
 } satisfies Record<DetailKey, (...args: never[]) => string>;
 
 function round2(n: number): number {

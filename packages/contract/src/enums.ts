@@ -77,6 +77,11 @@ export const RISK_EVENTS = {
   skipMicrophone: { id: 16, type: 3 },
   skipScreen: { id: 17, type: 3 },
   skipSecondCamera: { id: 18, type: 3 },
+  // Ours, after the specification's catalogue.
+  /** A second screen is connected (an extended desktop) where the exam forbids one. */
+  secondScreen: { id: 22, type: 2 },
+  /** Signs of a virtual machine or a remote desktop (the graphics adapter, the screen's or the camera's shape). */
+  virtualMachine: { id: 23, type: 2 },
 } as const satisfies Record<string, { id: number; type: RiskCategory }>;
 /** A risk event key. */
 export type RiskEventKey = keyof typeof RISK_EVENTS;

@@ -36,6 +36,7 @@ export const ERRORS = {
   conflict: { status: 409, msg: 'conflict' },
   exam_finished: { status: 409, msg: 'the exam has finished' },
   exam_not_open: { status: 409, msg: 'the exam is not open now' },
+  seb_required: { status: 409, msg: 'this exam is taken in Safe Exam Browser with its settings file (.seb)' },
   admission_queue: {
     status: 429,
     msg: 'many candidates are starting at once: you are in the queue, your turn comes shortly',

@@ -87,6 +87,39 @@ export interface CallDef<
   redirect?: true;
   /** 'sse' when the call answers a stream of server-sent events, each `data:` one JSON object of `data`'s schema. */
   stream?: 'sse';
+  /**
+   * What names the exam a candidate call acts on when it is not an `exam_id` field of its query or body: another field
+   * holding the exam id (`/exam/show`'s `id`) or an invitation id (`anid`). The exam's own rules on the browser (Safe
+   * Exam Browser) are checked on it in http/route.ts; `candidateExamRef` answers it for every call.
+   */
+  examRef?: { field: string; kind: 'exam' | 'invitation' };
+}
+
+/** Where a candidate call names its exam: a field of its query or body, holding an exam id or an invitation id. */
+export interface CandidateExamRef {
+  part: 'query' | 'body';
+  field: string;
+  kind: 'exam' | 'invitation';
+}
+
+/** The field names of an object schema (its shape's keys; none for anything else). */
+function fieldsOf(schema: z.ZodType | undefined): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+/**
+ * Where a candidate call names the exam it acts on: its declared `examRef`, else an `exam_id` field of its query or
+ * body; null for a call that acts on no exam (the exam list, the profile, logging out).
+ */
+export function candidateExamRef(c: CallDef): CandidateExamRef | null {
+  if (c.auth !== 'candidate') return null;
+  const field = c.examRef?.field ?? 'exam_id';
+  const kind = c.examRef?.kind ?? 'exam';
+  for (const part of ['query', 'body'] as const) {
+    if (fieldsOf(c[part]).includes(field)) return { part, field, kind };
+  }
+  return null;
 }
 
 /** Declares one call, keeping its exact types. */

@@ -25,6 +25,7 @@ export const examCalls = {
     body: undefined,
     data: E.ExamDetail,
     auth: 'candidate',
+    examRef: { field: 'id', kind: 'exam' },
   }),
   anidInfo: call({
     method: 'GET',
@@ -34,6 +35,7 @@ export const examCalls = {
     body: undefined,
     data: E.AnidInfoData,
     auth: 'candidate',
+    examRef: { field: 'anid', kind: 'invitation' },
   }),
   recommendInfo: call({
     method: 'GET',

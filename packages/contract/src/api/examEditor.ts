@@ -134,6 +134,17 @@ export const examEditorCalls = {
     permission: 'exam.manage',
     scope: { kind: 'exam', field: 'exam_id' },
   }),
+  examEditorSebSettings: call({
+    method: 'GET',
+    path: '/admin/exam/seb-settings',
+    summary: "The exam's Safe Exam Browser settings file (.seb) and its config key",
+    query: X.ExamIdQuery,
+    body: undefined,
+    data: X.SebSettingsData,
+    auth: 'staff',
+    permission: 'exam.read',
+    scope: { kind: 'exam', field: 'exam_id' },
+  }),
   examEditorVersions: call({
     method: 'GET',
     path: '/admin/exam/versions',

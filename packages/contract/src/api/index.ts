@@ -25,7 +25,7 @@ import { subjectCalls } from './subject.js';
 import { teamCalls } from './teams.js';
 import { userCalls } from './user.js';
 
-export { call, type CallAuth, type CallDef, type IdRef } from './define.js';
+export { call, candidateExamRef, type CallAuth, type CallDef, type CandidateExamRef, type IdRef } from './define.js';
 // Each area on its own too: a page that imports only its areas leaves the other areas' schemas out of its bundle.
 export {
   analysisCalls,

@@ -163,6 +163,11 @@ export const ExamDetail = z.object({
   is_close_screen: Flag,
   /** The phone step is removed. */
   is_close_phone: Flag,
+  /**
+   * 1: a second screen may stay connected; 0 (the default): the device check asks to disconnect it, and one seen
+   * during the exam is a risk event (22). Ours, beside the specification's flags.
+   */
+  is_second_screen: Flag.default(0),
   /** Question counts per section. */
   countNum: CountNum,
   /** The pledge the candidate signs, as the exam's author wrote it (plain text); empty: the standard pledge. */
@@ -299,6 +304,7 @@ export const ExamSettings = ExamDetail.pick({
   is_close_microphone: true,
   is_close_screen: true,
   is_close_phone: true,
+  is_second_screen: true,
 });
 /** The per-exam rules. */
 export type ExamSettings = z.infer<typeof ExamSettings>;

@@ -166,6 +166,45 @@ export const ExamSettingsDef = ExamSettings.extend({
 /** Every per-exam setting. */
 export type ExamSettingsDef = z.infer<typeof ExamSettingsDef>;
 
+/** A SHA-256 in hex (a Safe Exam Browser config key or browser exam key), read in lower case. */
+const Sha256Hex = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{64}$/, 'a key is 64 hexadecimal characters (SHA-256)');
+
+/**
+ * Whether an exam is taken in Safe Exam Browser, and the keys its requests must prove. Staff only: never sent to
+ * candidates (a candidate call of the exam without the right key hash is refused: `seb_required`).
+ */
+export const SebRequirement = z.object({
+  /** True: every candidate call of the exam must come from SEB started with the exam's settings. */
+  required: z.boolean().default(false),
+  /**
+   * The config key of the settings SEB runs with; empty: the key of the settings file the console offers
+   * (GET /admin/exam/seb-settings), computed from it as SEB documents it.
+   */
+  config_key: z.union([z.literal(''), Sha256Hex]).default(''),
+  /** Browser exam keys accepted besides (each SEB version and settings file has its own); empty: not checked. */
+  browser_exam_keys: z.array(Sha256Hex).max(20).default([]),
+});
+/** An exam's Safe Exam Browser requirement. */
+export type SebRequirement = z.infer<typeof SebRequirement>;
+
+/** GET /admin/exam/seb-settings data: the settings file candidates open in SEB, and its config key. */
+export const SebSettingsData = z.object({
+  /** The file's name (`.seb`). */
+  file_name: z.string(),
+  /** Its content: an unencrypted SEB settings plist (XML). */
+  content: z.string(),
+  /** The file's config key (lower-case hex SHA-256 of its SEB-JSON form). */
+  config_key: z.string(),
+  /** The page SEB opens first. */
+  start_url: z.string(),
+});
+/** GET /admin/exam/seb-settings data. */
+export type SebSettingsData = z.infer<typeof SebSettingsData>;
+
 /** Whether an exam's candidates read the explanations after submitting: its setting, or by default practice only. */
 export function explanationsShown(d: { mode: number; show_explanations?: boolean | null | undefined }): boolean {
   return d.show_explanations ?? d.mode === ExamMode.simulate;
@@ -208,6 +247,8 @@ export const ExamDefinition = z
     show_explanations: z.boolean().nullable().default(null),
     /** Whether each invitation needs an ID photo before the exam. */
     id_photo_required: z.boolean().default(false),
+    /** Whether the exam is taken in Safe Exam Browser, and with which keys. */
+    seb: SebRequirement.prefault({}),
     /** Each candidate gets the questions in an order of their own (within the order of types). */
     shuffle_questions: z.boolean().default(false),
     /** Each candidate gets the options of choice questions in an order of their own. */

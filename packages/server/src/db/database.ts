@@ -37,6 +37,7 @@ import { similarityRarity } from './migrations/038_similarity_rarity.js';
 import { explanations } from './migrations/039_explanations.js';
 import { staffSessions } from './migrations/040_staff_sessions.js';
 import { sso } from './migrations/041_sso.js';
+import { examSeb } from './migrations/042_exam_seb.js';
 import { smsBudget } from './migrations/030_sms_budget.js';
 import { candidates } from './migrations/017_candidates.js';
 import { jobRequestId } from './migrations/020_job_request_id.js';
@@ -138,6 +139,7 @@ function migrations(kit: DialectKit): Record<string, Migration> {
     '039_explanations': explanations(),
     '040_staff_sessions': staffSessions(),
     '041_sso': sso(kit),
+    '042_exam_seb': examSeb(),
   };
 }
 

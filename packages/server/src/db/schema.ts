@@ -183,6 +183,8 @@ export interface ExamTable {
   created_by: Generated<number | null>;
   /** Who puts candidates into time slots: 'assigned' (staff) or 'chosen' (each candidate). */
   slot_mode: Generated<string>;
+  /** JSON of the exam's Safe Exam Browser requirement as candidates' calls read it; null: none (migration 042). */
+  seb: Generated<string | null>;
 }
 
 /** Frozen versions of an exam: published ones (numbered 1, 2, ...) and previews, which count nowhere. */

@@ -1,4 +1,4 @@
-import { api, successEnvelope, type CallDef } from '@examhall/contract';
+import { api, candidateExamRef, successEnvelope, type CallDef } from '@examhall/contract';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,6 +9,7 @@ import { authorize, type StaffActor } from '../services/access.js';
 import type { ApiCaller } from '../services/apiTokens.js';
 import type { PhoneCaller } from '../services/evidence/phone.js';
 import type { Upload } from '../services/profile.js';
+import type { SebProof } from '../services/safeExamBrowser.js';
 import { AppError, fail } from '../errors.js';
 import type { Download } from '../files.js';
 import type { Out, RouteContext } from './context.js';
@@ -104,12 +105,35 @@ function contextOf<C extends CallDef>(request: FastifyRequest, reply: FastifyRep
   };
 }
 
+/** What Safe Exam Browser sent with a request to prove its settings. */
+function sebProof(request: FastifyRequest): SebProof {
+  const header = (name: string) => {
+    const v = request.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return {
+    path: request.raw.url ?? request.url,
+    origin: `${request.protocol}://${request.host}`,
+    configKeyHash: header('x-safeexambrowser-configkeyhash'),
+    requestHash: header('x-safeexambrowser-requesthash'),
+  };
+}
+
 /**
- * Checks the ids a staff call names besides its scope (the catalogue's `refs`), and refuses a grader a call that
- * would name a blind-marked exam's candidates (`identity: 'refused'`), once its input is validated and before its
- * handler runs, so no handler can forget either.
+ * Checks, once a call's input is validated and before its handler runs, so no handler can forget any: the ids a staff
+ * call names besides its scope (the catalogue's `refs`); a grader's call that would name a blind-marked exam's
+ * candidates (`identity: 'refused'`); and for a candidate's call on an exam that requires Safe Exam Browser, the
+ * browser's proof of the exam's settings (the exam named as `candidateExamRef` says).
  */
 async function checkRefs<C extends CallDef>(services: Services, call: C, ctx: RouteContext<C>): Promise<void> {
+  if (ctx.candidate) {
+    const ref = candidateExamRef(call);
+    const id = ref ? (ctx[ref.part] as Record<string, unknown> | undefined)?.[ref.field] : undefined;
+    if (ref && typeof id === 'number') {
+      await services.seb.require(ref.kind, id, sebProof(ctx.request));
+    }
+    return;
+  }
   if (!ctx.staff) return;
   if (call.refs) await services.access.requireRefs(ctx.staff, call, ctx);
   if (call.identity === 'refused') await services.access.refuseHiddenIdentity(ctx.staff, call, ctx);

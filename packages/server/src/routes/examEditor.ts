@@ -18,5 +18,6 @@ export function examEditorRoutes(app: FastifyInstance, s: Services): void {
     s.examPreview.previewKeys(staff, query.exam_id, query.version_id),
   );
   route(app, s, api.examEditorInvite, async ({ staff, body }) => s.examEditor.invite(staff, body));
+  route(app, s, api.examEditorSebSettings, async ({ staff, query }) => s.seb.settingsFile(staff, query.exam_id));
   route(app, s, api.examEditorVersions, async ({ staff, query }) => s.examEditor.versions(staff, query.exam_id));
 }

@@ -29,7 +29,7 @@ export type CatalogQuestion = {
 /** The exam-level fields candidates read: the published version's, with live changes (or a preview's own). */
 export type ExamHeadRow = Pick<
   ExamRow,
-  'id' | 'name' | 'description' | 'mode' | 'time_minutes' | 'start_at' | 'end_at' | 'published_version_id'
+  'id' | 'name' | 'description' | 'mode' | 'time_minutes' | 'start_at' | 'end_at' | 'published_version_id' | 'seb'
 >;
 
 /** The exam as candidates see it, without questions: the exams row (or a preview version's definition). */
@@ -271,6 +271,7 @@ export class ExamCatalog {
         start_at: d.start_at,
         end_at: d.end_at,
         published_version_id: null,
+        seb: d.seb.required ? JSON.stringify(d.seb) : null,
       },
       settings: d.settings,
     };

@@ -95,4 +95,5 @@ export const DEMO_SETTINGS: ExamSettings = {
   is_close_microphone: 0,
   is_close_screen: 0,
   is_close_phone: 0,
+  is_second_screen: 0,
 };

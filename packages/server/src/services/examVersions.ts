@@ -162,6 +162,7 @@ export function headFields(d: ExamDefinition) {
     start_at: d.start_at,
     end_at: d.end_at,
     settings: JSON.stringify(d.settings),
+    seb: d.seb.required ? JSON.stringify(d.seb) : null,
   };
 }
 

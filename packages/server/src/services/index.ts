@@ -47,6 +47,7 @@ import { CandidateSessions } from './candidateSessions.js';
 import { ExamCatalog } from './catalog.js';
 import { DeviceCheckService } from './deviceChecks.js';
 import { ExamEditorService } from './examEditor.js';
+import { SafeExamBrowserService } from './safeExamBrowser.js';
 import { ExamPreviewService } from './examPreview.js';
 import { EvidenceIntakeService } from './evidence/intake.js';
 import { PhonePageService } from './evidence/phone.js';
@@ -339,6 +340,7 @@ export function createServices(deps: ServiceDeps): Services {
     exams: new ExamService(db, attempts, clock),
     ...scheduleServices(db, { access, audit, attempts, notifier: deps.notifier, clock }),
     catalog,
+    seb: new SafeExamBrowserService(db, { access, catalog, publicUrl: deps.config.publicUrl }),
     examEditor: new ExamEditorService(db, {
       access,
       audit,

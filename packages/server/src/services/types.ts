@@ -47,6 +47,7 @@ import type { CandidateAuthService } from './candidateAuth.js';
 import type { ExamCatalog } from './catalog.js';
 import type { DeviceCheckService } from './deviceChecks.js';
 import type { ExamEditorService } from './examEditor.js';
+import type { SafeExamBrowserService } from './safeExamBrowser.js';
 import type { ExamPreviewService } from './examPreview.js';
 import type { EvidenceIntakeService } from './evidence/intake.js';
 import type { PhonePageService } from './evidence/phone.js';
@@ -212,6 +213,8 @@ export interface Services {
   slotChoice: SlotChoiceService;
   /** Exams as candidates read them: versions cached by id (immutable), the exams row for a few seconds. */
   catalog: ExamCatalog;
+  /** Safe Exam Browser: an exam's settings file and its key, and the proof every candidate call of such an exam needs. */
+  seb: SafeExamBrowserService;
   attempts: AttemptService;
   /** The candidate entering an exam: the attempt created or resumed, the clock started. */
   attemptEntry: AttemptEntryService;

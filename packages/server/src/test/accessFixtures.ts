@@ -63,6 +63,7 @@ export const ACCESS_FIXTURES: Partial<Record<CallName, AccessFixture>> = {
   },
   examEditorDetail: (w) => ({ query: { exam_id: w.examId } }),
   examEditorVersions: (w) => ({ query: { exam_id: w.examId } }),
+  examEditorSebSettings: (w) => ({ query: { exam_id: w.examId } }),
   examEditorSaveDraft: async (w) => {
     const { examId, revision } = await newTeamExam(w);
     const draft = (await inject(w.t, w.tokens.authorA, 'GET', `/admin/exam/detail?exam_id=${examId}`)).draft;

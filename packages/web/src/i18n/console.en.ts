@@ -411,7 +411,25 @@ export const consoleEn: Record<keyof typeof consoleZh, string> = {
   'console.exams.set.checksHint':
     'Skippable: the candidate may skip the check (recorded as a risk event). Off: the check is not made.',
   'console.exams.set.idPhoto': 'ID photo required',
+  'console.exams.set.secondScreen': 'Second screen allowed',
+  'console.exams.set.secondScreenHint':
+    'Off (the default): the device check asks candidates to disconnect a second screen, and one connected during the exam is flagged for the proctor. Signs of a virtual machine or remote desktop are always flagged, never judged by themselves.',
   'console.exams.set.idPhotoHint': 'Each invitation needs an ID photo, which face checks compare with.',
+  'console.exams.seb.title': 'Safe Exam Browser',
+  'console.exams.seb.required': 'Require Safe Exam Browser',
+  'console.exams.seb.requiredHint':
+    'Candidates take the exam only in Safe Exam Browser (3.0 or later) started with the settings file below; any other browser is refused with a message naming the browser and the file.',
+  'console.exams.seb.configKey': 'Config key',
+  'console.exams.seb.configKeyHint':
+    'Leave it empty to use the settings file offered here; paste the config key of a settings file of your own (SEB Config Tool) to use that file instead.',
+  'console.exams.seb.configKeyPlaceholder': 'The key of the settings file below',
+  'console.exams.seb.examKeys': 'Browser exam keys (optional)',
+  'console.exams.seb.examKeysHint':
+    'One per line. When set, each request must also prove one of them (each SEB version and settings file has its own).',
+  'console.exams.seb.download': 'Download the settings file (.seb)',
+  'console.exams.seb.fileKey': 'Config key of this file:',
+  'console.exams.seb.fileHint':
+    'Send the file to candidates: opening it starts Safe Exam Browser on the exam list, with one display, the camera and microphone allowed and no virtual machine. The key is never sent to candidates.',
   'console.exams.set.logo': 'Logo',
   'console.exams.set.showLogo': 'Show the company logo',
   'console.exams.set.showLogoHint': 'When off, the candidate pages show no logo.',

@@ -25,6 +25,8 @@ import { similarityZh } from './similarity.zh.js';
 import { ssoEn } from './sso.en.js';
 import { ssoZh } from './sso.zh.js';
 import { addMessages } from './format.js';
+// The timeline words the details of the machine checks.
+import './machine.js';
 
 addMessages({
   'zh-CN': {

@@ -395,7 +395,24 @@ export const consoleZh = {
   'console.exams.set.checkState.off': '关闭',
   'console.exams.set.checksHint': '“可跳过”时考生可以跳过该项检测（会被记录为风险事件）；“关闭”时不进行该项检测。',
   'console.exams.set.idPhoto': '需要证件照',
+  'console.exams.set.secondScreen': '允许第二块屏幕',
+  'console.exams.set.secondScreenHint':
+    '关闭（默认）时，设备检测会要求考生断开第二块屏幕，考试中接入的屏幕会标记给监考老师。虚拟机或远程桌面的迹象总会标记，但不会据此自动判定。',
   'console.exams.set.idPhotoHint': '每份邀请都需要一张证件照，人脸核验与之比对。',
+  'console.exams.seb.title': '安全考试浏览器（Safe Exam Browser）',
+  'console.exams.seb.required': '要求使用安全考试浏览器',
+  'console.exams.seb.requiredHint':
+    '考生只能在用下方配置文件启动的 Safe Exam Browser（3.0 及以上版本）中作答；其他浏览器会被拒绝，并提示应使用的浏览器和配置文件。',
+  'console.exams.seb.configKey': '配置密钥（Config Key）',
+  'console.exams.seb.configKeyHint':
+    '留空则使用此处提供的配置文件；如使用自己用 SEB 配置工具生成的配置文件，请粘贴该文件的配置密钥。',
+  'console.exams.seb.configKeyPlaceholder': '下方配置文件的密钥',
+  'console.exams.seb.examKeys': '浏览器考试密钥（可选）',
+  'console.exams.seb.examKeysHint': '每行一个。设置后，每个请求还须证明其中之一（每个 SEB 版本和配置文件各有其密钥）。',
+  'console.exams.seb.download': '下载配置文件（.seb）',
+  'console.exams.seb.fileKey': '此文件的配置密钥：',
+  'console.exams.seb.fileHint':
+    '把文件发给考生：打开它即以该配置启动 Safe Exam Browser 并进入考试列表，仅允许一块屏幕，允许摄像头和麦克风，不允许虚拟机。密钥不会发给考生。',
   'console.exams.set.logo': '标志',
   'console.exams.set.showLogo': '显示企业标志',
   'console.exams.set.showLogoHint': '关闭后，考生页面上不显示标志。',

@@ -1,6 +1,7 @@
-import { detail, DETAIL_KEYS } from '@examhall/contract';
+import { detail, DETAIL_KEYS, RISK_EVENTS } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
 import { detailText } from './detailText.js';
+import './machine.js';
 import { loadLanguage, translate, type Language } from './format.js';
 import type { MessageKey } from './zh.js';
 
@@ -37,6 +38,13 @@ const written = [
   detail.riskPicture(17),
   detail.recording(5000),
   detail.capturedOffline(),
+  detail.secondScreen({ when: 'change', screens: 2, labels: ['Built-in Retina Display', 'DELL U2720Q'] }),
+  detail.virtualMachine({
+    signs: ['softwareRenderer', 'virtualCamera'],
+    renderer: 'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)), SwiftShader driver)',
+    screen: '1280x720@24',
+    camera: 'OBS Virtual Camera 1280x720',
+  }),
 ];
 
 describe('detail words', () => {
@@ -71,6 +79,35 @@ describe('detail words', () => {
     );
     expect(detailText(tOf('zh-CN'), 'offline')).toBe('断网时拍摄，恢复连接后上传');
     expect(detailText(tOf('en-US'), detail.capturedOffline())).toBe('Taken while offline, uploaded once back online');
+  });
+
+  it('names every risk event in both languages, the ones after the catalogue too', () => {
+    for (const lang of ['zh-CN', 'en-US'] as const) {
+      for (const { id } of Object.values(RISK_EVENTS)) {
+        const key = `risk.name.${id}` as MessageKey;
+        expect(translate(lang, key), `${lang} ${key}`).not.toBe(key);
+      }
+    }
+  });
+
+  it('words a second screen and a virtual machine with their evidence', () => {
+    const screen = detail.secondScreen({ when: 'check', screens: 2, labels: ['Built-in', 'DELL U2720Q'] });
+    expect(detailText(tOf('en-US'), screen)).toBe(
+      'A second screen is connected (seen at the device check): 2 screens (Built-in, DELL U2720Q)',
+    );
+    expect(detailText(tOf('zh-CN'), detail.secondScreen({ when: 'change', screens: null, labels: [] }))).toBe(
+      '连接了第二块屏幕（考试中接入）',
+    );
+    const vm = detail.virtualMachine({
+      signs: ['softwareRenderer'],
+      renderer: 'SwiftShader driver',
+      screen: '1280x720@24',
+      camera: null,
+    });
+    expect(detailText(tOf('en-US'), vm)).toBe(
+      'Signs of a virtual machine or remote desktop: software graphics renderer. Graphics: SwiftShader driver; screen 1280x720@24; camera: none',
+    );
+    expect(detailText(tOf('zh-CN'), vm)).toContain('SwiftShader driver');
   });
 
   it('shows details written before the vocabulary as they were written', () => {

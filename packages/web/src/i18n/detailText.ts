@@ -68,6 +68,21 @@ function words(t: T, d: DescribedDetail): string {
       return t('detail.stepSkipped', { step: stepName(t, d.params.step) });
     case 'failedSends':
       return t('detail.failedSends', { n: d.params.n, error: sendError(t, d.params.error, d.params.code) });
+    case 'secondScreen':
+      return t('detail.secondScreen', {
+        when: t(`detail.secondScreen.when.${d.params.when}`),
+        screens:
+          d.params.screens === null
+            ? ''
+            : t('detail.secondScreen.screens', { n: d.params.screens, labels: d.params.labels.join(', ') || '-' }),
+      });
+    case 'virtualMachine':
+      return t('detail.virtualMachine', {
+        signs: d.params.signs.map((s) => t(`detail.virtualMachine.sign.${s}`)).join(', '),
+        renderer: d.params.renderer || '-',
+        screen: d.params.screen,
+        camera: d.params.camera ?? t('detail.virtualMachine.noCamera'),
+      });
     case 'noFace':
     case 'faces':
     case 'phoneSeen':

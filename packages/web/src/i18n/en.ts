@@ -568,6 +568,8 @@ export const en: Dictionary = {
   'risk.name.19': 'Browser translation',
   'risk.name.20': 'Network unstable',
   'risk.name.21': 'Phone number changed',
+  'risk.name.22': 'Second screen connected',
+  'risk.name.23': 'Virtual machine or remote desktop',
   'risk.name.unknown': 'Risk event {id}',
   'risk.category.0': 'Normal',
   'risk.category.1': 'Page and network',
@@ -696,6 +698,8 @@ export const en: Dictionary = {
   'error.conflict': 'Conflict; reload and try again',
   'error.exam_finished': 'The exam has finished',
   'error.exam_not_open': 'The exam is not open now',
+  'error.seb_required':
+    "This exam is taken in Safe Exam Browser (version 3.0 or later) started with the exam's settings file (.seb), which the organiser sends you: install Safe Exam Browser, open the file, and the exam list opens in it.",
   'error.admission_queue': 'Many candidates are starting at once: you are in the queue and your turn comes shortly',
   'error.exam_not_started': 'The exam has not started yet; finish the device checks first',
   'error.exam_not_finished': 'The exam has not been submitted yet',

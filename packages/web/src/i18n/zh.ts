@@ -9,6 +9,7 @@ import type { accountZh } from './account.zh.js';
 import type { ssoZh } from './sso.zh.js';
 import type { analysisZh } from './analysis.zh.js';
 import type { explanationsZh } from './explanations.zh.js';
+import type { machineZh } from './machine.zh.js';
 import { detailsZh } from './details.zh.js';
 import { proctorZh } from './proctor.zh.js';
 import type { questionsZh } from './questions.zh.js';
@@ -551,6 +552,8 @@ export const zh = {
   'risk.name.19': '使用浏览器翻译插件',
   'risk.name.20': '网络不稳定',
   'risk.name.21': '更换手机号',
+  'risk.name.22': '连接了第二块屏幕',
+  'risk.name.23': '疑似虚拟机或远程桌面',
   'risk.name.unknown': '风险事件 {id}',
   'risk.category.0': '正常',
   'risk.category.1': '页面与网络',
@@ -677,6 +680,7 @@ export const zh = {
   'error.conflict': '操作冲突，请刷新后重试',
   'error.exam_finished': '考试已结束',
   'error.exam_not_open': '考试当前不在开放时间内',
+  'error.seb_required': '本场考试须用主办方发的 .seb 配置文件在 Safe Exam Browser（3.0 及以上）中进行。',
   'error.admission_queue': '很多考生正在同时进入考试，您正在排队，马上就轮到您',
   'error.exam_not_started': '考试尚未开始，请先完成设备检测',
   'error.exam_not_finished': '考试尚未交卷',
@@ -771,6 +775,7 @@ export type MessageKey =
   | keyof typeof analysisZh
   | keyof typeof accountZh
   | keyof typeof ssoZh
-  | keyof typeof explanationsZh;
+  | keyof typeof explanationsZh
+  | keyof typeof machineZh;
 /** The always-loaded dictionary of a language. */
 export type Dictionary = Record<BaseMessageKey, string>;

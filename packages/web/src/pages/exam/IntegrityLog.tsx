@@ -6,6 +6,7 @@ import { errorText, request } from '../../api/client.js';
 import { detailText } from '../../i18n/detailText.js';
 import { useI18n, type MessageKey } from '../../i18n/index.js';
 import { serverTime } from '../../shell/serverTime.js';
+import '../../i18n/machine.js';
 
 const DECISION_COLORS = { confirmed: 'red', dismissed: 'green', pending: 'default' } as const;
 

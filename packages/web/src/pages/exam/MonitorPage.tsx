@@ -14,6 +14,7 @@ import { pathForPhase, useExamDetail, useExamParams } from '../../exam/queries.j
 import { examSteps, type ExamStep } from '../../exam/steps.js';
 import { useI18n } from '../../i18n/index.js';
 import { STEP_IDS } from '../../proctor/checks.js';
+import { useMachineCheck } from '../../proctor/useMachineCheck.js';
 import {
   CameraStep,
   MicrophoneStep,
@@ -71,6 +72,9 @@ export default function MonitorPage() {
   });
   const { mutate: resumeAttempt } = resume;
   useEffect(() => resumeAttempt(), [resumeAttempt]);
+
+  // The machine: a second screen the exam forbids must be disconnected before the exam starts.
+  const { secondScreen } = useMachineCheck(examId, resume.isSuccess, detail.data, streams.camera);
 
   // What the server already holds (checks passed before a reload); read once the attempt exists.
   const state = useQuery({
@@ -140,6 +144,17 @@ export default function MonitorPage() {
           role="alert"
           title={t('error.id_photo_missing')}
           data-testid="id-photo-missing"
+        />
+      )}
+      {secondScreen && (
+        <Alert
+          type="warning"
+          showIcon
+          role="alert"
+          data-testid="second-screen"
+          title={t('proctor.secondScreen.title')}
+          description={t('proctor.secondScreen.body')}
+          style={{ marginBottom: 12 }}
         />
       )}
       {refused && (
@@ -212,12 +227,15 @@ export default function MonitorPage() {
                 {t('monitor.startHint')}
               </Typography.Paragraph>
               {wait && <StartWaitNotice wait={wait} />}
-              <StartAttempt
-                start={{ ...start, isError: start.isError && !wait && !refused }}
-                label={t('monitor.startExam')}
-                testId="start-exam"
-                autoFocus
-              />
+              {/* The exam starts once the second screen is disconnected (the alert above says so). */}
+              {!secondScreen && (
+                <StartAttempt
+                  start={{ ...start, isError: start.isError && !wait && !refused }}
+                  label={t('monitor.startExam')}
+                  testId="start-exam"
+                  autoFocus
+                />
+              )}
             </section>
           )}
         </Card>

@@ -40,7 +40,7 @@ type TabKey = (typeof TABS)[number];
 const TAB_FIELDS: Partial<Record<TabKey, string[]>> = {
   basics: ['name', 'description', 'mode', 'time_minutes', 'start_at', 'end_at'],
   sections: ['sections'],
-  settings: ['settings', 'shuffle_questions', 'shuffle_options', 'id_photo_required'],
+  settings: ['settings', 'shuffle_questions', 'shuffle_options', 'id_photo_required', 'seb'],
   outcome: ['pledge', 'passing', 'show_score', 'show_explanations', 'positions'],
 };
 
@@ -114,7 +114,7 @@ function Editor({ detail }: { detail: EditorExamDetail }) {
             {
               key: 'settings',
               label: label('settings', t('console.exams.tab.settings')),
-              children: <SettingsPanel {...panel} />,
+              children: <SettingsPanel {...panel} examId={detail.id} />,
             },
             {
               key: 'outcome',

@@ -1,14 +1,15 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { api, MONITOR_STEPS, type ExamDefinition, type ExamSettingsDef } from '@examhall/contract';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Card, Col, Input, Row, Segmented, Space, Switch, Typography, Upload } from 'antd';
+import { Button, Card, Col, Input, Row, Segmented, Space, Typography, Upload } from 'antd';
+import { SebCard } from './SebCard.js';
 import { InputNumber } from '../../../shell/InputNumber.js';
 import { Form } from '../../../shell/Form.js';
 import { errorText, upload } from '../../../api/client.js';
 import { useI18n } from '../../../i18n/index.js';
 import { can, useStaffMe } from '../../../session/staff.js';
 import { checkState, flag, problemAt, withCheckState, type CheckState } from './draft.js';
-import { Field, type PanelProps } from './fields.js';
+import { Field, Toggle, type PanelProps } from './fields.js';
 
 /** The device checks a candidate goes through, each required, skippable or removed. */
 const CHECKS = MONITOR_STEPS.filter((s) => s.skipFlag !== null && s.closeFlag !== null).map((s) => ({
@@ -16,8 +17,11 @@ const CHECKS = MONITOR_STEPS.filter((s) => s.skipFlag !== null && s.closeFlag !=
   flags: { skip: s.skipFlag!, close: s.closeFlag! },
 }));
 
-/** Every per-exam rule: shuffling, paste/copy/upload, screen switches, captures, device checks, ID photo, logo. */
-export function SettingsPanel({ editor, readOnly }: PanelProps) {
+/**
+ * Every per-exam rule: shuffling, paste/copy/upload, screen switches, captures, device checks, ID photo, Safe Exam
+ * Browser, logo.
+ */
+export function SettingsPanel({ editor, readOnly, examId }: PanelProps & { examId: number }) {
   const { t } = useI18n();
   const { draft, problems } = editor;
   const s = draft.settings;
@@ -131,6 +135,13 @@ export function SettingsPanel({ editor, readOnly }: PanelProps) {
               {t('console.exams.set.checksHint')}
             </Typography.Paragraph>
             <Toggle
+              label={t('console.exams.set.secondScreen')}
+              hint={t('console.exams.set.secondScreenHint')}
+              checked={s.is_second_screen === 1}
+              onChange={(v) => setSetting('is_second_screen', flag(v))}
+              testId="set-second-screen"
+            />
+            <Toggle
               label={t('console.exams.set.idPhoto')}
               hint={t('console.exams.set.idPhotoHint')}
               checked={draft.id_photo_required}
@@ -140,38 +151,13 @@ export function SettingsPanel({ editor, readOnly }: PanelProps) {
           </Card>
         </Col>
         <Col xs={24} xl={12}>
+          <SebCard editor={editor} examId={examId} />
+        </Col>
+        <Col xs={24} xl={12}>
           <LogoCard editor={editor} readOnly={readOnly} />
         </Col>
       </Row>
     </Form>
-  );
-}
-
-/** A switch with its label and what it does. */
-function Toggle(props: {
-  label: string;
-  hint: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  testId: string;
-}) {
-  const id = `toggle-${props.testId}`;
-  return (
-    <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start', marginBottom: 12 }}>
-      <Switch
-        id={id}
-        checked={props.checked}
-        onChange={props.onChange}
-        data-testid={props.testId}
-        aria-describedby={`${id}-hint`}
-      />
-      <div>
-        <label htmlFor={id}>{props.label}</label>
-        <Typography.Paragraph type="secondary" id={`${id}-hint`} style={{ margin: 0 }}>
-          {props.hint}
-        </Typography.Paragraph>
-      </div>
-    </div>
   );
 }
 

@@ -1,4 +1,5 @@
-/** Small pieces the editor's panels share: a field that shows its schema problem, and the panel props. */
+/** Small pieces the editor's panels share: a field that shows its schema problem, a switch, and the panel props. */
+import { Switch, Typography } from 'antd';
 import { Form } from '../../../shell/Form.js';
 import type { ReactNode } from 'react';
 import type { DraftEditor } from './useDraftEditor.js';
@@ -32,5 +33,33 @@ export function Field(props: {
     >
       {props.children}
     </Form.Item>
+  );
+}
+
+/** A switch with its label and what it does. */
+export function Toggle(props: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  testId: string;
+}) {
+  const id = `toggle-${props.testId}`;
+  return (
+    <div style={{ display: 'flex', gap: 12, alignItems: 'flex-start', marginBottom: 12 }}>
+      <Switch
+        id={id}
+        checked={props.checked}
+        onChange={props.onChange}
+        data-testid={props.testId}
+        aria-describedby={`${id}-hint`}
+      />
+      <div>
+        <label htmlFor={id}>{props.label}</label>
+        <Typography.Paragraph type="secondary" id={`${id}-hint`} style={{ margin: 0 }}>
+          {props.hint}
+        </Typography.Paragraph>
+      </div>
+    </div>
   );
 }

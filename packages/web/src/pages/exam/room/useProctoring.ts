@@ -10,6 +10,7 @@ import { useI18n } from '../../../i18n/index.js';
 import { onFrameRecorded, startProctoring, type Proctoring } from '../../../proctor/captures.js';
 import type { FaceMonitor } from '../../../proctor/faceMonitor.js';
 import { useRiskDetectors } from '../../../proctor/risks.js';
+import { getStreams } from '../../../proctor/streams.js';
 import { useCandidateEvents, useWarnings } from '../../../proctor/warnings.js';
 import { showToast } from '../../../ui/toast.js';
 
@@ -58,6 +59,15 @@ export function useProctoring(detail: ExamDetail, attempt: AttemptView, box: Out
       monitor?.stop();
     };
   }, [box]);
+  // The machine through the exam: a second screen connected (the exam forbidding one) and signs of a virtual machine
+  // or remote desktop are raised for the proctor. Their code loads after the page, off its own bundle.
+  useEffect(() => {
+    if (!box) return;
+    const watching = import('../../../proctor/environment.js').then((m) =>
+      m.watchExam(box, detail, () => getStreams().camera),
+    );
+    return () => void watching.then((stop) => stop());
+  }, [box, detail]);
   const [endedReason, setEndedReason] = useState<string | null>(null);
   const risks = useRiskDetectors({
     examId,
