@@ -1,6 +1,7 @@
 /**
  * npm run bench:answers — acknowledged answer saves per second and their latency on SQLite and on
- * PostgreSQL, next to a no-op route (the server clock) measured in the same run; whether every save that got
+ * PostgreSQL, next to a no-op route (the server clock) and the smallest signed-in call (the candidate's own
+ * account) measured in the same run; whether every save that got
  * a receipt is stored (looked up by its client id); whether a save survives `kill -9` of the server the
  * moment after its receipt; and whether every receipt survives `kill -9` of the server in the middle of the
  * load. On SQLite the saves are measured again with the supervisor's two API processes (PROCESSES=2) in the same
@@ -104,9 +105,13 @@ async function measure(dialect: 'sqlite' | 'postgres', processes?: number) {
     const host = new URL(server.base).host;
     const noopText = requestText('GET', '/api/monitor/time-table', host);
     const noop = await load(server, () => noopText);
+    // The smallest signed-in call: what finding the candidate behind a token costs, above the no-op.
+    const infoTexts = tokens.map((t) => requestText('GET', `/api/user/get-info?auth=${t}`, host));
+    let i = 0;
+    const signedIn = await load(server, () => infoTexts[i++ % infoTexts.length]!);
     const { next, answered, acknowledged } = saveLoad(tokens, examId, questionIds, host);
     const saves = await load(server, next, answered);
-    return { noop, saves, acknowledged: acknowledged.size, lost: await missing(db, acknowledged) };
+    return { noop, signedIn, saves, acknowledged: acknowledged.size, lost: await missing(db, acknowledged) };
   } finally {
     await server.stop();
     inbox.close();
@@ -189,11 +194,12 @@ async function main() {
   );
   const rows: string[] = [];
   for (const dialect of DIALECTS) {
-    const { noop, saves, acknowledged, lost } = await measure(dialect, dialect === 'sqlite' ? 1 : undefined);
+    const { noop, signedIn, saves, acknowledged, lost } = await measure(dialect, dialect === 'sqlite' ? 1 : undefined);
     const kill = await killTest(dialect);
     const killed = await killUnderLoad(dialect);
     rows.push(
       `${dialect.padEnd(9)} no-op ${String(noop.perSecond).padStart(6)}/s p50 ${noop.p50} ms p99 ${noop.p99} ms ${cpu(noop.cpuPerRequest)} | ` +
+        `signed-in no-op ${String(signedIn.perSecond).padStart(6)}/s ${cpu(signedIn.cpuPerRequest)} | ` +
         `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ${cpu(saves.cpuPerRequest)} ` +
         `(${((saves.perSecond / Math.max(noop.perSecond, 1)) * 100).toFixed(0)}% of no-op) | ` +
         `acknowledged ${acknowledged}, not stored ${lost}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived | ` +
