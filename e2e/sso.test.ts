@@ -4,13 +4,16 @@
  * is: an admin maps a group to a team in the staff area's Single sign-on tab; an author signs in through the
  * provider's login page and lands in the console in that team, sees the session and how it was signed in to in
  * words; signed in again in a second browser, the author ends the first browser's session there, and the first
- * browser is signed out. The login page with its button and with a refused sign-in's reason, and the tab, are
- * checked in both languages by the page auditor.
+ * browser is signed out. An author of a SAML 2.0 provider (made here with its own key, its sign-in page on another
+ * site too) signs in through that page, whose response is posted across sites, and lands in the console with a SAML
+ * session. The login page with its buttons and with a refused sign-in's reason, and the tab, are checked in both
+ * languages by the page auditor.
  */
 import { enumText, SIGN_IN_METHOD_TEXTS, type StaffView } from '@examhall/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type TestOidcProvider } from '../packages/server/src/test/oidcProvider.js';
+import { makeSamlIdp, type TestSamlIdp } from '../packages/server/src/test/samlIdp.js';
 import { browserAvailable, newPage } from './support/browser.js';
 import { chooseOption, clickForCall, staffCall, staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
@@ -18,17 +21,31 @@ import { pageAuditor, TOUR_SETTINGS } from './support/pageAudit.js';
 import { ADMIN, freePort } from './support/server.js';
 
 const PROVIDER = 'Corp ID';
+const SAML_PROVIDER = 'Corp SAML';
 const TEAM = '校招一组';
 const GROUP = 'hr-campus';
 const AUTHOR = { phone: '13700137002', name: '单点作者' };
 
 describe.runIf(browserAvailable())('single sign-on in the console', () => {
   let idp: TestOidcProvider | undefined;
+  let samlIdp: TestSamlIdp | undefined;
+  /** The e-mail and groups the SAML provider's page sends for whoever signs in there. */
+  const samlUser = { email: 'saml.author@corp.example', groups: [GROUP] };
   const j = useJourney(async () => {
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
     idp = await startOidcProvider(`${publicUrl}/api/admin/auth/oidc/callback`, { pages: true, host: 'localhost' });
+    samlIdp = await makeSamlIdp({
+      pages: () => ({
+        nameId: `persistent-${samlUser.email}`,
+        attributes: { email: samlUser.email, displayName: 'SAML 作者', groups: samlUser.groups },
+      }),
+    });
     return {
+      SAML_IDP_SSO_URL: samlIdp.ssoUrl,
+      SAML_IDP_ISSUER: samlIdp.entityId,
+      SAML_IDP_CERT: samlIdp.key.cert,
+      SAML_NAME: SAML_PROVIDER,
       PORT: String(port),
       PUBLIC_URL: publicUrl,
       OIDC_ISSUER: idp.issuer,
@@ -40,6 +57,7 @@ describe.runIf(browserAvailable())('single sign-on in the console', () => {
   });
   afterAll(async () => {
     await idp?.close();
+    await samlIdp?.close();
   });
 
   /** The provider's claims for the next sign-in: the author's phone and name, in `groups`. */
@@ -56,7 +74,7 @@ describe.runIf(browserAvailable())('single sign-on in the console', () => {
    */
   const signInAtProvider = async (page: Page, login: string) => {
     await page.goto('/admin/login');
-    await page.getByTestId('staff-sso').click();
+    await page.getByTestId('staff-sso').filter({ hasText: PROVIDER }).click();
     await page.waitForURL((url) => url.origin === idp!.issuer);
     await page.locator('input[name="login"]').fill(login);
     await page.locator('input[name="password"]').fill('any password the test provider takes');
@@ -125,6 +143,28 @@ describe.runIf(browserAvailable())('single sign-on in the console', () => {
     }
   }, 120_000);
 
+  it("signs in through the SAML provider's page: its response posted from another site lands in the console with a SAML session", async () => {
+    const { context, page, consoleErrors } = await browserIn(j.browser, 'en-US');
+    try {
+      await page.goto('/admin/login?redirect=%2Fadmin%2Fexams');
+      await page.getByRole('link', { name: `Sign in with ${SAML_PROVIDER}` }).click();
+      await page.waitForURL((url) => url.href.startsWith(samlIdp!.ssoUrl));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByTestId('admin-console').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/admin/exams');
+      const me = (await (await page.request.get('/api/admin/auth/me')).json()) as { data: StaffView };
+      expect(me.data).toMatchObject({ phone: samlUser.email, role: 'author', team_name: TEAM });
+      await page.getByTestId('account-open').click();
+      const list = page.getByTestId('sessions-list');
+      await list.getByTestId('session-current').waitFor();
+      await list.getByText(enumText(SIGN_IN_METHOD_TEXTS, 'saml', 'en-US')).waitFor();
+
+      expect(consoleErrors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   for (const setting of TOUR_SETTINGS.filter((s) => s.full)) {
     it(`the login page's button, a refused sign-in's reason and the Single sign-on tab read well in ${setting.lang}`, async () => {
       const expected = {
@@ -135,7 +175,15 @@ describe.runIf(browserAvailable())('single sign-on in the console', () => {
         },
       }[setting.lang];
       // The first admin's name is the server's default (data, like the names people enter).
-      const auditor = pageAuditor(setting, 'sso', [PROVIDER, TEAM, GROUP, idp!.issuer, 'Administrator']);
+      const auditor = pageAuditor(setting, 'sso', [
+        PROVIDER,
+        SAML_PROVIDER,
+        TEAM,
+        GROUP,
+        idp!.issuer,
+        samlIdp!.entityId,
+        'Administrator',
+      ]);
       const visitor = await newPage(j.browser, j.server.baseUrl, { locale: setting.lang, viewport: setting.viewport });
       const admin = await newPage(j.browser, j.server.baseUrl, { locale: setting.lang, viewport: setting.viewport });
       try {

@@ -5,6 +5,8 @@
  * whole response), with what a test changes to make a response another provider, or another moment, would send.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { generate } from 'selfsigned';
 import { SignedXml } from 'xml-crypto';
@@ -52,7 +54,10 @@ export interface ResponseOptions {
 export interface TestSamlIdp {
   /** Its entity id. */
   entityId: string;
-  /** Its single sign-on address (no server answers it: the test reads the request from the redirect). */
+  /**
+   * Its single sign-on address: its own page when it has pages (see `makeSamlIdp`), else an address no server answers
+   * (the test reads the request from the redirect).
+   */
   ssoUrl: string;
   /** Its own key and certificate. */
   key: SigningKey;
@@ -60,6 +65,8 @@ export interface TestSamlIdp {
   readRequest(location: string): AuthnRequest;
   /** A response to a request, base64 as the browser posts it. */
   response(opts: ResponseOptions): string;
+  /** Stops its pages' server, if any. */
+  close(): Promise<void>;
 }
 
 /** A fresh RSA key and a self-signed certificate for it. */
@@ -93,14 +100,46 @@ function signed(xml: string, localName: 'Assertion' | 'Response', key: SigningKe
   return sig.getSignedXml();
 }
 
-/** Makes an identity provider with its own key. */
-export async function makeSamlIdp(entityId = 'https://idp.corp.example/saml'): Promise<TestSamlIdp> {
+/**
+ * Makes an identity provider with its own key. With `pages`, it serves its sign-in page on this machine, at
+ * `http://localhost:<port>/sso` (another site than a server on 127.0.0.1, as a company's provider is): the page reads
+ * the AuthnRequest, and its "Sign in" button posts the response `pages` makes for it to the request's assertion
+ * consumer (HTTP-POST binding), as a provider's page does once the person has signed in.
+ */
+export async function makeSamlIdp(
+  opts: { pages?: (request: AuthnRequest) => Omit<ResponseOptions, 'request'> } = {},
+): Promise<TestSamlIdp> {
+  const entityId = 'https://idp.corp.example/saml';
   const key = await signingKey('idp.corp.example');
-  const ssoUrl = 'https://idp.corp.example/saml/sso';
-  return {
+  let ssoUrl = 'https://idp.corp.example/saml/sso';
+  let server: http.Server | undefined;
+  if (opts.pages) {
+    const pages = opts.pages;
+    server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', ssoUrl);
+      if (url.pathname !== '/sso') {
+        res.writeHead(404).end();
+        return;
+      }
+      const request = idp.readRequest(url.href);
+      const response = idp.response({ ...pages(request), request });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><title>Corp identity provider</title></head><body><main>` +
+          `<h1>Corp identity provider</h1><form method="post" action="${escape(request.acsUrl)}">` +
+          `<input type="hidden" name="SAMLResponse" value="${escape(response)}">` +
+          `<input type="hidden" name="RelayState" value="${escape(url.searchParams.get('RelayState') ?? '')}">` +
+          `<button type="submit">Sign in</button></form></main></body></html>`,
+      );
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    ssoUrl = `http://localhost:${(server.address() as AddressInfo).port}/sso`;
+  }
+  const idp: TestSamlIdp = {
     entityId,
     ssoUrl,
     key,
+    close: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
     readRequest(location) {
       const url = new URL(location);
       const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
@@ -155,4 +194,5 @@ export async function makeSamlIdp(entityId = 'https://idp.corp.example/saml'): P
       return Buffer.from(response).toString('base64');
     },
   };
+  return idp;
 }
