@@ -7,6 +7,7 @@
  * code on the login page, and none signs anybody in. The service provider's metadata names what the provider needs.
  */
 import { api, STAFF_AUTH_COOKIE, type SsoGroupView } from '@examhall/contract';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { auditEntriesOf } from '../test/auditLog.js';
@@ -246,6 +247,41 @@ describe.each(await testedDialects())('SAML 2.0 sign-in on %s', (dialect) => {
     for (const junk of ['bm90IHhtbA==', Buffer.from('<html/>').toString('base64'), '%%%']) {
       expect((await post(junk)).refusal).toBe('sso_token_invalid');
     }
+  });
+
+  it('answers anything posted with a refusal the login page names, or signs in only whom the provider signed for, once', async () => {
+    const request = await start();
+    const who = employee(['hr-campus']);
+    const genuine = Buffer.from(
+      idp.response({ request, nameId: who.nameId, attributes: who.attributes }),
+      'base64',
+    ).toString();
+    // Random text, random bytes, and the genuine response cut or with a piece of it replaced (a change in what its
+    // signature does not cover, its KeyInfo, leaves it genuine).
+    const posted = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('base64')),
+      fc
+        .tuple(fc.nat({ max: genuine.length }), fc.nat({ max: 40 }), fc.string({ maxLength: 20 }))
+        .map(([at, cut, put]) => Buffer.from(genuine.slice(0, at) + put + genuine.slice(at + cut)).toString('base64')),
+    );
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(posted, async (samlResponse) => {
+        if (samlResponse.length === 0) return;
+        const { refusal, token } = await post(samlResponse);
+        if (token === undefined) {
+          expect(refusal).toMatch(/^sso_/);
+          return;
+        }
+        accepted += 1;
+        expect(accepted).toBe(1);
+        expect(body<{ phone: string }>(await sendCall(t, api.staffMe, {}, token)).data.phone).toBe(
+          who.attributes.email,
+        );
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('refuses groups no mapping names, and a removed mapping at the next sign-in', async () => {
