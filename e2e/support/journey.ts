@@ -14,12 +14,17 @@ export interface Journey {
 
 /**
  * Starts a fresh server (with `env` added) and Chromium (with `browserArgs` added) before the file's journeys and stops both after.
+ * `env` may be a function, called then, for settings known only once something else has started (another system the
+ * server talks to, and which must know the server's address first).
  * Read the parts inside tests: they exist once `beforeAll` has run.
  */
-export function useJourney(env: Record<string, string> = {}, browserArgs: readonly string[] = []): Journey {
+export function useJourney(
+  env: Record<string, string> | (() => Promise<Record<string, string>>) = {},
+  browserArgs: readonly string[] = [],
+): Journey {
   const parts = {} as Journey;
   beforeAll(async () => {
-    parts.server = await startServer(env);
+    parts.server = await startServer(typeof env === 'function' ? await env() : env);
     parts.browser = await launchBrowser(browserArgs);
   });
   // A journey step that fails shows what the server said meanwhile (warnings and errors: the journeys log at warn).

@@ -27,7 +27,8 @@ export interface TestServer {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port of this machine that nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

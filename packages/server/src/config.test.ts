@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { signingKey } from './test/samlIdp.js';
 
 /** A TOTP key (32 bytes) in hex. */
 const KEY_HEX = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
@@ -68,6 +69,40 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...oidc, OIDC_ISSUER: 'http://id.example.com' })).toThrow(/OIDC_ISSUER: must be https/);
     expect(loadConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9000' }).oidc?.issuer).toBe('http://127.0.0.1:9000');
     expect(() => loadConfig({ ...oidc, OIDC_SCOPES: 'profile' })).toThrow(/OIDC_SCOPES: must include 'openid'/);
+  });
+
+  it('sets SAML up only whole, from an https entry point and a readable certificate (PEM or its body), off when unset', async () => {
+    expect(loadConfig({}).saml).toBeNull();
+    const { cert } = await signingKey('idp.example.com');
+    const body = cert.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
+    const saml = {
+      SAML_IDP_SSO_URL: 'https://idp.example.com/sso',
+      SAML_IDP_ISSUER: 'https://idp.example.com',
+      SAML_IDP_CERT: body,
+    };
+    expect(loadConfig(saml).saml).toMatchObject({
+      entryPoint: 'https://idp.example.com/sso',
+      idpIssuer: 'https://idp.example.com',
+      idpCert: cert.trim(),
+      spEntityId: undefined,
+      accountClaim: 'email',
+      accountKind: 'email',
+      groupsClaim: 'groups',
+      name: 'SAML',
+    });
+    // Given as PEM, its line breaks written as \n (one line of an environment file): the same certificate.
+    expect(loadConfig({ ...saml, SAML_IDP_CERT: cert.replace(/\n/g, '\\n') }).saml?.idpCert).toBe(cert.trim());
+    expect(() => loadConfig({ SAML_IDP_SSO_URL: 'https://idp.example.com/sso' })).toThrow(
+      /SAML_IDP_ISSUER and SAML_IDP_CERT go together/,
+    );
+    expect(() => loadConfig({ ...saml, SAML_IDP_SSO_URL: 'http://idp.example.com/sso' })).toThrow(
+      /SAML_IDP_SSO_URL: must be https/,
+    );
+    expect(() => loadConfig({ ...saml, SAML_IDP_CERT: 'not a certificate' })).toThrow(/SAML_IDP_CERT: must be a PEM/);
+    expect(() => loadConfig({ ...saml, SAML_IDP_CERT: body.slice(0, 200) })).toThrow(
+      /SAML_IDP_CERT: is not a readable X.509 certificate/,
+    );
+    expect(() => loadConfig({ ...saml, SAML_ACCOUNT_KIND: 'username' })).toThrow(/SAML_ACCOUNT_KIND/);
   });
 
   it('names every invalid variable at once', () => {

@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,30 @@ const providerUrl = optionalText.pipe(
 
 /** Whether the claim that names an account holds a phone number or an e-mail address. */
 const accountKind = z.enum(['phone', 'email']);
+
+/**
+ * A PEM certificate given inline (`-----BEGIN CERTIFICATE-----...`, its line breaks as they are or written `\n`) or
+ * as its base64 body alone (as identity providers' consoles show it); kept as PEM.
+ */
+const certificate = optionalText.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const body = v
+    .replace(/-----(BEGIN|END) CERTIFICATE-----/g, '')
+    .replace(/\\n/g, '')
+    .replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+=*$/.test(body) || body.length < 100) {
+    ctx.addIssue({ code: 'custom', message: 'must be a PEM certificate (or its base64 body)' });
+    return z.NEVER;
+  }
+  let parsed: X509Certificate;
+  try {
+    parsed = new X509Certificate(Buffer.from(body, 'base64'));
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not a readable X.509 certificate' });
+    return z.NEVER;
+  }
+  return parsed.toString().trim();
+});
 
 const EnvSchema = z
   .object({
@@ -177,6 +202,14 @@ const EnvSchema = z
     OIDC_ACCOUNT_CLAIM: z.string().min(1).default('phone_number'),
     OIDC_ACCOUNT_KIND: accountKind.default('phone'),
     OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+    SAML_IDP_SSO_URL: providerUrl,
+    SAML_IDP_ISSUER: optionalText,
+    SAML_IDP_CERT: certificate,
+    SAML_SP_ENTITY_ID: optionalText,
+    SAML_NAME: z.string().trim().min(1).max(40).default('SAML'),
+    SAML_ACCOUNT_ATTRIBUTE: z.string().min(1).default('email'),
+    SAML_ACCOUNT_KIND: accountKind.default('email'),
+    SAML_GROUPS_ATTRIBUTE: z.string().min(1).default('groups'),
     SSO_CREATE_ACCOUNTS: z.enum(['true', 'false']).default('true'),
     NODE_ENV: optionalText,
   })
@@ -271,6 +304,14 @@ const EnvSchema = z
     if (env.OIDC_ISSUER !== undefined && !env.OIDC_SCOPES.split(/\s+/).includes('openid')) {
       ctx.addIssue({ code: 'custom', path: ['OIDC_SCOPES'], message: "must include 'openid'" });
     }
+    const saml = [env.SAML_IDP_SSO_URL, env.SAML_IDP_ISSUER, env.SAML_IDP_CERT];
+    if (saml.some((v) => v !== undefined) && saml.some((v) => v === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SAML_IDP_SSO_URL'],
+        message: 'SAML_IDP_SSO_URL, SAML_IDP_ISSUER and SAML_IDP_CERT go together',
+      });
+    }
     if ((env.ADMIN_PHONE === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PHONE and ADMIN_PASSWORD go together' });
     }
@@ -356,6 +397,8 @@ export interface Config {
   totpKey: Buffer | undefined;
   /** OpenID Connect sign-in for staff, or null when not set up. */
   oidc: OidcConfig | null;
+  /** SAML 2.0 sign-in for staff, or null when not set up. */
+  saml: SamlConfig | null;
   /** Whether single sign-on makes an account on a first sign-in from the provider's claims (else only known accounts). */
   ssoCreateAccounts: boolean;
 }
@@ -378,6 +421,18 @@ export interface OidcConfig extends SsoClaims {
   clientId: string;
   clientSecret: string;
   scopes: string;
+}
+
+/** SAML 2.0 settings. */
+export interface SamlConfig extends SsoClaims {
+  /** The identity provider's single sign-on address (the AuthnRequest goes there, HTTP-Redirect binding). */
+  entryPoint: string;
+  /** The identity provider's entity id (the Issuer of its assertions). */
+  idpIssuer: string;
+  /** The certificate its assertions are signed with (PEM). */
+  idpCert: string;
+  /** This site's entity id, when set (else its metadata's address): the audience its assertions must name. */
+  spEntityId: string | undefined;
 }
 
 /** S3-compatible storage settings. */
@@ -470,6 +525,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             accountClaim: e.OIDC_ACCOUNT_CLAIM,
             accountKind: e.OIDC_ACCOUNT_KIND,
             groupsClaim: e.OIDC_GROUPS_CLAIM,
+          }
+        : null,
+    saml:
+      e.SAML_IDP_SSO_URL && e.SAML_IDP_ISSUER && e.SAML_IDP_CERT
+        ? {
+            entryPoint: e.SAML_IDP_SSO_URL,
+            idpIssuer: e.SAML_IDP_ISSUER,
+            idpCert: e.SAML_IDP_CERT,
+            spEntityId: e.SAML_SP_ENTITY_ID,
+            name: e.SAML_NAME,
+            accountClaim: e.SAML_ACCOUNT_ATTRIBUTE,
+            accountKind: e.SAML_ACCOUNT_KIND,
+            groupsClaim: e.SAML_GROUPS_ATTRIBUTE,
           }
         : null,
     ssoCreateAccounts: e.SSO_CREATE_ACCOUNTS === 'true',

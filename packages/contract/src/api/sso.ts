@@ -42,7 +42,6 @@ export const ssoCalls = {
     body: undefined,
     data: Empty,
     auth: 'public',
-    live: false,
     download: true,
   }),
   samlStart: call({
@@ -53,7 +52,6 @@ export const ssoCalls = {
     body: undefined,
     data: Empty,
     auth: 'public',
-    live: false,
     redirect: true,
   }),
   samlAcs: call({
@@ -64,7 +62,6 @@ export const ssoCalls = {
     body: S.SamlAcsBody,
     data: Empty,
     auth: 'public',
-    live: false,
     bodyFormat: 'form',
     redirect: true,
   }),

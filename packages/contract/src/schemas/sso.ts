@@ -49,7 +49,7 @@ export type OidcCallbackQuery = z.input<typeof OidcCallbackQuery>;
 export const SamlAcsBody = z.object({
   /** The base64 SAML response. */
   SAMLResponse: z.string().min(1).max(400_000),
-  /** What the start call sent along: where the console goes once signed in. */
+  /** What the start call sent along, given back as it was; unused (this server keeps where the console goes itself). */
   RelayState: z.string().max(500).optional(),
 });
 /** The assertion consumer's body. */

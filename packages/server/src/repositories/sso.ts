@@ -103,13 +103,23 @@ export class SsoRepository {
     return row && row.expires_at > now ? row : undefined;
   }
 
-  /** Whether a live sign-in started under this key (not taking it). */
-  async hasRequest(keyHash: string, method: string, now: number): Promise<boolean> {
-    const row = await this.db
+  /** A live sign-in started under this key, not taking it. */
+  findRequest(keyHash: string, method: string, now: number): Promise<SsoRequestRow | undefined> {
+    return this.db
       .selectFrom('sso_requests')
-      .select('key_hash')
+      .selectAll()
       .where('key_hash', '=', keyHash)
       .where('method', '=', method)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  /** Whether an assertion id was accepted already (and can still be replayed). */
+  async assertionUsed(assertionId: string, now: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sso_assertions')
+      .select('assertion_id')
+      .where('assertion_id', '=', assertionId)
       .where('expires_at', '>', now)
       .executeTakeFirst();
     return row !== undefined;

@@ -1,7 +1,7 @@
 import { STAFF_AUTH_COOKIE, STAFF_TOKEN_HOURS, api } from '@examhall/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { redirectRoute, route } from '../http/route.js';
+import { downloadRoute, redirectRoute, route } from '../http/route.js';
 import { SSO_REQUEST_MS } from '../services/oidc.js';
 import type { Services } from '../services/index.js';
 
@@ -31,7 +31,7 @@ export function ssoRoutes(app: FastifyInstance, services: Services, config: Conf
     const policy = await services.ssoAdmin.policy();
     return {
       oidc: config.oidc ? { name: config.oidc.name, start_path: `${config.apiPrefix}${api.oidcStart.path}` } : null,
-      saml: null,
+      saml: config.saml ? { name: config.saml.name, start_path: `${config.apiPrefix}${api.samlStart.path}` } : null,
       required: policy.required,
     };
   });
@@ -47,6 +47,25 @@ export function ssoRoutes(app: FastifyInstance, services: Services, config: Conf
     reply.clearCookie(OIDC_STATE_COOKIE, { path: stateCookie.path });
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const { token, redirect } = await services.oidc.callback(search, request.cookies[OIDC_STATE_COOKIE], {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    });
+    reply.setCookie(STAFF_AUTH_COOKIE, token, staffCookie);
+    return redirect;
+  });
+
+  // What the identity provider is given (or reads itself) to know this site.
+  downloadRoute(app, services, api.samlMetadata, async () => ({
+    bytes: Buffer.from(services.saml.metadata()),
+    mime: 'application/samlmetadata+xml',
+    fileName: 'examhall-saml-metadata.xml',
+  }));
+
+  redirectRoute(app, services, api.samlStart, async ({ query }) => services.saml.start(query.redirect));
+
+  // The provider's response, posted by the browser from the provider's page (HTTP-POST binding).
+  redirectRoute(app, services, api.samlAcs, async ({ body, request, reply }) => {
+    const { token, redirect } = await services.saml.acs(body.SAMLResponse, {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });

@@ -76,6 +76,7 @@ import { StaffLoginService } from './staffLogin.js';
 import { StaffSessionService } from './staffSessions.js';
 import { StaffTotpService } from './staffTotp.js';
 import { OidcService } from './oidc.js';
+import { SamlService } from './saml.js';
 import { SsoAdminService } from './ssoAdmin.js';
 import { SsoSignInService } from './ssoSignIn.js';
 import { TeamService } from './teams.js';
@@ -125,6 +126,7 @@ function staffServices(deps: ServiceDeps & Pick<Services, 'tokens' | 'access' | 
     ssoAdmin,
     ssoSignIn,
     oidc: new OidcService(deps.db, { ...deps, signIn: ssoSignIn }),
+    saml: new SamlService(deps.db, { ...deps, signIn: ssoSignIn }),
     staff: new StaffService(deps.db, all),
     staffLogin: new StaffLoginService(deps.db, all),
     staffSessions: new StaffSessionService(all),

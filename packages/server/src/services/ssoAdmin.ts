@@ -35,7 +35,7 @@ export interface SsoPolicy {
 
 /** What the SSO set-up needs. */
 export interface SsoAdminDeps {
-  config: Pick<Config, 'oidc' | 'ssoCreateAccounts' | 'publicUrl' | 'apiPrefix'>;
+  config: Pick<Config, 'oidc' | 'saml' | 'ssoCreateAccounts' | 'publicUrl' | 'apiPrefix'>;
   audit: AuditService;
   clock: () => number;
 }
@@ -59,6 +59,11 @@ function snapshot(row: Pick<SsoGroupRow, 'id' | 'group_name' | 'team_id' | 'role
 /** The address under this site's API of a call's path. */
 export function apiUrl(config: Pick<Config, 'publicUrl' | 'apiPrefix'>, path: string): string {
   return `${config.publicUrl.replace(/\/+$/, '')}${config.apiPrefix}${path}`;
+}
+
+/** This site's SAML entity id: the one set, else its metadata's address. */
+export function samlEntityId(config: Pick<Config, 'saml' | 'publicUrl' | 'apiPrefix'>): string {
+  return config.saml?.spEntityId ?? apiUrl(config, api.samlMetadata.path);
 }
 
 function setupView(claims: SsoClaims, issuer: string, callbackUrl: string, metadataUrl: string | null): SsoSetupView {
@@ -198,7 +203,14 @@ export class SsoAdminService {
       oidc: config.oidc
         ? setupView(config.oidc, config.oidc.issuer, apiUrl(config, api.oidcCallback.path), null)
         : null,
-      saml: null,
+      saml: config.saml
+        ? setupView(
+            config.saml,
+            config.saml.idpIssuer,
+            apiUrl(config, api.samlAcs.path),
+            apiUrl(config, api.samlMetadata.path),
+          )
+        : null,
       create_accounts: config.ssoCreateAccounts,
       required: policy.required,
       break_glass: policy.breakGlass,
@@ -212,7 +224,7 @@ export class SsoAdminService {
   async updateSettings(actor: StaffActor, required: boolean, breakGlass: number[]): Promise<SsoSettingsData> {
     authorize(actor, api.ssoSettingsUpdate);
     const ids = [...new Set(breakGlass)].sort((a, b) => a - b);
-    if (required && !this.deps.config.oidc) {
+    if (required && !this.deps.config.oidc && !this.deps.config.saml) {
       throw fail('validation_error', 'required: no identity provider is set up on this server');
     }
     if (required && ids.length === 0) {

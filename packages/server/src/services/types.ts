@@ -74,6 +74,7 @@ import type { StaffService } from './staff.js';
 import type { StaffLoginService } from './staffLogin.js';
 import type { StaffSessionService } from './staffSessions.js';
 import type { OidcService } from './oidc.js';
+import type { SamlService } from './saml.js';
 import type { SsoAdminService } from './ssoAdmin.js';
 import type { SsoSignInService } from './ssoSignIn.js';
 import type { StaffTotpService } from './staffTotp.js';
@@ -196,6 +197,8 @@ export interface Services {
   ssoSignIn: SsoSignInService;
   /** OpenID Connect sign-in: start, and the provider's answer. */
   oidc: OidcService;
+  /** SAML 2.0 sign-in: the service provider's metadata, start, and the provider's response. */
+  saml: SamlService;
   /** The staff second factor: enrol, confirm, turn off, reset another's, seal secrets stored plain. */
   staffTotp: StaffTotpService;
   exams: ExamService;

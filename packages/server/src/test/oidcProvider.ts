@@ -42,18 +42,20 @@ function signJwt(claims: Record<string, unknown>, key: KeyObject, kid: string): 
 
 /**
  * Starts a provider whose client redirects to `redirectUri`. With `pages`, sign-in and consent are the
- * provider's own pages (devInteractions: a browser types any login name; its claims are `user`'s); without,
- * each interaction is completed as `user` as soon as the browser reaches it.
+ * provider's own pages (devInteractions: a browser types any login name, which becomes its subject; its claims are
+ * `user`'s); without, each interaction is completed as `user` as soon as the browser reaches it. `host` names the
+ * provider in its issuer (127.0.0.1 unless said): `localhost` makes it another site than a server on 127.0.0.1, as a
+ * company's provider is, so a browser treats its redirects back as cross-site.
  */
 export async function startOidcProvider(
   redirectUri: string,
-  opts: { pages?: boolean } = {},
+  opts: { pages?: boolean; host?: 'localhost' | '127.0.0.1' } = {},
 ): Promise<TestOidcProvider> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'test-key';
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `http://${opts.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const state: TestOidcProvider = {
     issuer,
     clientId: 'examhall',

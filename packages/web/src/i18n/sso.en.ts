@@ -33,7 +33,6 @@ export const ssoEn: Record<keyof typeof ssoZh, string> = {
   'sso.groups.removeConfirm':
     "Remove this mapping? The group's members are refused at their next single sign-on (unless another group maps them).",
   'sso.groups.removed': 'Group mapping removed',
-  'sso.groups.removeLabel': 'Remove the mapping of group {group}',
   'sso.policy.title': 'How staff sign in',
   'sso.policy.required': 'Require single sign-on',
   'sso.policy.requiredHint':

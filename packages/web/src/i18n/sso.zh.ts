@@ -29,7 +29,6 @@ export const ssoZh = {
   'sso.groups.remove': '删除',
   'sso.groups.removeConfirm': '删除此映射？该群组的成员下次单点登录时将被拒绝（除非其他群组映射了他们）。',
   'sso.groups.removed': '已删除群组映射',
-  'sso.groups.removeLabel': '删除群组 {group} 的映射',
   'sso.policy.title': '登录方式',
   'sso.policy.required': '要求单点登录',
   'sso.policy.requiredHint': '开启后，只有下面选定的应急管理员仍可用密码登录（身份提供方故障时使用）。',

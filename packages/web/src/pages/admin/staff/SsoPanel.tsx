@@ -86,7 +86,9 @@ function SetupCard({ title, setup, createAccounts }: { title: string; setup: Sso
             claim: setup.account_claim,
           })}
         </Descriptions.Item>
-        <Descriptions.Item label={t('sso.setup.groups')}>{setup.groups_claim}</Descriptions.Item>
+        <Descriptions.Item label={t('sso.setup.groups')}>
+          <Typography.Text code>{setup.groups_claim}</Typography.Text>
+        </Descriptions.Item>
         <Descriptions.Item label={t('sso.setup.createAccounts')}>
           {t(createAccounts ? 'sso.setup.yes' : 'sso.setup.no')}
         </Descriptions.Item>
@@ -127,7 +129,12 @@ function GroupMappings() {
     onError: (e) => void message.error(errorText(e)),
   });
   const columns: TableColumnsType<SsoGroupView> = [
-    { title: t('sso.groups.col.group'), dataIndex: 'group' },
+    {
+      title: t('sso.groups.col.group'),
+      dataIndex: 'group',
+      // Names the row's remove button's purpose (its description), the button itself keeping its visible name.
+      render: (group: string, g) => <span id={`sso-group-${g.id}`}>{group}</span>,
+    },
     {
       title: t('sso.groups.col.team'),
       dataIndex: 'team_name',
@@ -143,7 +150,7 @@ function GroupMappings() {
       key: 'actions',
       render: (_, g) => (
         <Popconfirm title={t('sso.groups.removeConfirm')} onConfirm={() => remove.mutate(g.id)}>
-          <Button size="small" danger aria-label={t('sso.groups.removeLabel', { group: g.group })}>
+          <Button size="small" danger aria-describedby={`sso-group-${g.id}`} data-testid={`sso-group-remove-${g.id}`}>
             {t('sso.groups.remove')}
           </Button>
         </Popconfirm>
