@@ -3,10 +3,11 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { describeDetail, RISK_EVENTS } from '@examhall/contract';
 import { browserAvailable, newPage } from './support/browser.js';
-import { loginAs, openDemoChecks } from './support/candidate.js';
+import { examIdsOf, loginAs, openDemoChecks } from './support/candidate.js';
+import { staffLogin } from './support/console.js';
 import { useJourney } from './support/journey.js';
 import { passMonitorChecks } from './support/monitor.js';
-import type { TestServer } from './support/server.js';
+import { ADMIN, type TestServer } from './support/server.js';
 
 /*
  * The machine the candidate sits at, in Chromium: a second screen (Chromium's screen.isExtended, emulated here, with
@@ -43,7 +44,7 @@ function risksOf(server: TestServer, key: keyof typeof RISK_EVENTS): StoredRisk[
 describe.runIf(browserAvailable())('the machine a candidate sits at', () => {
   const j = useJourney();
 
-  it('raises a second screen at the check and during the exam, refuses a shared window, and names a software renderer', async () => {
+  it("raises a second screen at the check and during the exam, refuses a shared window, names a software renderer, and shows each on the proctor's timeline in words", async () => {
     const { context, page } = await newPage(j.browser, j.server.baseUrl, { serviceWorkers: 'block' });
     await context.addInitScript(() => {
       const w = window as unknown as { e2eSetExtended: (v: boolean) => void; e2eShareWindow: boolean };
@@ -131,6 +132,20 @@ describe.runIf(browserAvailable())('the machine a candidate sits at', () => {
     // The exam goes on, and the machine's signs were not raised twice.
     await page.getByTestId('question').waitFor();
     expect(risksOf(j.server, 'virtualMachine')).toHaveLength(1);
+    const { examId } = examIdsOf(page);
     await context.close();
+
+    // The proctor's timeline says each of them in words, with what was seen.
+    const attemptId = db(j.server, (d) => (d.prepare('SELECT MAX(id) AS id FROM attempts').get() as { id: number }).id);
+    const staff = await newPage(j.browser, j.server.baseUrl);
+    await staffLogin(staff.page, ADMIN, `/admin/proctoring/${examId}`);
+    const tile = staff.page.getByTestId(`proctor-tile-${attemptId}`);
+    await tile.focus();
+    await staff.page.keyboard.press('Enter');
+    const timeline = staff.page.getByTestId('proctor-attempt').getByTestId('proctor-timeline');
+    await timeline.getByText('连接了第二块屏幕（设备检测时）').waitFor();
+    await timeline.getByText('连接了第二块屏幕（考试中接入）').waitFor();
+    await timeline.getByText(/疑似虚拟机或远程桌面：软件图形渲染。显卡：.*SwiftShader/).waitFor();
+    await staff.context.close();
   });
 });
