@@ -12,8 +12,9 @@ import type { FastifyInstance } from 'fastify';
 export const NO_STORE = 'no-store';
 
 /** True when a call's answers are for one caller only. */
-export function answersArePersonal(call: Pick<CallDef, 'auth'>): boolean {
-  return call.auth !== 'public';
+export function answersArePersonal(call: Pick<CallDef, 'auth' | 'redirect'>): boolean {
+  // A sign-in step (`redirect`) needs no token, but answers with the state of the browser that took it.
+  return call.auth !== 'public' || call.redirect === true;
 }
 
 /**

@@ -224,7 +224,8 @@ export function redirectRoute<C extends CallDef>(
         else request.log.error({ err }, 'sign-in failed');
         location = failedSignInPath(known ? err.code : 'internal_error');
       }
-      return reply.header('cache-control', 'no-store').redirect(location, 302);
+      // No-store, as every answer made for one caller (caching.ts).
+      return reply.redirect(location, 302);
     },
   });
 }
