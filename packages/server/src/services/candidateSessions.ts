@@ -1,6 +1,6 @@
 import type { Candidate } from '../repositories/candidates.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
-import { hashToken } from './tokens.js';
+import { hashToken, lookupWorthy } from './tokens.js';
 
 /** How long a process answers a candidate's token from memory before asking the database again. */
 export const CANDIDATE_SESSION_KEEP_MS = 60_000;
@@ -52,7 +52,7 @@ export class CandidateSessions {
 
   /** The candidate behind a live token, or null. */
   async resolve(token: string | undefined): Promise<Candidate | null> {
-    if (!token || token.length > 200) return null;
+    if (!lookupWorthy(token)) return null;
     const hash = hashToken(token);
     const now = this.clock();
     const hit = this.kept.get(hash);

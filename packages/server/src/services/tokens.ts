@@ -30,6 +30,14 @@ export const SESSION_SEEN_STEP_MS = 5 * 60_000;
 /** The longest browser description kept. */
 const USER_AGENT_CHARS = 300;
 
+/** The longest token looked up: anything longer is no token of ours, and is not hashed or sought. */
+const TOKEN_MAX_CHARS = 200;
+
+/** Whether `token` may be one of ours, worth a lookup. */
+export function lookupWorthy(token: string | undefined): token is string {
+  return token !== undefined && token !== '' && token.length <= TOKEN_MAX_CHARS;
+}
+
 /** SHA-256 of a token, hex: the only form in which tokens are stored. */
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
@@ -84,7 +92,7 @@ export class TokenService {
     kind: TokenKind,
     token: string | undefined,
   ): Promise<{ subjectId: number; sessionId: string | null } | null> {
-    if (!token || token.length > 200) return null;
+    if (!lookupWorthy(token)) return null;
     const now = this.clock();
     const row = await this.repo.findLive(hashToken(token), kind, now);
     if (!row) return null;
@@ -115,7 +123,7 @@ export class TokenService {
 
   /** The subject of a live token of this kind, or null. */
   async resolve(kind: TokenKind, token: string | undefined): Promise<number | null> {
-    if (!token || token.length > 200) return null;
+    if (!lookupWorthy(token)) return null;
     const row = await this.repo.findLive(hashToken(token), kind, this.clock());
     return row ? row.subject_id : null;
   }
