@@ -103,6 +103,13 @@ describe('configuration', () => {
       /SAML_IDP_CERT: is not a readable X.509 certificate/,
     );
     expect(() => loadConfig({ ...saml, SAML_ACCOUNT_KIND: 'username' })).toThrow(/SAML_ACCOUNT_KIND/);
+    // The sign-in's cookie must come back with the provider's cross-site POST: https, or this machine's own address.
+    expect(() => loadConfig({ ...saml, PUBLIC_URL: 'http://exam.example.com' })).toThrow(
+      /PUBLIC_URL: must be https:\/\/ for SAML sign-in/,
+    );
+    expect(loadConfig({ ...saml, PUBLIC_URL: 'https://exam.example.com' }).saml).not.toBeNull();
+    expect(loadConfig({ ...saml, PUBLIC_URL: 'http://127.0.0.1:8080' }).saml).not.toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'http://exam.example.com' }).publicUrl).toBe('http://exam.example.com');
   });
 
   it('names every invalid variable at once', () => {

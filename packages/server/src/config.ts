@@ -43,8 +43,7 @@ const totpKey = optionalText.transform((v, ctx) => {
 /** Days the webhook delivery log keeps a settled delivery unless WEBHOOK_LOG_DAYS says otherwise. */
 export const WEBHOOK_LOG_DAYS = 90;
 
-/** The environment variables Examhall reads, with their defaults. */
-/** Whether an identity provider's address may be plain http: only on this machine (a provider run beside it). */
+/** Whether an address may be plain http: only on this machine (a provider run beside it, a server tried locally). */
 function loopback(url: string): boolean {
   const host = new URL(url).hostname;
   return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
@@ -85,6 +84,12 @@ const certificate = optionalText.transform((v, ctx) => {
   return parsed.toString().trim();
 });
 
+/** The address people reach this server at: PUBLIC_URL, or this machine's own at PORT. */
+function publicUrlOf(env: { PUBLIC_URL?: string | undefined; PORT: number }): string {
+  return env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+}
+
+/** The environment variables Examhall reads, with their defaults. */
 const EnvSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -312,6 +317,17 @@ const EnvSchema = z
         message: 'SAML_IDP_SSO_URL, SAML_IDP_ISSUER and SAML_IDP_CERT go together',
       });
     }
+    // The provider's answer is a POST from its own site, which brings a cookie back only when it is SameSite=None,
+    // and browsers take such a cookie only as Secure: from https, or from this machine's own address.
+    const publicUrl = publicUrlOf(env);
+    if (env.SAML_IDP_SSO_URL !== undefined && !publicUrl.startsWith('https:') && !loopback(publicUrl)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          "must be https:// for SAML sign-in: the browser brings the sign-in cookie back with the provider's answer only over https",
+      });
+    }
     if ((env.ADMIN_PHONE === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PHONE and ADMIN_PASSWORD go together' });
     }
@@ -465,7 +481,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    publicUrl: publicUrlOf(e),
     apiPrefix: e.API_PREFIX,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createTestApp, type TestApp } from '../test/app.js';
 import { auditEntriesOf } from '../test/auditLog.js';
+import { SAML_REQUEST_COOKIE } from './sso.js';
 import { freshPhone, sendCall } from '../test/callWorld.js';
 import { testedDialects } from '../test/db.js';
 import {
@@ -63,16 +64,19 @@ describe.each(await testedDialects())('SAML 2.0 sign-in on %s', (dialect) => {
     await t?.close();
   });
 
-  /** The start call: its redirect to the provider, and the AuthnRequest it carries. */
+  /** The request cookie the browser of the last start keeps (the browser these tests are). */
+  let browserCookie: string | undefined;
+  /** The start call: its redirect to the provider, and the AuthnRequest it carries; its cookie kept. */
   const start = async (): Promise<AuthnRequest> => {
     const res = await t.app.inject({ method: 'GET', url: '/api/admin/auth/saml/start?redirect=/admin/exams' });
     expect(res.statusCode, res.body).toBe(302);
     const location = String(res.headers.location);
     expect(location.startsWith(`${idp.ssoUrl}?SAMLRequest=`)).toBe(true);
+    browserCookie = res.cookies.find((c) => c.name === SAML_REQUEST_COOKIE)?.value;
     return idp.readRequest(location);
   };
-  /** The browser posts the provider's response to the assertion consumer. */
-  const post = async (samlResponse: string) => {
+  /** A browser posts the provider's response to the assertion consumer: by default the one that started (null: none). */
+  const post = async (samlResponse: string, cookie: string | null | undefined = browserCookie) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/admin/auth/saml/acs',
@@ -81,6 +85,7 @@ describe.each(await testedDialects())('SAML 2.0 sign-in on %s', (dialect) => {
         // The form is posted from the provider's page.
         origin: 'https://idp.corp.example',
         'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0',
+        ...(cookie ? { cookie: `${SAML_REQUEST_COOKIE}=${cookie}` } : {}),
       },
       payload: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '' }).toString(),
     });
@@ -218,6 +223,42 @@ describe.each(await testedDialects())('SAML 2.0 sign-in on %s', (dialect) => {
     });
     // Within the skew allowed: accepted.
     expect((await signIn({ issuedAt: now + 20_000 })).token).toBeTruthy();
+  });
+
+  it("keeps the request in a cookie that comes back with the provider's cross-site POST, and only to the consumer", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/admin/auth/saml/start' });
+    const request = await idp.readRequest(String(res.headers.location));
+    const cookie = res.cookies.find((c) => c.name === SAML_REQUEST_COOKIE);
+    expect(cookie).toMatchObject({
+      value: request.id,
+      path: '/api/admin/auth/saml/acs',
+      sameSite: 'None',
+      secure: true,
+      httpOnly: true,
+    });
+  });
+
+  it("refuses another person's response posted by a browser that did not start its sign-in (login CSRF)", async () => {
+    // An employee starts a sign-in and has the provider answer it, then has someone else's browser post the answer
+    // (from a page of theirs): that browser, with no request or another, would be signed in as the employee.
+    const attacker = employee(['hr-campus']);
+    const answerTo = (request: AuthnRequest) =>
+      idp.response({ request, nameId: attacker.nameId, attributes: attacker.attributes });
+    const first = await start();
+    const firstCookie = browserCookie;
+    expect(await post(answerTo(first), null)).toMatchObject({ refusal: 'sso_state_invalid', token: undefined });
+    // A browser that started a sign-in of its own keeps another request: refused too.
+    const second = await start();
+    await start();
+    expect(browserCookie).not.toBe(firstCookie);
+    expect(await post(answerTo(second), browserCookie)).toMatchObject({
+      refusal: 'sso_state_invalid',
+      token: undefined,
+    });
+    // The request went with the refusal: even its own browser cannot use it now.
+    expect((await post(answerTo(first), firstCookie)).token).toBeUndefined();
+    // A sign-in the browser started itself goes through.
+    expect((await signIn({ who: employee(['hr-campus']) })).token).toBeTruthy();
   });
 
   it('refuses a replayed response', async () => {

@@ -8,6 +8,9 @@ import type { Services } from '../services/index.js';
 /** The cookie that binds an OpenID Connect sign-in's state to the browser that started it. */
 export const OIDC_STATE_COOKIE = 'oidc_state';
 
+/** The cookie that binds a SAML sign-in (its AuthnRequest's id) to the browser that started it. */
+export const SAML_REQUEST_COOKIE = 'saml_request';
+
 /** Single sign-on: what the login page offers, the providers' sign-in steps, and the admin's mappings and policy. */
 export function ssoRoutes(app: FastifyInstance, services: Services, config: Config): void {
   const secure = config.publicUrl.startsWith('https:');
@@ -25,6 +28,16 @@ export function ssoRoutes(app: FastifyInstance, services: Services, config: Conf
     sameSite: 'lax' as const,
     httpOnly: true,
     secure,
+  };
+  // None: the provider's answer is a POST from its site, which brings back no Lax or Strict cookie. Browsers take a
+  // None cookie only as Secure, which they accept over https and from this machine's own address (config.ts refuses
+  // SAML on any other plain-http address).
+  const samlCookie = {
+    path: `${config.apiPrefix}${api.samlAcs.path}`,
+    maxAge: SSO_REQUEST_MS / 1000,
+    sameSite: 'none' as const,
+    httpOnly: true,
+    secure: true,
   };
 
   route(app, services, api.ssoOptions, async () => {
@@ -61,11 +74,17 @@ export function ssoRoutes(app: FastifyInstance, services: Services, config: Conf
     fileName: 'examhall-saml-metadata.xml',
   }));
 
-  redirectRoute(app, services, api.samlStart, async ({ query }) => services.saml.start(query.redirect));
+  redirectRoute(app, services, api.samlStart, async ({ query, reply }) => {
+    const { location, requestId } = await services.saml.start(query.redirect);
+    reply.setCookie(SAML_REQUEST_COOKIE, requestId, samlCookie);
+    return location;
+  });
 
   // The provider's response, posted by the browser from the provider's page (HTTP-POST binding).
   redirectRoute(app, services, api.samlAcs, async ({ body, request, reply }) => {
-    const { token, redirect } = await services.saml.acs(body.SAMLResponse, {
+    // The request is good once, whatever the answer.
+    reply.clearCookie(SAML_REQUEST_COOKIE, { path: samlCookie.path, sameSite: 'none', secure: true });
+    const { token, redirect } = await services.saml.acs(body.SAMLResponse, request.cookies[SAML_REQUEST_COOKIE], {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
     });

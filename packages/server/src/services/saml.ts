@@ -4,7 +4,8 @@
  * consumer takes the provider's POSTed response once. A response is accepted only when its assertion is signed by the
  * configured certificate (wantAssertionsSigned; a signed response around an unsigned assertion is not enough),
  * answers a request started here (InResponseTo, in the response and the subject's confirmation; an unsolicited
- * response is refused), names this site as its audience, comes from the configured issuer and is within its times
+ * response is refused) by the browser that posts it (the request's id, kept in that browser's cookie at the start:
+ * someone else's response, posted from a page of theirs, would sign this browser in as them), names this site as its audience, comes from the configured issuer and is within its times
  * (SAML_CLOCK_SKEW_MS allowed); its assertion id is remembered until it expires (`sso_assertions`), so the same
  * assertion is never accepted twice. The verified attributes go to the sign-in rule (ssoSignIn.ts). Every refusal
  * has its own error code.
@@ -173,9 +174,9 @@ export class SamlService {
 
   /**
    * Starts a sign-in: an AuthnRequest whose id is kept (hashed) with where the console goes for SSO_REQUEST_MS;
-   * answers the identity provider's address carrying it (HTTP-Redirect binding).
+   * answers the identity provider's address carrying it (HTTP-Redirect binding) and the id, for the browser to keep.
    */
-  async start(redirect: string | undefined): Promise<string> {
+  async start(redirect: string | undefined): Promise<{ location: string; requestId: string }> {
     const settings = this.settings();
     const requestId = `_${randomBytes(20).toString('hex')}`;
     const now = this.deps.clock();
@@ -191,18 +192,25 @@ export class SamlService {
       now,
     );
     try {
-      return await this.client(settings, this.requests(now), requestId).getAuthorizeUrlAsync('', undefined, {});
+      const location = await this.client(settings, this.requests(now), requestId).getAuthorizeUrlAsync(
+        '',
+        undefined,
+        {},
+      );
+      return { location, requestId };
     } catch (err) {
       throw fail('sso_provider_error', `the authentication request could not be made: ${(err as Error).message}`);
     }
   }
 
   /**
-   * The provider's response (base64, as POSTed): verified (see the module's rules), its request taken once and its
-   * assertion id remembered, then the verified attributes signed in. Answers the session and where the console goes.
+   * The provider's response (base64, as POSTed): verified (see the module's rules), its request taken once and
+   * matched against `browserRequest` (the id the posting browser kept at the start), its assertion id remembered,
+   * then the verified attributes signed in. Answers the session and where the console goes.
    */
   async acs(
     samlResponse: string,
+    browserRequest: string | undefined,
     origin: SignInOrigin,
   ): Promise<{ token: string; expiresAt: number; redirect: string }> {
     const settings = this.settings();
@@ -222,6 +230,9 @@ export class SamlService {
     const inResponseTo = typeof profile.inResponseTo === 'string' ? profile.inResponseTo : undefined;
     if (!started && inResponseTo) started = await this.repo.takeRequest(keyHash(inResponseTo), 'saml', now);
     if (!started) throw fail('sso_state_invalid');
+    if (!browserRequest || keyHash(browserRequest) !== started.key_hash) {
+      throw fail('sso_state_invalid', 'the response answers a sign-in this browser did not start');
+    }
     if (profile.issuer !== settings.idpIssuer) {
       throw fail('sso_token_invalid', `the assertion's issuer is ${profile.issuer}, not ${settings.idpIssuer}`);
     }
