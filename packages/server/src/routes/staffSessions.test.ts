@@ -56,6 +56,9 @@ describe.each(await testedDialects())('staff sessions on %s', (dialect) => {
     s.t.advance(1_000);
     const second = await signIn(author.phone, BROWSER_B, '198.51.100.4');
     const { list, raw } = await mine(second);
+    // The audit log records each sign-in by its method, as single sign-on's.
+    const logins = await auditEntriesOf(s.t, 'staff.login', author.id);
+    expect(logins.map((e) => JSON.parse(e.after!))).toEqual([{ method: 'local' }, { method: 'local' }]);
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({ method: 'local', user_agent: BROWSER_B, current: true });
     expect(list[1]).toMatchObject({ method: 'local', user_agent: BROWSER_A, current: false });

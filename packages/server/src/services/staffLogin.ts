@@ -111,7 +111,8 @@ export class StaffLoginService {
       'staff.login',
       { kind: 'staff', id: row.id },
       null,
-      null,
+      // How the session was signed in to, as single sign-on's are.
+      { method: 'local' },
       detail,
     );
     return { token, expiresAt, staff: await staffView(this.db, row.id, this.deps.config) };

@@ -1,7 +1,15 @@
 import type { AuditEntry } from '@examhall/contract';
 import { Empty, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
-import { enumText, SECTION_TEXTS, SECTIONS, type Section } from '@examhall/contract';
+import {
+  enumText,
+  SECTION_TEXTS,
+  SECTIONS,
+  SIGN_IN_METHOD_TEXTS,
+  SIGN_IN_METHODS,
+  type Section,
+  type SignInMethod,
+} from '@examhall/contract';
 import type { Language } from '../../../i18n/format.js';
 import { useI18n } from '../../../i18n/index.js';
 import { fieldPathParts } from './fields.js';
@@ -92,12 +100,15 @@ function Value({ text, mark }: { text: string | null; mark: 'del' | 'ins' | null
 }
 
 /**
- * A value in words where it is one of ours: yes and no, a section by its name; another stored code (`none`,
+ * A value in words where it is one of ours: yes and no, a section or a sign-in method by its name; another stored code (`none`,
  * `score`) as code, apart from the page's words.
  */
 function valueWords(text: string, lang: Language, t: ReturnType<typeof useI18n>['t']): ReactNode {
   if (text === 'true') return t('console.audit.yes');
   if (text === 'false') return t('console.audit.no');
   if ((SECTIONS as readonly string[]).includes(text)) return enumText(SECTION_TEXTS, text as Section, lang);
+  if ((SIGN_IN_METHODS as readonly string[]).includes(text)) {
+    return enumText(SIGN_IN_METHOD_TEXTS, text as SignInMethod, lang);
+  }
   return /^[a-z][a-z0-9_.]*$/.test(text) ? <code>{text}</code> : text;
 }
