@@ -400,6 +400,9 @@ describe.runIf(browserAvailable())('console tour', () => {
       await page.getByTestId('grading-answer').waitFor();
       await settled(page);
       await stop(page, 'grading-desk');
+      // Who wrote the answer, labelled in words (a phone's and a cap's emoji drew empty boxes).
+      const labels = await page.getByTestId('item-candidate').locator('.ant-descriptions-item-label').allTextContents();
+      expect(labels).toEqual(setting.lang === 'zh-CN' ? ['考生', '手机号', '学校'] : ['Candidate', 'Phone', 'School']);
       for (const tab of ['reconcile', 'progress', 'setup']) {
         await page.getByTestId(`grading-tab-${tab}`).click();
         await settled(page);

@@ -45,6 +45,16 @@ describe.runIf(browserAvailable())('question import and export journey', () => {
     expect(await errors.first().textContent()).toContain('第 6 行');
     expect(await page.getByTestId('import-row').count()).toBe(2);
     expect(await page.getByTestId('import-commit').isDisabled()).toBe(true);
+    // The stem keeps the widest column, its heading on one line (it was squeezed to two characters a line).
+    const heading = page.getByTestId('import-preview').getByRole('columnheader', { name: '题目', exact: true });
+    const headingBox = (await heading.boundingBox())!;
+    expect(headingBox.width).toBeGreaterThanOrEqual(300);
+    const headingLines = await heading.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
+    });
+    expect(headingLines).toBe(1);
     // A row opens to the question as candidates will see it.
     await page.getByTestId('import-preview').locator('.ant-table-row-expand-icon').first().click();
     await page.getByTestId('import-rendered').first().waitFor();

@@ -2,13 +2,14 @@
  * Programming starters as a candidate meets them: each code question opens on its author's starter (the palindrome
  * question on its function, the a+b question on a program that reads the input and leaves the answer to the
  * candidate, which the judge does not accept as it is); running the untouched starter answers nothing, before or
- * after a reload, while code of the candidate's own does.
+ * after a reload, while code of the candidate's own does; the editor is named by the language chosen, after a switch
+ * too (issue 28, item 6).
  */
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { browserAvailable, newPage } from './support/browser.js';
 import { api, authOf, enterDemoExam, examIdsOf, loginAs } from './support/candidate.js';
-import { setCode } from './support/code.js';
+import { chooseLanguage, setCode } from './support/code.js';
 import { useJourney } from './support/journey.js';
 
 const C_SUM =
@@ -85,6 +86,12 @@ describe.runIf(browserAvailable())('programming starters', () => {
       .locator('[data-testid="judge-outcome"][data-mode="run"] [data-testid="judge-verdict"][data-verdict="AC"]')
       .waitFor({ timeout: 60_000 });
     await expect.poll(async () => (await stored()).answer?.value).toEqual({ kind: 'code', language: 'c', code: C_SUM });
+
+    // The editor is named by the language chosen, after a switch too (it kept the first one's name).
+    const editorName = () => sum.getByTestId('code-editor').getAttribute('aria-label');
+    expect(await editorName()).toBe('代码编辑器（C）');
+    await chooseLanguage(page, sum, /^Python/);
+    await expect.poll(editorName).toMatch(/^代码编辑器（Python/);
     expect(consoleErrors).toEqual([]);
     await context.close();
   }, 240_000);

@@ -36,9 +36,11 @@ const RAW_KEY = /^(?:[a-z]+_[a-z_]+|[a-z_]+(?:\.[a-z_]+)+)$/;
 const URL_TEXT = /^https?:\/\/\S+$/;
 /** An epoch in ms (2001 to 2286). */
 const EPOCH = /\b1\d{12}\b/;
+/** A picture drawn from an emoji font (📱, 🎓): an empty box where none is installed, and no word to a reader. */
+const EMOJI = /\p{Emoji_Presentation}/u;
 
 /**
- * The text nodes under `root` that are a raw key, an epoch number, or words in the other language (English words on
+ * The text nodes under `root` that are a raw key, an epoch number, an emoji, or words in the other language (English words on
  * a Chinese page, Chinese on an English one); `data` lists what people entered (names), which is shown as written.
  */
 export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: string[] = []): Promise<string[]> {
@@ -71,7 +73,7 @@ export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: s
     for (const d of entered) text = text.split(d).join(' ');
     text = text.trim();
     if (!text) return false;
-    if (RAW_KEY.test(text) || EPOCH.test(text)) return true;
+    if (RAW_KEY.test(text) || EPOCH.test(text) || EMOJI.test(text)) return true;
     if (URL_TEXT.test(text)) return false;
     // An English page has no Chinese words but what people entered.
     if (lang === 'en-US') return /[\u4e00-\u9fff]/.test(text);
