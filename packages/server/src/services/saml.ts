@@ -5,10 +5,10 @@
  * configured certificate (wantAssertionsSigned; a signed response around an unsigned assertion is not enough),
  * answers a request started here (InResponseTo, in the response and the subject's confirmation; an unsolicited
  * response is refused) by the browser that posts it (the request's id, kept in that browser's cookie at the start:
- * someone else's response, posted from a page of theirs, would sign this browser in as them), names this site as its audience, comes from the configured issuer and is within its times
- * (SAML_CLOCK_SKEW_MS allowed); its assertion id is remembered until it expires (`sso_assertions`), so the same
- * assertion is never accepted twice. The verified attributes go to the sign-in rule (ssoSignIn.ts). Every refusal
- * has its own error code.
+ * someone else's response, posted from a page of theirs, would sign this browser in as them), names this site as its
+ * audience, comes from the configured issuer and is within its times (SAML_CLOCK_SKEW_MS allowed); its assertion id
+ * is remembered until it expires (`sso_assertions`), so the same assertion is never accepted twice. The verified
+ * attributes go to the sign-in rule (ssoSignIn.ts). Every refusal has its own error code.
  */
 import { randomBytes } from 'node:crypto';
 import { api } from '@examhall/contract';
