@@ -1,6 +1,6 @@
 /**
  * Issue 28, item 4: the Chinese console in Chinese words. The audit log names actions and objects in words and
- * shows times as times, the job list names an export by its file, and a new true/false question starts with its
+ * shows times as times and a sign-in's method in words, the job list names an export by its file, and a new true/false question starts with its
  * options in the author's language alone (candidates see them as written).
  */
 import { QUESTION_KINDS } from '@examhall/contract';
@@ -45,6 +45,14 @@ describe.runIf(browserAvailable())('the Chinese console in words (issue 28, item
       const times = await diff.locator('td', { hasText: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/ }).count();
       expect(times).toBeGreaterThan(0);
       expect(await strayTexts(diff, 'zh-CN')).toEqual([]);
+      await saved.locator('.ant-table-row-expand-icon').click();
+      // A sign-in's method in words, not its code.
+      const login = audit.locator('tr.ant-table-row', { hasText: '登录' }).last();
+      await login.locator('.ant-table-row-expand-icon').click();
+      // The draft's diff stays in the page, hidden, once its row is closed.
+      const loginDiff = audit.locator('[data-testid^="audit-diff-"]:visible').first();
+      await loginDiff.getByText('密码登录', { exact: true }).waitFor();
+      expect(await strayTexts(loginDiff, 'zh-CN')).toEqual([]);
 
       // The job list names the export by its file, its kind and state in words.
       await page.goto('/admin/jobs');

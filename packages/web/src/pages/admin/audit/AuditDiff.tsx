@@ -1,8 +1,8 @@
-import type { AuditEntry } from '@examhall/contract';
 import { Empty, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import {
   enumText,
+  type AuditEntry,
   SECTION_TEXTS,
   SECTIONS,
   SIGN_IN_METHOD_TEXTS,
@@ -53,14 +53,14 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
       title: t('console.audit.before'),
       dataIndex: 'before',
       render: (v: string | null, r) => (
-        <Value text={v} mark={r.change === 'changed' || r.change === 'removed' ? 'del' : null} />
+        <Value text={v} path={r.path} mark={r.change === 'changed' || r.change === 'removed' ? 'del' : null} />
       ),
     },
     {
       title: t('console.audit.after'),
       dataIndex: 'after',
       render: (v: string | null, r) => (
-        <Value text={v} mark={r.change === 'changed' || r.change === 'added' ? 'ins' : null} />
+        <Value text={v} path={r.path} mark={r.change === 'changed' || r.change === 'added' ? 'ins' : null} />
       ),
     },
   ];
@@ -89,25 +89,25 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
 }
 
 /** A value in the diff; a changed one is marked as removed (before) or inserted (after), not by colour alone. */
-function Value({ text, mark }: { text: string | null; mark: 'del' | 'ins' | null }) {
+function Value({ text, path, mark }: { text: string | null; path: string; mark: 'del' | 'ins' | null }) {
   const { t, lang } = useI18n();
   if (text === null) return <Typography.Text type="secondary">{t('console.audit.absent')}</Typography.Text>;
   const style = { whiteSpace: 'pre-wrap' as const, wordBreak: 'break-word' as const };
-  const shown = valueWords(text, lang, t);
+  const shown = valueWords(text, path, lang, t);
   if (mark === 'del') return <del style={{ ...style, background: '#fde8e8' }}>{shown}</del>;
   if (mark === 'ins') return <ins style={{ ...style, background: '#e6f4ea', textDecoration: 'none' }}>{shown}</ins>;
   return <span style={style}>{shown}</span>;
 }
 
 /**
- * A value in words where it is one of ours: yes and no, a section or a sign-in method by its name; another stored code (`none`,
- * `score`) as code, apart from the page's words.
+ * A value in words where it is one of ours: yes and no, a section by its name, a sign-in's method (field `method`) by
+ * its name; another stored code (`none`, `score`) as code, apart from the page's words.
  */
-function valueWords(text: string, lang: Language, t: ReturnType<typeof useI18n>['t']): ReactNode {
+function valueWords(text: string, path: string, lang: Language, t: ReturnType<typeof useI18n>['t']): ReactNode {
   if (text === 'true') return t('console.audit.yes');
   if (text === 'false') return t('console.audit.no');
   if ((SECTIONS as readonly string[]).includes(text)) return enumText(SECTION_TEXTS, text as Section, lang);
-  if ((SIGN_IN_METHODS as readonly string[]).includes(text)) {
+  if (path === 'method' && (SIGN_IN_METHODS as readonly string[]).includes(text)) {
     return enumText(SIGN_IN_METHOD_TEXTS, text as SignInMethod, lang);
   }
   return /^[a-z][a-z0-9_.]*$/.test(text) ? <code>{text}</code> : text;
