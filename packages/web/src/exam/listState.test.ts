@@ -1,6 +1,6 @@
-import { CHECK_IN_MINUTES } from '@examhall/contract';
+import { CHECK_IN_MINUTES, ExamMode } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';
-import { countdownParts, groupExams, groupOf, listView, opensIn, type Groupable } from './listState.js';
+import { countdownParts, groupExams, groupOf, listView, opensIn, practiceAgain, type Groupable } from './listState.js';
 
 const exam = { start_at: 1_000, end_at: 2_000 };
 
@@ -15,7 +15,9 @@ describe('the exam list', () => {
     expect(listView({ ...exam, state: 'open' }, 1_500)).toEqual({ window: 'open', own: 'not_taken', action: 'enter' });
     // Read while open, shown on after the window closed: missed, as the server says after a reload.
     expect(listView({ ...exam, state: 'open' }, 2_000)).toEqual({ window: 'ended', own: 'absent', action: null });
-    expect(groupOf({ window_start: 1_000, window_end: 2_000, state: 'open' }, 2_000)).toBe('finished');
+    expect(groupOf({ window_start: 1_000, window_end: 2_000, state: 'open', mode: ExamMode.exam }, 2_000)).toBe(
+      'finished',
+    );
     expect(listView({ ...exam, state: 'in_progress' }, 1_500)).toEqual({
       window: 'open',
       own: 'in_progress',
@@ -59,6 +61,23 @@ describe('grouping and the countdown', () => {
     state,
     window_start,
     window_end,
+    mode: ExamMode.exam,
+  });
+  const practice = (state: Groupable['state'], window_start: number, window_end: number) => ({
+    ...item(state, window_start, window_end),
+    mode: ExamMode.simulate,
+  });
+
+  it('keeps a handed-in practice among the open exams while its window is, to be taken again', () => {
+    expect(groupOf(practice('submitted', 1_000, 2_000), 1_500)).toBe('open');
+    expect(practiceAgain(practice('submitted', 1_000, 2_000), 1_500)).toBe(true);
+    // Once its window closed, finished like any other.
+    expect(groupOf(practice('submitted', 1_000, 2_000), 2_000)).toBe('finished');
+    expect(practiceAgain(practice('submitted', 1_000, 2_000), 2_000)).toBe(false);
+    // Not yet handed in: nothing to take again; a formal exam handed in is finished.
+    expect(practiceAgain(practice('in_progress', 1_000, 2_000), 1_500)).toBe(false);
+    expect(practiceAgain(item('submitted', 1_000, 2_000), 1_500)).toBe(false);
+    expect(groupOf(item('submitted', 1_000, 2_000), 1_500)).toBe('finished');
   });
 
   it('groups by the own window and state: upcoming, open (or being taken), finished', () => {

@@ -1,5 +1,5 @@
 /** How the exam list tells an exam's window apart from where the candidate stands with it. */
-import { CHECK_IN_MINUTES, type ExamListItem } from '@examhall/contract';
+import { CHECK_IN_MINUTES, ExamMode, type ExamListItem } from '@examhall/contract';
 
 /** The exam's window: not open yet, open now, or closed. */
 export type WindowState = 'upcoming' | 'open' | 'ended';
@@ -39,16 +39,27 @@ export function listView(
   }
 }
 
-/** The groups of the exam list: not open yet, open now (or being taken), finished (handed in or closed). */
+/**
+ * The groups of the exam list: not open yet, open now (being taken, or a practice that may be taken again), finished
+ * (handed in or closed).
+ */
 export type ListGroup = 'upcoming' | 'open' | 'finished';
 
-/** The fields grouping reads: the candidate's own window and state. */
-export type Groupable = Pick<ExamListItem, 'window_start' | 'window_end' | 'state'>;
+/** The fields grouping reads: the candidate's own window and state, and the mode (a practice may be taken again). */
+export type Groupable = Pick<ExamListItem, 'window_start' | 'window_end' | 'state' | 'mode'>;
+
+/** Whether a handed-in practice may be taken again at `now`: its window is open (the server starts a new attempt). */
+export function practiceAgain(exam: Groupable, now: number): boolean {
+  return (
+    exam.state === 'submitted' && exam.mode === ExamMode.simulate && now >= exam.window_start && now < exam.window_end
+  );
+}
 
 /** Which group an exam is in at `now` (server time), by the candidate's own window. */
 export function groupOf(exam: Groupable, now: number): ListGroup {
   switch (exam.state) {
     case 'submitted':
+      return practiceAgain(exam, now) ? 'open' : 'finished';
     case 'closed':
       return 'finished';
     case 'in_progress':

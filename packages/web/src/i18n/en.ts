@@ -72,6 +72,7 @@ export const en: Dictionary = {
   'exams.own.absent': 'Absent',
   'exams.continue': 'Continue',
   'exams.viewResult': 'View result',
+  'exams.practiceAgain': 'Practise again',
   'exams.windowRange': '{from} to {to}',
   'exams.group.upcoming': 'Upcoming',
   'exams.group.open': 'Open now',

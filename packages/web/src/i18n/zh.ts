@@ -86,6 +86,7 @@ export const zh = {
   'exams.own.absent': '缺考',
   'exams.continue': '继续作答',
   'exams.viewResult': '查看结果',
+  'exams.practiceAgain': '再练一次',
   'exams.windowRange': '{from} 至 {to}',
   'exams.group.upcoming': '即将开始',
   'exams.group.open': '进行中',

@@ -2,7 +2,7 @@ import { ExamMode, type ExamListItem } from '@examhall/contract';
 import { Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { listView, type ListAction, type OwnState, type WindowState } from '../../../exam/listState.js';
+import { listView, practiceAgain, type ListAction, type OwnState, type WindowState } from '../../../exam/listState.js';
 import { useI18n, type MessageKey } from '../../../i18n/index.js';
 import { serverTime } from '../../../shell/serverTime.js';
 import { Countdown } from './Countdown.js';
@@ -87,6 +87,11 @@ export function ExamEntry({ exam, now }: { exam: ExamListItem; now: number }) {
       {view.action && !needsSlot && (
         <Link to={to} className="exam-enter" data-testid="exam-enter" data-action={view.action}>
           {t(ACTION_KEYS[view.action])}
+        </Link>
+      )}
+      {practiceAgain(exam, now) && (
+        <Link to={`/exam/${exam.id}/${exam.anid}`} className="exam-enter exam-again" data-testid="exam-again">
+          {t('exams.practiceAgain')}
         </Link>
       )}
     </li>
