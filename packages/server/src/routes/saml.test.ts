@@ -236,6 +236,20 @@ describe.each(await testedDialects())('SAML 2.0 sign-in on %s', (dialect) => {
       secure: true,
       httpOnly: true,
     });
+    // The consumer clears it, whatever the answer, with the same attributes (a browser keeps it otherwise).
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/auth/saml/acs',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `${SAML_REQUEST_COOKIE}=${request.id}` },
+      payload: new URLSearchParams({ SAMLResponse: 'bm90IGEgcmVzcG9uc2U=' }).toString(),
+    });
+    expect(posted.cookies.find((c) => c.name === SAML_REQUEST_COOKIE)).toMatchObject({
+      value: '',
+      path: '/api/admin/auth/saml/acs',
+      sameSite: 'None',
+      secure: true,
+      maxAge: 0,
+    });
   });
 
   it("refuses another person's response posted by a browser that did not start its sign-in (login CSRF)", async () => {

@@ -82,8 +82,9 @@ export function ssoRoutes(app: FastifyInstance, services: Services, config: Conf
 
   // The provider's response, posted by the browser from the provider's page (HTTP-POST binding).
   redirectRoute(app, services, api.samlAcs, async ({ body, request, reply }) => {
-    // The request is good once, whatever the answer.
-    reply.clearCookie(SAML_REQUEST_COOKIE, { path: samlCookie.path, sameSite: 'none', secure: true });
+    // The request is good once, whatever the answer (cleared with the attributes it was set with; the expiry is
+    // clearCookie's own).
+    reply.clearCookie(SAML_REQUEST_COOKIE, samlCookie);
     const { token, redirect } = await services.saml.acs(body.SAMLResponse, request.cookies[SAML_REQUEST_COOKIE], {
       ip: request.ip,
       userAgent: request.headers['user-agent'],
