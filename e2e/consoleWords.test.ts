@@ -1,7 +1,7 @@
 /**
  * Issue 28, item 4: the Chinese console in Chinese words. The audit log names actions and objects in words and
- * shows times as times and a sign-in's method in words, the job list names an export by its file, and a new true/false question starts with its
- * options in the author's language alone (candidates see them as written).
+ * shows times as times and a sign-in's method in words, the job list names an export by its file, and a new
+ * true/false question starts with its options in the author's language alone (candidates see them as written).
  */
 import { QUESTION_KINDS } from '@examhall/contract';
 import { describe, expect, it } from 'vitest';

@@ -40,8 +40,9 @@ const EPOCH = /\b1\d{12}\b/;
 const EMOJI = /\p{Emoji_Presentation}/u;
 
 /**
- * The text nodes under `root` that are a raw key, an epoch number, an emoji, or words in the other language (English words on
- * a Chinese page, Chinese on an English one); `data` lists what people entered (names), which is shown as written.
+ * The text nodes under `root` that are a raw key, an epoch number, an emoji, or words in the other language (English
+ * words on a Chinese page, Chinese on an English one); `data` lists what people entered (names), which is shown as
+ * written.
  */
 export async function strayTexts(root: Locator, lang: 'zh-CN' | 'en-US', data: string[] = []): Promise<string[]> {
   const texts = await root.evaluate((el, pageLang) => {
