@@ -134,7 +134,7 @@ describe.runIf(browserAvailable())('the candidate tour', () => {
         await context.close();
       }
       expect(auditor.found, auditor.found.join('\n')).toEqual([]);
-    }, 240_000);
+    }, 420_000);
   });
 
   /** One candidate's way through every page. */

@@ -19,6 +19,8 @@ describe.runIf(browserAvailable())('candidate login journey', () => {
     // Logged out, the home page leads to the login with the way back in `redirect`.
     await page.goto('/');
     await page.waitForURL(/\/login\?redirect=%2Fexams$/);
+    // The address changes at once; the login page shows (and names the tab) once its code has loaded.
+    await page.getByTestId('phone-input').waitFor();
     await expect.poll(() => page.title()).toContain('登录');
 
     // A malformed number is caught before any code is sent.
