@@ -57,9 +57,10 @@ describe('store failures', () => {
   it('are counted by operation; refusals the caller answers for are not, and the store stays what it was', async () => {
     const metrics = new Metrics();
     const inner = new FlakyStore();
-    const store = countStoreFailures(inner, metrics);
-    expect(store).toBeInstanceOf(FlakyStore);
-    expect(store.label()).toBe('flaky');
+    const wrapped = countStoreFailures(inner, metrics);
+    expect(wrapped).toBeInstanceOf(FlakyStore);
+    expect(wrapped.label()).toBe('flaky');
+    const store: ObjectStore = wrapped;
     expect(await sample(metrics, 'examhall_store_errors_total', 'operation="put"')).toBe(0);
     expect(await sample(metrics, 'examhall_store_errors_total', 'operation="get"')).toBe(0);
 
