@@ -7,6 +7,9 @@ need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 fc-list 2>/dev/null | grep -qi 'noto sans cjk' || need_apt+=(fonts-noto-cjk)
+# promtool checks and tests the alert rules in docs/ops/; the package's Prometheus server is never started.
+need_promtool=false
+command -v promtool >/dev/null 2>&1 || need_promtool=true
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
@@ -16,6 +19,28 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing Debian packages: ${need_apt[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if $need_promtool; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing promtool (run as root, or install it: apt-get install --no-install-recommends prometheus)" >&2
+    exit 1
+  fi
+  echo "installing Debian package: prometheus (for promtool)"
+  apt-get update -qq
+  # No daemon starts during the install: policy-rc.d refuses every start where the machine has no policy of its own.
+  own_policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    own_policy=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' >"$own_policy"
+    chmod +x "$own_policy"
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  [ -z "$own_policy" ] || rm -f "$own_policy"
+  # Nor does it start at boot where systemd runs.
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    systemctl disable --now prometheus >/dev/null 2>&1 || true
+  fi
 fi
 
 # The judge's language toolchains (and bubblewrap); the script installs only what is missing.
@@ -46,4 +71,4 @@ if ! redis_up; then
   fi
   redis_up || { echo "Redis is not answering on 127.0.0.1:6379" >&2; exit 1; }
 fi
-echo "system parts ready: chromium, bubblewrap, language toolchains, PostgreSQL, Redis"
+echo "system parts ready: chromium, bubblewrap, promtool, language toolchains, PostgreSQL, Redis"

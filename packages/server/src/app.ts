@@ -54,8 +54,9 @@ import { createServices, type Services } from './services/index.js';
 import { ConsoleSmsSender, WebhookSmsSender, type SmsSender } from './sms/sender.js';
 import { storageGateway } from './storage/gateway.js';
 import { JobRepository } from './repositories/jobs.js';
+import { AttemptRepository } from './repositories/attempts.js';
 import { StorageUsageRepository } from './repositories/storageUsage.js';
-import { LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
+import { freeBytesOf, LocalObjectStore, type ObjectStore } from './storage/objectStore.js';
 
 /** What the app is built from; tests pass their own clock, log stream or SMS sender. */
 export interface AppOptions {
@@ -85,6 +86,8 @@ export interface AppOptions {
    * sweep runs on an event loop that answers candidates.
    */
   role?: ProcessRole;
+  /** The process's metrics, when the process made them before the app (to count its parts' failures). */
+  metrics?: Metrics;
 }
 
 /** What a process does (see AppOptions.role). */
@@ -104,6 +107,11 @@ export interface App {
   routes: RegisteredRoute[];
   /** This app's metrics. */
   metrics: Metrics;
+  /**
+   * A worker process's own small server of /healthz, /readyz and /metrics (it answers no calls, so it listens on
+   * METRICS_PORT rather than PORT); closed with the app. None in a process that answers calls.
+   */
+  opsApp: FastifyInstance | undefined;
   /** Marks the app as stopping: /readyz answers 503 from now on, so balancers send no more work. */
   drain(): void;
 }
@@ -262,7 +270,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
     enterRequest(request, done);
   });
-  const metrics = new Metrics();
+  const metrics = opts.metrics ?? new Metrics();
   let draining = false;
   app.addHook('onResponse', (request, reply, done) => {
     const call = (request.routeOptions.config as { call?: CallDef } | undefined)?.call;
@@ -306,17 +314,31 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     metrics,
   });
   const jobRepo = new JobRepository(opts.db);
+  const attemptRepo = new AttemptRepository(opts.db);
+  const reserveBytes = opts.store instanceof LocalObjectStore ? config.storageReserveBytes : 0;
   metrics.readFrom({
     jobDepths: () => jobRepo.depths(),
     judgeWaiting: () => services.judge.waiting,
     pool: opts.poolStats ?? (() => ({ total: 0 })),
+    candidatesInExam: () => attemptRepo.inExam(),
+    admissionQueue: () => services.admission.queued(),
+    disk: async () => ({ freeBytes: await freeBytesOf(config.dataDir), reserveBytes }),
   });
 
   // Operations endpoints at the root, outside the API prefix (load balancers and Prometheus call them).
   const redis = config.redisUrl ? redisProbe(config.redisUrl) : undefined;
   const probes: Probe[] = [databaseProbe(opts.db), ...(redis ? [redis] : []), storageProbe(opts.store)];
   if (redis) app.addHook('onClose', async () => redis.close());
-  opsRoutes(app, { metrics, probes, metricsToken: config.metricsToken, draining: () => draining });
+  const ops = { metrics, probes, metricsToken: config.metricsToken, draining: () => draining };
+  opsRoutes(app, ops);
+  const role = opts.role ?? 'all';
+  let opsApp: FastifyInstance | undefined;
+  if (role === 'worker') {
+    const own = Fastify({ logger: false });
+    opsRoutes(own, ops);
+    app.addHook('onClose', async () => own.close());
+    opsApp = own;
+  }
 
   await app.register(async (api) => apiRoutes(api, services, config), { prefix: config.apiPrefix });
 
@@ -359,7 +381,6 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // Jobs run from the start: queued ones (another process's, or a dead runner's) are resumed. An API process under
   // the supervisor only queues them: the worker process runs them.
-  const role = opts.role ?? 'all';
   app.addHook('onReady', async () => {
     if (role !== 'api') await services.jobQueue.start();
   });
@@ -384,6 +405,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     services,
     routes,
     metrics,
+    opsApp,
     drain: () => {
       draining = true;
     },

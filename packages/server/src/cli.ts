@@ -8,6 +8,7 @@ import { FORMATS } from '@examhall/importers';
 import { parseWorkerArgs, runWorker, WorkerArgsError, type JudgeQueue, type WorkerOptions } from '@examhall/judge';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { serveJudgeWorkerOps } from './ops/judgeWorker.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { supervise } from './cluster/supervisor.js';
 import { serve } from './server.js';
@@ -93,11 +94,23 @@ export async function runCli(
       return 2;
     }
     const worker = await runWorker(config.redisUrl, options);
+    const ops =
+      config.metricsPort === undefined
+        ? undefined
+        : await serveJudgeWorkerOps({
+            worker: worker.worker,
+            redisUrl: config.redisUrl,
+            host: config.host,
+            port: config.metricsPort,
+            metricsToken: config.metricsToken,
+          });
     out(`Judge worker taking jobs from ${config.redisUrl.replace(/\/\/[^@]*@/, '//')}\n`);
+    if (ops) out(`Its /healthz, /readyz and /metrics at ${ops.address}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
+    await ops?.close();
     await worker.close();
     return 0;
   }

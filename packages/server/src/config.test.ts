@@ -33,6 +33,12 @@ describe('configuration', () => {
     expect(message).toContain('SHUTDOWN_GRACE_MS');
   });
 
+  it('takes a port of its own for the metrics of processes that answer no calls, none by default', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(problems({ METRICS_PORT: '70000' })).toContain('METRICS_PORT');
+  });
+
   it('reads the maintenance window in UTC+8', () => {
     const c = loadConfig({ MAINTENANCE_FROM: '2024-08-05 09:00', MAINTENANCE_TO: '2024-08-07T12:00:00+08:00' });
     expect(c.maintenance).toEqual({ from: Date.UTC(2024, 7, 5, 1, 0), to: Date.UTC(2024, 7, 7, 4, 0) });

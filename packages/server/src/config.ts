@@ -191,6 +191,7 @@ const EnvSchema = z
     CLUSTER: z.enum(['true', 'false']).default('false'),
     PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
     ADMISSION_RATE: z.coerce.number().int().min(0).default(300),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
     /** 'true' lets webhooks reach loopback, private and link-local addresses (an intranet's systems). */
@@ -400,6 +401,11 @@ export interface Config {
   sseLimits: { perToken: number; perIp: number };
   /** Bearer token /metrics asks for; without one it answers loopback callers only. */
   metricsToken: string | undefined;
+  /**
+   * Where a process that answers no calls serves /healthz, /readyz and /metrics: the supervisor's worker process
+   * and `examhall judge-worker`; none when absent.
+   */
+  metricsPort: number | undefined;
   /** True when webhooks may reach loopback, private and link-local addresses. */
   webhookAllowPrivate: boolean;
   /** Days the delivery log keeps a settled delivery. */
@@ -526,6 +532,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processes: e.PROCESSES ?? availableParallelism(),
     admissionRate: e.ADMISSION_RATE,
     metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookLogDays: e.WEBHOOK_LOG_DAYS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { BullJudgeQueue, LocalJudgeQueue, type JudgeQueue } from '@examhall/judge';
 import { Redis } from 'ioredis';
+import type { LogEvent } from 'kysely';
 import { IpcNotifier, IpcRateLimiter, type IpcChannel } from './cluster/ipc.js';
 import type { Config } from './config.js';
 import { migrate, openDb, type DbHandle } from './db/database.js';
@@ -45,6 +46,8 @@ export interface RuntimeOptions {
   judgeConcurrency?: number | undefined;
   /** Who checkpoints SQLite's WAL: under the supervisor the worker, never an API process's commit. */
   walCheckpoints?: WalCheckpoints | undefined;
+  /** Hears every statement the database runs (the metrics count the failed ones). */
+  dbLog?: ((event: LogEvent) => void) | undefined;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function openRuntime(config: Config, opts: RuntimeOptions = {}): Pr
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(opts.walCheckpoints ? { walCheckpoints: opts.walCheckpoints } : {}),
+    ...(opts.dbLog ? { log: opts.dbLog } : {}),
   });
   if (opts.migrate !== false) await migrate(handle);
   const { channel } = opts;

@@ -1,6 +1,8 @@
 import { buildApp, type ProcessRole } from './app.js';
 import type { IpcChannel } from './cluster/ipc.js';
 import type { Config } from './config.js';
+import { countDbFailures, countStoreFailures } from './ops/failures.js';
+import { Metrics } from './ops/metrics.js';
 import { shutdownOnSignals } from './ops/shutdown.js';
 import { openRuntime } from './runtime.js';
 import { DEMO_EXAM_NAME, seedDemo } from './services/demoSeed.js';
@@ -47,6 +49,8 @@ export interface ServeOptions {
   channel?: IpcChannel | undefined;
   /** Code judged at once in this process (the supervisor shares the cores between its API processes). */
   judgeConcurrency?: number | undefined;
+  /** This process among the supervisor's (`api-2`, `worker-0`): the `process` label of its metrics. */
+  name?: string | undefined;
 }
 
 /**
@@ -57,23 +61,27 @@ export interface ServeOptions {
  */
 export async function serve(config: Config, opts: ServeOptions): Promise<void> {
   const role = opts.role ?? 'all';
+  // Made before the parts, so their failures are counted from the first statement on.
+  const metrics = new Metrics({ process: opts.name });
   const runtime = await openRuntime(config, {
+    dbLog: countDbFailures(metrics),
     channel: opts.channel,
     // Under the supervisor the worker brings the schema up to date before any API process starts.
     migrate: role !== 'api',
     judgeConcurrency: opts.judgeConcurrency,
     walCheckpoints: role === 'api' ? 'elsewhere' : role === 'worker' ? 'timer' : undefined,
   });
-  const { app, services, drain } = await buildApp({
+  const { app, services, drain, opsApp } = await buildApp({
     config,
     db: runtime.handle.db,
     limiter: runtime.limiter,
-    store: runtime.store,
+    store: countStoreFailures(runtime.store, metrics),
     groupCommitLanes: runtime.handle.kit.groupCommitLanes,
     judgeQueue: runtime.judgeQueue,
     notifier: runtime.notifier,
     poolStats: runtime.handle.kit.pool,
     role,
+    metrics,
   });
   let seeded = false;
   if (role !== 'api') {
@@ -93,6 +101,9 @@ export async function serve(config: Config, opts: ServeOptions): Promise<void> {
 
   if (role === 'worker') {
     await app.ready();
+    // It answers no calls: its health and metrics have a port of their own, when one is set.
+    if (opsApp && config.metricsPort !== undefined)
+      await opsApp.listen({ port: config.metricsPort, host: config.host });
     opts.channel?.send({ t: 'state', state: 'prepared', seeded });
     return;
   }

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { serve } from '../server.js';
 import { parentChannel } from './ipc.js';
 import { yieldToCandidates } from './priority.js';
-import { ROLE_ENV } from './supervisor.js';
+import { ROLE_ENV, SLOT_ENV } from './supervisor.js';
 
 async function main(): Promise<void> {
   const channel = parentChannel();
@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     role,
     channel,
     judgeConcurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : undefined,
+    // The API processes answer on one port: a scrape reads one of them, named by this label.
+    name: `${role}-${process.env[SLOT_ENV] ?? '0'}`,
   });
 }
 

@@ -3,7 +3,8 @@
  * on one port and a worker process on one SQLite database, the worker yielding the processor to the API processes
  * (a lower priority). Rate limits hold across the API processes (the
  * supervisor keeps them), a job queued through an API process runs in the worker, an API process killed with
- * SIGKILL is started again while the port keeps answering, and SIGTERM stops every process.
+ * SIGKILL is started again while the port keeps answering, the worker serves its metrics on METRICS_PORT, and
+ * SIGTERM stops every process.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +30,7 @@ describe('the supervisor with two API processes and a worker', () => {
   let dataDir: string;
   let server: ChildProcess;
   let base: string;
+  let metricsBase: string;
   let output = '';
   const admin = { phone: '13900000001', password: 'supervisor-admin-pass' };
 
@@ -36,6 +38,8 @@ describe('the supervisor with two API processes and a worker', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'examhall-supervisor-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    const metricsPort = await freePort();
+    metricsBase = `http://127.0.0.1:${metricsPort}`;
     server = await startScript(
       '../main.ts',
       {
@@ -53,6 +57,7 @@ describe('the supervisor with two API processes and a worker', () => {
         ADMIN_PASSWORD: admin.password,
         LOG_LEVEL: 'warn',
         SHUTDOWN_GRACE_MS: '5000',
+        METRICS_PORT: String(metricsPort),
       },
       'listening on',
     );
@@ -122,6 +127,18 @@ describe('the supervisor with two API processes and a worker', () => {
       return data.state === 'done' || data.state === 'failed' ? data : undefined;
     }, 60_000);
     expect(job.state).toBe('done');
+  });
+
+  it("serves the worker's metrics on METRICS_PORT, and names each process on its series", async () => {
+    const worker = await get(`${metricsBase}/metrics`);
+    expect(worker.status).toBe(200);
+    const text = await worker.text();
+    expect(text).toMatch(/^examhall_process_start_time_seconds\{process="worker-0"\} \d+/m);
+    expect(text).toContain('# TYPE examhall_periodic_task_duration_seconds histogram');
+    expect((await get(`${metricsBase}/readyz`)).status).toBe(200);
+    // The port of the API processes answers from one of them, which says which.
+    const api = await (await get(`${base}/metrics`)).text();
+    expect(api).toMatch(/^examhall_process_start_time_seconds\{process="api-[12]"\} \d+/m);
   });
 
   it('starts an API process again after SIGKILL, and the port answers meanwhile', async () => {

@@ -16,6 +16,8 @@ import { isIpcMessage, type IpcChannel } from './ipc.js';
 
 /** The environment variable that tells a started process its role. */
 export const ROLE_ENV = 'EXAMHALL_ROLE';
+/** The environment variable that tells a started process its slot (the worker 0, API processes from 1). */
+export const SLOT_ENV = 'EXAMHALL_SLOT';
 
 /** How long the worker may take to bring the database up to date before the start is given up. */
 const PREPARE_TIMEOUT_MS = 10 * 60_000;
@@ -68,6 +70,7 @@ export async function supervise(config: Config, opts: { seed: boolean; processes
   function start(role: Role, slot: number, onPrepared?: (seeded: boolean) => void, delay = RESTART_DELAY_MS): void {
     const worker = cluster.fork({
       [ROLE_ENV]: role,
+      [SLOT_ENV]: String(slot),
       EXAMHALL_SEED: String(opts.seed),
       EXAMHALL_JUDGE_CONCURRENCY: String(judgeConcurrency),
     });

@@ -1,7 +1,8 @@
 /**
  * /metrics in the Prometheus text format, read by a third-party parser after real calls on both dialects:
  * requests by declared call and status with latency histograms, answer saves, job durations and depths, open
- * event streams and the database pool; loopback only without METRICS_TOKEN, the bearer token with it.
+ * event streams, the database pool, candidates in the exam, the disk and the parts' failures; loopback only
+ * without METRICS_TOKEN, the bearer token with it.
  */
 import { randomUUID } from 'node:crypto';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
@@ -12,6 +13,7 @@ import { testedDialects } from '../test/db.js';
 import { giftImport } from '../test/jobs.js';
 import { until } from '../test/processes.js';
 import { openSse } from '../test/sse.js';
+import { Metrics } from './metrics.js';
 
 const PHONE = '13800138000';
 const GIFT = `::Q1:: Which status means not found? {=404 ~200 ~500}\n`;
@@ -39,6 +41,7 @@ describe.each(await testedDialects())('metrics on %s', (dialect) => {
     t = await createTestApp(dialect);
     const before = await scrape(t);
     expect(value(before, 'examhall_answer_saves_total')).toBe(0);
+    expect(value(before, 'examhall_candidates_in_exam')).toBe(0);
 
     // Candidate calls: an exam entered and an answer saved.
     const { examId, anid } = await t.seed(PHONE);
@@ -103,6 +106,13 @@ describe.each(await testedDialects())('metrics on %s', (dialect) => {
     expect(value(after, 'examhall_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
     if (dialect === 'postgres') expect(after.get('examhall_db_pool_connections')?.metrics).toHaveLength(3);
     expect(after.has('examhall_process_cpu_seconds_total')).toBe(true);
+    // The candidate who entered is in the exam; the data directory's disk has room; nothing failed.
+    expect(value(after, 'examhall_candidates_in_exam')).toBe(1);
+    expect(value(after, 'examhall_disk_free_bytes')).toBeGreaterThan(0);
+    expect(after.has('examhall_disk_reserve_bytes')).toBe(true);
+    expect(value(after, 'examhall_admission_queue_length')).toBe(0);
+    expect(value(after, 'examhall_store_errors_total', { operation: 'put' })).toBe(0);
+    expect(value(after, 'examhall_db_errors_total', { kind: 'unavailable' })).toBe(0);
 
     // The stream closes: the gauge comes back down.
     stream.close();
@@ -158,5 +168,14 @@ describe.each(await testedDialects())('metrics on %s', (dialect) => {
     });
     expect(right.statusCode).toBe(200);
     expect(parsePrometheusTextFormat(right.body).length).toBeGreaterThan(5);
+  });
+});
+
+describe('a process among those that share a port', () => {
+  it('names itself on every series, so a scrape of one is never read as another', async () => {
+    const text = (await new Metrics({ process: 'api-2' }).scrape()).text;
+    expect(text).toMatch(/^examhall_process_start_time_seconds\{process="api-2"\} \d+/m);
+    expect(text).toMatch(/^examhall_answer_saves_total\{process="api-2"\} 0$/m);
+    expect((await new Metrics().scrape()).text).toMatch(/^examhall_process_start_time_seconds \d+/m);
   });
 });

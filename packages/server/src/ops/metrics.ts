@@ -21,7 +21,18 @@ export interface Instruments {
   streamOpen(call: string, delta: 1 | -1): void;
   /** A periodic task ran in this process (the one that held its period). */
   periodicRan(task: string, outcome: 'done' | 'failed', seconds: number): void;
+  /** A call of the object store failed (the store's own failure, not a refused key or a full reserve). */
+  storeFailed(operation: string): void;
+  /** A database statement failed: the database did not answer, a constraint refused a row, or anything else. */
+  dbFailed(kind: DbErrorKind): void;
 }
+
+/** Why a database statement failed, as the metrics count it. */
+export type DbErrorKind = 'unavailable' | 'constraint' | 'other';
+/** Every kind, so each series exists at 0 from the start (a rate over it is 0, not absent). */
+const DB_ERROR_KINDS: readonly DbErrorKind[] = ['unavailable', 'constraint', 'other'];
+/** The object store's calls, so each series exists at 0 from the start. */
+export const STORE_OPERATIONS = ['put', 'putFile', 'get', 'stream', 'head', 'presignGet', 'delete'] as const;
 
 /** Reports nothing: for code built without an app (command line, test workers). */
 export const NO_INSTRUMENTS: Instruments = {
@@ -32,6 +43,8 @@ export const NO_INSTRUMENTS: Instruments = {
   faceChecked: () => undefined,
   streamOpen: () => undefined,
   periodicRan: () => undefined,
+  storeFailed: () => undefined,
+  dbFailed: () => undefined,
 };
 
 /** Connections of the database pool (SQLite has one connection and no pool: only `total`). */
@@ -49,6 +62,12 @@ export interface Gauges {
   judgeWaiting(): number;
   /** The database pool now. */
   pool(): PoolStats;
+  /** Attempts in the exam phase now (one count over an index; read only when scraped). */
+  candidatesInExam(): Promise<number>;
+  /** Candidates waiting for their turn to enter, as this process last saw the shared admission queue. */
+  admissionQueue(): number;
+  /** Free bytes of the data directory's filesystem, and the reserve the local store keeps there (0 when none). */
+  disk(): Promise<{ freeBytes: number; reserveBytes: number }>;
 }
 
 /** Buckets of request latency, seconds: from a cached read to a slow upload. */
@@ -67,10 +86,17 @@ export class Metrics implements Instruments {
   private readonly face: Histogram<'outcome'>;
   private readonly streams: Gauge<'call'>;
   private readonly periodic: Histogram<'task' | 'outcome'>;
+  private readonly storeErrors: Counter<'operation'>;
+  private readonly dbErrors: Counter<'kind'>;
   private gauges: Gauges | undefined;
 
-  constructor() {
+  /**
+   * `process` names this process among those that answer on one address (the supervisor's API processes share a
+   * port): every series carries it, so one process's counters and start time are never read as another's.
+   */
+  constructor(opts: { process?: string | undefined } = {}) {
     const registers = [this.registry];
+    if (opts.process !== undefined) this.registry.setDefaultLabels({ process: opts.process });
     collectDefaultMetrics({ register: this.registry, prefix: 'examhall_' });
     this.requests = new Counter({
       name: 'examhall_http_requests_total',
@@ -120,7 +146,57 @@ export class Metrics implements Instruments {
       buckets: WORK_BUCKETS,
       registers,
     });
+    this.storeErrors = new Counter({
+      name: 'examhall_store_errors_total',
+      help: 'Object store calls that failed, by operation',
+      labelNames: ['operation'],
+      registers,
+    });
+    for (const operation of STORE_OPERATIONS) this.storeErrors.inc({ operation }, 0);
+    this.dbErrors = new Counter({
+      name: 'examhall_db_errors_total',
+      help: 'Database statements that failed, by kind (unavailable, constraint, other)',
+      labelNames: ['kind'],
+      registers,
+    });
+    for (const kind of DB_ERROR_KINDS) this.dbErrors.inc({ kind }, 0);
     const gauges = () => this.gauges;
+    new Gauge({
+      name: 'examhall_candidates_in_exam',
+      help: 'Attempts in the exam phase now, across the cluster (the database counts them)',
+      registers,
+      async collect() {
+        this.set((await gauges()?.candidatesInExam()) ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'examhall_admission_queue_length',
+      help: 'Candidates waiting for their turn to enter an exam, as this process last saw the shared queue',
+      registers,
+      collect() {
+        this.set(gauges()?.admissionQueue() ?? 0);
+      },
+    });
+    // Both read from one statfs per scrape.
+    let disk: Promise<{ freeBytes: number; reserveBytes: number } | undefined> | undefined;
+    const readDisk = () =>
+      (disk ??= (gauges()?.disk() ?? Promise.resolve(undefined)).finally(() => (disk = undefined)));
+    new Gauge({
+      name: 'examhall_disk_free_bytes',
+      help: "Free bytes of the data directory's filesystem (DATA_DIR: the SQLite database and the local store)",
+      registers,
+      async collect() {
+        this.set((await readDisk())?.freeBytes ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'examhall_disk_reserve_bytes',
+      help: 'Bytes of that filesystem the local store leaves to the database (STORAGE_RESERVE_MB; 0 when none)',
+      registers,
+      async collect() {
+        this.set((await readDisk())?.reserveBytes ?? 0);
+      },
+    });
     new Gauge({
       name: 'examhall_jobs',
       help: 'Jobs queued and running, by kind and state',
@@ -193,6 +269,53 @@ export class Metrics implements Instruments {
 
   periodicRan(task: string, outcome: 'done' | 'failed', seconds: number): void {
     this.periodic.observe({ task, outcome }, seconds);
+  }
+
+  storeFailed(operation: string): void {
+    this.storeErrors.inc({ operation });
+  }
+
+  dbFailed(kind: DbErrorKind): void {
+    this.dbErrors.inc({ kind });
+  }
+}
+
+/**
+ * The metrics of a judge worker process (`examhall judge-worker`): the process's own and the jobs it judged, from
+ * the moment it took each one to its result.
+ */
+export class JudgeWorkerMetrics {
+  readonly registry = new Registry();
+  private readonly runs: Histogram<'verdict'>;
+  private readonly active: Gauge;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'examhall_' });
+    this.runs = new Histogram({
+      name: 'examhall_judge_worker_run_duration_seconds',
+      help: 'Judge jobs this worker ran, from taking one to its result, by verdict (failed: no result)',
+      labelNames: ['verdict'],
+      buckets: WORK_BUCKETS,
+      registers,
+    });
+    this.active = new Gauge({ name: 'examhall_judge_worker_jobs_active', help: 'Judge jobs running now', registers });
+  }
+
+  /** A job was taken. */
+  started(): void {
+    this.active.inc();
+  }
+
+  /** A job taken ended with `verdict` (`failed` when it gave no result), `seconds` after it was taken. */
+  ended(verdict: string, seconds: number): void {
+    this.active.dec();
+    this.runs.observe({ verdict }, seconds);
+  }
+
+  /** The text exposition and its content type. */
+  async scrape(): Promise<{ text: string; contentType: string }> {
+    return { text: await this.registry.metrics(), contentType: this.registry.contentType };
   }
 }
 

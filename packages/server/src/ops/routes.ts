@@ -11,7 +11,8 @@ import type { Metrics } from './metrics.js';
 
 /** What the endpoints answer from. */
 export interface OpsOptions {
-  metrics: Metrics;
+  /** What /metrics answers with (an app's metrics, or a judge worker's). */
+  metrics: Pick<Metrics, 'scrape'>;
   probes: readonly Probe[];
   /** The bearer token /metrics asks for; without one only loopback callers (not through a proxy) get it. */
   metricsToken: string | undefined;

@@ -263,6 +263,16 @@ export class AttemptRepository {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** How many attempts are in the exam phase now (metrics; counted over the index on phase and end). */
+  async inExam(): Promise<number> {
+    const row = await this.db
+      .selectFrom('attempts')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('phase', '=', 2)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Ids of open attempts whose time is up. */
   async overdue(now: number, limit: number): Promise<number[]> {
     const rows = await this.db

@@ -380,5 +380,6 @@ export function createServices(deps: ServiceDeps): Services {
     media,
     site: new SiteService(deps.config, clock),
     streams: new StreamAdmission(deps.limiter, deps.config.sseLimits),
+    admission,
   };
 }

@@ -9,6 +9,7 @@ import type { JobQueue, JobsSetup } from '../jobs/index.js';
 import type { ProctorNotifier } from '../proctoring/notifier.js';
 import type { RateLimiter } from '../ratelimit/limiter.js';
 import type { StreamAdmission } from '../ratelimit/streams.js';
+import type { AdmissionService } from './admission.js';
 import type { SmsSender } from '../sms/sender.js';
 import type { ObjectStore } from '../storage/objectStore.js';
 import type { AccessService } from './access.js';
@@ -250,4 +251,6 @@ export interface Services {
   site: SiteService;
   /** Places for open event streams, limited per token and per address. */
   streams: StreamAdmission;
+  /** The paced admission of candidates entering in a start wave. */
+  admission: AdmissionService;
 }

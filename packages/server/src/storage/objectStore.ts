@@ -98,6 +98,20 @@ const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 
 const errno = (err: unknown) => (err as NodeJS.ErrnoException).code ?? '';
 
+/** Free bytes of the disk `dir` is on (or the nearest parent that exists: a folder not made yet is on its disk). */
+export async function freeBytesOf(dir: string): Promise<number> {
+  let at = dir;
+  for (;;) {
+    try {
+      const stat = await fs.promises.statfs(at);
+      return stat.bavail * stat.bsize;
+    } catch (err) {
+      if (errno(err) !== 'ENOENT' || path.dirname(at) === at) throw err;
+      at = path.dirname(at);
+    }
+  }
+}
+
 /** Runs `op`; when a folder it writes into is missing (ENOENT), makes it with `makeFolder` and runs `op` once more. */
 async function withFolder<T>(op: () => Promise<T>, makeFolder: () => Promise<unknown>): Promise<T> {
   try {
@@ -134,17 +148,8 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   /** Free bytes of the disk the store writes to (its folder, or the nearest parent before the first write). */
-  private async freeBytes(): Promise<number> {
-    let dir = this.root;
-    for (;;) {
-      try {
-        const stat = await fs.promises.statfs(dir);
-        return stat.bavail * stat.bsize;
-      } catch (err) {
-        if (errno(err) !== 'ENOENT' || path.dirname(dir) === dir) throw err;
-        dir = path.dirname(dir);
-      }
-    }
+  private freeBytes(): Promise<number> {
+    return freeBytesOf(this.root);
   }
 
   async spaceLeft(): Promise<number | null> {

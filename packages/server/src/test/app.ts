@@ -57,6 +57,8 @@ export interface TestApp {
   routes: RegisteredRoute[];
   /** This app's metrics. */
   metrics: Metrics;
+  /** A worker process's own server of /healthz, /readyz and /metrics (App.opsApp); none for other roles. */
+  opsApp: FastifyInstance | undefined;
   /** Marks the app as stopping (readiness answers 503). */
   drain(): void;
   config: Config;
@@ -173,7 +175,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     new LocalCredentials(db.handle.db, clock, localStorageEndpoint(config), LOCAL_BUCKET, LOCAL_REGION),
     { reserveBytes: config.storageReserveBytes },
   );
-  const { app, services, routes, metrics, drain } = await buildApp({
+  const { app, services, routes, metrics, opsApp, drain } = await buildApp({
     config,
     db: db.handle.db,
     limiter,
@@ -195,6 +197,7 @@ export async function createTestApp(dialect: TestDialect, opts: TestAppOptions =
     services,
     routes,
     metrics,
+    opsApp,
     drain,
     config,
     db,
