@@ -1,13 +1,16 @@
 /**
  * npm run bench:answers — acknowledged answer saves per second and their latency on SQLite and on
  * PostgreSQL, next to a no-op route (the server clock) and the smallest signed-in call (the candidate's own
- * account) measured in the same run; whether every save that got
+ * account) measured in the same run, and camera frames put to the store and recorded; whether every save that got
  * a receipt is stored (looked up by its client id); whether a save survives `kill -9` of the server the
  * moment after its receipt; and whether every receipt survives `kill -9` of the server in the middle of the
  * load. On SQLite the saves are measured again with the supervisor's two API processes (PROCESSES=2) in the same
  * run, and the ratio of the two throughputs printed.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { StsData } from '@examhall/contract';
+import { AwsClient } from 'aws4fetch';
+import { cameraFrames } from './examMix.js';
 import {
   call,
   candidatesInExam,
@@ -23,6 +26,8 @@ import { requestText, runLoad } from './load.js';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CANDIDATES = Number(process.env.BENCH_CANDIDATES ?? 200);
+/** Camera frames each candidate puts and records in the frame run. */
+const FRAMES_PER_CANDIDATE = Number(process.env.BENCH_FRAMES ?? 10);
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS ?? 10);
 /** When the server is killed under load, in ms after the load starts. */
 const KILL_AFTER_MS = Number(process.env.BENCH_KILL_AFTER_MS ?? 2000);
@@ -35,7 +40,12 @@ const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres')
  * latency swing with whatever else runs; CPU time per acknowledged request hardly does, so it is the
  * figure to compare changes by.
  */
-async function load(server: ServerProcess, next: () => string, answered?: (request: string, status: number) => void) {
+async function load(
+  server: ServerProcess,
+  next: () => string | Buffer,
+  answered?: (request: string | Buffer, status: number) => void,
+  count?: number,
+) {
   const url = new URL(server.base);
   const before = treeCpu(server.child.pid!);
   const figures = await runLoad({
@@ -45,6 +55,7 @@ async function load(server: ServerProcess, next: () => string, answered?: (reque
     seconds: SECONDS,
     next,
     ...(answered ? { answered } : {}),
+    ...(count === undefined ? {} : { count }),
   });
   const after = treeCpu(server.child.pid!);
   const cpuPerRequest =
@@ -72,10 +83,60 @@ function saveLoad(tokens: readonly string[], examId: number, questionIds: readon
     const body = `{"exam_id":${examId},"subject_id":${subject},"answer":{"kind":"choice","option":"${seq % 2 ? 'A' : 'B'}"},"client_id":"bench-${n}-${seq}","seq":${seq},"changed_at":${Date.now()}}`;
     return requestText('POST', `/api/answer/answer?auth=${token}`, host, body);
   };
-  const answered = (request: string, status: number) => {
-    if (status >= 200 && status < 300) acknowledged.add(/"client_id":"([^"]+)"/.exec(request)![1]!);
+  const answered = (request: string | Buffer, status: number) => {
+    if (status >= 200 && status < 300) acknowledged.add(/"client_id":"([^"]+)"/.exec(String(request))![1]!);
   };
   return { next, answered, acknowledged };
+}
+
+/**
+ * Camera frames as the page sends them: FRAMES_PER_CANDIDATE puts of a 60-120 KB JPEG straight to the store
+ * (SigV4, signed before the load), then the recording call of each. Each step's server CPU is measured apart.
+ */
+async function frameLoad(server: ServerProcess, tokens: readonly string[], examId: number) {
+  const url = new URL(server.base);
+  const pictures = cameraFrames();
+  const shas = pictures.map((f) => createHash('sha256').update(f).digest('hex'));
+  const puts: Buffer[] = [];
+  const records: string[] = [];
+  for (const [c, token] of tokens.entries()) {
+    const sts = await call<StsData>(server.base, 'GET', `/sts/get-token?exam_id=${examId}&auth=${token}`);
+    const signer = new AwsClient({
+      accessKeyId: sts.AccessKeyId,
+      secretAccessKey: sts.AccessKeySecret,
+      sessionToken: sts.SecurityToken,
+      service: 's3',
+      region: sts.region,
+    });
+    for (let n = 0; n < FRAMES_PER_CANDIDATE; n++) {
+      const k = (c + n) % pictures.length;
+      const key = `${sts.prefix.replace(/\/*$/, '/')}frame/bench-${n}.jpg`;
+      const target = new URL(`${new URL(sts.endpoint).pathname.replace(/\/+$/, '')}/${sts.bucket}/${key}`, url);
+      const signed = await signer.sign(target.toString(), {
+        method: 'PUT',
+        headers: { 'content-type': 'image/jpeg', 'x-amz-content-sha256': shas[k]! },
+      });
+      let head = `PUT ${target.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: keep-alive\r\n`;
+      signed.headers.forEach((v, name) => (head += `${name}: ${v}\r\n`));
+      head += `Content-Length: ${pictures[k]!.length}\r\n\r\n`;
+      puts.push(Buffer.concat([Buffer.from(head, 'latin1'), pictures[k]!]));
+      const body = JSON.stringify({
+        exam_id: examId,
+        kind: 'frame',
+        key,
+        sha256: shas[k],
+        trigger_time: Date.now(),
+        client_id: `bench-frame-${c}-${n}`,
+      });
+      records.push(requestText('POST', `/api/monitor/capture?auth=${token}`, url.host, body));
+    }
+  }
+  // Put in turn across the candidates, and recorded in the same order: each recording follows its own put.
+  let p = 0;
+  const put = await load(server, () => puts[p++ % puts.length]!, undefined, puts.length);
+  let r = 0;
+  const record = await load(server, () => records[r++ % records.length]!, undefined, records.length);
+  return { put, record, bytes: Math.round(puts.reduce((a, b) => a + b.length, 0) / puts.length) };
 }
 
 /** How many of the acknowledged client ids have no answer event in the database. */
@@ -111,7 +172,8 @@ async function measure(dialect: 'sqlite' | 'postgres', processes?: number) {
     const signedIn = await load(server, () => infoTexts[i++ % infoTexts.length]!);
     const { next, answered, acknowledged } = saveLoad(tokens, examId, questionIds, host);
     const saves = await load(server, next, answered);
-    return { noop, signedIn, saves, acknowledged: acknowledged.size, lost: await missing(db, acknowledged) };
+    const frames = await frameLoad(server, tokens, examId);
+    return { noop, signedIn, saves, frames, acknowledged: acknowledged.size, lost: await missing(db, acknowledged) };
   } finally {
     await server.stop();
     inbox.close();
@@ -194,7 +256,10 @@ async function main() {
   );
   const rows: string[] = [];
   for (const dialect of DIALECTS) {
-    const { noop, signedIn, saves, acknowledged, lost } = await measure(dialect, dialect === 'sqlite' ? 1 : undefined);
+    const { noop, signedIn, saves, frames, acknowledged, lost } = await measure(
+      dialect,
+      dialect === 'sqlite' ? 1 : undefined,
+    );
     const kill = await killTest(dialect);
     const killed = await killUnderLoad(dialect);
     rows.push(
@@ -202,6 +267,7 @@ async function main() {
         `signed-in no-op ${String(signedIn.perSecond).padStart(6)}/s ${cpu(signedIn.cpuPerRequest)} | ` +
         `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ${cpu(saves.cpuPerRequest)} ` +
         `(${((saves.perSecond / Math.max(noop.perSecond, 1)) * 100).toFixed(0)}% of no-op) | ` +
+        `frames of ${Math.round(frames.bytes / 1000)} KB: put ${cpu(frames.put.cpuPerRequest)}, recorded ${cpu(frames.record.cpuPerRequest)} (errors ${frames.put.errors + frames.record.errors}) | ` +
         `acknowledged ${acknowledged}, not stored ${lost}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived | ` +
         `kill -9 under load: ${killed.acknowledged} acknowledged, not stored ${killed.lost}`,
     );

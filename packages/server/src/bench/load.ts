@@ -19,7 +19,7 @@ export interface LoadFigures {
 }
 
 /**
- * Runs `connections` loops for `seconds`; `next` builds the full text of each request, and `answered`, when
+ * Runs `connections` loops for `seconds`; `next` builds the full text (or bytes) of each request, and `answered`, when
  * given, hears each request with the status of its answer. A connection the server closes ends its loop.
  */
 export async function runLoad(opts: {
@@ -27,14 +27,17 @@ export async function runLoad(opts: {
   port: number;
   connections: number;
   seconds: number;
-  next: () => string;
-  answered?: (request: string, status: number) => void;
+  next: () => string | Buffer;
+  answered?: (request: string | Buffer, status: number) => void;
+  /** Sends at most this many requests in all (the run ends sooner once they are answered). */
+  count?: number;
 }): Promise<LoadFigures> {
   const latencies: number[] = [];
   let ok = 0;
   let errors = 0;
   const end = performance.now() + opts.seconds * 1000;
   const started = performance.now();
+  let sent = 0;
 
   const loop = () =>
     new Promise<void>((resolve) => {
@@ -42,12 +45,13 @@ export async function runLoad(opts: {
       socket.setNoDelay(true);
       let buf: Buffer = Buffer.alloc(0);
       let sentAt = 0;
-      let request = '';
+      let request: string | Buffer = '';
       const send = () => {
-        if (performance.now() >= end) {
+        if (performance.now() >= end || sent >= (opts.count ?? Number.POSITIVE_INFINITY)) {
           socket.end();
           return resolve();
         }
+        sent += 1;
         sentAt = performance.now();
         request = opts.next();
         socket.write(request);

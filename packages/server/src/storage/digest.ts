@@ -23,12 +23,22 @@ export class ObjectTooLargeError extends Error {
   }
 }
 
+/** The digest of bytes held in memory; `sha256`, when given, is theirs already (checked by the caller). */
+export function digestBytes(data: Buffer, sha256?: string): StoredDigest {
+  return {
+    sha256: sha256 ?? createHash('sha256').update(data).digest('hex'),
+    size: data.length,
+    // A copy: the head outlives the buffer it came from (kept with the object's digest).
+    head: Buffer.from(data.subarray(0, SNIFF_BYTES)),
+  };
+}
+
 /**
  * Reads a stored object as a stream and digests it; null when it is not there. An object over `maxBytes` is not
  * read (ObjectTooLargeError): S3-compatible storage takes objects of any size, and hashing one costs its length.
  */
-export async function digestOf(
-  store: ObjectStore,
+export async function streamDigest(
+  store: Pick<ObjectStore, 'stream'>,
   key: string,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<StoredDigest | null> {

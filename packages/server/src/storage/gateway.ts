@@ -183,7 +183,9 @@ export async function storageGateway(
             const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
             if (claim.payloadHash.startsWith('STREAMING-'))
               return s3Error(reply, 501, 'NotImplemented', 'send the object in one request, not aws-chunked', rawPath);
-            if (claim.payloadHash !== UNSIGNED_PAYLOAD && claim.payloadHash !== sha256Hex(body))
+            // Hashed once: the signature's check and the digest the recording call reads (LocalObjectStore.digest).
+            const sha256 = sha256Hex(body);
+            if (claim.payloadHash !== UNSIGNED_PAYLOAD && claim.payloadHash !== sha256)
               return s3Error(
                 reply,
                 400,
@@ -203,7 +205,7 @@ export async function storageGateway(
               return s3Error(reply, 403, 'AccessDenied', 'the credentials carry no storage quota', rawPath);
             let created = false;
             try {
-              if (counted === 'ok') created = await store.create(key, body);
+              if (counted === 'ok') created = await store.create(key, body, sha256);
             } finally {
               if (counted === 'ok' && !created) await usage.release(grant.prefix, body.length);
             }

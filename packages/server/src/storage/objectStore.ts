@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fail } from '../errors.js';
+import { digestBytes, ObjectTooLargeError, streamDigest, type StoredDigest } from './digest.js';
 import type { LocalCredentials } from './localCredentials.js';
 
 /** Object storage: local disk on one machine, S3-compatible on a cluster. */
@@ -17,6 +18,11 @@ export interface ObjectStore {
   stream(key: string): Promise<{ stream: Readable; size: number } | null>;
   /** Size of the object under a key, or null when there is none. */
   head(key: string): Promise<{ size: number } | null>;
+  /**
+   * The SHA-256, size and first bytes of the object under a key, or null when there is none; one larger than
+   * `maxBytes` is not read (ObjectTooLargeError).
+   */
+  digest(key: string, maxBytes?: number): Promise<StoredDigest | null>;
   /** A short-lived URL a browser can GET the object with (signed; works without any other credential). */
   presignGet(key: string, ttlSeconds: number): Promise<string>;
   /** Removes the object under a key (nothing when there is none). */
@@ -132,10 +138,56 @@ export interface LocalStoreOptions {
   reserveBytes?: number;
 }
 
+/** Objects up to this size are digested from one read; larger ones from a stream. */
+const WHOLE_READ_MAX_BYTES = 8 * 1024 * 1024;
+/** How many recent uploads' digests a process keeps: a minute of frames of a few thousand candidates. */
+const RECENT_DIGESTS = 8192;
+
+/** What tells one file apart from another put under the same name later. */
+interface FileIdentity {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function identityOf(stat: fs.Stats): FileIdentity {
+  return { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+}
+
+/** The digests of the last `capacity` objects stored, each with the identity of the file it was taken of. */
+export class RecentDigests {
+  private readonly entries = new Map<string, { identity: FileIdentity; digest: StoredDigest }>();
+
+  constructor(private readonly capacity: number) {}
+
+  remember(key: string, identity: FileIdentity, digest: StoredDigest): void {
+    this.entries.delete(key);
+    this.entries.set(key, { identity, digest });
+    // The oldest first in a Map's order.
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** The digest kept for `key`, when the file there now is the one it was taken of. */
+  recall(key: string, now: FileIdentity): StoredDigest | null {
+    const kept = this.entries.get(key);
+    if (!kept) return null;
+    const same =
+      kept.identity.ino === now.ino && kept.identity.size === now.size && kept.identity.mtimeMs === now.mtimeMs;
+    if (!same) this.entries.delete(key);
+    return same ? kept.digest : null;
+  }
+
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
 /** Object storage in a folder: the embedded default. Writes go to a temp file and are renamed, so a reader never sees half a file. */
 export class LocalObjectStore implements ObjectStore {
   /** Bytes this process is writing now, which the disk's free count does not show yet. */
   private pending = 0;
+  /** Digests of the objects this process stored lately. */
+  private readonly digests = new RecentDigests(RECENT_DIGESTS);
   private readonly reserveBytes: number | undefined;
 
   constructor(
@@ -230,15 +282,21 @@ export class LocalObjectStore implements ObjectStore {
 
   /** A temp file holding `data`, synced; the caller renames or links it into place. */
   private async writeTemp(data: Buffer): Promise<string> {
+    return (await this.writeTempKnown(data)).tmp;
+  }
+
+  /** {@link writeTemp}, with what tells the file apart from another put under its name later (see `digest`). */
+  private async writeTempKnown(data: Buffer): Promise<{ tmp: string; identity: FileIdentity }> {
     const { tmp, made } = this.temp();
     const handle = await made(() => fs.promises.open(tmp, 'w'));
     try {
       await handle.writeFile(data);
       await handle.sync();
+      // A hard link shares the inode, so the object keeps the temp file's identity.
+      return { tmp, identity: identityOf(await handle.stat()) };
     } finally {
       await handle.close();
     }
-    return tmp;
   }
 
   /** Renames a temp file to the key's `file` (removing it when that fails); a folder of other objects there is a conflict. */
@@ -277,14 +335,15 @@ export class LocalObjectStore implements ObjectStore {
 
   /**
    * Stores bytes under a key only if the key is free (atomically: a hard link fails on an existing name);
-   * false when something is already there.
+   * false when something is already there. `sha256` is the bytes' own when the caller has it (checked against them).
    */
-  async create(key: string, data: Buffer): Promise<boolean> {
+  async create(key: string, data: Buffer, sha256?: string): Promise<boolean> {
     const file = this.file(key);
     return this.withRoom(data.length, async () => {
-      const tmp = await this.writeTemp(data);
+      const { tmp, identity } = await this.writeTempKnown(data);
       try {
         await this.intoFolder(file, () => fs.promises.link(tmp, file));
+        this.digests.remember(key, identity, digestBytes(data, sha256));
         return true;
       } catch (err) {
         if (errno(err) !== 'EEXIST') throw err;
@@ -328,7 +387,36 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * An upload's digest is taken as its bytes arrive (`create`) and kept, so the recording call that follows the
+   * upload does not read the object back; the kept digest is used only while the file is the very one it was
+   * taken of (inode, size and modification time), whatever another process deleted or put meanwhile.
+   */
+  async digest(key: string, maxBytes = Number.POSITIVE_INFINITY): Promise<StoredDigest | null> {
+    const file = this.file(key);
+    let stat: fs.Stats;
+    try {
+      stat = await fs.promises.stat(file);
+    } catch (err) {
+      if (ABSENT.has(errno(err))) return null;
+      throw err;
+    }
+    if (!stat.isFile()) return null;
+    if (stat.size > maxBytes) throw new ObjectTooLargeError(stat.size, maxBytes);
+    const known = this.digests.recall(key, identityOf(stat));
+    if (known) return known;
+    // A picture or a short recording is read in one go; a larger object (an export) as a stream.
+    if (stat.size > WHOLE_READ_MAX_BYTES) return streamDigest(this, key, maxBytes);
+    try {
+      return digestBytes(await fs.promises.readFile(file));
+    } catch (err) {
+      if (ABSENT.has(errno(err))) return null;
+      throw err;
+    }
+  }
+
   async delete(key: string): Promise<void> {
+    this.digests.forget(key);
     try {
       await fs.promises.unlink(this.file(key));
     } catch (err) {

@@ -14,6 +14,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config.js';
 import { fail, type AppError } from '../errors.js';
 import { checkKey, type ObjectStore } from './objectStore.js';
+import { streamDigest, type StoredDigest } from './digest.js';
 
 function isNotFound(err: unknown): boolean {
   return (
@@ -85,6 +86,11 @@ export class S3ObjectStore implements ObjectStore {
       if (isNotFound(err)) return null;
       throw unavailable(err);
     }
+  }
+
+  /** Read as a stream: S3-compatible storage keeps no SHA-256 of an object a browser put without one. */
+  digest(key: string, maxBytes?: number): Promise<StoredDigest | null> {
+    return streamDigest(this, key, maxBytes);
   }
 
   async stream(key: string): Promise<{ stream: Readable; size: number } | null> {

@@ -22,7 +22,7 @@ import { RiskRepository } from '../../repositories/risk.js';
 import { StorageUsageRepository, type StorageQuota } from '../../repositories/storageUsage.js';
 import type { ProctorNotifier } from '../../proctoring/notifier.js';
 import { OBJECT_MAX_BYTES } from '../../storage/budget.js';
-import { digestOf, ObjectTooLargeError, type StoredDigest } from '../../storage/digest.js';
+import { ObjectTooLargeError, type StoredDigest } from '../../storage/digest.js';
 import { keyLengthProblem, type ObjectStore } from '../../storage/objectStore.js';
 import { sniffImage, sniffRecording } from '../../storage/sniff.js';
 import type { UploadCredentialIssuer } from '../../storage/sts.js';
@@ -170,7 +170,7 @@ export class EvidenceIntakeService {
   private async digestWithin(e: UploadedEvidence): Promise<StoredDigest | null> {
     const limit = OBJECT_MAX_BYTES[e.kind];
     try {
-      return await digestOf(this.store, e.key, limit);
+      return await this.store.digest(e.key, limit);
     } catch (err) {
       if (!(err instanceof ObjectTooLargeError)) throw err;
       await this.store.delete(e.key);

@@ -2,7 +2,7 @@ import { api, type VerifyEvidenceData } from '@examhall/contract';
 import type { Db } from '../../db/database.js';
 import { fail } from '../../errors.js';
 import { RiskRepository } from '../../repositories/risk.js';
-import { digestOf, type StoredDigest } from '../../storage/digest.js';
+import { streamDigest, type StoredDigest } from '../../storage/digest.js';
 import type { ObjectStore } from '../../storage/objectStore.js';
 import type { AccessService, StaffActor } from '../access.js';
 import type { AttemptService } from '../attempts.js';
@@ -42,7 +42,8 @@ export class EvidenceVerificationService {
       files++;
       let found: StoredDigest | null;
       try {
-        found = await digestOf(this.store, r.image_key);
+        // The bytes themselves, never a digest kept from their upload: this is the check that they are unchanged.
+        found = await streamDigest(this.store, r.image_key);
       } catch (err) {
         problems.push({ record_id: r.id, kind: 'missing', detail: `${r.image_key}: ${(err as Error).message}` });
         continue;
