@@ -9,6 +9,7 @@ import { openDb } from '../db/database.js';
 import { fail } from '../errors.js';
 import { MemoryRateLimiter } from '../ratelimit/limiter.js';
 import { AdmissionService } from '../services/admission.js';
+import { ObjectTooLargeError } from '../storage/digest.js';
 import { InvalidKeyError, type ObjectStore } from '../storage/objectStore.js';
 import { countDbFailures, countStoreFailures } from './failures.js';
 import { Metrics } from './metrics.js';
@@ -37,6 +38,10 @@ class FlakyStore implements ObjectStore {
     return null;
   }
   async head(): Promise<null> {
+    return null;
+  }
+  async digest(): Promise<null> {
+    if (this.failWith !== undefined) throw this.failWith;
     return null;
   }
   async presignGet(): Promise<string> {
@@ -72,8 +77,14 @@ describe('store failures', () => {
     inner.failWith = new InvalidKeyError('empty', false);
     await expect(store.put('', Buffer.from('x'))).rejects.toThrow(InvalidKeyError);
     expect(await store.get('a')).toBeNull();
+    // An upload over its kind's size is the uploader's, not the store's; a store that went away is.
+    inner.failWith = new ObjectTooLargeError(10, 5);
+    await expect(store.digest('a', 5)).rejects.toThrow(ObjectTooLargeError);
+    inner.failWith = new Error('socket hang up');
+    await expect(store.digest('a')).rejects.toThrow('socket hang up');
 
     expect(await sample(metrics, 'examhall_store_errors_total', 'operation="put"')).toBe(1);
+    expect(await sample(metrics, 'examhall_store_errors_total', 'operation="digest"')).toBe(1);
     expect(await sample(metrics, 'examhall_store_errors_total', 'operation="get"')).toBe(0);
   });
 });

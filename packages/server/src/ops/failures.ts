@@ -6,14 +6,15 @@
 import type { LogEvent } from 'kysely';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from '../errors.js';
-import { InvalidKeyError, type ObjectStore } from '../storage/objectStore.js';
+import { ObjectTooLargeError } from '../storage/digest.js';
+import { InvalidKeyError, KeyConflictError, type ObjectStore } from '../storage/objectStore.js';
 import { STORE_OPERATIONS, type DbErrorKind, type Instruments } from './metrics.js';
 
 const COUNTED = new Set<string>(STORE_OPERATIONS);
 
 /** True when `err` is the store's own failure rather than a refusal the caller answers for. */
 function storeFault(err: unknown): boolean {
-  return !(err instanceof AppError) && !(err instanceof InvalidKeyError);
+  return ![AppError, InvalidKeyError, KeyConflictError, ObjectTooLargeError].some((refusal) => err instanceof refusal);
 }
 
 /**

@@ -32,7 +32,7 @@ export type DbErrorKind = 'unavailable' | 'constraint' | 'other';
 /** Every kind, so each series exists at 0 from the start (a rate over it is 0, not absent). */
 const DB_ERROR_KINDS: readonly DbErrorKind[] = ['unavailable', 'constraint', 'other'];
 /** The object store's calls, so each series exists at 0 from the start. */
-export const STORE_OPERATIONS = ['put', 'putFile', 'get', 'stream', 'head', 'presignGet', 'delete'] as const;
+export const STORE_OPERATIONS = ['put', 'putFile', 'get', 'stream', 'head', 'digest', 'presignGet', 'delete'] as const;
 
 /** Reports nothing: for code built without an app (command line, test workers). */
 export const NO_INSTRUMENTS: Instruments = {
