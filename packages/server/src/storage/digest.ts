@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { fail } from '../errors.js';
-import type { ObjectStore } from './objectStore.js';
+
+/** What a digest is read through: a store's stream of an object (objectStore.ts), or null when there is none. */
+interface Streams {
+  stream(key: string): Promise<{ stream: Readable; size: number } | null>;
+}
 
 /** How many first bytes of an object tell its type. */
 const SNIFF_BYTES = 64;
@@ -38,7 +43,7 @@ export function digestBytes(data: Buffer, sha256?: string): StoredDigest {
  * read (ObjectTooLargeError): S3-compatible storage takes objects of any size, and hashing one costs its length.
  */
 export async function streamDigest(
-  store: Pick<ObjectStore, 'stream'>,
+  store: Streams,
   key: string,
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<StoredDigest | null> {
