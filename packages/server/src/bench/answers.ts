@@ -133,10 +133,20 @@ async function frameLoad(server: ServerProcess, tokens: readonly string[], examI
   }
   // Put in turn across the candidates, and recorded in the same order: each recording follows its own put.
   let p = 0;
-  const put = await load(server, () => puts[p++ % puts.length]!, undefined, puts.length);
+  // Refusals by status, so that an error count says what it was.
+  const refused = new Map<string, number>();
+  const tally = (step: string) => (_request: string | Buffer, status: number) => {
+    if (status >= 300) refused.set(`${step} ${status}`, (refused.get(`${step} ${status}`) ?? 0) + 1);
+  };
+  const put = await load(server, () => puts[p++ % puts.length]!, tally('put'), puts.length);
   let r = 0;
-  const record = await load(server, () => records[r++ % records.length]!, undefined, records.length);
-  return { put, record, bytes: Math.round(puts.reduce((a, b) => a + b.length, 0) / puts.length) };
+  const record = await load(server, () => records[r++ % records.length]!, tally('record'), records.length);
+  return {
+    put,
+    record,
+    refused: [...refused].map(([k, n]) => `${k}: ${n}`).join(', ') || 'none',
+    bytes: Math.round(puts.reduce((a, b) => a + b.length, 0) / puts.length),
+  };
 }
 
 /** How many of the acknowledged client ids have no answer event in the database. */
@@ -267,7 +277,7 @@ async function main() {
         `signed-in no-op ${String(signedIn.perSecond).padStart(6)}/s ${cpu(signedIn.cpuPerRequest)} | ` +
         `saves ${String(saves.perSecond).padStart(6)}/s p50 ${saves.p50} ms p99 ${saves.p99} ms ${cpu(saves.cpuPerRequest)} ` +
         `(${((saves.perSecond / Math.max(noop.perSecond, 1)) * 100).toFixed(0)}% of no-op) | ` +
-        `frames of ${Math.round(frames.bytes / 1000)} KB: put ${cpu(frames.put.cpuPerRequest)}, recorded ${cpu(frames.record.cpuPerRequest)} (errors ${frames.put.errors + frames.record.errors}) | ` +
+        `frames of ${Math.round(frames.bytes / 1000)} KB: put ${cpu(frames.put.cpuPerRequest)}, recorded ${cpu(frames.record.cpuPerRequest)} (refused ${frames.refused}; errors ${frames.put.errors + frames.record.errors}) | ` +
         `acknowledged ${acknowledged}, not stored ${lost}, errors ${saves.errors} | kill -9 after receipt: ${kill.survived}/${kill.rounds} survived | ` +
         `kill -9 under load: ${killed.acknowledged} acknowledged, not stored ${killed.lost}`,
     );
