@@ -1,7 +1,7 @@
 import { App } from 'antd';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useI18n } from '../../../i18n/index.js';
-import { useBlocker } from '../../../shell/appRouter.js';
+import { useBlocker, type Blocker } from '../../../shell/appRouter.js';
 import type { DraftEditor } from './useDraftEditor.js';
 
 /** Asks before leaving the editor (in the app or the browser) with unsaved changes. */
@@ -20,16 +20,26 @@ export function useUnsavedGuard(dirty: boolean) {
       [dirty],
     ),
   );
+  // One question at a time: a move held again while it asks (a second back) is answered by the same dialog, which
+  // then acts on the latest held move.
+  const latest = useRef(blocker);
+  const asking = useRef(false);
   useEffect(() => {
-    if (blocker.state !== 'blocked') return;
+    latest.current = blocker;
+    if (blocker.state !== 'blocked' || asking.current) return;
+    asking.current = true;
+    const answer = (act: (b: Blocker) => void) => () => {
+      asking.current = false;
+      act(latest.current);
+    };
     modal.confirm({
       title: t('console.exams.leaveTitle'),
       content: t('console.exams.leaveBody'),
       okText: t('console.exams.leave'),
       okButtonProps: { danger: true },
       cancelText: t('console.exams.stay'),
-      onOk: () => blocker.proceed(),
-      onCancel: () => blocker.reset(),
+      onOk: answer((b) => b.proceed()),
+      onCancel: answer((b) => b.reset()),
     });
   }, [blocker, modal, t]);
   useEffect(() => {
