@@ -9,8 +9,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { StsData } from '@examhall/contract';
-import { AwsClient } from 'aws4fetch';
-import { cameraFrames } from './examMix.js';
+import { cameraFrames, stsUploadTarget } from './examMix.js';
 import {
   call,
   candidatesInExam,
@@ -101,17 +100,9 @@ async function frameLoad(server: ServerProcess, tokens: readonly string[], examI
   const records: string[] = [];
   for (const [c, token] of tokens.entries()) {
     const sts = await call<StsData>(server.base, 'GET', `/sts/get-token?exam_id=${examId}&auth=${token}`);
-    const signer = new AwsClient({
-      accessKeyId: sts.AccessKeyId,
-      secretAccessKey: sts.AccessKeySecret,
-      sessionToken: sts.SecurityToken,
-      service: 's3',
-      region: sts.region,
-    });
     for (let n = 0; n < FRAMES_PER_CANDIDATE; n++) {
       const k = (c + n) % pictures.length;
-      const key = `${sts.prefix.replace(/\/*$/, '/')}frame/bench-${n}.jpg`;
-      const target = new URL(`${new URL(sts.endpoint).pathname.replace(/\/+$/, '')}/${sts.bucket}/${key}`, url);
+      const { key, url: target, signer } = stsUploadTarget(sts, `frame/bench-${n}.jpg`, url);
       const signed = await signer.sign(target.toString(), {
         method: 'PUT',
         headers: { 'content-type': 'image/jpeg', 'x-amz-content-sha256': shas[k]! },

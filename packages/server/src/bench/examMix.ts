@@ -142,6 +142,23 @@ export function cameraFrames(): Buffer[] {
   });
 }
 
+/**
+ * Where a page puts the object `name` with upload credentials from /sts/get-token: its key under the grant's prefix,
+ * the store's address as the server announces it on `origin` (where the bench reaches the server), and the signer.
+ */
+export function stsUploadTarget(sts: StsData, name: string, origin: URL) {
+  const key = `${sts.prefix.replace(/\/*$/, '/')}${name}`;
+  const url = new URL(`${new URL(sts.endpoint).pathname.replace(/\/+$/, '')}/${sts.bucket}/${key}`, origin);
+  const signer = new AwsClient({
+    accessKeyId: sts.AccessKeyId,
+    secretAccessKey: sts.AccessKeySecret,
+    sessionToken: sts.SecurityToken,
+    service: 's3',
+    region: sts.region,
+  });
+  return { key, url, signer };
+}
+
 /** Exponentially distributed delay with the given mean, ms (a Poisson rhythm, as many independent people make). */
 const expMs = (meanS: number) => -Math.log(1 - Math.random()) * meanS * 1000;
 /**
@@ -305,18 +322,7 @@ export async function runExamMix(opts: MixOptions): Promise<MixResult> {
       c.sts = await measured<StsData>('GET /sts/get-token', 'GET', stsPath(c), c);
       if (!c.sts) return null;
     }
-    const sts = c.sts;
-    const key = `${sts.prefix.replace(/\/*$/, '/')}${name}`;
-    // The store's address as the server announces it, on the origin the bench reaches the server at.
-    const url = new URL(`${new URL(sts.endpoint).pathname.replace(/\/+$/, '')}/${sts.bucket}/${key}`, apis[c.api]);
-    const signer = new AwsClient({
-      accessKeyId: sts.AccessKeyId,
-      secretAccessKey: sts.AccessKeySecret,
-      sessionToken: sts.SecurityToken,
-      service: 's3',
-      region: sts.region,
-    });
-    return { key, url, signer };
+    return stsUploadTarget(c.sts, name, apis[c.api]!);
   }
 
   /** Puts an object as the page does (SigV4, straight to the store); answers its key, or null after an error. */
